@@ -1,0 +1,447 @@
+"""Shave a Sheep: the rules engine (rulebook + rulings 1-10 and every variant).
+
+State discipline: mutable, with a cheap :meth:`ShaveState.clone` (a handful of ints and three
+short lists). A turn is a chance event (the roll) followed by the roller's decision; Howling
+Wolf inserts a second chance event (who grabs the wolf), the grabber's choice of target and the
+roller's choice to grow or not. Auto-shear and the final shear are not decisions: they happen.
+
+Action ids (decisions)::
+
+    0 grow   1 double   2 shear   3+k swap seat k   7+k wolf seat k   11 raid   12 pass
+
+``wolf seat k`` is the standard wolf, Howling Wolf's target and My friend Mr. Wolf's option A
+(send); ``raid`` is Mr. Wolf's option B. ``pass`` declines Howling Wolf's grow. Chance outcome
+ids: at a roll, the index of a distinct face of the die; at a grab, the grabbing seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from sheepfold.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    IllegalAction,
+    Outcome,
+    Seat,
+    State,
+    View,
+    seeded_random,
+)
+from sheepfold.games.shave_a_sheep.rules import ShaveRules, face_actions
+
+GROW, DOUBLE, SHEAR = 0, 1, 2
+SWAP0, WOLF0 = 3, 7
+RAID, PASS = 11, 12
+NUM_ACTIONS = 13
+MAX_PLAYERS = 4
+
+# phases
+ROLL, CHOOSE, GRAB, HOWL_TARGET, HOWL_GROW, OVER = range(6)
+PHASE_NAMES = ("roll", "choose", "grab", "howl-target", "howl-grow", "over")
+
+
+def action_name(action: Action) -> str:
+    if action == GROW:
+        return "grow"
+    if action == DOUBLE:
+        return "double"
+    if action == SHEAR:
+        return "shear"
+    if SWAP0 <= action < SWAP0 + MAX_PLAYERS:
+        return f"swap seat {action - SWAP0}"
+    if WOLF0 <= action < WOLF0 + MAX_PLAYERS:
+        return f"wolf seat {action - WOLF0}"
+    if action == RAID:
+        return "raid"
+    if action == PASS:
+        return "pass"
+    raise IllegalAction(f"{action} is not a Shave a Sheep action id (0..{NUM_ACTIONS - 1})")
+
+
+class ShaveGame(Game):
+    info = GameInfo(
+        name="shave-a-sheep",
+        title="Shave a Sheep",
+        min_players=2,
+        max_players=MAX_PLAYERS,
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=16,
+        max_game_length=0,  # unbounded (the wolf puts wool back); see max_turns
+        perfect_information=True,
+        description="Roll the die to grow wool, double it, swap sheep, send the wolf or shear.",
+    )
+
+    rules: ShaveRules
+
+    def __init__(self, num_players: int = 2, rules: ShaveRules | None = None) -> None:
+        super().__init__(num_players, rules or ShaveRules())
+        r = self.rules
+        if r.reaction_weights is not None and len(r.reaction_weights) != num_players:
+            from sheepfold.core.protocol import RulesError
+
+            raise RulesError(
+                f"reaction_weights has {len(r.reaction_weights)} entries for {num_players} players"
+            )
+        # The die: distinct faces with their probability (a face may be printed twice).
+        counts: dict[str, int] = {}
+        for f in r.faces:
+            counts[f] = counts.get(f, 0) + 1
+        self.faces: tuple[str, ...] = tuple(counts)
+        self.face_probs: tuple[float, ...] = tuple(c / len(r.faces) for c in counts.values())
+        self.face_actions: tuple[tuple[str, ...], ...] = tuple(face_actions(f) for f in self.faces)
+        # A face that shows gray starts the race in Howling Wolf (ruling 8).
+        self.face_races: tuple[bool, ...] = tuple(
+            r.howling_wolf and "wolf" in acts for acts in self.face_actions
+        )
+        w = r.reaction_weights or (1.0,) * num_players
+        self.grab_probs: tuple[float, ...] = tuple(x / sum(w) for x in w)
+
+    def face_index(self, face: str) -> int:
+        """The index of a face of the die in use; colours may be written in any order."""
+        text = face.strip().lower()
+        if text in self.faces:
+            return self.faces.index(text)
+        wanted = sorted(text.split("/"))
+        for i, f in enumerate(self.faces):
+            if sorted(f.split("/")) == wanted:
+                return i
+        raise IllegalAction(
+            f"'{face}' is not a face of the die in use (faces: {', '.join(self.faces)})"
+        )
+
+    def new_initial_state(self, seed: int | None = None, **setup: Any) -> ShaveState:
+        if setup:
+            raise TypeError(f"unexpected set-up options for Shave a Sheep: {', '.join(setup)}")
+        return ShaveState(self, seed if seed is not None else 0)
+
+    def determinize(self, view: View, seed: int | None = None) -> ShaveState:
+        """Shave a Sheep hides nothing but the seed: the view gives the whole position."""
+        s = ShaveState(self, seed if seed is not None else 0)
+        s.middle = view["middle"]
+        s.sheep = list(view["sheep"])
+        s.piles = list(view["piles"])
+        s.wolf = view["wolf"]
+        s.turn = view["turn"]
+        s.turns = view["turns"]
+        s.phase = PHASE_NAMES.index(view["phase"])
+        s.face = self.faces.index(view["roll"]) if view["roll"] is not None else -1
+        s.grabber = -1 if view["grabber"] is None else view["grabber"]
+        s.truncated = view.get("truncated", False)
+        return s
+
+
+class ShaveState(State):
+    __slots__ = (
+        "game", "middle", "sheep", "piles", "wolf", "turn", "turns", "phase", "face",
+        "grabber", "truncated", "seed", "_history", "_chance_count",
+    )
+
+    game: ShaveGame
+
+    def __init__(self, game: ShaveGame, seed: int) -> None:
+        n = game.num_players
+        self.game = game
+        self.middle = game.rules.wool
+        self.sheep = [0] * n
+        self.piles = [0] * n
+        self.wolf: Seat | None = None  # My friend Mr. Wolf: the seat it stands next to
+        self.turn: Seat = 0
+        self.turns = 0  # completed turns
+        self.phase = ROLL
+        self.face = -1  # index of the rolled face during a turn
+        self.grabber: Seat = -1
+        self.truncated = False
+        self.seed = seed
+        self._history: list[tuple[Seat, Action]] = []
+        self._chance_count = 0
+
+    # -- protocol ---------------------------------------------------------------------------
+    def current_player(self) -> Seat:
+        p = self.phase
+        if p == CHOOSE or p == HOWL_GROW:
+            return self.turn
+        if p == ROLL or p == GRAB:
+            return CHANCE
+        if p == HOWL_TARGET:
+            return self.grabber
+        return TERMINAL
+
+    def legal_actions(self) -> list[Action]:
+        p = self.phase
+        if p == ROLL:
+            return list(range(len(self.game.faces)))
+        if p == GRAB:
+            return [s for s, w in enumerate(self.game.grab_probs) if w > 0]
+        if p == CHOOSE:
+            return self._choices()
+        if p == HOWL_TARGET:
+            return [WOLF0 + k for k in range(self.game.num_players) if k != self.grabber]
+        if p == HOWL_GROW:
+            return [GROW, PASS] if self._room(self.turn) else [PASS]
+        return []
+
+    def _room(self, seat: Seat) -> int:
+        return min(self.game.rules.max_wool - self.sheep[seat], self.middle)
+
+    def _choices(self) -> list[Action]:
+        n, me = self.game.num_players, self.turn
+        acts: set[Action] = set()
+        for a in self.game.face_actions[self.face]:
+            if a == "grow" and self._room(me) > 0:
+                acts.add(GROW)
+            elif a == "double" and self._room(me) > 0:
+                acts.add(DOUBLE)
+            elif a == "shear":
+                acts.add(SHEAR)
+            elif a == "swap":
+                acts.update(SWAP0 + k for k in range(n) if k != me)
+            elif a == "wolf":
+                acts.update(WOLF0 + k for k in range(n) if k != me)
+                if self.game.rules.mr_wolf and self.wolf is not None and self.wolf != me:
+                    acts.add(RAID)
+        return sorted(acts) if acts else [PASS]
+
+    def illegal_reason(self, action: Action) -> str | None:
+        p = self.phase
+        if p == OVER:
+            return "the game is over"
+        if not isinstance(action, int) or isinstance(action, bool):
+            return f"an action is an integer id, not {action!r}"
+        if action in self.legal_actions():
+            return None
+        if p == ROLL:
+            return f"{action} is not a face of the die (0..{len(self.game.faces) - 1})"
+        if p == GRAB:
+            return f"seat {action} cannot grab the wolf"
+        try:
+            name = action_name(action)
+        except IllegalAction as e:
+            return str(e)
+        me = self.current_player()
+        if p == HOWL_TARGET:
+            if action == WOLF0 + me:
+                return "the wolf's grabber must pick a sheep other than their own (ruling 8)"
+            if WOLF0 <= action < WOLF0 + MAX_PLAYERS:
+                return f"there is no seat {action - WOLF0} in a {self.game.num_players}-player game"
+            return f"seat {me} grabbed the wolf and must pick whose sheep it visits ('wolf seat K')"
+        if p == HOWL_GROW:
+            if action == GROW:
+                return "the roller's sheep cannot take another piece"
+            return "after the wolf, the roller may only 'grow' or 'pass' (ruling 8)"
+        face = self.game.faces[self.face]
+        verb = name.split()[0]
+        offered = self.game.face_actions[self.face]
+        if verb == "pass":
+            return f"the face {face} offers an action, so passing is not allowed"
+        if verb == "raid":
+            if not self.game.rules.mr_wolf:
+                return "'raid' exists only in My friend Mr. Wolf"
+            if "wolf" not in offered:
+                return f"the face {face} does not show gray, so the wolf cannot be used"
+            if self.wolf is None:
+                return "option B needs the wolf next to another player, but it is in the middle (ruling 9)"
+            return "option B needs the wolf next to another player, but it stands next to you (ruling 9)"
+        if verb not in offered:
+            return f"the face {face} offers {' or '.join(offered)}, not {verb} (ruling 3)"
+        if verb in ("swap", "wolf"):
+            target = action - (SWAP0 if verb == "swap" else WOLF0)
+            if target == me:
+                return f"{verb} needs another player's sheep, not your own (ruling 4)"
+            return f"there is no seat {target} in a {self.game.num_players}-player game"
+        return f"your sheep cannot take more wool: it carries {self.sheep[me]} of {self.game.rules.max_wool}"
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase == ROLL:
+            return list(enumerate(self.game.face_probs))
+        if self.phase == GRAB:
+            return [(s, w) for s, w in enumerate(self.game.grab_probs) if w > 0]
+        return []
+
+    def sample_chance(self, rng: random.Random | None = None) -> Action:
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalAction("this is not a chance event")
+        r = rng if rng is not None else seeded_random(self.seed, self._chance_count)
+        x = r.random()
+        acc = 0.0
+        for a, p in outcomes:
+            acc += p
+            if x < acc:
+                return a
+        return outcomes[-1][0]
+
+    def action_to_string(self, action: Action) -> str:
+        if self.phase == ROLL:
+            return f"roll {self.game.faces[action]}"
+        if self.phase == GRAB:
+            return f"grab seat {action}"
+        return action_name(action)
+
+    # -- the rules ---------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        p = self.phase
+        self._history.append((self.current_player(), action))
+        if p == ROLL:
+            self._chance_count += 1
+            self.face = action
+            self.phase = GRAB if self.game.face_races[action] else CHOOSE
+            return
+        if p == GRAB:
+            self._chance_count += 1
+            self.grabber = action
+            self.phase = HOWL_TARGET
+            return
+        if p == HOWL_TARGET:
+            target = action - WOLF0
+            if self.sheep[target] > 0:  # one piece of it goes back to the middle
+                self.sheep[target] -= 1
+                self.middle += 1
+            self.phase = HOWL_GROW
+            return
+        me = self.turn
+        if action == GROW:
+            self._grow(me, 1)
+        elif action == DOUBLE:
+            self._grow(me, 2)
+        elif action == SHEAR:
+            self._shear(me)
+        elif action < WOLF0:  # swap
+            k = action - SWAP0
+            self.sheep[me], self.sheep[k] = self.sheep[k], self.sheep[me]
+        elif action < RAID:  # wolf
+            k = action - WOLF0
+            if self.game.rules.mr_wolf:  # option A: send the wolf, take one piece
+                self.wolf = k
+                if self.sheep[k] > 0:
+                    self.sheep[k] -= 1
+                    self.piles[me] += 1
+            else:  # all the wool goes back to the middle
+                self.middle += self.sheep[k]
+                self.sheep[k] = 0
+        elif action == RAID:  # option B: up to two pieces, the wolf goes home
+            k = self.wolf
+            assert k is not None
+            take = min(2, self.sheep[k])
+            self.sheep[k] -= take
+            self.piles[me] += take
+            self.wolf = None
+        self._end_turn()
+
+    def _grow(self, seat: Seat, pieces: int) -> None:
+        put = min(pieces, self.game.rules.max_wool - self.sheep[seat], self.middle)
+        self.sheep[seat] += put
+        self.middle -= put
+
+    def _shear(self, seat: Seat) -> None:
+        wool = self.sheep[seat]
+        if wool and self.game.rules.cutting_costs:  # ruling 7: one piece pays the cut
+            wool -= 1
+            self.middle += 1
+        self.piles[seat] += wool
+        self.sheep[seat] = 0
+
+    def _end_turn(self) -> None:
+        self.face = -1
+        self.grabber = -1
+        if self.middle == 0:  # ruling 6: the last piece left the middle
+            for s in range(self.game.num_players):
+                self._shear(s)  # a cutting-costs payment here does not restart the game
+            self.phase = OVER
+            return
+        self.turns += 1
+        mt = self.game.rules.max_turns
+        if mt is not None and self.turns >= mt:
+            self.truncated = True
+            self.phase = OVER
+            return
+        self.turn = (self.turn + 1) % self.game.num_players
+        if self.sheep[self.turn] >= self.game.rules.max_wool:  # ruling 5: auto-shear
+            self._shear(self.turn)
+        self.phase = ROLL
+
+    # -- results & views --------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.piles]
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        scores = tuple(float(p) for p in self.piles)
+        if self.truncated:
+            return Outcome(scores, (), truncated=True)
+        best = max(scores)
+        return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == best))
+
+    def observe(self, seat: Seat | None) -> View:
+        to_move = self.current_player()
+        legal = (
+            [self.action_to_string(a) for a in self.legal_actions()]
+            if to_move >= 0 and (seat is None or seat == to_move)
+            else []
+        )
+        return {
+            "game": "shave-a-sheep",
+            "seat": seat,
+            "players": self.game.num_players,
+            "to_move": None if to_move == TERMINAL else ("chance" if to_move == CHANCE else to_move),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": self.turn,
+            "turns": self.turns,
+            "roll": self.game.faces[self.face] if self.face >= 0 else None,
+            "roll_actions": list(self.game.face_actions[self.face]) if self.face >= 0 else [],
+            "grabber": self.grabber if self.grabber >= 0 else None,
+            "middle": self.middle,
+            "sheep": list(self.sheep),
+            "piles": list(self.piles),
+            "wolf": self.wolf,
+            "max_wool": self.game.rules.max_wool,
+            "die": list(self.game.faces),
+            "variants": list(self.game.rules.variants),
+            "finished": self.phase == OVER,
+            "truncated": self.truncated,
+            "scores": self.scores(),
+            "winners": self.winners(),
+            "legal_actions": legal,
+        }
+
+    def clone(self) -> ShaveState:
+        c = ShaveState.__new__(ShaveState)
+        c.game = self.game
+        c.middle = self.middle
+        c.sheep = self.sheep[:]
+        c.piles = self.piles[:]
+        c.wolf = self.wolf
+        c.turn = self.turn
+        c.turns = self.turns
+        c.phase = self.phase
+        c.face = self.face
+        c.grabber = self.grabber
+        c.truncated = self.truncated
+        c.seed = self.seed
+        c._history = self._history[:]
+        c._chance_count = self._chance_count
+        return c
+
+    def snapshot(self) -> Mapping[str, Any]:
+        return {
+            "middle": self.middle, "sheep": tuple(self.sheep), "piles": tuple(self.piles),
+            "wolf": self.wolf, "turn": self.turn, "turns": self.turns, "phase": self.phase,
+            "face": self.face, "grabber": self.grabber, "truncated": self.truncated,
+            "seed": self.seed, "history": tuple(self._history), "chance": self._chance_count,
+        }
+
+    def total_wool(self) -> int:
+        """Middle + sheep + piles: always the rule set's wool (conservation)."""
+        return self.middle + sum(self.sheep) + sum(self.piles)
+
+    def __repr__(self) -> str:
+        return (
+            f"ShaveState(turn={self.turn}, phase={PHASE_NAMES[self.phase]}, middle={self.middle}, "
+            f"sheep={self.sheep}, piles={self.piles}, wolf={self.wolf})"
+        )

@@ -1,0 +1,139 @@
+"""Shave a Sheep's rule options: wool, cap, die, variants (rulings 2, 3, 7-10).
+
+Rule options are validated once, here, with messages that say what is wrong; the engine then
+trusts them. A face is written as colours joined by ``/`` (``white/pink``); each colour is one
+action: ``white`` grow, ``x2`` double, ``green`` swap, ``gray`` wolf, ``pink`` shear.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from sheepfold.core.protocol import RulesError
+
+COLOUR_ACTIONS: dict[str, str] = {
+    "white": "grow",
+    "x2": "double",
+    "green": "swap",
+    "gray": "wolf",
+    "pink": "shear",
+}
+ACTION_NAMES = tuple(dict.fromkeys(COLOUR_ACTIONS.values()))
+
+STANDARD_DIE: tuple[str, ...] = ("white", "x2", "white/pink", "white/green", "gray/pink", "gray/green")
+HOWLING_DIE: tuple[str, ...] = ("gray/white", "white/green", "green/pink", "pink/white", "white/gray", "x2")
+
+Variant = Literal["cutting-costs", "howling-wolf", "my-friend-mr-wolf"]
+VARIANTS: tuple[str, ...] = ("cutting-costs", "howling-wolf", "my-friend-mr-wolf")
+
+
+def face_colours(face: str) -> tuple[str, ...]:
+    """The distinct colours of a face, in the order written (``white/white`` is ``white``)."""
+    parts = [p.strip().lower() for p in face.split("/")]
+    for p in parts:
+        if p not in COLOUR_ACTIONS:
+            raise RulesError(
+                f"die face '{face}': unknown colour '{p}' "
+                f"(the colours are {', '.join(COLOUR_ACTIONS)})"
+            )
+    return tuple(dict.fromkeys(parts))
+
+
+def face_actions(face: str) -> tuple[str, ...]:
+    return tuple(COLOUR_ACTIONS[c] for c in face_colours(face))
+
+
+class ShaveRules(BaseModel):
+    """A Shave a Sheep rule set. Every field is optional: absent means the rulebook default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str | None = Field(default=None, description="the rule set's name (informational)")
+    description: str | None = Field(default=None, description="what the rule set changes")
+    wool: int = Field(default=30, ge=1, le=1000, description="pieces of wool in the middle at setup")
+    max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
+    variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
+    die: tuple[str, ...] | None = Field(default=None, description="custom die faces")
+    reaction_weights: tuple[float, ...] | None = Field(
+        default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
+    )
+    max_turns: int | None = Field(
+        default=None, ge=1, description="simulations only: stop and report a truncated game"
+    )
+
+    @field_validator("variants", mode="before")
+    @classmethod
+    def _variants_list(cls, v: object) -> object:
+        if isinstance(v, str):
+            v = [v]
+        if isinstance(v, (list, tuple)):
+            for item in v:
+                if item not in VARIANTS:
+                    raise ValueError(
+                        f"unknown variant {item!r} (the variants are {', '.join(VARIANTS)})"
+                    )
+            return tuple(dict.fromkeys(v))
+        return v
+
+    @field_validator("die")
+    @classmethod
+    def _die_faces(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if v is None:
+            return v
+        if not v:
+            raise ValueError("a die needs at least one face")
+        try:
+            for face in v:
+                face_colours(face)
+        except RulesError as e:
+            raise ValueError(str(e)) from None
+        return tuple(f.strip().lower() for f in v)
+
+    @field_validator("reaction_weights")
+    @classmethod
+    def _weights(cls, v: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if v is None:
+            return v
+        if any(w < 0 for w in v) or sum(v) <= 0:
+            raise ValueError("reaction weights must be non-negative and not all zero")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ShaveRules:
+        if "howling-wolf" in self.variants and "my-friend-mr-wolf" in self.variants:
+            raise ValueError(
+                "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
+                "choose one of them (ruling 9)"
+            )
+        return self
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def cutting_costs(self) -> bool:
+        return "cutting-costs" in self.variants
+
+    @property
+    def howling_wolf(self) -> bool:
+        return "howling-wolf" in self.variants
+
+    @property
+    def mr_wolf(self) -> bool:
+        return "my-friend-mr-wolf" in self.variants
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        """The die in use: the custom one, else Howling Wolf's, else the rulebook's."""
+        if self.die is not None:
+            return self.die
+        return HOWLING_DIE if self.howling_wolf else STANDARD_DIE
+
+    def options(self) -> dict[str, object]:
+        """The rule options that differ from the defaults, as plain data (for records)."""
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+    def key(self) -> str:
+        """A stable text naming what the rules do (name and description left out): a cache key."""
+        data = self.model_dump(mode="json", exclude={"name", "description"})
+        return repr(sorted(data.items()))
