@@ -64,7 +64,7 @@ class DollyRules(BaseModel):
         return (self.white_per_type + self.black_per_type) * len(TYPES)
 
     def options(self) -> dict[str, object]:
-        data = self.model_dump(mode="json", exclude_defaults=True)
+        data = self.model_dump(mode="json", exclude_defaults=True, exclude={"name", "description"})
         if data.get("dog_swaps") == {b: list(c) for b, c in RULEBOOK_DOG_SWAPS.items()}:
             data.pop("dog_swaps")
         return data

@@ -131,7 +131,7 @@ class ShaveRules(BaseModel):
 
     def options(self) -> dict[str, object]:
         """The rule options that differ from the defaults, as plain data (for records)."""
-        return self.model_dump(mode="json", exclude_defaults=True)
+        return self.model_dump(mode="json", exclude_defaults=True, exclude={"name", "description"})
 
     def key(self) -> str:
         """A stable text naming what the rules do (name and description left out): a cache key."""

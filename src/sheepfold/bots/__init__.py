@@ -1,0 +1,94 @@
+"""Bots: players that see only ``observe(seat)`` and answer with an action id.
+
+Bots are found by name, per game: ``make_bot("greedy", game, seat=1, seed=7)``. A name may carry
+options after a colon for bots that take them (``mcts:500``). Every front end (terminal, web, lab,
+tournaments) uses these same names.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
+
+BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
+
+# game name -> bot name -> (factory, one-line description)
+_REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {"dolly-crush": {}, "shave-a-sheep": {}}
+
+
+class Bot(abc.ABC):
+    """A player. It may keep memory between calls, but it never sees more than a view."""
+
+    name: str = "bot"
+
+    def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    @abc.abstractmethod
+    def act(self, view: View) -> Action:
+        """The action to play in the position ``view`` shows (it is this bot's decision)."""
+
+    def __repr__(self) -> str:
+        return f"{self.name}(seat {self.seat})"
+
+
+def register_bot(game: str, name: str, description: str) -> Callable[[BotFactory], BotFactory]:
+    def deco(factory: BotFactory) -> BotFactory:
+        _REGISTRY[game][name] = (factory, description)
+        return factory
+
+    return deco
+
+
+def _load_all() -> None:
+    # Importing a module registers its bots; later layers add their modules here.
+    import importlib
+
+    for mod in _BOT_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:  # a module of a layer not installed yet
+            if e.name != mod:
+                raise
+
+
+_BOT_MODULES: list[str] = [
+    "sheepfold.bots.random_bot",
+    "sheepfold.bots.greedy",
+]
+
+
+def available_bots(game: str) -> dict[str, str]:
+    """Bot names for a game, with a one-line description each."""
+    _load_all()
+    return {name: desc for name, (_, desc) in _REGISTRY.get(game, {}).items()}
+
+
+def make_bot(spec: str, game: Game, seat: Seat, seed: int | None = None) -> Bot:
+    """A bot by name (``greedy``, ``mcts:500``...) for ``game``, playing ``seat``."""
+    _load_all()
+    name, _, arg = spec.partition(":")
+    bots = _REGISTRY.get(game.name, {})
+    if name not in bots:
+        known = ", ".join(sorted(bots)) or "none"
+        raise SheepfoldError(f"no bot named {name!r} for {game.name} (bots: {known})")
+    factory, _ = bots[name]
+    return factory(game, seat, seed, arg)
+
+
+def bot_kwargs(arg: str) -> dict[str, Any]:
+    """Parse ``key=value,key=value`` bot options (numbers become numbers)."""
+    out: dict[str, Any] = {}
+    for part in filter(None, arg.split(",")):
+        k, _, v = part.partition("=")
+        try:
+            out[k] = int(v) if v.lstrip("-").isdigit() else float(v)
+        except ValueError:
+            out[k] = v
+    return out

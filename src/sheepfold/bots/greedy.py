@@ -1,0 +1,1 @@
+"""Greedy bots (filled in by the bots layer)."""

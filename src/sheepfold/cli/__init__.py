@@ -1,0 +1,1 @@
+"""The ``sheepfold`` command (typer): play, replay, rules, and the commands of later layers."""

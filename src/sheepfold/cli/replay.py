@@ -1,0 +1,48 @@
+"""``sheepfold replay FILE [--json]``: the records contract (shared/spec/records.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from sheepfold.cli.common import console
+
+
+def replay_command(
+    file: Path = typer.Argument(..., help="a sheepfold-record/1 JSON file ('-' reads standard input)"),
+    as_json: bool = typer.Option(False, "--json", help="print the contract's JSON summary"),
+) -> None:
+    """Replay a game record: exit 0 and the final position, or exit 2 naming the broken rule."""
+    import sys
+
+    from sheepfold.core.records import RecordError, replay, summary
+
+    try:
+        source = sys.stdin.read() if str(file) == "-" else file
+        result = replay(source if isinstance(source, str) else Path(source))
+    except RecordError as e:
+        _report_error(e.to_json(), as_json)
+        raise typer.Exit(2) from None
+    if result.error is not None:
+        _report_error(result.error.to_json(), as_json)
+        raise typer.Exit(2)
+    out = summary(result.state, result.moves_applied)
+    if as_json:
+        print(json.dumps(out))
+        return
+    from sheepfold.cli.render import render_state
+
+    console.print(render_state(result.state, names=list(result.names)))
+    console.print(f"{result.moves_applied} moves applied.")
+
+
+def _report_error(err: dict[str, object], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(err))
+        return
+    from sheepfold.cli.common import err_console
+
+    where = f"move {err['move']}: " if err.get("move") is not None else ""
+    err_console.print(f"[bold red]error:[/] {where}{err['error']}", highlight=False)

@@ -1,0 +1,83 @@
+"""``sheepfold rules``: list, show, check and create named rule sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from sheepfold.cli.common import GAME_HELP, check_game, console, friendly_errors
+
+app = typer.Typer(help="Named rule sets: the presets and your own house rules.", no_args_is_help=True)
+
+
+@app.command("list")
+@friendly_errors
+def list_rules(game: str = typer.Option(None, "--game", help=f"only this game ({GAME_HELP})")) -> None:
+    """List the rule sets: built-in presets and yours (in $SHEEPFOLD_HOME/rules)."""
+    from sheepfold.rulesets import all_rulesets, user_dir
+
+    if game:
+        check_game(game)
+    table = Table(title="rule sets")
+    table.add_column("name")
+    table.add_column("game")
+    table.add_column("source")
+    table.add_column("description")
+    for rs in all_rulesets(game):
+        table.add_row(rs.name, rs.game, rs.source, rs.rules.description or "")
+    console.print(table)
+    console.print(f"Your own rule sets go in {user_dir()} (see 'sheepfold rules new --help').")
+
+
+@app.command("show")
+@friendly_errors
+def show_rules(name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file")) -> None:
+    """Print a rule set as TOML, every option spelled out (a starting point for your own)."""
+    from sheepfold.rulesets import find_ruleset
+
+    print(find_ruleset(name).to_toml(), end="")
+
+
+@app.command("check")
+@friendly_errors
+def check_rules(file: Path = typer.Argument(..., help="a rule-set file (.toml or .json)")) -> None:
+    """Check a rule-set file: says what is wrong, or that it is fine."""
+    from sheepfold.rulesets import read_ruleset_file
+
+    rs = read_ruleset_file(file)
+    console.print(f"{file}: a valid {rs.game} rule set named {rs.name!r}")
+
+
+@app.command("new")
+@friendly_errors
+def new_rules(
+    name: str = typer.Argument(..., help="the new rule set's name"),
+    game: str = typer.Option(..., "--game", help=GAME_HELP),
+    base: str = typer.Option(None, "--from", help="start from this rule set (default: the rulebook)"),
+    set_: list[str] = typer.Option([], "--set", help="an option as KEY=VALUE (TOML value), repeatable"),
+    description: str = typer.Option(None, "--description", help="what your rules change"),
+    output: Path = typer.Option(None, "--output", "-o", help="write here instead of your rules folder"),
+) -> None:
+    """Create a rule set, e.g. --set wool=40 --set 'variants=["cutting-costs"]'."""
+    import tomllib
+
+    from sheepfold.rulesets import RuleSet, find_ruleset, parse_ruleset, save_ruleset
+
+    check_game(game)
+    data = find_ruleset(base, game).rules.model_dump(mode="json", exclude_none=True) if base else {}
+    for item in set_:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"{item!r}: write KEY=VALUE", param_hint="--set")
+        try:
+            data[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            data[key.strip()] = value  # a bare word: take it as text
+    data["name"] = name
+    if description is not None:
+        data["description"] = description
+    rs: RuleSet = parse_ruleset(data, "--set", game)
+    path = save_ruleset(rs, output)
+    console.print(f"saved {rs.game} rule set {name!r} to {path}")

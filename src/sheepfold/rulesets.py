@@ -1,0 +1,127 @@
+"""Named rule sets: built-in presets and the user's own, saved and shared as TOML or JSON files.
+
+A rule-set file is a flat table: ``game`` (which game), ``name``, ``description`` and any rule
+options of that game (``wool = 40``, ``variants = ["cutting-costs"]``, ``[dog_swaps]`` ...).
+User rule sets live in ``$SHEEPFOLD_HOME/rules`` (default ``~/.sheepfold/rules``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from sheepfold.core.protocol import RulesError
+from sheepfold.games import GAME_NAMES, parse_rules
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    game: str
+    rules: Any  # the game's validated rules model
+    source: str  # "built-in" or a file path
+
+    @property
+    def name(self) -> str:
+        return self.rules.name or "(unnamed)"
+
+    def to_toml(self) -> str:
+        data = {"game": self.game, **self.rules.model_dump(mode="json", exclude_none=True)}
+        return tomli_w.dumps(data)
+
+
+def user_dir() -> Path:
+    home = os.environ.get("SHEEPFOLD_HOME")
+    return (Path(home) if home else Path.home() / ".sheepfold") / "rules"
+
+
+def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
+    if not isinstance(data, dict):
+        raise RulesError(f"{source}: a rule set is a table of options")
+    data = dict(data)
+    name = data.pop("game", None) or game
+    if name is None:
+        raise RulesError(f"{source}: game: say which game the rules are for ({', '.join(GAME_NAMES)})")
+    if name not in GAME_NAMES:
+        raise RulesError(f"{source}: game: unknown game {name!r} ({', '.join(GAME_NAMES)})")
+    if game is not None and name != game:
+        raise RulesError(f"{source}: these rules are for {name}, not {game}")
+    try:
+        rules = parse_rules(name, data, where="")
+    except RulesError as e:
+        raise RulesError(f"{source}: {e}") from None
+    return RuleSet(name, rules, source)
+
+
+def read_ruleset_file(path: Path, game: str | None = None) -> RuleSet:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RulesError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        kind = "JSON" if path.suffix == ".json" else "TOML"
+        raise RulesError(f"{path}: not valid {kind}: {e}") from None
+    return parse_ruleset(data, str(path), game)
+
+
+def builtin_rulesets() -> list[RuleSet]:
+    out = []
+    for entry in sorted(resources.files("sheepfold.presets").iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".toml"):
+            out.append(parse_ruleset(tomllib.loads(entry.read_text(encoding="utf-8")), "built-in"))
+    return out
+
+
+def user_rulesets() -> list[RuleSet]:
+    d = user_dir()
+    if not d.is_dir():
+        return []
+    out = []
+    for p in sorted(d.iterdir()):
+        if p.suffix in (".toml", ".json"):
+            try:
+                out.append(read_ruleset_file(p))
+            except RulesError:
+                continue  # `sheepfold rules check` reports broken files
+    return out
+
+
+def all_rulesets(game: str | None = None) -> list[RuleSet]:
+    sets = builtin_rulesets() + user_rulesets()
+    return [r for r in sets if game is None or r.game == game]
+
+
+def find_ruleset(name_or_path: str, game: str | None = None) -> RuleSet:
+    """A rule set by file path or by name (built-in or the user's)."""
+    p = Path(name_or_path).expanduser()
+    if p.suffix in (".toml", ".json") or os.sep in name_or_path:
+        if not p.exists():
+            raise RulesError(f"no rule-set file {name_or_path}")
+        return read_ruleset_file(p, game)
+    for r in all_rulesets(game):
+        if r.rules.name == name_or_path:
+            return r
+    known = ", ".join(r.name for r in all_rulesets(game))
+    raise RulesError(f"no rule set named {name_or_path!r} (known: {known})")
+
+
+def save_ruleset(rs: RuleSet, path: Path | None = None) -> Path:
+    if path is None:
+        if not rs.rules.name:
+            raise RulesError("a rule set needs a name to be saved")
+        path = user_dir() / f"{rs.rules.name}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".json":
+        data = {"game": rs.game, **rs.rules.model_dump(mode="json", exclude_none=True)}
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    else:
+        path.write_text(rs.to_toml(), encoding="utf-8")
+    return path
