@@ -1,0 +1,84 @@
+"""The swap search of Dolly Crush: the most points one turn of exactly ``n`` swaps can take.
+
+:func:`reference_best_swaps` is the plain, obviously-correct exhaustive search. It is the oracle
+that faster searches are checked against, and the default :data:`best_swaps` until a faster one
+is plugged in. Every caller (bots, front ends, the lab) uses :data:`best_swaps`, never a
+particular implementation.
+
+Both functions answer ``(points, swaps)``: the most points collectable with EXACTLY ``n`` swaps
+(ruling 7: swaps need not make lines, a card may be swapped more than once, lines are found only
+after the last swap), and the swap sequence as indexes into
+:data:`~sheepfold.games.dolly_crush.cards.SWAPS`. Ties are broken deterministically: the first
+sequence, in lexicographic order of the swap indexes, among those that score the most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines
+
+SearchFn = Callable[[Sequence[int], int, Sequence[int]], tuple[int, tuple[int, ...]]]
+
+
+def combination_points(flock: Sequence[int], points: Sequence[int]) -> int:
+    """Points of the combination in ``flock`` (ruling 5: the union of all lines)."""
+    return sum(points[flock[c]] for c in find_lines(flock))
+
+
+def apply_swaps(flock: Sequence[int], swaps: Sequence[int]) -> list[int]:
+    """The flock after the swaps (indexes into SWAPS), without taking any line."""
+    f = list(flock)
+    for i in swaps:
+        a, b = SWAPS[i]
+        f[a], f[b] = f[b], f[a]
+    return f
+
+
+def reference_best_swaps(
+    flock: Sequence[int], n: int, points: Sequence[int]
+) -> tuple[int, tuple[int, ...]]:
+    """Exhaustive search over every sequence of exactly ``n`` swaps (see the module docstring).
+
+    Identical intermediate flocks are merged, each keeping the lexicographically first sequence
+    that reaches it. That keeps the answer exact: the first best sequence reaching a final flock
+    always extends the first sequence reaching its prefix's flock. Levels are built in
+    lexicographic order, so the first flock inserted is also reached by the first sequence.
+    A swap touching an empty cell is not allowed (it cannot be played); ``ValueError`` if no
+    sequence of ``n`` legal swaps exists.
+    """
+    if n < 0:
+        raise ValueError(f"a number of swaps is 0 or more, not {n}")
+    start = tuple(flock)
+    legal_pairs = [(i, a, b) for i, (a, b) in enumerate(SWAPS)]
+    level: dict[tuple[int, ...], tuple[int, ...]] = {start: ()}
+    for _ in range(n):
+        nxt: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for f, seq in level.items():
+            for i, a, b in legal_pairs:
+                x, y = f[a], f[b]
+                if x == EMPTY or y == EMPTY:
+                    continue
+                if x == y:
+                    child = f  # swapping two identical cards changes nothing
+                else:
+                    lst = list(f)
+                    lst[a], lst[b] = y, x
+                    child = tuple(lst)
+                if child not in nxt:
+                    nxt[child] = seq + (i,)
+        if not nxt:
+            raise ValueError("no swap can be made: every adjacent pair has an empty cell")
+        level = nxt
+    best_points = -1
+    best_seq: tuple[int, ...] = ()
+    for f, seq in level.items():
+        p = combination_points(f, points)
+        if p > best_points or (p == best_points and seq < best_seq):
+            best_points, best_seq = p, seq
+    return best_points, best_seq
+
+
+# The one rebinding point: a faster search with the same signature and the same answers
+# (fastsearch.py) replaces the reference here; every caller reads ``search.best_swaps``.
+best_swaps: SearchFn = reference_best_swaps
