@@ -17,13 +17,17 @@ def replay_command(
     """Replay a game record: exit 0 and the final position, or exit 2 naming the broken rule."""
     import sys
 
+    from sheepfold.core.protocol import SheepfoldError
     from sheepfold.core.records import RecordError, replay, summary
 
     try:
-        source = sys.stdin.read() if str(file) == "-" else file
-        result = replay(source if isinstance(source, str) else Path(source))
+        source: bytes | Path = sys.stdin.buffer.read() if str(file) == "-" else Path(file)
+        result = replay(source)
     except RecordError as e:
         _report_error(e.to_json(), as_json)
+        raise typer.Exit(2) from None
+    except SheepfoldError as e:  # a rule set or deck the engine refuses: still the contract
+        _report_error({"error": str(e), "move": None}, as_json)
         raise typer.Exit(2) from None
     if result.error is not None:
         _report_error(result.error.to_json(), as_json)

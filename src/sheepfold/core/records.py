@@ -41,6 +41,10 @@ class RecordError(SheepfoldError):
         return out
 
 
+def _no_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON value", name, 0)
+
+
 # -- the format, as pydantic models ----------------------------------------------------------
 Breed = Literal["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
 CellName = Annotated[StrictStr, Field(pattern=r"^[abcABC][1-5]$")]
@@ -113,9 +117,13 @@ def parse_record(data: Any) -> Record:
             raise RecordError(f"{data} is not a UTF-8 text file") from None
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data)
+            data = json.loads(data, parse_constant=_no_constant)
         except json.JSONDecodeError as e:
             raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        except UnicodeDecodeError:
+            raise RecordError("not valid JSON: the text is not UTF-8") from None
+        except RecursionError:
+            raise RecordError("not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, game, players and moves")
     if data.get("format") != FORMAT:
@@ -188,7 +196,10 @@ def replay(data: Any) -> Replay:
     state = new_game_state(rec)
     names = tuple(p.name for p in rec.players)
     draws = DrawSource(state, rec.draws if isinstance(rec, DollyRecord) else None)
-    draws.settle(state)
+    try:
+        draws.settle(state)
+    except IllegalAction as e:  # the deal itself: only an explicit ``draws`` can be wrong
+        raise RecordError(f"draws: the deal cannot be made: {e}", field="draws") from None
     for k, move in enumerate(rec.moves):
         try:
             trial = state.clone()
@@ -221,6 +232,9 @@ class DrawSource:
             if self.draws is not None and self.used < len(self.draws):
                 card = self.draws[self.used]
                 self.used += 1
+                reason = state.illegal_reason(card)
+                if reason is not None:
+                    raise IllegalAction(f"draws.{self.used - 1}: {reason}")
                 state.apply(card)
             else:
                 state.apply(state.sample_chance())
@@ -283,6 +297,8 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
                 f"the face {face} shows gray: in Howling Wolf the race for the wolf always "
                 f"starts, so '{move.action}' cannot be chosen (ruling 8)"
             )
+        if move.mode is not None:
+            raise IllegalAction("'mode' (send or raid) exists only in My friend Mr. Wolf")
         grabber = seat_field("grabber", move.grabber, "Howling Wolf: who grabbed the wolf")
         state.apply(grabber)
         target = seat_field("target", move.target, "Howling Wolf: whose sheep the wolf visits")

@@ -32,7 +32,9 @@ class DollyRules(BaseModel):
         default_factory=lambda: dict(RULEBOOK_DOG_SWAPS),
         description="swaps shown by each dog card of each breed (breeds not named keep the rulebook's)",
     )
-    max_cleanup_rounds: int = Field(default=1000, ge=1, description="ruling 6's give-up limit")
+    max_cleanup_rounds: int = Field(
+        default=1000, ge=1, le=10_000, description="ruling 6's give-up limit (at most 10,000)"
+    )
 
     @field_validator("dog_swaps", mode="before")
     @classmethod
@@ -45,8 +47,10 @@ class DollyRules(BaseModel):
                 raise ValueError(f"unknown breed {breed!r} (breeds: {', '.join(BREEDS)})")
             if isinstance(counts, int) and not isinstance(counts, bool):
                 counts = (counts,) * 4
-            if not isinstance(counts, (list, tuple)) or not counts:
-                raise ValueError(f"{breed}: give a swap count or a list of them, one per dog card")
+            if not isinstance(counts, (list, tuple)) or len(counts) != 4:
+                raise ValueError(
+                    f"{breed}: give one swap count, or a list of 4 (a breed has 4 dog cards, ruling 3)"
+                )
             for n in counts:
                 if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 20:
                     raise ValueError(f"{breed}: a dog card shows 0 to 20 swaps, not {n!r}")

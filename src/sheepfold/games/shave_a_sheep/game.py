@@ -28,12 +28,13 @@ from sheepfold.core.protocol import (
     GameInfo,
     IllegalAction,
     Outcome,
+    RulesError,
     Seat,
     State,
     View,
     seeded_random,
 )
-from sheepfold.games.shave_a_sheep.rules import ShaveRules, face_actions
+from sheepfold.games.shave_a_sheep.rules import ShaveRules, face_actions, normalize_face
 
 GROW, DOUBLE, SHEAR = 0, 1, 2
 SWAP0, WOLF0 = 3, 7
@@ -83,8 +84,6 @@ class ShaveGame(Game):
         super().__init__(num_players, rules or ShaveRules())
         r = self.rules
         if r.reaction_weights is not None and len(r.reaction_weights) != num_players:
-            from sheepfold.core.protocol import RulesError
-
             raise RulesError(
                 f"reaction_weights has {len(r.reaction_weights)} entries for {num_players} players"
             )
@@ -104,7 +103,10 @@ class ShaveGame(Game):
 
     def face_index(self, face: str) -> int:
         """The index of a face of the die in use; colours may be written in any order."""
-        text = face.strip().lower()
+        try:
+            text = normalize_face(face)
+        except RulesError as e:
+            raise IllegalAction(str(e)) from None
         if text in self.faces:
             return self.faces.index(text)
         wanted = sorted(text.split("/"))

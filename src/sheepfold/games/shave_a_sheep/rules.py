@@ -7,6 +7,7 @@ action: ``white`` grow, ``x2`` double, ``green`` swap, ``gray`` wolf, ``pink`` s
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -41,6 +42,12 @@ def face_colours(face: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(parts))
 
 
+def normalize_face(face: str) -> str:
+    """A face written the canonical way: colours lower-case, stripped, each once, in the order
+    written (``" White / PINK "`` -> ``white/pink``; ``white/white`` -> ``white``)."""
+    return "/".join(face_colours(face))
+
+
 def face_actions(face: str) -> tuple[str, ...]:
     return tuple(COLOUR_ACTIONS[c] for c in face_colours(face))
 
@@ -55,7 +62,9 @@ class ShaveRules(BaseModel):
     wool: int = Field(default=30, ge=1, le=1000, description="pieces of wool in the middle at setup")
     max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
-    die: tuple[str, ...] | None = Field(default=None, description="custom die faces")
+    die: tuple[str, ...] | None = Field(
+        default=None, max_length=16, description="custom die faces (1 to 16)"
+    )
     reaction_weights: tuple[float, ...] | None = Field(
         default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
     )
@@ -85,19 +94,17 @@ class ShaveRules(BaseModel):
         if not v:
             raise ValueError("a die needs at least one face")
         try:
-            for face in v:
-                face_colours(face)
+            return tuple(normalize_face(face) for face in v)
         except RulesError as e:
             raise ValueError(str(e)) from None
-        return tuple(f.strip().lower() for f in v)
 
     @field_validator("reaction_weights")
     @classmethod
     def _weights(cls, v: tuple[float, ...] | None) -> tuple[float, ...] | None:
         if v is None:
             return v
-        if any(w < 0 for w in v) or sum(v) <= 0:
-            raise ValueError("reaction weights must be non-negative and not all zero")
+        if any(not math.isfinite(w) or w < 0 for w in v) or sum(v) <= 0:
+            raise ValueError("reaction weights must be finite, non-negative and not all zero")
         return v
 
     @model_validator(mode="after")
