@@ -1,0 +1,634 @@
+"""Batch simulation: N games in parallel, one Parquet row per game, stop and resume.
+
+A :class:`Job` says what to play: the game, its rules, the bot of each seat, the number of
+games and a base seed. Game ``i`` is seeded with ``seed + i`` (its bots with seeds derived from
+that), so every game can be played again on its own: :func:`record_of` turns any row back into
+a ``sheepfold-record/1`` record. Two jobs with the same seeds and different rules play on the
+same dice and decks (common random numbers), which is what ``lab compare`` relies on.
+
+Games run in chunks, in local worker processes (``workers``) or on Ray (``ray="local"`` or a
+cluster address); every finished chunk is written at once to ``OUT.parts/`` and the parts are
+merged into ``OUT`` at the end, or when the run is interrupted (Ctrl-C), so no finished game is
+lost; ``resume=True`` plays only the games the file does not hold yet.
+
+Engines: ``engine`` plays through the rules engine with the registered bots (any bot, any
+rules); ``fast`` uses the lab's fast simulators (Shave a Sheep: random, greedy and perfect
+policies; Dolly Crush: greedy); ``auto`` picks ``fast`` when it supports the job. A row says
+which engine played it: the same seed gives the same game again in the same engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
+
+SCHEMA_KEY = b"sheepfold.lab.job"
+ENGINES = ("auto", "engine", "fast")
+DEFAULT_MAX_TURNS = 1000  # Shave a Sheep simulations stop (truncated) after this many turns
+
+
+class LabError(SheepfoldError):
+    """A lab job that cannot run as asked (bad bot list, a file from another job...)."""
+
+
+# -- the job -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    game: str
+    rules: dict[str, Any] = field(default_factory=dict)  # rule options (JSON-ready)
+    ruleset: str = "rulebook"  # a display name
+    players: int = 2
+    bots: tuple[str, ...] = ("random", "random")  # the bot of each seat (game 0)
+    rotate: bool = False  # game i: seat s plays bots[(s + i) % players]
+    breeds: tuple[str, ...] | str | None = None  # Dolly Crush: per seat, or "mix"
+    games: int = 100
+    seed: int = 0
+    engine: str = "auto"
+
+    def __post_init__(self) -> None:
+        if len(self.bots) == 1:
+            object.__setattr__(self, "bots", tuple(self.bots) * self.players)
+        object.__setattr__(self, "bots", tuple(self.bots))
+        if len(self.bots) != self.players:
+            raise LabError(f"{len(self.bots)} bots for {self.players} players: give one bot, or one per seat")
+        if self.engine not in ENGINES:
+            raise LabError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
+        if self.games < 0:
+            raise LabError("the number of games cannot be negative")
+        if isinstance(self.breeds, list):
+            object.__setattr__(self, "breeds", tuple(self.breeds))
+
+    # game i ---------------------------------------------------------------------------
+    def game_seed(self, i: int) -> int:
+        return self.seed + i
+
+    def seat_bots(self, i: int) -> tuple[str, ...]:
+        n = self.players
+        if not self.rotate:
+            return self.bots
+        return tuple(self.bots[(s + i) % n] for s in range(n))
+
+    def seat_breeds(self, i: int) -> tuple[str, ...] | None:
+        if self.game != "dolly-crush":
+            return None
+        from itertools import permutations
+
+        from sheepfold.games.dolly_crush.cards import BREEDS
+
+        if self.breeds == "mix":
+            perms = list(permutations(BREEDS, self.players))
+            return perms[i % len(perms)]
+        if self.breeds is None:
+            return BREEDS[: self.players]
+        return tuple(self.breeds)  # type: ignore[arg-type]
+
+    def make_game(self, i: int = 0) -> Any:
+        from sheepfold.games import make
+
+        if self.game == "dolly-crush":
+            return make(self.game, players=self.players, rules=self.rules, breeds=self.seat_breeds(i))
+        return make(self.game, players=self.players, rules=self.rules)
+
+    # identity -------------------------------------------------------------------------
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Job:
+        data = json.loads(text)
+        data["bots"] = tuple(data["bots"])
+        if isinstance(data.get("breeds"), list):
+            data["breeds"] = tuple(data["breeds"])
+        return cls(**data)
+
+    def same_games(self, other: Job) -> bool:
+        """Would both jobs play game ``i`` identically (everything but the count)?"""
+        a, b = asdict(self), asdict(other)
+        for k in ("games", "ruleset"):
+            a.pop(k), b.pop(k)
+        return a == b
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of the game seeded ``game_seed``."""
+    return (game_seed * 7919 + 104_729 * (seat + 1)) & 0x7FFFFFFF
+
+
+def make_job(
+    game: str,
+    rules: Any = None,
+    *,
+    ruleset: str | None = None,
+    players: int = 2,
+    bots: Sequence[str] = ("random",),
+    games: int = 100,
+    seed: int = 0,
+    rotate: bool = False,
+    breeds: Sequence[str] | str | None = None,
+    engine: str = "auto",
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+) -> Job:
+    """A validated job. ``rules``: a rules model, a mapping of options or None (rulebook).
+
+    Shave a Sheep without ``max_turns`` in its rules gets ``max_turns`` (default 1000): a game
+    the wolf keeps undoing is reported as truncated instead of running forever.
+    """
+    from sheepfold.games import parse_rules
+
+    model = parse_rules(game, rules)
+    options = model.options() if hasattr(model, "options") else {}
+    options = json.loads(json.dumps(options))
+    if game == "shave-a-sheep" and options.get("max_turns") is None and max_turns:
+        options["max_turns"] = max_turns
+    name = ruleset or getattr(model, "name", None) or ("rulebook" if not model.options() else "custom")
+    job = Job(
+        game=game, rules=options, ruleset=name, players=players, bots=tuple(bots), rotate=rotate,
+        breeds=tuple(breeds) if breeds is not None and not isinstance(breeds, str) else breeds,
+        games=games, seed=seed, engine=engine,
+    )
+    job.make_game(0)  # the rules, players and breeds are valid
+    from sheepfold.bots import make_bot
+
+    g = job.make_game(0)
+    for s, spec in enumerate(job.bots):
+        make_bot(spec, g, s % players, seed=0)  # every bot exists for this game
+    return replace(job, engine=resolve_engine(job))
+
+
+def resolve_engine(job: Job) -> str:
+    """``fast`` when a fast simulator supports the job (and ``auto``/``fast`` was asked)."""
+    if job.engine == "engine":
+        return "engine"
+    why = fast_unsupported(job)
+    if why is None:
+        return "fast"
+    if job.engine == "fast":
+        raise LabError(f"the fast simulator cannot play this job: {why} (use --engine engine)")
+    return "engine"
+
+
+def fast_unsupported(job: Job) -> str | None:
+    """None if a fast simulator plays ``job``; else why not."""
+    try:
+        if job.game == "shave-a-sheep":
+            from sheepfold.lab import fastsim_shave
+
+            return fastsim_shave.unsupported(job)
+        from sheepfold.lab import fastsim_dolly
+
+        return fastsim_dolly.unsupported(job)
+    except ImportError as e:
+        return f"the fast simulator is not available ({e})"
+
+
+# -- one chunk of games ------------------------------------------------------------------------
+@dataclass
+class Chunk:
+    """Column arrays of finished games (the result of one task)."""
+
+    game_index: np.ndarray  # (G,)
+    scores: np.ndarray  # (G, n) int
+    winners: np.ndarray  # (G, n) bool
+    length: np.ndarray  # (G,) turns played
+    truncated: np.ndarray  # (G,) bool
+    offsets: np.ndarray  # (G+1,) into standings
+    standings: np.ndarray  # (T, n) int: scores after each turn
+    engine: str = "engine"
+    extra: dict[str, np.ndarray] = field(default_factory=dict)  # optional columns
+
+
+def _turn_start(state: Any) -> bool:
+    """True at the one moment of each turn when it begins (Shave: the roll; Dolly: the dog)."""
+    from sheepfold.games.dolly_crush.game import DOG, DollyState
+    from sheepfold.games.shave_a_sheep.game import ROLL
+
+    if isinstance(state, DollyState):
+        return state.phase == DOG
+    return state.phase == ROLL  # type: ignore[no-any-return]
+
+
+def play_engine_game(job: Job, i: int, on_state: Callable[[Any], None] | None = None) -> tuple[Any, list[list[float]]]:
+    """Play game ``i`` of ``job`` through the rules engine; the final state and the standings."""
+    from sheepfold.bots import make_bot
+
+    game = job.make_game(i)
+    seed = job.game_seed(i)
+    bots = [make_bot(spec, game, s, seed=bot_seed(seed, s)) for s, spec in enumerate(job.seat_bots(i))]
+    state = game.new_initial_state(seed=seed)
+    standings: list[list[float]] = []
+    started = 0
+    while True:
+        p = state.current_player()
+        if p == TERMINAL:
+            break
+        if _turn_start(state):  # once per turn: Shave's roll, Dolly's dog card
+            if started:
+                standings.append(state.scores())
+            started += 1
+            if on_state is not None:
+                on_state(state)
+        if p == CHANCE:
+            state.apply_unchecked(state.sample_chance())
+        else:
+            state.apply(bots[p].act(state.observe(p)))
+    standings.append(state.scores())
+    return state, standings
+
+
+def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
+    n = job.players
+    G = len(indices)
+    scores = np.zeros((G, n), dtype=np.int64)
+    winners = np.zeros((G, n), dtype=bool)
+    length = np.zeros(G, dtype=np.int64)
+    truncated = np.zeros(G, dtype=bool)
+    offsets = np.zeros(G + 1, dtype=np.int64)
+    stand: list[list[float]] = []
+    for k, i in enumerate(indices):
+        state, st = play_engine_game(job, i)
+        out = state.outcome()
+        scores[k] = [round(x) for x in out.scores]
+        for w in out.winners:
+            winners[k, w] = True
+        truncated[k] = out.truncated
+        length[k] = len(st)
+        stand.extend(st)
+        offsets[k + 1] = offsets[k] + len(st)
+    values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
+    return Chunk(np.asarray(indices, dtype=np.int64), scores, winners, length, truncated,
+                 offsets, values, "engine")
+
+
+def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
+    """Play the games ``indices`` of ``job`` (in this process) with the job's engine."""
+    engine = resolve_engine(job) if job.engine == "auto" else job.engine
+    if engine == "fast":
+        if job.game == "shave-a-sheep":
+            from sheepfold.lab import fastsim_shave
+
+            return fastsim_shave.chunk(job, indices)
+        from sheepfold.lab import fastsim_dolly
+
+        return fastsim_dolly.chunk(job, indices)
+    return engine_chunk(job, indices)
+
+
+# -- Parquet ---------------------------------------------------------------------------------
+def chunk_to_table(job: Job, c: Chunk) -> Any:
+    import pyarrow as pa
+
+    from sheepfold.lab.features import FEATURE_NAMES, game_features
+
+    n = job.players
+    G = len(c.game_index)
+    single = np.where(c.winners.sum(axis=1) == 1, c.winners.argmax(axis=1), -1)
+    single[c.truncated] = -1
+    feats = game_features(c.offsets, c.standings, single)
+
+    def per_seat(arr: np.ndarray, typ: Any) -> Any:
+        flat = pa.array(np.ascontiguousarray(arr).reshape(-1), type=typ)
+        return pa.FixedSizeListArray.from_arrays(flat, n)
+
+    nw = c.winners.sum(axis=1)
+    shares = np.where(c.winners, 1.0 / np.maximum(nw, 1)[:, None], 0.0)
+    shares[c.truncated | (nw == 0)] = 1.0 / n
+    win_lists = pa.ListArray.from_arrays(
+        pa.array(np.concatenate([[0], np.cumsum(nw)]).astype(np.int32)),
+        pa.array(np.nonzero(c.winners)[1].astype(np.int8)),
+    )
+    inner = pa.FixedSizeListArray.from_arrays(
+        pa.array(np.ascontiguousarray(c.standings).reshape(-1).astype(np.int32)), n
+    )
+    standings = pa.ListArray.from_arrays(pa.array(c.offsets.astype(np.int32)), inner)
+    seeds = np.array([job.game_seed(int(i)) for i in c.game_index], dtype=np.int64)
+    bots = [list(job.seat_bots(int(i))) for i in c.game_index] if job.rotate else None
+    if bots is None:
+        bots_col = pa.array([list(job.bots)] * G, type=pa.list_(pa.string()))
+    else:
+        bots_col = pa.array(bots, type=pa.list_(pa.string()))
+    cols: dict[str, Any] = {
+        "game_index": pa.array(c.game_index.astype(np.int64)),
+        "seed": pa.array(seeds),
+        "game": pa.array([job.game] * G),
+        "ruleset": pa.array([job.ruleset] * G),
+        "rules": pa.array([json.dumps(job.rules, sort_keys=True)] * G),
+        "players": pa.array(np.full(G, n, dtype=np.int8)),
+        "bots": bots_col,
+        "breeds": pa.array(
+            [list(job.seat_breeds(int(i)) or ()) for i in c.game_index], type=pa.list_(pa.string())
+        ) if job.game == "dolly-crush" else pa.array([[]] * G, type=pa.list_(pa.string())),
+        "scores": per_seat(c.scores.astype(np.int32), pa.int32()),
+        "winners": win_lists,
+        "shares": per_seat(shares, pa.float64()),
+        "length": pa.array(c.length.astype(np.int32)),
+        "truncated": pa.array(c.truncated),
+        "standings": standings,
+        "engine": pa.array([c.engine] * G),
+    }
+    for k, name in enumerate(FEATURE_NAMES):
+        cols[name] = pa.array(feats[:, k].astype(np.int32))
+    for name, arr in c.extra.items():
+        cols[name] = pa.array(arr)
+    table = pa.table(cols)
+    return table.replace_schema_metadata({SCHEMA_KEY: job.to_json().encode()})
+
+
+def read_table(path: str | Path) -> tuple[Job, Any]:
+    """A run's job and its rows (a pyarrow Table)."""
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    if not path.exists():
+        raise LabError(f"no such file: {path}")
+    try:
+        table = pq.read_table(path)
+    except Exception as e:  # pyarrow raises many kinds
+        raise LabError(f"{path} is not a Parquet file of the lab: {e}") from None
+    meta = table.schema.metadata or {}
+    if SCHEMA_KEY not in meta:
+        raise LabError(f"{path} was not written by `sheepfold lab run` (no job in its metadata)")
+    return Job.from_json(meta[SCHEMA_KEY]), table
+
+
+def _parts_dir(out: Path) -> Path:
+    return out.with_name(out.name + ".parts")
+
+
+def _write_atomic(table: Any, out: Path) -> None:
+    import pyarrow.parquet as pq
+
+    tmp = out.with_name(f".{out.name}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, out)
+
+
+def _merge(job: Job, out: Path) -> Any:
+    """Fold the finished parts (and the existing file) into ``out``; returns the table."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = []
+    if out.exists():
+        tables.append(read_table(out)[1])
+    parts = _parts_dir(out)
+    part_files = sorted(parts.glob("part-*.parquet")) if parts.is_dir() else []
+    for p in part_files:
+        try:
+            tables.append(pq.read_table(p))
+        except Exception:  # a part cut short by a hard kill: its games are played again
+            continue
+    if not tables:
+        table = chunk_to_table(job, empty_chunk(job))
+    else:
+        table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables], promote_options="default")
+    # keep one row per game (a part may duplicate a row after a crash during a merge)
+    idx = table.column("game_index").to_numpy()
+    _, first = np.unique(idx, return_index=True)
+    table = table.take(pa.array(np.sort(first))) if len(first) != len(idx) else table
+    order = np.argsort(table.column("game_index").to_numpy(), kind="stable")
+    table = table.take(pa.array(order))
+    table = table.replace_schema_metadata({SCHEMA_KEY: job.to_json().encode()})
+    _write_atomic(table, out)
+    if parts.is_dir():
+        shutil.rmtree(parts, ignore_errors=True)
+    return table
+
+
+def empty_chunk(job: Job) -> Chunk:
+    n = job.players
+    z = np.zeros(0, dtype=np.int64)
+    return Chunk(z, np.zeros((0, n), np.int64), np.zeros((0, n), bool), z, np.zeros(0, bool),
+                 np.zeros(1, np.int64), np.zeros((0, n), np.int64), job.engine)
+
+
+# -- running ---------------------------------------------------------------------------------
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(indices: Sequence[int], size: int) -> Iterator[list[int]]:
+    for a in range(0, len(indices), size):
+        yield list(indices[a : a + size])
+
+
+def default_chunk_size(job: Job, remaining: int, workers: int) -> int:
+    if job.engine == "fast":
+        base = 20_000 if job.game == "shave-a-sheep" else 50
+    else:
+        base = 200 if job.game == "shave-a-sheep" else 10
+    per_worker = max(1, -(-remaining // (max(1, workers) * 4)))
+    return max(1, min(base, per_worker))
+
+
+ProgressFn = Callable[[int, int], None]  # (games done now, total games)
+
+
+def run(
+    job: Job,
+    out: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    chunk_size: int | None = None,
+    progress: ProgressFn | None = None,
+) -> Any:
+    """Play ``job``; returns the table of all its games (and writes ``out`` if given).
+
+    ``workers``: local processes (default: every core; 1 plays in this process). ``ray``:
+    ``"local"`` starts a local Ray instance, anything else is a cluster address.
+    Interrupting (KeyboardInterrupt) keeps every finished game in ``out`` and re-raises.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if job.engine == "auto":
+        job = replace(job, engine=resolve_engine(job))
+    out_path = Path(out) if out is not None else None
+    done: set[int] = set()
+    if out_path is not None:
+        parts = _parts_dir(out_path)
+        if (out_path.exists() or parts.is_dir()) and not resume:
+            if not overwrite:
+                raise LabError(f"{out_path} exists: add --resume to finish it, or --overwrite to start again")
+            if out_path.exists():
+                out_path.unlink()
+            shutil.rmtree(parts, ignore_errors=True)
+        if resume and out_path.exists():
+            old_job, old = read_table(out_path)
+            if not old_job.same_games(job):
+                raise LabError(
+                    f"{out_path} holds another job ({old_job.game}, rules {old_job.ruleset}, bots "
+                    f"{', '.join(old_job.bots)}, seed {old_job.seed}, engine {old_job.engine}): "
+                    "resume needs the same game, rules, players, bots, seed and engine"
+                )
+            done.update(int(x) for x in old.column("game_index").to_numpy())
+        if resume and parts.is_dir():
+            for p in sorted(parts.glob("part-*.parquet")):
+                try:
+                    done.update(int(x) for x in pq.read_table(p, columns=["game_index"]).column(0).to_numpy())
+                except Exception:
+                    continue
+        parts.mkdir(parents=True, exist_ok=True)
+    todo = [i for i in range(job.games) if i not in done]
+    total = job.games
+    finished = total - len(todo)
+    if progress:
+        progress(finished, total)
+    workers = workers or os.cpu_count() or 1
+    size = chunk_size or default_chunk_size(job, len(todo), 1 if ray is None and workers == 1 else max(workers, 2))
+    tables: list[Any] = []
+    part_no = [0]
+
+    def collect(c: Chunk) -> None:
+        nonlocal finished
+        t = chunk_to_table(job, c)
+        if out_path is not None:
+            while True:
+                part_no[0] += 1
+                pf = _parts_dir(out_path) / f"part-{os.getpid()}-{part_no[0]:06d}.parquet"
+                if not pf.exists():
+                    break
+            tmp = pf.with_name("." + pf.name + ".tmp")
+            pq.write_table(t, tmp)
+            os.replace(tmp, pf)
+        else:
+            tables.append(t)
+        finished += len(c.game_index)
+        if progress:
+            progress(finished, total)
+
+    chunks = list(_chunks(todo, size))
+    try:
+        if ray is not None:
+            _run_ray(job, chunks, ray, collect)
+        elif workers <= 1 or len(chunks) <= 1:
+            for ch in chunks:
+                collect(run_chunk(job, ch))
+        else:
+            _run_pool(job, chunks, workers, collect)
+    finally:
+        if out_path is not None:
+            table = _merge(job, out_path)
+    if out_path is None:
+        if tables:
+            table = pa.concat_tables(tables)
+            order = np.argsort(table.column("game_index").to_numpy(), kind="stable")
+            table = table.take(pa.array(order))
+        else:
+            table = chunk_to_table(job, empty_chunk(job))
+    return table
+
+
+def _run_pool(job: Job, chunks: list[list[int]], workers: int, collect: Callable[[Chunk], None]) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    ctx = mp.get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
+    pending: set[Any] = set()
+    it = iter(chunks)
+    try:
+        for ch in it:
+            pending.add(pool.submit(run_chunk, job, ch))
+            if len(pending) >= workers * 2:
+                break
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in ready:
+                collect(f.result())
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_chunk, job, nxt))
+        pool.shutdown(wait=True)
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        procs = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:  # the workers we started, by their own handles
+            if p.is_alive():
+                p.terminate()
+        raise
+
+
+def _run_ray(job: Job, chunks: list[list[int]], address: str, collect: Callable[[Chunk], None]) -> None:
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        import ray
+    except ImportError:
+        raise LabError("Ray is not installed: pip install 'sheepfold[ray]'") from None
+    started_here = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=min(2, os.cpu_count() or 1), include_dashboard=False,
+                     log_to_driver=False, logging_level="ERROR")
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+        started_here = True
+    try:
+        remote = ray.remote(run_chunk)
+        job_ref = ray.put(job)
+        pending = [remote.remote(job_ref, ch) for ch in chunks]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for r in ready:
+                collect(ray.get(r))
+    except BaseException:
+        for r in locals().get("pending", []):
+            try:
+                ray.cancel(r, force=True)
+            except Exception:
+                pass
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+# -- rows back to games ----------------------------------------------------------------------
+def replay_state(job: Job, i: int) -> Any:
+    """The final engine state of game ``i`` of ``job``, played again (any engine)."""
+    if job.engine == "fast":
+        if job.game == "shave-a-sheep":
+            from sheepfold.lab import fastsim_shave
+
+            return fastsim_shave.engine_state(job, i)
+        from sheepfold.lab import fastsim_dolly
+
+        return fastsim_dolly.engine_state(job, i)
+    state, _ = play_engine_game(job, i)
+    return state
+
+
+def record_of(job: Job, i: int) -> dict[str, Any]:
+    """Game ``i`` of ``job`` as a ``sheepfold-record/1`` record (played again from its seed)."""
+    from sheepfold.core.records import to_record
+
+    state = replay_state(job, i)
+    names = [f"{b} (seat {s})" for s, b in enumerate(job.seat_bots(i))]
+    return to_record(state, names)
+
+
+def row_dict(table: Any, k: int) -> dict[str, Any]:
+    """Row ``k`` of a run's table as plain Python data."""
+    return {name: table.column(name)[k].as_py() for name in table.column_names}
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t = time.perf_counter()
+    r = fn()
+    return r, time.perf_counter() - t
