@@ -1,0 +1,376 @@
+"""OpenSpiel adapter: importing this module registers both games with ``pyspiel``.
+
+    import pyspiel
+    import sheepfold.interop.openspiel  # registers python_dolly_crush, python_shave_a_sheep
+
+    game = pyspiel.load_game("python_shave_a_sheep(players=3,variants=howling-wolf)")
+
+Both games are sequential, with explicit chance (Dolly Crush: the card drawn, with the
+probability of its kind among the deck's cards; Shave a Sheep: the die face, and in Howling Wolf
+the seat that grabs the wolf, by reaction weight). Every player sees the whole position, so both
+are declared perfect-information: Dolly Crush hides only the deck's order, which is not part of
+an OpenSpiel state, because every draw is a chance node. Returns are win shares (1/k to each of k
+tied winners): utility 0..1, constant sum 1.
+
+Shave a Sheep can in principle go on for ever (the wolf puts wool back), while OpenSpiel wants a
+bounded ``max_game_length`` (it counts player decisions only): the ``max_turns`` parameter
+(default :data:`DEFAULT_MAX_TURNS`) stops a game after that many turns; such a game is
+*truncated*: no winner, every seat gets 1/n, :meth:`SheepfoldState.truncated` says so and the
+state's text ends with ``truncated``.
+
+List-valued parameters are written with ``+`` between items (a comma would end the parameter in
+an OpenSpiel game string): ``variants=cutting-costs+howling-wolf``,
+``die=white+x2+white/pink+white/green+gray/pink+gray/green``, ``breeds=bobtail+border-collie``,
+``dog_swaps=bobtail:1/2/3/4+border-collie:2``, ``reaction_weights=1+2``. ``rules`` names a rule
+set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
+rule set's value. :func:`load_game` builds the game string from Python values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from sheepfold.core.protocol import CHANCE, Game, RulesError, State
+from sheepfold.games import make, parse_rules
+from sheepfold.interop.encoding import encoder_for
+
+#: OpenSpiel short names of the games, by sheepfold game name
+SHORT_NAMES: dict[str, str] = {
+    "dolly-crush": "python_dolly_crush",
+    "shave-a-sheep": "python_shave_a_sheep",
+}
+#: the default turn limit of Shave a Sheep under OpenSpiel (random games end within ~250 turns)
+DEFAULT_MAX_TURNS = 1000
+
+_DOLLY_RULE_PARAMS = ("white_per_type", "black_per_type", "white_points", "black_points",
+                      "max_cleanup_rounds")
+_SHAVE_RULE_PARAMS = ("wool", "max_wool")
+
+
+def _field_default(game: str, field: str) -> Any:
+    from sheepfold.games import rules_class
+
+    return rules_class(game).model_fields[field].default
+
+
+def _parameter_spec(game: str) -> dict[str, Any]:
+    spec: dict[str, Any] = {"players": 2, "rules": ""}
+    if game == "dolly-crush":
+        spec["breeds"] = ""
+        spec["dog_swaps"] = ""
+        for f in _DOLLY_RULE_PARAMS:
+            spec[f] = int(_field_default(game, f))
+    else:
+        for f in _SHAVE_RULE_PARAMS:
+            spec[f] = int(_field_default(game, f))
+        spec["variants"] = ""
+        spec["die"] = ""
+        spec["reaction_weights"] = ""
+        spec["max_turns"] = DEFAULT_MAX_TURNS
+    return spec
+
+
+def _items(name: str, text: str) -> list[str]:
+    if "," in text:
+        raise RulesError(
+            f"{name}: separate list items with '+', not ',' (a comma ends the parameter in an "
+            f"OpenSpiel game string): {text!r}"
+        )
+    return [t.strip() for t in text.split("+") if t.strip()]
+
+
+def engine_game(game: str, params: Mapping[str, Any]) -> Game:
+    """The sheepfold game that OpenSpiel parameters describe (:class:`RulesError` if wrong)."""
+    spec = _parameter_spec(game)
+    unknown = set(params) - set(spec)
+    if unknown:
+        raise RulesError(
+            f"unknown parameter(s) {', '.join(sorted(unknown))} for {SHORT_NAMES[game]} "
+            f"(parameters: {', '.join(spec)})"
+        )
+    p = {**spec, **params}
+    base: dict[str, Any] = {}
+    if p["rules"]:
+        from sheepfold.rulesets import find_ruleset
+
+        base = dict(find_ruleset(str(p["rules"]), game).rules.options())
+    for f in _DOLLY_RULE_PARAMS if game == "dolly-crush" else _SHAVE_RULE_PARAMS:
+        if p[f] != spec[f]:
+            base[f] = p[f]
+    extra: dict[str, Any] = {}
+    if game == "dolly-crush":
+        if p["breeds"]:
+            extra["breeds"] = _items("breeds", p["breeds"])
+        if p["dog_swaps"]:
+            swaps: dict[str, Any] = dict(base.get("dog_swaps", {}))
+            for item in _items("dog_swaps", p["dog_swaps"]):
+                breed, sep, counts = item.partition(":")
+                if not sep:
+                    raise RulesError(f"dog_swaps: write BREED:N/N/N/N, not {item!r}")
+                try:
+                    swaps[breed.strip()] = [int(c) for c in counts.split("/")]
+                except ValueError:
+                    raise RulesError(f"dog_swaps: {item!r}: swap counts are whole numbers") from None
+            base["dog_swaps"] = swaps
+    else:
+        if p["variants"]:
+            base["variants"] = _items("variants", p["variants"])
+        if p["die"]:
+            base["die"] = _items("die", p["die"])
+        if p["reaction_weights"]:
+            try:
+                base["reaction_weights"] = [float(w) for w in _items("reaction_weights", p["reaction_weights"])]
+            except ValueError:
+                raise RulesError("reaction_weights: numbers separated by '+'") from None
+        turns = int(p["max_turns"])
+        if turns < 1:
+            raise RulesError(
+                "max_turns: OpenSpiel needs a bounded game, give a turn limit of at least 1"
+            )
+        if turns != DEFAULT_MAX_TURNS or base.get("max_turns") is None:
+            base["max_turns"] = turns
+    return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
+
+
+def _max_game_length(g: Any) -> int:
+    """Player decisions in the longest possible game."""
+    if g.name == "dolly-crush":
+        return sum(len(s) + sum(s) for s in g.dog_swaps)
+    per_turn = 2 if g.rules.howling_wolf else 1
+    return g.rules.max_turns * per_turn
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    title = "Dolly Crush" if game == "dolly-crush" else "Shave a Sheep"
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[game],
+        long_name=f"Python {title} (sheepfold)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameter_spec(game),
+    )
+
+
+class _Box:
+    """Holds the engine state. OpenSpiel clones a Python state by deep-copying its ``__dict__``
+    and serializes it by pickling: the box copies with the engine's cheap ``clone()`` and
+    pickles as its action history only (replayed on first use after unpickling)."""
+
+    __slots__ = ("s", "actions")
+
+    def __init__(self, s: State | None, actions: tuple[int, ...] = ()) -> None:
+        self.s = s
+        self.actions = actions
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return _Box(self.s.clone() if self.s is not None else None, self.actions)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        acts = tuple(a for _, a in self.s.history) if self.s is not None else self.actions
+        return (_Box, (None, acts))
+
+
+class SheepfoldGame(pyspiel.Game):
+    """An OpenSpiel game wrapping a sheepfold engine game (``.engine``)."""
+
+    game_name: str = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        try:
+            engine = engine_game(self.game_name, params)
+        except RulesError as e:
+            raise ValueError(f"{SHORT_NAMES[self.game_name]}: {e}") from None
+        n = engine.num_players
+        if engine.name == "dolly-crush":
+            chance = engine.info.max_chance_outcomes
+        else:
+            chance = max(len(engine.faces), n)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=engine.info.num_distinct_actions,
+            max_chance_outcomes=chance,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=_max_game_length(engine),
+        )
+        super().__init__(_GAME_TYPES[self.game_name], info, params)
+        self.engine = engine
+        self.encoder = encoder_for(engine)
+
+    def new_initial_state(self) -> SheepfoldState:
+        return SheepfoldState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> SheepfoldObserver:
+        return SheepfoldObserver(self, iig_obs_type, params)
+
+
+class DollyCrushGame(SheepfoldGame):
+    game_name = "dolly-crush"
+
+
+class ShaveASheepGame(SheepfoldGame):
+    game_name = "shave-a-sheep"
+
+
+class SheepfoldState(pyspiel.State):
+    """An OpenSpiel state over a sheepfold engine state (:attr:`engine_state`)."""
+
+    def __init__(self, game: SheepfoldGame) -> None:
+        super().__init__(game)
+        self._box = _Box(game.engine.new_initial_state(seed=0))
+
+    @property
+    def engine_state(self) -> State:
+        box = self._box
+        if box.s is None:  # just unpickled: replay the history
+            s = self.get_game().engine.new_initial_state(seed=0)
+            for a in box.actions:
+                s.apply(a)
+            box.s = s
+        return box.s
+
+    # -- the pyspiel.State interface -----------------------------------------------------------
+    def current_player(self) -> int:
+        return self.engine_state.current_player()  # CHANCE (-1) and TERMINAL (-4) agree
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.engine_state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.engine_state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.engine_state.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        s = self.engine_state
+        if player == CHANCE:
+            if s.current_player() == CHANCE:
+                return s.action_to_string(action)
+            return f"chance outcome {action}"
+        if s.game.name == "dolly-crush":
+            from sheepfold.games.dolly_crush.game import action_name
+        else:
+            from sheepfold.games.shave_a_sheep.game import action_name
+        return action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self.engine_state.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.engine_state.returns()
+
+    def truncated(self) -> bool:
+        """True if the game ended at the turn limit, without a winner."""
+        out = self.engine_state.outcome()
+        return bool(out and out.truncated)
+
+    def __str__(self) -> str:
+        s = self.engine_state
+        text = self.get_game().encoder.text(s)
+        if self.truncated():
+            text += "\ntruncated"
+        return text
+
+
+class SheepfoldObserver:
+    """OpenSpiel's PyObserver: the position from one seat (see :mod:`sheepfold.interop.encoding`).
+
+    Observation and information state share one tensor layout: the position is a sufficient
+    statistic (the games are Markov and show everything). The information-state *string* adds
+    the whole action history (perfect recall). An observer without public information
+    (``public_info=False``) sees only its own seat: there is no private information.
+    """
+
+    def __init__(
+        self, game: SheepfoldGame, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
+    ) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
+        self.public = bool(iig_obs_type.public_info) if iig_obs_type else True
+        self.encoder = game.encoder
+        if self.public:
+            self.tensor = self.encoder.zeros()
+            self.dict = self.encoder.views(self.tensor)
+        else:
+            n = game.num_players()
+            self.tensor = np.zeros(n, np.float32)
+            self.dict = {"seat": self.tensor}
+
+    def set_from(self, state: SheepfoldState, player: int) -> None:
+        if self.public:
+            self.encoder.encode(state.engine_state, player, self.tensor)
+        else:
+            self.tensor.fill(0.0)
+            self.tensor[player] = 1.0
+
+    def string_from(self, state: SheepfoldState, player: int) -> str:
+        if not self.public:
+            return f"seat {player}"
+        s = state.engine_state
+        text = self.encoder.text(s, player)
+        if self.perfect_recall:
+            text += "\nhistory: " + " ".join(str(a) for _, a in s.history)
+        return text
+
+
+_GAME_TYPES = {g: _game_type(g) for g in SHORT_NAMES}
+_CLASSES = {"dolly-crush": DollyCrushGame, "shave-a-sheep": ShaveASheepGame}
+
+
+def register() -> None:
+    """Register both games with pyspiel (done at import; calling again does nothing)."""
+    known = set(pyspiel.registered_names())
+    for g, short in SHORT_NAMES.items():
+        if short not in known:
+            pyspiel.register_game(_GAME_TYPES[g], _CLASSES[g])
+
+
+def game_string(game: str, players: int = 2, **options: Any) -> str:
+    """An OpenSpiel game string from Python values (lists joined with ``+``)."""
+    short = SHORT_NAMES.get(game, game)
+    parts = [f"players={int(players)}"]
+    for k, v in options.items():
+        if isinstance(v, Mapping):  # dog_swaps={"bobtail": [1, 2, 3, 4]}
+            v = "+".join(
+                f"{b}:{'/'.join(str(x) for x in (c if isinstance(c, (list, tuple)) else [c]))}"
+                for b, c in v.items()
+            )
+        elif isinstance(v, (list, tuple)):
+            v = "+".join(str(x) for x in v)
+        elif isinstance(v, bool):
+            v = "true" if v else "false"
+        parts.append(f"{k}={v}")
+    return f"{short}({','.join(parts)})"
+
+
+def load_game(game: str, players: int = 2, **options: Any) -> pyspiel.Game:
+    """``load_game("shave-a-sheep", players=3, variants=["howling-wolf"], max_turns=500)``."""
+    register()
+    return pyspiel.load_game(game_string(game, players, **options))
+
+
+register()
+
+__all__ = [
+    "DEFAULT_MAX_TURNS", "SHORT_NAMES", "DollyCrushGame", "ShaveASheepGame", "SheepfoldGame",
+    "SheepfoldObserver", "SheepfoldState", "engine_game", "game_string", "load_game", "register",
+]
