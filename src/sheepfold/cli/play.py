@@ -1,9 +1,676 @@
-"""``sheepfold play GAME``: terminal play (filled in by the terminal-play layer)."""
+"""``sheepfold play [GAME]``: play at the terminal, people at this keyboard and bots.
+
+Input is read line by line from standard input (a keyboard or a pipe); the end of input counts
+as ``quit``. Every typed move goes through the engine: an illegal or unreadable one gets the
+engine's reason and a new prompt. With ``--save FILE`` the record is written when the game ends
+and also when the players quit, so nothing is lost.
+"""
 
 from __future__ import annotations
 
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
 import typer
+from rich.markup import escape
+
+from sheepfold.cli.common import console, fail, friendly_errors
+
+GAMES = {"dolly-crush": "Dolly Crush", "shave-a-sheep": "Shave a Sheep"}
+QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
+
+
+class Quit(Exception):
+    """The players asked to stop (``quit``, end of input, Ctrl-C)."""
+
+
+class BadInput(Exception):
+    """Input that is not a move: the message says what to type instead."""
+
+
+# -- reading input ----------------------------------------------------------------------
+def read_line(prompt: str) -> str:
+    """One line of input (prompt shown first). End of input or Ctrl-C raises :class:`Quit`."""
+    console.print(prompt, end="", highlight=False)
+    sys.stdout.flush()
+    try:
+        line = input()
+    except EOFError:
+        console.print()
+        raise Quit("end of input") from None
+    except KeyboardInterrupt:
+        console.print()
+        raise Quit("interrupted") from None
+    if not sys.stdin.isatty():  # a pipe: echo, so that the transcript reads like a session
+        console.print(escape(line), highlight=False)
+    return line.strip()
+
+
+def ask(prompt: str, default: str) -> str:
+    text = read_line(f"{prompt} [dim]\\[{escape(default)}][/]: ")
+    if text.lower() in QUIT_WORDS:
+        raise Quit("quit")
+    return text or default
+
+
+# -- seats ------------------------------------------------------------------------------
+@dataclass
+class SeatSpec:
+    name: str  # shown on screen and written in the record
+    bot: str | None = None  # a bot spec (``greedy``, ``mcts:500``) or None for a person
+
+
+def parse_seat(text: str, game: str) -> SeatSpec:
+    """``ann`` = a person; ``bot:greedy`` or a registered bot's name = that bot."""
+    from sheepfold.bots import available_bots
+    from sheepfold.core.protocol import SheepfoldError
+
+    text = text.strip()
+    if not text:
+        raise SheepfoldError("a seat needs a name (a person) or a bot (bot:greedy, bot:random)")
+    bots = available_bots(game)
+    if text.lower().startswith("bot:"):
+        spec = text[4:].strip()
+        if spec.partition(":")[0] not in bots:
+            raise SheepfoldError(
+                f"no bot named {spec.partition(':')[0]!r} for {game} (bots: {', '.join(sorted(bots))})"
+            )
+        return SeatSpec(f"bot:{spec}", spec)
+    if text.partition(":")[0] in bots:
+        return SeatSpec(f"bot:{text}", text)
+    return SeatSpec(text, None)
+
+
+def unique_names(specs: list[SeatSpec]) -> None:
+    seen: dict[str, int] = {}
+    for s in specs:
+        k = seen.get(s.name, 0) + 1
+        seen[s.name] = k
+        if k > 1:
+            s.name = f"{s.name} ({k})"
+
+
+# -- the session ------------------------------------------------------------------------
+@dataclass
+class Session:
+    game: Any
+    seats: list[SeatSpec]
+    seed: int
+    save: Path | None = None
+    hide_scores: bool = False
+    bots: dict[int, Any] = field(default_factory=dict)
+    state: Any = None
+    saved: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def is_dolly(self) -> bool:
+        return bool(self.game.name == "dolly-crush")
+
+    def who(self, seat: int) -> str:
+        return f"[bold]{escape(self.names[seat])}[/]"
+
+    def say(self, text: str) -> None:
+        console.print(text, highlight=False)
+
+    # -- drawing -----------------------------------------------------------------------
+    def show(self, seat: int | None = None) -> None:
+        from sheepfold.cli.render import render_view
+
+        view = self.state.observe(seat)
+        console.print()
+        console.print(render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None)))
+
+    # -- the game loop -----------------------------------------------------------------
+    def run(self) -> None:
+        from sheepfold.bots import make_bot
+        from sheepfold.core.play import resolve_chance
+
+        for i, spec in enumerate(self.seats):
+            if spec.bot is not None:
+                self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
+        self.state = self.game.new_initial_state(seed=self.seed)
+        resolve_chance(self.state)
+        try:
+            while not self.state.is_terminal():
+                self.step()
+        except Quit as e:
+            self.say(f"\nGame stopped ({e}).")
+            self.finish(stopped=True)
+            return
+        self.finish(stopped=False)
+
+    def step(self) -> None:
+        from sheepfold.core.play import resolve_chance
+        from sheepfold.core.protocol import CHANCE
+
+        st = self.state
+        p = st.current_player()
+        if p == CHANCE:  # not reached after a decision: resolve_chance runs right after it
+            resolve_chance(st)
+            return
+        self.before_decision(p)
+        if p in self.bots:
+            action = self.bots[p].act(st.observe(p))
+            self.say(f"{self.who(p)} (bot){self.roll_note()} plays: {escape(self.describe(action))}")
+        else:
+            action = self.ask_move(p)
+        before = st.clone()
+        st.apply(action)
+        start = len(st.history)
+        resolve_chance(st)
+        self.after_decision(before, action, start)
+
+    # -- per-game hooks ----------------------------------------------------------------
+    def before_decision(self, p: int) -> None:
+        st = self.state
+        if self.is_dolly:
+            from sheepfold.games.dolly_crush.game import DOG
+
+            if st.phase == DOG:
+                self.show(p)
+                self.say(f"\n{self.who(p)}'s turn ({self._breed(p)}).")
+            elif p not in self.bots:
+                self.show(p)
+        else:
+            from sheepfold.games.shave_a_sheep import game as sg
+
+            if st.phase == sg.CHOOSE and p not in self.bots:
+                self.show(p)
+            elif st.phase == sg.HOWL_TARGET:
+                self.say(
+                    f"[bold]Howling Wolf![/] {self.names[st.turn]} rolled gray: everybody races "
+                    "for the wolf. At this terminal the grabber is drawn by the engine's chance "
+                    f"(reaction weights: {self._weights()}): {self.who(st.grabber)} grabbed the "
+                    "wolf and picks a sheep other than their own to lose one piece."
+                )
+            elif st.phase == sg.HOWL_GROW and p not in self.bots:
+                self.show(p)
+
+    def after_decision(self, before: Any, action: int, start: int) -> None:
+        if self.is_dolly:
+            self._after_dolly(before, action)
+        else:
+            self._after_shave(before, action)
+
+    def roll_note(self) -> str:
+        """`` rolled white/pink (grow or shear) and`` before a Shave a Sheep roller's choice."""
+        st = self.state
+        if self.is_dolly:
+            return ""
+        from sheepfold.games.shave_a_sheep import game as sg
+
+        if st.phase != sg.CHOOSE:
+            return ""
+        from sheepfold.cli.render import face_text
+
+        i = st.face
+        return f" rolled {face_text(self.game.faces[i], self.game.face_actions[i])} and"
+
+    def _breed(self, seat: int) -> str:
+        from sheepfold.cli.render import BREED_TITLES
+
+        b = self.game.breeds[seat]
+        return BREED_TITLES.get(b, b)
+
+    def _weights(self) -> str:
+        w = self.game.rules.reaction_weights
+        return "equal" if w is None else ", ".join(f"{self.names[i]} {x:g}" for i, x in enumerate(w))
+
+    def _after_dolly(self, before: Any, action: int) -> None:
+        from sheepfold.games.dolly_crush.game import DOG, SWAP
+
+        st = self.state
+        seat = before.turn
+        ended = (before.phase == SWAP and before.swaps_left == 1) or (
+            before.phase == DOG and self.game.dog_swaps[seat][action] == 0
+        )
+        if not ended:
+            return
+        got = st.collected[seat][len(before.collected[seat]):]
+        if not got:
+            self.say(f"{self.who(seat)} made no line and takes nothing; the dog card is spent.")
+            return
+        cells = " ".join(st.observe(None)["last_taken"])
+        pts = sum(self.game.points[c] for c in got)
+        black = sum(1 for c in got if c & 1)
+        what = f"{len(got)} sheep ({black} black) at {cells}"
+        if self.hide_scores:
+            self.say(f"{self.who(seat)} takes {what}.")
+        else:
+            self.say(f"{self.who(seat)} takes {what}: +{pts} points.")
+
+    def _after_shave(self, before: Any, action: int) -> None:
+        st = self.state
+        n = self.game.num_players
+        for s in range(n):
+            if s == before.current_player():
+                continue
+            gained = st.piles[s] - before.piles[s]
+            if gained > 0 and not st.is_terminal():
+                self.say(f"Auto-shear: {self.who(s)}'s full sheep is shorn, {gained} to the safe pile.")
+        if st.is_terminal() and not st.truncated:
+            self.say("The last piece of wool has left the middle: every sheep is shorn one last time.")
+
+    # -- describing actions ------------------------------------------------------------
+    def describe(self, action: int) -> str:
+        st = self.state
+        if self.is_dolly:
+            from sheepfold.games.dolly_crush.game import DOG
+
+            if st.phase == DOG:
+                k = self.game.dog_swaps[st.turn][action]
+                return f"dog {action} ({k} swap{'s' * (k != 1)})"
+            return st.action_to_string(action)
+        return shave_action_text(st, action, self.names)
+
+    # -- a person's move ---------------------------------------------------------------
+    def ask_move(self, p: int) -> int:
+        st = self.state
+        while True:
+            line = read_line(self.prompt(p))
+            low = line.lower()
+            if low in QUIT_WORDS:
+                raise Quit("quit")
+            if low in ("help", "h", "?"):
+                self.say(self.help_text())
+                continue
+            if low in ("board", "show", "b", "look"):
+                self.show(p)
+                continue
+            if low in ("hint", "suggest"):
+                self.say(self.hint(p))
+                continue
+            if not line:
+                continue
+            try:
+                action = parse_dolly(st, line) if self.is_dolly else parse_shave(st, line, self.names)
+            except BadInput as e:
+                self.say(f"[red]Not a move:[/] {escape(str(e))}")
+                continue
+            reason = st.illegal_reason(action)
+            if reason is not None:
+                self.say(f"[red]Illegal:[/] {escape(reason)}")
+                continue
+            self.say(f"{self.who(p)} plays: {escape(self.describe(action))}")
+            return action
+
+    def prompt(self, p: int) -> str:
+        st = self.state
+        name = self.who(p)
+        if self.is_dolly:
+            from sheepfold.games.dolly_crush.game import DOG
+
+            if st.phase == DOG:
+                dogs = ", ".join(
+                    f"dog {d} ({self.game.dog_swaps[p][d]} swap{'s' * (self.game.dog_swaps[p][d] != 1)})"
+                    for d in st.dogs_left(p)
+                )
+                return f"{name}, choose a dog card: {dogs}\n> "
+            total = self.game.dog_swaps[p][st.dog]
+            k = total - st.swaps_left + 1
+            return f"{name}, swap {k} of {total} (e.g. b2-b3):\n> "
+        menu = shave_menu(st, self.names)
+        items = "  ".join(f"{i}) {escape(t)}" for i, (_, t) in enumerate(menu, start=1))
+        from sheepfold.games.shave_a_sheep import game as sg
+
+        if st.phase == sg.HOWL_TARGET:
+            head = f"{name}, you grabbed the wolf: whose sheep loses a piece?"
+        elif st.phase == sg.HOWL_GROW:
+            head = f"{name}, after the wolf you may add a piece to your sheep:"
+        else:
+            face = self.game.faces[st.face]
+            head = f"{name}, you rolled {face}:"
+        return f"{head} {items}\n> "
+
+    def help_text(self) -> str:
+        common = (
+            "  help        this text\n  board       draw the table again\n"
+            "  hint        what the greedy bot would play\n  quit        stop (the record is saved with --save)"
+        )
+        if self.is_dolly:
+            return (
+                "Dolly Crush moves:\n"
+                "  dog 2, d2, 2     play dog card 2 (at the start of your turn)\n"
+                "  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-c, columns 1-5)\n"
+                "You make exactly as many swaps as the dog card shows; lines are taken only after "
+                "the last swap, and every line of 3+ of a type counts (colour never matters).\n"
+                + common
+            )
+        return (
+            "Shave a Sheep moves (only what the rolled face offers):\n"
+            "  1, 2, ...        a number from the menu\n"
+            "  grow, double, shear, pass\n"
+            "  swap 1, wolf 2   with a seat number (or a player's name)\n"
+            "  raid             My friend Mr. Wolf, option B\n" + common
+        )
+
+    def hint(self, p: int) -> str:
+        from sheepfold.bots import make_bot
+
+        bot = make_bot("greedy", self.game, p, seed=0)
+        st = self.state
+        action = bot.act(st.observe(p))
+        text = f"greedy would play: {self.describe(action)}"
+        if self.is_dolly:
+            from sheepfold.games.dolly_crush import search
+            from sheepfold.games.dolly_crush.cards import SWAPS, cell_name
+            from sheepfold.games.dolly_crush.game import DOG
+
+            n = self.game.dog_swaps[p][action] if st.phase == DOG else st.swaps_left
+            pts, plan = search.best_swaps(st.flock, n, self.game.points)
+            swaps = ", ".join(f"{cell_name(SWAPS[i][0])}-{cell_name(SWAPS[i][1])}" for i in plan)
+            text += f" (plan: {swaps or 'no swap'}; {pts} points)"
+        return escape(text)
+
+    # -- the end -----------------------------------------------------------------------
+    def finish(self, stopped: bool) -> None:
+        from sheepfold.cli.render import render_view, result_table
+
+        st = self.state
+        if st is not None and st.is_terminal():
+            view = st.observe(None)
+            console.print()
+            console.rule("The game is over")
+            console.print(render_view(view, self.names, False, getattr(self.game, "points", None)))
+            if self.is_dolly and view.get("aborted"):
+                self.say("The refill clean-up gave up after too many rounds (ruling 6).")
+            console.print(result_table(view, self.names))
+        self.save_record(stopped)
+
+    def save_record(self, stopped: bool) -> None:
+        from sheepfold.core.records import save_record
+
+        if self.save is None or self.state is None:
+            return
+        try:
+            path = save_record(self.state, self.save, self.names)
+        except OSError as e:
+            self.say(f"[red]Could not save the record to {escape(str(self.save))}:[/] {escape(str(e))}")
+            return
+        self.saved = True
+        what = "The game so far (whole turns)" if stopped else "The record"
+        self.say(f"{what} is saved in {escape(str(path))} (sheepfold replay {escape(str(path))}).")
+
+
+# -- parsing typed moves ----------------------------------------------------------------
+_CELL_PAIR = re.compile(r"^(?:swap\s+|s\s+)?([a-c][1-5])\s*[-,/ ]?\s*([a-c][1-5])$")
+_DOG = re.compile(r"^(?:dog|d)\s*(\d+)$")
+
+
+def parse_dolly(state: Any, text: str) -> int:
+    """A Dolly Crush move from friendly text: ``dog 2``, ``d2``, ``2``, ``b2-b3``, ``b2 b3``."""
+    from sheepfold.core.protocol import IllegalAction
+    from sheepfold.games.dolly_crush.game import DOG, swap_action
+
+    low = " ".join(text.lower().split())
+    m = _DOG.match(low)
+    if m:
+        return int(m.group(1))
+    if low.isdigit():
+        if state.phase == DOG:
+            return int(low)
+        raise BadInput(
+            f"'{text}': a dog card is already in play; make its {state.swaps_left} remaining "
+            "swap(s), e.g. b2-b3"
+        )
+    m = _CELL_PAIR.match(low)
+    if m:
+        try:
+            return swap_action(m.group(1), m.group(2))
+        except IllegalAction as e:
+            raise BadInput(str(e)) from None
+    try:
+        return int(state.string_to_action(low))
+    except IllegalAction as e:
+        raise BadInput(str(e)) from None
+
+
+_VERBS = {
+    "grow": "grow", "white": "grow", "g": "grow",
+    "double": "double", "x2": "double", "d": "double",
+    "shear": "shear", "pink": "shear", "s": "shear",
+    "swap": "swap", "green": "swap",
+    "wolf": "wolf", "gray": "wolf", "grey": "wolf", "send": "wolf", "w": "wolf",
+    "raid": "raid", "b": "raid",
+    "pass": "pass", "no": "pass", "skip": "pass", "p": "pass",
+    "yes": "grow",
+}
+
+
+def shave_action_text(state: Any, action: int, names: list[str]) -> str:
+    from sheepfold.games.shave_a_sheep import game as sg
+
+    if sg.SWAP0 <= action < sg.WOLF0:
+        k = action - sg.SWAP0
+        return f"swap {k} (swap sheep with {names[k]})" if k < len(names) else f"swap {k}"
+    if sg.WOLF0 <= action < sg.RAID:
+        k = action - sg.WOLF0
+        who = names[k] if k < len(names) else f"seat {k}"
+        if state.phase == sg.HOWL_TARGET:
+            return f"wolf {k} ({who}'s sheep loses a piece)"
+        if state.game.rules.mr_wolf:
+            return f"wolf {k} (send the wolf to {who}, take a piece)"
+        return f"wolf {k} (all wool of {who}'s sheep back to the middle)"
+    if action == sg.RAID:
+        k = state.wolf
+        return f"raid (take up to two pieces of {names[k]}'s sheep)" if k is not None else "raid"
+    if action == sg.PASS:
+        return "pass"
+    return str(sg.action_name(action))
+
+
+def shave_menu(state: Any, names: list[str]) -> list[tuple[int, str]]:
+    return [(a, shave_action_text(state, a, names)) for a in state.legal_actions()]
+
+
+def parse_shave(state: Any, text: str, names: list[str]) -> int:
+    """A Shave a Sheep move: a menu number, or ``grow``, ``shear``, ``swap 1``, ``wolf ann``..."""
+    from sheepfold.games.shave_a_sheep import game as sg
+
+    words = text.lower().replace("-", " ").split()
+    menu = shave_menu(state, names)
+    if len(words) == 1 and words[0].isdigit():
+        k = int(words[0])
+        if 1 <= k <= len(menu):
+            return menu[k - 1][0]
+        raise BadInput(f"choose a number from 1 to {len(menu)}, or type the action")
+    if not words or words[0] not in _VERBS:
+        raise BadInput(
+            f"'{text}' is not a move: type a number from the menu, or grow, double, shear, "
+            "swap N, wolf N, raid, pass (help for more)"
+        )
+    verb = _VERBS[words[0]]
+    rest = [w for w in words[1:] if w not in ("seat", "with", "to", "on")]
+    if verb in ("grow", "double", "shear", "raid", "pass"):
+        if rest:
+            raise BadInput(f"'{verb}' takes no seat")
+        return {"grow": sg.GROW, "double": sg.DOUBLE, "shear": sg.SHEAR, "raid": sg.RAID,
+                "pass": sg.PASS}[verb]
+    base = sg.SWAP0 if verb == "swap" else sg.WOLF0
+    if not rest:
+        options = [a for a in state.legal_actions() if base <= a < base + sg.MAX_PLAYERS]
+        if len(options) == 1:
+            return options[0]
+        if not options:
+            return base  # let the engine say why this verb is not allowed now
+        raise BadInput(f"whose sheep? e.g. '{verb} {options[0] - base}' (a seat number or a name)")
+    target = " ".join(rest)
+    if target.isdigit():
+        k = int(target)
+        if k >= sg.MAX_PLAYERS:
+            raise BadInput(f"there is no seat {k} (seats 0..{len(names) - 1})")
+        return base + k
+    lowered = [n.lower() for n in names]
+    if target in lowered:
+        return base + lowered.index(target)
+    raise BadInput(f"no player called '{target}' (players: {', '.join(names)})")
+
+
+# -- set-up -----------------------------------------------------------------------------
+def choose_game() -> str:
+    console.print("Which game?  1) Dolly Crush   2) Shave a Sheep", highlight=False)
+    while True:
+        text = ask("game", "1").lower()
+        if text in ("1", "dolly", "dolly-crush", "dolly crush", "d"):
+            return "dolly-crush"
+        if text in ("2", "shave", "shave-a-sheep", "shave a sheep", "s"):
+            return "shave-a-sheep"
+        console.print("Type 1 (Dolly Crush) or 2 (Shave a Sheep).")
+
+
+def choose_players(default: int = 2) -> int:
+    while True:
+        text = ask("How many players (2-4)?", str(default))
+        if text.isdigit() and 2 <= int(text) <= 4:
+            return int(text)
+        console.print("A game has 2 to 4 players.")
+
+
+def choose_seats(game: str, n: int) -> list[SeatSpec]:
+    from sheepfold.bots import available_bots
+    from sheepfold.core.protocol import SheepfoldError
+
+    bots = ", ".join(f"bot:{b}" for b in sorted(available_bots(game)))
+    console.print(f"Who sits where? Type a name for a person at this keyboard, or a bot ({bots}).",
+                  highlight=False)
+    specs = []
+    for i in range(n):
+        default = "you" if i == 0 else "bot:greedy"
+        while True:
+            try:
+                specs.append(parse_seat(ask(f"seat {i}", default), game))
+                break
+            except SheepfoldError as e:
+                console.print(f"[red]{escape(str(e))}[/]")
+    return specs
+
+
+def choose_breeds(n: int, names: list[str]) -> list[str]:
+    from sheepfold.games.dolly_crush.cards import BREEDS
+
+    from sheepfold.cli.render import BREED_TITLES
+
+    console.print("Dog breeds: " + ", ".join(f"{i + 1}) {BREED_TITLES[b]}" for i, b in enumerate(BREEDS)),
+                  highlight=False)
+    chosen: list[str] = []
+    for i in range(n):
+        free = [b for b in BREEDS if b not in chosen]
+        while True:
+            text = ask(f"breed for {names[i]}", str(BREEDS.index(free[0]) + 1)).lower()
+            pick = None
+            if text.isdigit() and 1 <= int(text) <= len(BREEDS):
+                pick = BREEDS[int(text) - 1]
+            else:
+                for b in BREEDS:
+                    if text.replace(" ", "-") in (b, b.split("-")[0]):
+                        pick = b
+            if pick is None:
+                console.print("Type a number from the list or a breed's name.")
+            elif pick in chosen:
+                console.print("That breed is taken: a breed is used by one player at most.")
+            else:
+                chosen.append(pick)
+                break
+    return chosen
+
+
+def choose_rules(game: str) -> str | None:
+    from sheepfold.rulesets import all_rulesets
+
+    names = [rs.name for rs in all_rulesets(game)]
+    console.print("Rule sets: " + ", ".join(names), highlight=False)
+    while True:
+        text = ask("rules", "rulebook")
+        if text in ("rulebook", ""):
+            return None
+        if text in names or Path(text).exists():
+            return text
+        console.print("Type one of the names above, a rule-set file, or press Enter for the rulebook.")
+
+
+# -- the command ------------------------------------------------------------------------
+@friendly_errors
+def play_command(
+    game: str = typer.Argument(None, help="dolly-crush or shave-a-sheep (asked when left out)"),
+    seat: list[str] = typer.Option(
+        [], "--seat", metavar="NAME",
+        help="one per seat, in seat order: a name = a person at this keyboard; bot:greedy, "
+        "bot:random (or any bot's name) = a bot",
+    ),
+    players: int = typer.Option(None, "--players", min=2, max=4,
+                                help="number of players (without --seat: you are asked who sits where)"),
+    seed: int = typer.Option(None, "--seed", help="seed of the deal / dice (default: a fresh one, shown)"),
+    rules: str = typer.Option(None, "--rules", help="a rule set's name or a .toml/.json file"),
+    save: Path = typer.Option(None, "--save", metavar="FILE",
+                              help="write the game's record here at the end (or when you quit)"),
+    breed: list[str] = typer.Option([], "--breed", help="Dolly Crush: one dog breed per seat, in order"),
+    hide_scores: bool = typer.Option(False, "--hide-scores",
+                                     help="Dolly Crush: keep running scores hidden (ruling 9)"),
+) -> None:
+    """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
+
+    Examples: sheepfold play dolly-crush --seat ann --seat bot:greedy;
+    sheepfold play shave-a-sheep --players 3 (you are asked who sits where).
+    """
+    from sheepfold.cli.common import resolve_rules
+    from sheepfold.core.protocol import new_seed
+    from sheepfold.games import make
+
+    try:
+        interactive = game is None
+        if game is None:
+            game = choose_game()
+        elif game not in GAMES:
+            raise fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        if breed and game != "dolly-crush":
+            raise fail("--breed is for Dolly Crush only")
+        if hide_scores and game != "dolly-crush":
+            raise fail("--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)")
+        if rules is None and interactive:
+            rules = choose_rules(game)
+        rules_obj = resolve_rules(game, rules)
+        if seat:
+            specs = [parse_seat(s, game) for s in seat]
+            if players is not None and players != len(specs):
+                raise fail(f"--players {players} but {len(specs)} --seat options: give one --seat per player")
+            if not 2 <= len(specs) <= 4:
+                raise fail(f"a game has 2 to 4 seats, not {len(specs)} (one --seat per player)")
+        else:
+            n = players if players is not None else choose_players()
+            specs = choose_seats(game, n)
+        unique_names(specs)
+        options: dict[str, Any] = {}
+        if game == "dolly-crush":
+            if breed:
+                if len(breed) != len(specs):
+                    raise fail(f"{len(breed)} --breed options for {len(specs)} seats: give one per seat")
+                options["breeds"] = [b.strip().lower() for b in breed]
+            elif interactive:
+                options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])
+        g = make(game, players=len(specs), rules=rules_obj, **options)
+    except Quit:
+        console.print("No game started.")
+        raise typer.Exit(0) from None
+    if seed is None:
+        seed = new_seed()
+    session = Session(g, specs, seed, save, hide_scores)
+    title = GAMES[game]
+    rules_name = getattr(rules_obj, "name", None) or ("rulebook" if rules is None else rules)
+    console.print(
+        f"[bold]{title}[/] · {len(specs)} players · rules: {escape(str(rules_name))} · seed {seed} "
+        f"(--seed {seed} deals this game again). Type [bold]help[/] for the moves.",
+        highlight=False,
+    )
+    session.run()
 
 
 def register(app: typer.Typer) -> None:
     """Add the play command to the app."""
+    app.command("play")(play_command)

@@ -1,10 +1,17 @@
-"""Drawing a game state for a terminal (rich). Colour-blind safe: every sheep type has a letter."""
+"""Drawing a game for a terminal (rich), from a seat's view only.
+
+Colour-blind safe: every sheep type has a letter as well as a colour, and a black sheep is an
+upper-case letter in brackets (``[R]``) while a white one is a lower-case letter (`` r ``), so
+the flock reads the same with colours off (a pipe, a log file, ``NO_COLOR``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -12,55 +19,190 @@ from sheepfold.core.protocol import State
 
 TYPE_LETTERS = {"bell": "B", "lamb": "L", "butterfly": "Y", "flower": "F", "ram": "R"}
 TYPE_STYLES = {"bell": "yellow", "lamb": "cyan", "butterfly": "magenta", "flower": "green", "ram": "red"}
+BREED_TITLES = {
+    "pastore-maremmano": "Pastore Maremmano",
+    "australian-shepherd": "Australian Shepherd",
+    "bobtail": "Bobtail",
+    "border-collie": "Border Collie",
+}
 
 
 def card_text(code: str | None) -> Text:
-    """A card as a letter (type) with its colour; black sheep are upper-case on a dark cell."""
+    """A card as a letter (type) with its colour; black sheep are ``[X]``, white ones `` x ``."""
     if code is None:
         return Text(" . ", style="dim")
     t, colour = code.rsplit("-", 1)
     letter = TYPE_LETTERS[t]
     if colour == "black":
-        return Text(f"[{letter}]", style=f"bold {TYPE_STYLES[t]} on grey23")
+        return Text(f"[{letter}]", style=f"bold {TYPE_STYLES[t]} reverse")
     return Text(f" {letter.lower()} ", style=TYPE_STYLES[t])
 
 
-def render_state(state: State, names: Sequence[str] | None = None) -> RenderableType:
-    view = state.observe(None)
-    n = state.game.num_players
-    names = list(names) if names else [f"seat {i}" for i in range(n)]
+def legend(points: Sequence[int] | None = None) -> Text:
+    """The key to the flock: one letter per type, and how black sheep look."""
+    out = Text("key: ")
+    for t, letter in TYPE_LETTERS.items():
+        out.append(letter.lower(), style=TYPE_STYLES[t])
+        out.append(f" {t}  " if t != "ram" else f" {t}")
+    white, black = (points[0], points[1]) if points else (1, 2)
+    out.append(f"\n     lower case = white sheep ({white} pt), [X] = black sheep ({black} pts)"
+               " · dogs left: card:swaps")
+    return out
+
+
+def seat_names(n: int, names: Sequence[str] | None) -> list[str]:
+    return list(names) if names else [f"seat {i}" for i in range(n)]
+
+
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+# -- Dolly Crush --------------------------------------------------------------------------
+def flock_table(view: dict[str, Any], highlight: Sequence[str] = ()) -> Table:
+    grid = Table(show_header=True, box=None, pad_edge=False, padding=(0, 1))
+    grid.add_column("", style="bold")
+    for c in range(1, 6):
+        grid.add_column(str(c), justify="center")
+    for r, row in zip("abc", view["flock"]):
+        cells = []
+        for c, code in enumerate(row, start=1):
+            t = card_text(code)
+            if f"{r}{c}" in highlight:
+                t.stylize("underline")
+            cells.append(t)
+        grid.add_row(r, *cells)
+    return grid
+
+
+def dolly_seats_table(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False) -> Table:
+    table = Table(box=None, padding=(0, 1))
+    for col in ("", "seat", "player", "breed", "dogs left", "points", "taken"):
+        table.add_column(col)
+    to_move = view["to_move"]
+    for s in range(view["players"]):
+        dogs = " ".join(f"{d}:{view['dog_swaps'][s][d]}" for d in view["dogs_left"][s])
+        pts = "hidden" if hide_scores and not view["finished"] else str(int(view["scores"][s]))
+        table.add_row(
+            ">" if to_move == s else "",
+            str(s),
+            escape(names[s]),
+            BREED_TITLES.get(view["breeds"][s], view["breeds"][s]),
+            dogs or "-",
+            pts,
+            str(len(view["collected"][s])),
+        )
+    return table
+
+
+def dolly_status(view: dict[str, Any], names: Sequence[str]) -> Text:
+    parts = [f"deck: {_plural(view['deck_size'], 'card')}"]
+    if view["to_move"] is not None and view["phase"] == "swap":
+        s = view["turn"]
+        parts.append(f"{names[s]} plays dog {view['dog']}: {_plural(view['swaps_left'], 'swap')} left")
+    return Text(" · ".join(parts))
+
+
+def render_dolly(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False,
+                 points: Sequence[int] | None = None) -> RenderableType:
+    return Group(
+        flock_table(view),
+        legend(points),
+        Text(""),
+        dolly_seats_table(view, names, hide_scores),
+        dolly_status(view, names),
+    )
+
+
+# -- Shave a Sheep ------------------------------------------------------------------------
+FACE_WORDS = {"grow": "grow", "double": "double", "swap": "swap", "wolf": "wolf", "shear": "shear"}
+
+
+def face_text(face: str, actions: Sequence[str]) -> str:
+    return f"{face} ({' or '.join(actions)})"
+
+
+def wool_bar(wool: int, cap: int) -> str:
+    return "#" * wool + "." * max(cap - wool, 0) + f" {wool}/{cap}"
+
+
+def wolf_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    if view["wolf"] is None:
+        return "the wolf is in the middle"
+    return f"the wolf stands next to {names[view['wolf']]} (seat {view['wolf']})"
+
+
+def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    table = Table(box=None, padding=(0, 1))
+    for col in ("", "seat", "player", "wool on the sheep", "safe pile", "wolf"):
+        table.add_column(col)
+    to_move = view["to_move"]
+    for s in range(view["players"]):
+        table.add_row(
+            ">" if to_move == s else "",
+            str(s),
+            escape(names[s]),
+            wool_bar(view["sheep"][s], view["max_wool"]),
+            str(view["piles"][s]),
+            "WOLF" if view["wolf"] == s else "",
+        )
+    lines = [
+        Text(f"wool in the middle: {view['middle']}", style="bold"),
+        table,
+        Text(wolf_text(view, names)),
+    ]
+    variants = ", ".join(view.get("variants") or []) or "none"
+    lines.append(Text(f"die: {', '.join(view['die'])} · variants: {variants}", style="dim"))
+    if view["roll"] is not None:
+        roller = names[view["turn"]]
+        lines.append(Text(f"{roller} rolled {face_text(view['roll'], view['roll_actions'])}"))
+    return Group(*lines)
+
+
+# -- both ---------------------------------------------------------------------------------
+def render_view(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False,
+                points: Sequence[int] | None = None) -> RenderableType:
+    """Draw what ``view`` (a seat's ``observe``) shows."""
     if view["game"] == "dolly-crush":
-        grid = Table(show_header=True, box=None, pad_edge=False)
-        grid.add_column("")
-        for c in range(1, 6):
-            grid.add_column(str(c), justify="center")
-        for r, row in zip("abc", view["flock"]):
-            grid.add_row(r, *[card_text(code) for code in row])
-        seats = Table(box=None)
-        for col in ("seat", "breed", "dogs left", "points", "cards"):
-            seats.add_column(col)
-        for s in range(n):
-            dogs = " ".join(f"{d}:{view['dog_swaps'][s][d]}" for d in view["dogs_left"][s])
-            seats.add_row(names[s], view["breeds"][s], dogs or "-", str(int(view["scores"][s])),
-                          str(len(view["collected"][s])))
-        status = Text(f"deck: {view['deck_size']} cards")
-        return Group(grid, seats, status, _result_line(view, names))
-    seats = Table(box=None)
-    for col in ("seat", "sheep", "safe pile", "wolf"):
-        seats.add_column(col)
-    for s in range(n):
-        wool = "#" * view["sheep"][s] + "." * (view["max_wool"] - view["sheep"][s])
-        seats.add_row(names[s], f"{wool} {view['sheep'][s]}", str(view["piles"][s]),
-                      "W" if view["wolf"] == s else "")
-    middle = Text(f"wool in the middle: {view['middle']}")
-    return Group(middle, seats, _result_line(view, names))
+        body = render_dolly(view, names, hide_scores, points)
+    else:
+        body = render_shave(view, names)
+    if view["finished"]:
+        return Group(body, result_line(view, names))
+    return body
 
 
-def _result_line(view: dict, names: Sequence[str]) -> Text:
+def render_state(state: State, names: Sequence[str] | None = None, seat: int | None = None,
+                 hide_scores: bool = False) -> RenderableType:
+    """Draw a state as ``seat`` sees it (default: a spectator)."""
+    view = state.observe(seat)
+    names = seat_names(state.game.num_players, names)
+    points = getattr(state.game, "points", None)
+    return render_view(view, names, hide_scores, points)
+
+
+def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
     if view.get("truncated"):
         return Text("The game was stopped (truncated): no result.", style="bold")
     if not view["finished"]:
         return Text("")
     w = view["winners"]
-    who = " and ".join(names[s] for s in w)
-    return Text(f"{who} win{'s' if len(w) == 1 else ''}!" if w else "No winner.", style="bold")
+    if not w:
+        return Text("No winner.", style="bold")
+    if len(w) == 1:
+        return Text(f"{names[w[0]]} wins!", style="bold")
+    return Text(f"{' and '.join(names[s] for s in w)} share the win!", style="bold")
+
+
+def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
+    """The final scores, best first."""
+    label = "points" if view["game"] == "dolly-crush" else "safe pile"
+    table = Table(title="Final result", box=None, padding=(0, 1))
+    for col in ("", "seat", "player", label):
+        table.add_column(col)
+    order = sorted(range(view["players"]), key=lambda s: (-view["scores"][s], s))
+    for s in order:
+        mark = "WINNER" if s in view["winners"] else ""
+        sc = view["scores"][s]
+        table.add_row(mark, str(s), escape(names[s]), str(int(sc) if float(sc).is_integer() else sc))
+    return table
