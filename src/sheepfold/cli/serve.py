@@ -1,0 +1,80 @@
+"""``sheepfold serve``: the web app (tables, bots, the browser pages) with uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from sheepfold.cli.common import console, fail, friendly_errors
+
+
+@friendly_errors
+def serve_command(
+    host: str = typer.Option("127.0.0.1", help="address to listen on (0.0.0.0: every interface)"),
+    port: int = typer.Option(8000, help="port to listen on (0: any free port)"),
+    db: str = typer.Option(
+        "sheepfold.db",
+        help="where tables are stored: an SQLite file path, sqlite:///FILE, or postgresql://USER@HOST/DB",
+    ),
+    bot_delay: float = typer.Option(0.7, help="seconds a bot waits before each decision"),
+    race_timeout: float = typer.Option(8.0, help="Howling Wolf: seconds before the reaction weights pick a grabber"),
+    leave_grace: float = typer.Option(90.0, help="seconds before a disconnected player is replaced by a bot (when the table allows it)"),
+    dev_seeds: bool = typer.Option(False, "--dev-seeds", help="tests only: let a table be created with a given seed"),
+    log_level: str = typer.Option("warning", help="uvicorn log level"),
+) -> None:
+    """Start the web app: open the printed address, start a table, invite friends or bots.
+
+    Tables live in the database: stop the server (or let it crash) and start it again with the
+    same --db, and every table is where it was.
+    """
+    try:
+        import uvicorn
+
+        from sheepfold.server.app import create_app
+        from sheepfold.server.storage import normalise_url
+        from sheepfold.server.tables import Settings
+    except ImportError as e:
+        raise fail(f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)")
+    url = normalise_url(db)
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        if path.parent and not path.parent.exists():
+            raise fail(f"--db: the folder {path.parent} does not exist")
+    settings = Settings(bot_delay=bot_delay, race_timeout=race_timeout, leave_grace=leave_grace,
+                        allow_seed=dev_seeds)
+    app = create_app(db, settings)
+    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", log_level=log_level,
+                            ws_max_size=1 << 20, lifespan="on")
+    server = uvicorn.Server(config)
+
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+
+    async def announce() -> None:
+        import asyncio
+
+        while not server.started:
+            await asyncio.sleep(0.05)
+        real = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]  "
+                      f"(tables in {url.split('@')[-1]}; Ctrl+C stops)", highlight=False)
+
+    async def main() -> None:
+        import asyncio
+
+        task = asyncio.get_event_loop().create_task(announce())
+        await server.serve()
+        task.cancel()
+
+    import asyncio
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    if not server.started:
+        raise fail(f"could not start the server on {host}:{port} (is the port in use?)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve_command)

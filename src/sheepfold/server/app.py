@@ -1,0 +1,232 @@
+"""The web app: an HTTP API for tables, a WebSocket per client for play, and the pages.
+
+``create_app(db_url)`` builds a FastAPI app; ``sheepfold serve`` runs it with uvicorn. Every
+asset (HTML, CSS, JavaScript, symbols) is a file in ``static/`` served by the app: no CDN,
+no build step.
+
+HTTP API (JSON)::
+
+    GET  /api/games                 games, their rule sets, bots and breeds
+    GET  /api/tables                the open and recent tables
+    POST /api/tables                create a table  -> its public info
+    GET  /api/tables/{id}           one table's public info
+    POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token"}
+    GET  /api/tables/{id}/replay    a finished game, move by move (public views)
+    WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.storage import Storage
+from sheepfold.server.tables import Conn, Settings, TableManager
+
+STATIC = Path(str(resources.files("sheepfold.server") / "static"))
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, max_length=32)
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["dolly-crush", "shave-a-sheep"]
+    ruleset: str | None = Field(default=None, max_length=64)
+    rules: dict[str, Any] | None = None  # options on top of the rule set (e.g. {"wool": 10})
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    breeds: list[str] | None = None
+    show_scores: bool = True
+    replace_leavers: bool = True
+    replacement_bot: str = Field(default="random", max_length=64)
+    auto_roll: bool = False
+    first_player: int | Literal["random"] | None = None
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=32)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+def _check_bot(game: str, spec: str) -> str:
+    from sheepfold.bots import available_bots
+
+    name = spec.partition(":")[0]
+    bots = available_bots(game)
+    if name not in bots:
+        raise SheepfoldError(f"no bot named {name!r} for {game} (bots: {', '.join(sorted(bots))})")
+    return spec
+
+
+def resolve_spec(req: CreateTable) -> dict[str, Any]:
+    """Check a create request against the rules, bots and rule sets; a plain spec dict."""
+    import random
+
+    from sheepfold.games import parse_rules
+    from sheepfold.rulesets import find_ruleset
+
+    base: dict[str, Any] = {}
+    if req.ruleset:
+        base = find_ruleset(req.ruleset, req.game).rules.model_dump(mode="json", exclude_defaults=True)
+    base.update(req.rules or {})
+    rules = parse_rules(req.game, base).model_dump(mode="json", exclude_defaults=True)
+    seats = [s.model_dump() for s in req.seats]
+    for i, s in enumerate(seats):
+        if s["kind"] == "bot":
+            s["bot"] = _check_bot(req.game, s["bot"] or "random")
+            s["name"] = (s["name"] or f"{s['bot']} bot").strip() or f"bot {i + 1}"
+    first = req.first_player
+    if first == "random":
+        first = random.SystemRandom().randrange(len(seats))
+    if first:
+        if not 0 <= first < len(seats):
+            raise SheepfoldError(f"first_player: there is no seat {first}")
+        seats = seats[first:] + seats[:first]  # the engine's seat 0 always starts (ruling 4)
+    return {
+        "game": req.game, "ruleset": req.ruleset, "rules": rules, "seats": seats,
+        "breeds": req.breeds, "show_scores": req.show_scores,
+        "replace_leavers": req.replace_leavers,
+        "replacement_bot": _check_bot(req.game, req.replacement_bot),
+        "auto_roll": req.auto_roll, "seed": req.seed,
+    }
+
+
+def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> FastAPI:
+    storage_holder: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(db)
+        manager = TableManager(storage, settings)
+        manager.load()
+        manager.start()
+        app.state.manager = manager
+        storage_holder["m"] = manager
+        yield
+        await manager.close()
+
+    app = FastAPI(title="sheepfold", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+
+    def manager() -> TableManager:
+        return storage_holder["m"]
+
+    def table_or_404(table_id: str) -> Any:
+        t = manager().get(table_id)
+        if t is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return t
+
+    @app.exception_handler(SheepfoldError)
+    async def _engine_error(_req: Any, exc: SheepfoldError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    # -- pages -------------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- API ---------------------------------------------------------------------------------
+    @app.get("/healthz")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(manager().tables), "db": manager().storage.kind}
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        from sheepfold.bots import available_bots
+        from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS
+        from sheepfold.rulesets import all_rulesets
+
+        out = {}
+        for g, title in (("dolly-crush", "Dolly Crush"), ("shave-a-sheep", "Shave a Sheep")):
+            out[g] = {
+                "title": title,
+                "bots": available_bots(g),
+                "rulesets": [{"name": r.name, "description": r.rules.description or ""}
+                             for r in all_rulesets(g)],
+            }
+        out["dolly-crush"]["breeds"] = [{"name": b, "title": BREED_TITLES[b]} for b in BREEDS]
+        return out
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        ts = sorted(manager().tables.values(), key=lambda t: -t.created)[:100]
+        return [t.public_info() for t in ts]
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(req: CreateTable) -> dict[str, Any]:
+        table = manager().create(resolve_spec(req))
+        return {**table.public_info(), "invite": f"/t/{table.id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return table_or_404(table_id).public_info()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, req: Join) -> dict[str, Any]:
+        t = table_or_404(table_id)
+        try:
+            seat, token = t.take_seat(req.name.strip() or "player", req.seat)
+        except SheepfoldError as e:
+            raise HTTPException(409, str(e)) from None
+        return {"seat": seat, "token": token, "table": t.id}
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str) -> dict[str, Any]:
+        t = table_or_404(table_id)
+        if not t.finished():
+            raise HTTPException(409, "the game is not over yet: a replay opens when it ends")
+        return {"table": t.public_info(), "frames": t.replay_frames()}
+
+    @app.websocket("/ws/{table_id}")
+    async def ws_play(ws: WebSocket, table_id: str) -> None:
+        t = manager().get(table_id)
+        await ws.accept()
+        if t is None:
+            await ws.send_json({"type": "error", "message": f"no table {table_id!r}"})
+            await ws.close(code=4404)
+            return
+        conn = Conn(ws.send_text, lambda: ws.close(code=1008))
+        writer = asyncio.get_event_loop().create_task(conn.writer())
+        t.attach(conn)
+        try:
+            while not conn.closed:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    conn.error("binary messages are not understood: send JSON text")
+                    continue
+                t.handle(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            t.detach(conn)
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
+
+    return app

@@ -1,0 +1,206 @@
+"""Durable storage of tables: SQLAlchemy 2 Core, SQLite by default, PostgreSQL by URL.
+
+What is stored is what it takes to rebuild every table exactly: the table's set-up (game, rules,
+seat count, Dolly Crush breeds, the seed) and the list of every engine action applied, chance
+outcomes included, in order. A table is rebuilt by replaying its actions on a new state made
+from the same set-up (see :mod:`sheepfold.server.tables`). Seats (who holds them, a hash of the
+seat's secret token, bot name) live in their own table, updated when a seat changes hands.
+
+Every write is one transaction committed before the caller goes on: the server tells nobody
+about an action before :meth:`Storage.append_actions` has returned.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+tables_t = Table(
+    "sf_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("config", JSON, nullable=False),  # rules, ruleset name, breeds, options
+    Column("seed", BigInteger, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+)
+
+seats_t = Table(
+    "sf_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "human" | "bot"
+    Column("name", String(64), nullable=True),  # None: a free human seat
+    Column("bot", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+actions_t = Table(
+    "sf_actions",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),  # -1 = chance
+    Column("action", Integer, nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    players: int
+    config: dict[str, Any]
+    seed: int
+    created: float
+    finished: bool
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[tuple[int, int]] = field(default_factory=list)
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` (psycopg 3 driver) and plain file paths for SQLite."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    return url
+
+
+class Storage:
+    """The database behind a server. Thread-compatible; the server calls it from one loop."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        kwargs: dict[str, Any] = {"future": True}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    @property
+    def kind(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes (each one committed before it returns) ---------------------------------------
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(tables_t).values(
+                id=row.id, game=row.game, players=row.players, config=row.config,
+                seed=row.seed, created=row.created or time.time(), finished=row.finished,
+            ))
+            c.execute(insert(seats_t), [
+                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "name": s.name,
+                 "bot": s.bot, "token_hash": s.token_hash}
+                for s in row.seats
+            ])
+            if row.actions:
+                c.execute(insert(actions_t), [
+                    {"table_id": row.id, "idx": i, "seat": seat, "action": a}
+                    for i, (seat, a) in enumerate(row.actions)
+                ])
+
+    def append_actions(
+        self, table_id: str, start: int, actions: Sequence[tuple[int, int]], finished: bool = False
+    ) -> None:
+        """Write actions ``start, start+1, ...`` of a table (and whether it is now over)."""
+        if not actions and not finished:
+            return
+        with self.engine.begin() as c:
+            if actions:
+                c.execute(insert(actions_t), [
+                    {"table_id": table_id, "idx": start + i, "seat": seat, "action": a}
+                    for i, (seat, a) in enumerate(actions)
+                ])
+            if finished:
+                c.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+                .values(kind=seat.kind, name=seat.name, bot=seat.bot, token_hash=seat.token_hash)
+            )
+
+    # -- reads -------------------------------------------------------------------------------
+    def load_all(self) -> list[TableRow]:
+        """Every table with its seats and actions (used once, at start-up)."""
+        with self.engine.connect() as c:
+            rows = {
+                r.id: TableRow(r.id, r.game, r.players, _json(r.config), int(r.seed), r.created,
+                               bool(r.finished))
+                for r in c.execute(select(tables_t))
+            }
+            for r in c.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
+                if r.table_id in rows:
+                    rows[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash))
+            for r in c.execute(select(actions_t).order_by(actions_t.c.table_id, actions_t.c.idx)):
+                if r.table_id in rows:
+                    rows[r.table_id].actions.append((r.seat, r.action))
+        return sorted(rows.values(), key=lambda t: t.created)
+
+    def action_count(self, table_id: str) -> int:
+        with self.engine.connect() as c:
+            return len(c.execute(select(actions_t.c.idx).where(actions_t.c.table_id == table_id)).all())
+
+    def load_actions(self, table_id: str) -> list[tuple[int, int]]:
+        with self.engine.connect() as c:
+            q = select(actions_t.c.seat, actions_t.c.action).where(
+                actions_t.c.table_id == table_id).order_by(actions_t.c.idx)
+            return [(r.seat, r.action) for r in c.execute(q)]
+
+
+def _json(value: Any) -> dict[str, Any]:
+    return json.loads(value) if isinstance(value, str) else dict(value)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: a commit is durable against a killed process (kill -9) without an fsync per commit.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()

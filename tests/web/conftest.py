@@ -1,0 +1,236 @@
+"""Fixtures of the web tests: a live server in a thread, a PostgreSQL server, Chromium.
+
+Only loopback addresses are used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+SHOTS = Path(__file__).parent / "screenshots"
+
+
+class LiveServer:
+    def __init__(self, db: str, **settings: Any) -> None:
+        import uvicorn
+
+        from sheepfold.server.app import create_app
+        from sheepfold.server.tables import Settings
+
+        defaults = dict(bot_delay=0.0, react_min=0.6, react_max=1.5, race_timeout=8.0,
+                        leave_grace=60.0, allow_seed=True)
+        defaults.update(settings)
+        self.settings = Settings(**defaults)
+        self.app = create_app(db, self.settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
+                                log_level="warning", lifespan="on", ws_max_size=1 << 20)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the live server did not start")
+            time.sleep(0.02)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.url, timeout=10)
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def create(self, **spec: Any) -> dict[str, Any]:
+        r = self.http.post("/api/tables", json=spec)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def join(self, table: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        r = self.http.post(f"/api/tables/{table}/join", json=body)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    srv = LiveServer(str(tmp_path / "tables.db"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[Any]:
+    made: list[LiveServer] = []
+
+    def make(db: str | None = None, **settings: Any) -> LiveServer:
+        srv = LiveServer(db or str(tmp_path / "tables.db"), **settings)
+        made.append(srv)
+        return srv
+
+    yield make
+    for s in made:
+        s.stop()
+
+
+class WSClient:
+    """A blocking WebSocket client that keeps every message it receives."""
+
+    def __init__(self, url: str, token: str | None = None) -> None:
+        from websockets.sync.client import connect
+
+        self._cm = connect(url, open_timeout=10, max_size=1 << 22)
+        self.ws = self._cm.__enter__()
+        self.received: list[str] = []
+        self.last_state: dict[str, Any] | None = None
+        self.recv()  # the first state
+        if token is not None:
+            self.send({"type": "hello", "token": token})
+            self.wait(lambda m: m["type"] == "state" and m["you"] is not None)
+
+    def send(self, msg: Any) -> None:
+        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.received.append(text)
+        msg = json.loads(text)
+        if msg["type"] == "state":
+            self.last_state = msg
+        return msg
+
+    def wait(self, pred: Any, timeout: float = 15) -> dict[str, Any]:
+        end = time.time() + timeout
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            msg = self.recv(timeout=left)
+            if pred(msg):
+                return msg
+
+    def drain(self, quiet: float = 0.15) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(timeout=quiet)
+            except TimeoutError:
+                return
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+
+@pytest.fixture
+def ws_client() -> Iterator[Any]:
+    made: list[WSClient] = []
+
+    def make(url: str, token: str | None = None) -> WSClient:
+        c = WSClient(url, token)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        try:
+            c.close()
+        except Exception:
+            pass
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_user() -> str:
+    import pwd
+
+    try:
+        pwd.getpwnam("postgres")
+        return "postgres"
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "sheepfold-pg"], check=True)
+        return "sheepfold-pg"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL 15 server on 127.0.0.1, in a temporary folder, for this test session.
+
+    It fails (never skips) when PostgreSQL cannot be started: the storage must be tested on it.
+    """
+    assert (PG_BIN / "initdb").exists(), f"PostgreSQL is not installed ({PG_BIN}); run scripts/install-system-packages.sh"
+    run_as: list[str] = []
+    user = None
+    if os.geteuid() == 0:  # postgres refuses to run as root
+        user = _pg_user()
+        run_as = ["runuser", "-u", user, "--"]
+    tmp = Path(tempfile.mkdtemp(prefix="sheepfold-pg-"))
+    data, sock = tmp / "data", tmp / "sock"
+    sock.mkdir()
+    if user:
+        shutil.chown(tmp, user)
+        shutil.chown(sock, user)
+    port = free_port()
+    subprocess.run([*run_as, str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+    logf = tmp / "log"
+    subprocess.run([*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(logf), "-w", "-t", "60",
+                    "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# -- Chromium ----------------------------------------------------------------------------------
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    exe = "/usr/lib/chromium/chromium" if Path("/usr/lib/chromium/chromium").exists() else "/usr/bin/chromium"
+    assert Path(exe).exists(), "Chromium is missing: run scripts/install-system-packages.sh"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    return SHOTS

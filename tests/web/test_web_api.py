@@ -1,0 +1,165 @@
+"""The web API end to end over real HTTP and WebSockets: tables, seats, whole games, bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from sheepfold.games.dolly_crush.cards import SWAPS, cell_name
+
+
+def dolly_turn(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    dog = rng.choice(view["dogs_left"][seat])
+    n = view["dog_swaps"][seat][dog]
+    swaps = []
+    for _ in range(n):
+        a, b = rng.choice(SWAPS)
+        swaps.append([cell_name(a), cell_name(b)])
+    return {"type": "turn", "dog": dog, "swaps": swaps}
+
+
+def play_dolly(clients: list[Any], rng: random.Random, limit: int = 200) -> dict[str, Any]:
+    """Both clients play random whole turns until the game ends; the final view."""
+    for _ in range(limit):
+        st = clients[0].last_state
+        view = st["view"]
+        if view["finished"]:
+            return view
+        seat = view["to_move"]
+        c = clients[seat]
+        seq = st["seq"]
+        c.send(dolly_turn(c.last_state["view"], seat, rng))
+        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
+        clients[0].wait(lambda m: m["type"] == "state" and m["seq"] > seq) if seat != 0 else None
+        for other in clients:
+            other.drain(0.02)
+    raise AssertionError("the game did not end")
+
+
+def test_create_join_and_play_dolly_to_the_end(live_server, ws_client):
+    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=11)
+    assert t["invite"] == f"/t/{t['id']}"
+    assert [s["free"] for s in t["seats"]] == [True, True]
+    a = live_server.join(t["id"], "Ann")
+    b = live_server.join(t["id"], "Bob")
+    assert (a["seat"], b["seat"]) == (0, 1)
+    r = live_server.http.post(f"/api/tables/{t['id']}/join", json={"name": "Cid"})
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
+    ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
+    cb = ws_client(f"{live_server.ws_url}/ws/{t['id']}", b["token"])
+    assert ca.last_state["you"] == 0 and cb.last_state["you"] == 1
+    final = play_dolly([ca, cb], random.Random(3))
+    assert final["finished"] and final["winners"]
+    info = live_server.http.get(f"/api/tables/{t['id']}").json()
+    assert info["finished"] is True
+    rep = live_server.http.get(f"/api/tables/{t['id']}/replay").json()
+    frames = rep["frames"]
+    assert frames[0]["event"] == "start" and frames[-1]["view"]["finished"]
+    assert frames[-1]["view"]["scores"] == final["scores"]
+    assert all(None not in row for row in frames[0]["view"]["flock"])  # dealt
+
+
+def test_shave_against_bots_to_the_end(live_server, ws_client):
+    t = live_server.create(game="shave-a-sheep", rules={"wool": 8},
+                           seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                                  {"kind": "bot", "bot": "random"}], seed=5)
+    me = live_server.join(t["id"], "Zoe")
+    c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
+    rng = random.Random(1)
+    for _ in range(400):
+        view = c.last_state["view"]
+        if view["finished"]:
+            break
+        if view["phase"] == "roll" and view["turn"] == 0:
+            c.send({"type": "roll"})
+        elif view["to_move"] == 0 and view["legal_actions"]:
+            c.send({"type": "act", "action": rng.choice(view["legal_actions"])})
+        seq = c.last_state["seq"]
+        msg = c.wait(lambda m: m["type"] == "state" and m["seq"] != seq or m["type"] == "error")
+        assert msg["type"] == "state", msg
+    view = c.last_state["view"]
+    assert view["finished"] and sum(view["piles"]) + view["middle"] + sum(view["sheep"]) == 8
+
+
+def test_bad_input_gets_an_error_and_changes_nothing(live_server, ws_client):
+    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=2)
+    a = live_server.join(t["id"], "Ann")
+    b = live_server.join(t["id"], "Bob")
+    ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
+    cb = ws_client(f"{live_server.ws_url}/ws/{t['id']}", b["token"])
+    spectator = ws_client(f"{live_server.ws_url}/ws/{t['id']}")
+    for c in (ca, cb, spectator):
+        c.drain()
+    before = ca.last_state
+    bad = [
+        (ca, "not json"),
+        (ca, json.dumps([1, 2])),
+        (ca, json.dumps({"type": "fly"})),
+        (ca, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "c5"]]})),  # not adjacent
+        (ca, json.dumps({"type": "turn", "dog": 9, "swaps": []})),
+        (ca, json.dumps({"type": "turn", "dog": 1, "swaps": [["a1", "a2"], ["a2", "a3"]]})),  # 1 swap
+        (ca, json.dumps({"type": "turn", "dog": "x", "swaps": "y"})),
+        (ca, json.dumps({"type": "act", "action": {"x": 1}})),
+        (ca, json.dumps({"type": "roll"})),
+        (ca, "x" * 40_000),  # oversized
+        (cb, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]]})),  # out of turn
+        (spectator, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]]})),
+        (cb, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]], "token": a["token"]})),
+    ]
+    for client, text in bad:
+        client.send(text)
+        msg = client.wait(lambda m: True)
+        assert msg["type"] == "error", (text[:60], msg)
+        assert msg["message"]
+    for c in (ca, cb, spectator):  # nobody was told anything else
+        try:
+            extra = c.recv(timeout=0.2)
+        except TimeoutError:
+            continue
+        raise AssertionError(f"unexpected message {extra}")
+    # still connected, nothing changed, and nobody else was told anything
+    ca.send({"type": "state"})
+    after = ca.wait(lambda m: m["type"] == "state")
+    assert after["seq"] == before["seq"] and after["view"] == before["view"]
+    assert live_server.manager.get(t["id"]).stored == before["seq"]
+    # the legal turn still works on the same connection
+    ca.send({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]]})
+    msg = ca.wait(lambda m: m["type"] == "state" and m["seq"] > before["seq"])
+    assert msg["view"]["turn"] == 1 or msg["view"]["finished"]
+
+
+def test_reconnect_same_seat_and_leave_replaced_by_bot(live_server, ws_client):
+    t = live_server.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
+                           replace_leavers=True, replacement_bot="random", seed=9)
+    a = live_server.join(t["id"], "Ann")
+    b = live_server.join(t["id"], "Bob")
+    ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
+    ca.send({"type": "roll"})
+    ca.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "roll")
+    seen = ca.last_state
+    ca.close()
+    again = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
+    assert again.last_state["you"] == 0
+    assert again.last_state["view"] == seen["view"]
+    cb = ws_client(f"{live_server.ws_url}/ws/{t['id']}", b["token"])
+    cb.send({"type": "leave"})
+    msg = cb.wait(lambda m: m["type"] == "state" and m["table"]["seats"][1]["kind"] == "bot")
+    assert msg["you"] is None
+    # Bob's old token no longer acts
+    cb.send({"type": "hello", "token": b["token"]})
+    assert cb.wait(lambda m: m["type"] == "error")["message"]
+
+
+def test_lobby_api(live_server):
+    g = live_server.http.get("/api/games").json()
+    assert "random" in g["dolly-crush"]["bots"] and "random" in g["shave-a-sheep"]["bots"]
+    assert any(r["name"] == "howling-wolf" for r in g["shave-a-sheep"]["rulesets"])
+    r = live_server.http.post("/api/tables", json={"game": "shave-a-sheep", "seats": [{"kind": "bot", "bot": "nope"}, {}]})
+    assert r.status_code == 400 and "nope" in r.json()["detail"]
+    r = live_server.http.post("/api/tables", json={"game": "shave-a-sheep", "rules": {"wool": -3}, "seats": [{}, {}]})
+    assert r.status_code == 400 and "wool" in r.json()["detail"]
+    r = live_server.http.post("/api/tables", json={"game": "chess", "seats": [{}, {}]})
+    assert r.status_code == 422
+    for path in ("/", "/t/abc", "/static/app.css", "/static/table.js", "/static/lobby.js"):
+        assert live_server.http.get(path).status_code == 200, path
