@@ -23,6 +23,7 @@ def _register_optional() -> None:
     from sheepfold.cli import play
 
     play.register(app)
+    from sheepfold.cli import serve; serve.register(app)  # noqa: E702
 
 
 _register_optional()
