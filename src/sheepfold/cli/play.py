@@ -104,6 +104,7 @@ class Session:
     bots: dict[int, Any] = field(default_factory=dict)
     state: Any = None
     saved: bool = False
+    race_explained: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -184,11 +185,18 @@ class Session:
             if st.phase == sg.CHOOSE and p not in self.bots:
                 self.show(p)
             elif st.phase == sg.HOWL_TARGET:
+                face = self.game.faces[st.face]
+                if not self.race_explained:
+                    self.race_explained = True
+                    self.say(
+                        "[bold]Howling Wolf:[/] a face showing gray starts the race for the wolf. "
+                        "At this terminal nobody can be faster than the keyboard, so the grabber "
+                        f"is drawn by the engine's chance (reaction weights: {self._weights()})."
+                    )
                 self.say(
-                    f"[bold]Howling Wolf![/] {self.names[st.turn]} rolled gray: everybody races "
-                    "for the wolf. At this terminal the grabber is drawn by the engine's chance "
-                    f"(reaction weights: {self._weights()}): {self.who(st.grabber)} grabbed the "
-                    "wolf and picks a sheep other than their own to lose one piece."
+                    f"[bold]Howling Wolf![/] {escape(self.names[st.turn])} rolled {face}: "
+                    f"{self.who(st.grabber)} grabbed the wolf (drawn by chance) and picks another "
+                    "player's sheep to lose a piece."
                 )
             elif st.phase == sg.HOWL_GROW and p not in self.bots:
                 self.show(p)
@@ -240,7 +248,7 @@ class Session:
         cells = " ".join(st.observe(None)["last_taken"])
         pts = sum(self.game.points[c] for c in got)
         black = sum(1 for c in got if c & 1)
-        what = f"{len(got)} sheep ({black} black) at {cells}"
+        what = f"{len(got)} sheep{f' ({black} black)' if black else ''} at {cells}"
         if self.hide_scores:
             self.say(f"{self.who(seat)} takes {what}.")
         else:
@@ -407,15 +415,16 @@ _DOG = re.compile(r"^(?:dog|d)\s*(\d+)$")
 def parse_dolly(state: Any, text: str) -> int:
     """A Dolly Crush move from friendly text: ``dog 2``, ``d2``, ``2``, ``b2-b3``, ``b2 b3``."""
     from sheepfold.core.protocol import IllegalAction
-    from sheepfold.games.dolly_crush.game import DOG, swap_action
+    from sheepfold.games.dolly_crush.game import DOG, NUM_DOGS, swap_action
 
     low = " ".join(text.lower().split())
     m = _DOG.match(low)
-    if m:
-        return int(m.group(1))
+    if m or (low.isdigit() and state.phase == DOG):
+        d = int(m.group(1) if m else low)
+        if d >= NUM_DOGS:
+            raise BadInput(f"there is no dog card {d}: a player has dog cards 0 to {NUM_DOGS - 1}")
+        return d
     if low.isdigit():
-        if state.phase == DOG:
-            return int(low)
         raise BadInput(
             f"'{text}': a dog card is already in play; make its {state.swaps_left} remaining "
             "swap(s), e.g. b2-b3"
@@ -462,7 +471,9 @@ def shave_action_text(state: Any, action: int, names: list[str]) -> str:
         k = state.wolf
         return f"raid (take up to two pieces of {names[k]}'s sheep)" if k is not None else "raid"
     if action == sg.PASS:
-        return "pass"
+        return "pass (no wool added)" if state.phase == sg.HOWL_GROW else "pass"
+    if action == sg.GROW and state.phase == sg.HOWL_GROW:
+        return "grow (add a piece to the roller's sheep)"
     return str(sg.action_name(action))
 
 
@@ -514,6 +525,15 @@ def parse_shave(state: Any, text: str, names: list[str]) -> int:
 
 
 # -- set-up -----------------------------------------------------------------------------
+def resolve_breed(text: str) -> str:
+    """A breed from its name or a unique start of it (``bob`` -> ``bobtail``)."""
+    from sheepfold.games.dolly_crush.cards import BREEDS
+
+    t = text.strip().lower().replace(" ", "-")
+    if t in BREEDS:
+        return t
+    hits = [b for b in BREEDS if b.startswith(t)] if t else []
+    return hits[0] if len(hits) == 1 else t  # an unknown name: the engine says which exist
 def choose_game() -> str:
     console.print("Which game?  1) Dolly Crush   2) Shave a Sheep", highlight=False)
     while True:
@@ -542,7 +562,7 @@ def choose_seats(game: str, n: int) -> list[SeatSpec]:
                   highlight=False)
     specs = []
     for i in range(n):
-        default = "you" if i == 0 else "bot:greedy"
+        default = "player" if i == 0 else "bot:greedy"
         while True:
             try:
                 specs.append(parse_seat(ask(f"seat {i}", default), game))
@@ -651,7 +671,7 @@ def play_command(
             if breed:
                 if len(breed) != len(specs):
                     raise fail(f"{len(breed)} --breed options for {len(specs)} seats: give one per seat")
-                options["breeds"] = [b.strip().lower() for b in breed]
+                options["breeds"] = [resolve_breed(b) for b in breed]
             elif interactive:
                 options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])
         g = make(game, players=len(specs), rules=rules_obj, **options)
