@@ -11,3 +11,46 @@ This package imports none of the frameworks itself: each submodule imports its o
 engine works without them. :mod:`sheepfold.interop.encoding` holds the observation layout the
 three share.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheepfold.core.protocol import Game
+
+#: the turn limit given to Shave a Sheep when neither the rules nor the caller set one (random
+#: games end within ~250 turns; the wolf could otherwise keep a game going for ever)
+DEFAULT_MAX_TURNS = 1000
+_UNSET: Any = object()
+
+
+def build_game(game: str | Game, players: int = 2, rules: Any = None,
+               max_turns: int | None = _UNSET, **options: Any) -> Game:
+    """The sheepfold game an environment plays.
+
+    ``game`` is a game object (used as is) or a name with ``players``, ``rules`` (a mapping, a
+    rules object or a rule-set name such as ``"howling-wolf"``) and rule keywords. Shave a Sheep
+    gets ``max_turns``: the given value (``None``: no limit), else the rules' own, else
+    :data:`DEFAULT_MAX_TURNS`.
+    """
+    from sheepfold.games import make, parse_rules
+
+    if isinstance(game, Game):
+        if rules is not None or options or max_turns is not _UNSET:
+            raise ValueError("pass either a game object or a game name with options, not both")
+        return game
+    if isinstance(rules, str):
+        from sheepfold.rulesets import find_ruleset
+
+        rules = find_ruleset(rules, game).rules
+    if game == "shave-a-sheep":
+        r = parse_rules(game, rules).model_dump(exclude_defaults=True)
+        r.update(options)
+        if max_turns is not _UNSET:
+            r["max_turns"] = max_turns
+        elif r.get("max_turns") is None:
+            r["max_turns"] = DEFAULT_MAX_TURNS
+        return make(game, players=players, rules=r)
+    if max_turns is not _UNSET:
+        raise ValueError("max_turns is a Shave a Sheep option (a Dolly Crush game always ends)")
+    return make(game, players=players, rules=rules, **options)
