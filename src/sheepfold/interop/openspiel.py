@@ -21,8 +21,9 @@ state's text ends with ``truncated``.
 List-valued parameters are written with ``+`` between items (a comma would end the parameter in
 an OpenSpiel game string): ``variants=cutting-costs+howling-wolf``,
 ``die=white+x2+white/pink+white/green+gray/pink+gray/green``, ``breeds=bobtail+border-collie``,
-``dog_swaps=bobtail:1/2/3/4+border-collie:2``, ``reaction_weights=1+2``. ``rules`` names a rule
-set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
+``dog_swaps=bobtail:1/2/3/4+border-collie:2``; numbers are separated by ``/``
+(``reaction_weights=1/1/2``: OpenSpiel would read ``1+1+2`` as a malformed number). ``rules``
+names a rule set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
 rule set's value. :func:`load_game` builds the game string from Python values.
 """
 
@@ -122,10 +123,11 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
         if p["die"]:
             base["die"] = _items("die", p["die"])
         if p["reaction_weights"]:
+            text = str(p["reaction_weights"]).replace("/", "+")  # "1/1/2" (or "1+1+2" from Python)
             try:
-                base["reaction_weights"] = [float(w) for w in _items("reaction_weights", p["reaction_weights"])]
+                base["reaction_weights"] = [float(w) for w in _items("reaction_weights", text)]
             except ValueError:
-                raise RulesError("reaction_weights: numbers separated by '+'") from None
+                raise RulesError("reaction_weights: numbers separated by '/', e.g. 1/1/2") from None
         turns = int(p["max_turns"])
         if turns < 1:
             raise RulesError(
@@ -355,7 +357,8 @@ def game_string(game: str, players: int = 2, **options: Any) -> str:
                 for b, c in v.items()
             )
         elif isinstance(v, (list, tuple)):
-            v = "+".join(str(x) for x in v)
+            sep = "/" if all(isinstance(x, (int, float)) for x in v) else "+"
+            v = sep.join(str(x) for x in v)
         elif isinstance(v, bool):
             v = "true" if v else "false"
         parts.append(f"{k}={v}")
