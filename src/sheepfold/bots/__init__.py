@@ -61,6 +61,7 @@ def _load_all() -> None:
 _BOT_MODULES: list[str] = [
     "sheepfold.bots.random_bot",
     "sheepfold.bots.greedy",
+    "sheepfold.bots.dolly",
 ]
 
 

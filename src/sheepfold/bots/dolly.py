@@ -1,0 +1,434 @@
+"""Dolly Crush bots as difficulty levels: ``easy``, ``medium``, ``hard``, ``expert``.
+
+Every level sees only ``observe(seat)``. A turn is several decisions (``dog D`` then exactly as
+many swaps as the dog card shows); a level plans the whole turn when it chooses its dog card and
+then plays the planned swaps one by one. If the position is not the one it planned for (a bot
+created mid-turn, an undo in a front end), it plans again from what the view shows.
+
+* ``easy``: a random dog card and random swaps, except that on a turn in four
+  (``easy:greedy=0.25``) it plays like ``medium``.
+* ``medium``: greedy. The exhaustive swap search (:data:`search.best_swaps`) for every swap count
+  it holds; the most points now; ties: fewer swaps, then the first dog card and the
+  lexicographically first swap sequence.
+* ``hard``: one turn of lookahead, counting cards. Every distinct flock it can leave is valued
+  as ``points now - E[points the next player can take]``. A flock it takes nothing from passes
+  unchanged, so the next player's best is exact; a flock it takes cards from is refilled, and the
+  expectation is averaged over refills drawn from the cards it has not seen (``view["unseen"]``:
+  the deck's composition is known, its order is not), with the clean-up of ruling 6.
+* ``expert``: determinized Monte Carlo search. The most promising whole-turn plans by ``hard``'s
+  value are played out to the end of the game on determinized states
+  (``game.determinize(view, seed)``: the unseen cards shuffled into a deck), every player then
+  playing greedily; each plan is scored by its average win share (plus a small score-margin tie
+  breaker). All plans share the same determinizations (common random numbers) and the weaker
+  half is dropped after each round (successive halving), within ``iterations`` playouts and
+  ``time`` seconds (defaults 240 and 0.9 s).
+
+Bot options go after a colon: ``expert:iterations=120,time=0.5``, ``hard:samples=24``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sheepfold.bots import Bot, bot_kwargs, register_bot
+from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
+from sheepfold.games.dolly_crush import search
+from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
+from sheepfold.games.dolly_crush.fastsearch import (
+    _children,
+    _legal_swaps,
+    best_after,
+    pack,
+    score_packed,
+    unpack,
+)
+from sheepfold.games.dolly_crush.game import SWAP0
+
+Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
+
+
+def view_flock(view: View) -> list[int]:
+    return [EMPTY if c is None else parse_card(c) for row in view["flock"] for c in row]
+
+
+def apply_swaps(flock: Sequence[int], seq: Sequence[int]) -> list[int]:
+    f = list(flock)
+    for i in seq:
+        a, b = SWAPS[i]
+        f[a], f[b] = f[b], f[a]
+    return f
+
+
+class DollyBot(Bot):
+    """Plans a whole turn at the dog decision, then plays its swaps one by one."""
+
+    name = "dolly"
+
+    def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
+        if game.name != "dolly-crush":
+            raise SheepfoldError(f"the {self.name} bot plays Dolly Crush, not {game.name}")
+        super().__init__(game, seat, seed)
+        self.points: tuple[int, ...] = tuple(game.points)  # type: ignore[attr-defined]
+        self._expect: tuple[tuple[int, ...], int] | None = None  # (flock, swaps_left) planned
+        self._rest: list[int] = []
+
+    # -- the turn machinery ---------------------------------------------------------------
+    def act(self, view: View) -> Action:
+        phase = view["phase"]
+        flock = view_flock(view)
+        if phase == "dog":
+            dog, seq = self.plan_turn(view, flock)
+            self._rest = list(seq)
+            self._expect = (tuple(flock), len(seq))
+            return dog
+        if phase != "swap":
+            raise SheepfoldError(f"it is not a decision of this bot (phase {phase})")
+        left = view["swaps_left"]
+        if self._expect != (tuple(flock), left) or len(self._rest) != left:
+            self._rest = list(self.plan_swaps(view, flock, left))
+        s = self._rest.pop(0)
+        self._expect = (tuple(apply_swaps(flock, (s,))), left - 1)
+        return SWAP0 + s
+
+    def my_dogs(self, view: View) -> list[tuple[int, int]]:
+        """(dog, swaps) for each dog card left to this seat."""
+        counts = view["dog_swaps"][self.seat]
+        return [(d, counts[d]) for d in view["dogs_left"][self.seat]]
+
+    def plan_turn(self, view: View, flock: list[int]) -> Plan:
+        """Choose the dog card and the whole swap sequence (default: value of plan_swaps)."""
+        best: tuple[float, int, int] | None = None
+        plans: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for dog, n in self.my_dogs(view):
+            if n not in plans:
+                plans[n] = self.best_plan(view, flock, n)
+            value = plans[n][0]
+            key = (-value, n, dog)
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        _, n, dog = best
+        return dog, plans[n][1]
+
+    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
+        return self.best_plan(view, flock, n)[1]
+
+    def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
+        raise NotImplementedError
+
+
+# -- medium ---------------------------------------------------------------------------------
+class GreedyDollyBot(DollyBot):
+    name = "medium"
+
+    def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
+        if n == 0:
+            return float(search.combination_points(flock, self.points)), ()
+        pts, seq = search.best_swaps(flock, n, self.points)
+        return float(pts), seq
+
+
+# -- easy -----------------------------------------------------------------------------------
+class EasyDollyBot(GreedyDollyBot):
+    name = "easy"
+
+    def __init__(self, game: Game, seat: Seat, seed: int | None = None, greedy: float = 0.25) -> None:
+        super().__init__(game, seat, seed)
+        self.greedy = float(greedy)
+
+    def plan_turn(self, view: View, flock: list[int]) -> Plan:
+        if self.rng.random() < self.greedy:
+            return super().plan_turn(view, flock)
+        dog, n = self.rng.choice(self.my_dogs(view))
+        return dog, self._random_swaps(flock, n)
+
+    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
+        return self._random_swaps(flock, n)
+
+    def _random_swaps(self, flock: list[int], n: int) -> tuple[int, ...]:
+        legal = [i for i, (a, b) in enumerate(SWAPS) if flock[a] >= 0 and flock[b] >= 0]
+        return tuple(self.rng.choice(legal) for _ in range(n))
+
+
+# -- hard -----------------------------------------------------------------------------------
+class _Pool:
+    """The unseen cards, drawn at random (the deck's order is unknown)."""
+
+    def __init__(self, unseen: dict[str, int]) -> None:
+        self.cards = [parse_card(code) for code, k in sorted(unseen.items()) for _ in range(k)]
+
+    def refill(self, flock: list[int], taken: Sequence[int], rng: Any) -> tuple[list[int], bool]:
+        """The flock after taking ``taken`` and refilling with clean-up (ruling 6), drawing
+        uniformly from the unseen cards; and whether the deck is then empty (the game ends)."""
+        pool = self.cards[:]
+        f = flock[:]
+        for c in taken:
+            f[c] = EMPTY
+        returning: list[int] = []
+        for _ in range(100):
+            for c in range(NUM_CELLS):
+                if f[c] < 0 and pool:
+                    j = rng.randrange(len(pool))
+                    pool[j], pool[-1] = pool[-1], pool[j]
+                    f[c] = pool.pop()
+            if returning:
+                pool.extend(returning)
+                returning = []
+                continue
+            lines = find_lines(f)
+            if not lines:
+                break
+            for c in lines:
+                returning.append(f[c])
+                f[c] = EMPTY
+        return f, not pool
+
+
+def _next_players(view: View, seat: int) -> list[int]:
+    """The seats that still have a turn after this one, in turn order (first one first)."""
+    n = view["players"]
+    left = [len(d) for d in view["dogs_left"]]
+    if view["phase"] == "dog":
+        left[seat] -= 1
+    out = []
+    s = seat
+    while True:  # the next seat with a dog card left, cycling (a finished seat is skipped)
+        s = (s + 1) % n
+        if left[s] > 0:
+            out.append(s)
+            break
+        if s == seat:
+            break
+    return out
+
+
+class LookaheadDollyBot(DollyBot):
+    name = "hard"
+
+    def __init__(
+        self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
+        candidates: int = 10, weight: float = 1.0,
+    ) -> None:
+        super().__init__(game, seat, seed)
+        self.samples = int(samples)
+        self.candidates = int(candidates)
+        self.weight = float(weight)
+
+    def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
+        values, r, idx = self.evaluate(view, flock, n, top=1)
+        k = int(idx[0])
+        return float(values[0]), r.sequence(k)
+
+    def opponent_swaps(self, view: View) -> int | None:
+        """The swaps the next player will make (their largest dog card left), None if no one
+        plays after this turn."""
+        nxt = _next_players(view, self.seat)
+        if not nxt:
+            return None
+        s = nxt[0]
+        counts = view["dog_swaps"][s]
+        return max(counts[d] for d in view["dogs_left"][s])
+
+    def evaluate(
+        self, view: View, flock: list[int], n: int, top: int
+    ) -> tuple[np.ndarray, Any, np.ndarray]:
+        """The ``top`` best end flocks for ``n`` swaps: (values, Reachable, their indexes)."""
+        flocks, pts, r = best_after(flock, n, self.points)
+        pts = pts.astype(np.float64)
+        opp_n = self.opponent_swaps(view)
+        if opp_n is None:
+            order = np.lexsort((np.arange(pts.size), -pts))[:top]
+            return pts[order], r, order
+        value = np.full(pts.size, -np.inf)
+        zero = np.flatnonzero(pts == 0)
+        pos = np.flatnonzero(pts > 0)
+        # flocks it takes nothing from pass unchanged: the next player's best is exact
+        if zero.size:
+            if opp_n == 1:
+                value[zero] = -self.weight * self._best_one_swap(flocks[zero])
+            else:
+                few = zero[: max(2, self.candidates // 2)]
+                for k in few:
+                    value[k] = -self.weight * self._best_n(int(flocks[k]), opp_n)
+        if pos.size:
+            order = pos[np.lexsort((pos, -pts[pos]))][: self.candidates]
+            pool = _Pool(view["unseen"])
+            for k in order:
+                f = unpack(int(flocks[k]))
+                taken = find_lines(f)
+                refilled = []
+                ended = 0
+                for _ in range(self.samples):
+                    g, over = pool.refill(f, taken, self.rng)
+                    if over or EMPTY in g:
+                        ended += 1
+                    else:
+                        refilled.append(pack(g))
+                if refilled:
+                    if opp_n == 1:
+                        opp = float(self._best_one_swap(np.array(refilled, dtype=np.uint64)).sum())
+                    else:
+                        opp = float(sum(self._best_n(x, opp_n) for x in refilled))
+                else:
+                    opp = 0.0
+                value[k] = pts[k] - self.weight * opp / (len(refilled) + ended)
+        order = np.lexsort((np.arange(value.size), -value))[:top]
+        return value[order], r, order
+
+    def _best_one_swap(self, flocks: np.ndarray) -> np.ndarray:
+        """The most points one swap takes, for each packed full flock."""
+        legal = np.arange(len(SWAPS), dtype=np.intp)
+        ch = _children(flocks, legal)
+        return score_packed(ch.ravel(), self.points).reshape(ch.shape).max(axis=1).astype(np.float64)
+
+    def _best_n(self, x: int, n: int) -> float:
+        if n == 0:
+            return float(score_packed(np.array([x], dtype=np.uint64), self.points)[0])
+        if _legal_swaps(x).size == 0:
+            return 0.0
+        return float(search.best_swaps(unpack(x), n, self.points)[0])
+
+
+# -- expert ---------------------------------------------------------------------------------
+def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
+    """Play one whole turn greedily on a full state (the playout policy)."""
+    seat = state.turn
+    counts = state.game.dog_swaps[seat]
+    played = state.dogs_played[seat]
+    best: tuple[int, int, int, tuple[int, ...]] | None = None
+    seen: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for d in range(len(counts)):
+        if played >> d & 1:
+            continue
+        n = counts[d]
+        if n not in seen:
+            seen[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
+        p, seq = seen[n]
+        key = (-p, n, d, seq)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    state.apply_unchecked(best[2])
+    for s in best[3]:
+        state.apply_unchecked(SWAP0 + s)
+
+
+def _playout(state: Any, points: tuple[int, ...]) -> None:
+    while True:
+        p = state.current_player()
+        if p == TERMINAL:
+            return
+        if p < 0:
+            state.apply_unchecked(state.sample_chance())
+        else:
+            _greedy_turn(state, points)
+
+
+class ExpertDollyBot(LookaheadDollyBot):
+    name = "expert"
+
+    def __init__(
+        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 240,
+        time: float = 0.9, plans: int = 6, samples: int = 12,
+    ) -> None:
+        super().__init__(game, seat, seed, samples=samples)
+        self.iterations = int(iterations)
+        self.time_limit = float(time)
+        self.plans = int(plans)
+
+    def plan_turn(self, view: View, flock: list[int]) -> Plan:
+        start = time.perf_counter()
+        cands: list[tuple[float, int, int, tuple[int, ...]]] = []  # (hard value, n, dog, seq)
+        by_n: dict[int, int] = {}
+        for dog, n in self.my_dogs(view):
+            if n in by_n:
+                continue
+            by_n[n] = dog
+            values, r, idx = self.evaluate(view, flock, n, top=self.plans)
+            for v, k in zip(values, idx):
+                cands.append((float(v), n, dog, r.sequence(int(k))))
+        cands.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
+        cands = cands[: self.plans]
+        if len(cands) == 1:
+            return cands[0][2], cands[0][3]
+        return self._search(view, [(c[2], c[3]) for c in cands], start)
+
+    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
+        start = time.perf_counter()
+        values, r, idx = self.evaluate(view, flock, n, top=self.plans)
+        cands = [(-1, r.sequence(int(k))) for k in idx]
+        if len(cands) == 1:
+            return cands[0][1]
+        return self._search(view, cands, start)[1]
+
+    def _search(self, view: View, plans: list[Plan], start: float) -> Plan:
+        seat = self.seat
+        alive = list(range(len(plans)))
+        total = np.zeros(len(plans))
+        count = np.zeros(len(plans))
+        budget = self.iterations
+        used = 0
+        rounds = max(1, int(np.ceil(np.log2(len(plans)))))
+        while used < budget and len(alive) > 1:
+            # determinizations for this round, shared by every plan still alive
+            per = max(1, (budget // rounds) // len(alive))
+            for _ in range(per):
+                if used >= budget or time.perf_counter() - start > self.time_limit:
+                    break
+                base = self.game.determinize(view, seed=self.rng.randrange(2**31))
+                for i in alive:
+                    s = base.clone()
+                    dog, seq = plans[i]
+                    if dog >= 0:
+                        s.apply_unchecked(dog)
+                    for x in seq:
+                        s.apply_unchecked(SWAP0 + x)
+                    _playout(s, self.points)
+                    sc = s.scores()
+                    share = s.returns()[seat]
+                    best_other = max(v for j, v in enumerate(sc) if j != seat)
+                    total[i] += share + 0.002 * (sc[seat] - best_other)
+                    count[i] += 1
+                    used += 1
+            if time.perf_counter() - start > self.time_limit:
+                break
+            mean = total[alive] / np.maximum(count[alive], 1)
+            keep = max(1, len(alive) // 2)
+            order = sorted(range(len(alive)), key=lambda j: (-mean[j], alive[j]))[:keep]
+            alive = sorted(alive[j] for j in order)
+        if len(alive) > 1:
+            mean = total[alive] / np.maximum(count[alive], 1)
+            alive = [alive[int(np.argmax(mean))]]
+        return plans[alive[0]]
+
+
+# -- registry -------------------------------------------------------------------------------
+_LEVELS: dict[str, tuple[type[DollyBot], str]] = {
+    "easy": (EasyDollyBot, "mostly random swaps; one turn in four greedy (easy:greedy=0.25)"),
+    "medium": (GreedyDollyBot, "greedy: the most points this turn (exhaustive swap search)"),
+    "hard": (
+        LookaheadDollyBot,
+        "points now minus what the next player can take, refills averaged over unseen cards",
+    ),
+    "expert": (
+        ExpertDollyBot,
+        "determinized Monte Carlo search over whole turns (expert:iterations=240,time=0.9)",
+    ),
+}
+
+
+def _register(level: str, cls: type[DollyBot], desc: str) -> None:
+    @register_bot("dolly-crush", level, desc)
+    def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> Bot:
+        try:
+            return cls(game, seat, seed, **bot_kwargs(arg))  # type: ignore[arg-type]
+        except TypeError as e:
+            raise SheepfoldError(f"bad options for the {level} bot ({arg!r}): {e}") from None
+
+
+for _level, (_cls, _desc) in _LEVELS.items():
+    _register(_level, _cls, _desc)
