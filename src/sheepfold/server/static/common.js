@@ -1,0 +1,79 @@
+/* sheepfold — shared helpers and hand-drawn symbols (every sheep type has its own shape). */
+"use strict";
+const SF = {};
+
+SF.esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+SF.api = async function (path, opts) {
+  const o = Object.assign({ headers: { "Content-Type": "application/json" } }, opts || {});
+  if (o.body && typeof o.body !== "string") o.body = JSON.stringify(o.body);
+  const r = await fetch(path, o);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    let msg = data && data.detail;
+    if (Array.isArray(msg)) msg = msg.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
+    throw new Error(msg || ("the server said " + r.status));
+  }
+  return data;
+};
+
+const SVG = (inner, vb) => `<svg viewBox="${vb || "0 0 40 40"}" aria-hidden="true" fill="currentColor" stroke="currentColor">${inner}</svg>`;
+
+/* The five Dolly Crush sheep types: a distinct outline each, plus the word on the card. */
+SF.TYPE_WORDS = { bell: "Bell", lamb: "Lamb", butterfly: "Butterfly", flower: "Flower", ram: "Ram" };
+SF.symbol = function (type) {
+  switch (type) {
+    case "bell":
+      return SVG('<path stroke-width="0" d="M20 5c-6.5 0-10 5.5-10 12.5v7L6.5 29h27L30 24.5v-7C30 10.5 26.5 5 20 5z"/><circle stroke-width="0" cx="20" cy="33" r="3.5"/><rect stroke-width="0" x="18" y="2" width="4" height="4" rx="1"/>');
+    case "lamb":
+      return SVG('<g stroke-width="0"><circle cx="12" cy="20" r="6"/><circle cx="19" cy="15" r="6.5"/><circle cx="26" cy="18" r="6"/><circle cx="16" cy="24" r="6"/><circle cx="24" cy="24" r="6"/><ellipse cx="33" cy="15" rx="4.5" ry="5.5"/><rect x="13" y="27" width="3" height="8" rx="1"/><rect x="23" y="27" width="3" height="8" rx="1"/></g>');
+    case "butterfly":
+      return SVG('<g stroke-width="0"><path d="M19 19C14 6 3 5 4 13c1 6 8 7 15 6z"/><path d="M21 19C26 6 37 5 36 13c-1 6-8 7-15 6z"/><path d="M19 21C12 21 7 28 11 32c3 3 7-4 8-11z"/><path d="M21 21c7 0 12 7 8 11-3 3-7-4-8-11z"/><rect x="18.5" y="12" width="3" height="20" rx="1.5"/></g><path fill="none" stroke-width="1.6" d="M19 12l-4-6M21 12l4-6"/>');
+    case "flower":
+      return SVG('<g stroke-width="0"><circle cx="20" cy="9" r="6"/><circle cx="30.5" cy="16.5" r="6"/><circle cx="26.5" cy="29" r="6"/><circle cx="13.5" cy="29" r="6"/><circle cx="9.5" cy="16.5" r="6"/></g><circle cx="20" cy="20" r="5" fill="#f5b700" stroke="#333" stroke-width="1.5"/>');
+    case "ram":
+      return SVG('<ellipse stroke-width="0" cx="20" cy="24" rx="7" ry="10"/><path fill="none" stroke-width="4" stroke-linecap="round" d="M15 15c-4-6-12-4-11 3 1 5 7 5 7 1M25 15c4-6 12-4 11 3-1 5-7 5-7 1"/>');
+    default:
+      return "";
+  }
+};
+
+/* Shave a Sheep's die colours: each one an action with its own icon and word. */
+SF.COLOURS = {
+  white: { word: "grow", icon: SVG('<circle cx="20" cy="22" r="11" fill="#fff" stroke="#333" stroke-width="2.5"/><path stroke-width="4" d="M20 15v14M13 22h14"/>') },
+  x2: { word: "double", icon: SVG('<text x="20" y="28" font-size="20" font-weight="bold" text-anchor="middle" stroke-width="0">×2</text>') },
+  green: { word: "swap", icon: SVG('<path fill="none" stroke-width="3.5" stroke-linecap="round" d="M8 14h22M24 8l6 6-6 6M32 27H10M16 21l-6 6 6 6"/>') },
+  gray: { word: "wolf", icon: SVG('<path stroke-width="0" d="M6 6l9 8h10l9-8-2 14-4 8-8 6-8-6-4-8z"/><circle cx="15" cy="20" r="2" fill="#fff"/><circle cx="25" cy="20" r="2" fill="#fff"/>') },
+  pink: { word: "shear", icon: SVG('<circle cx="11" cy="29" r="5" fill="none" stroke-width="3"/><circle cx="29" cy="29" r="5" fill="none" stroke-width="3"/><path stroke-width="3.5" stroke-linecap="round" d="M14 25L30 6M26 25L10 6"/>') },
+};
+SF.faceHTML = function (face) {
+  return face.split("/").map((c) => {
+    const k = SF.COLOURS[c] || { word: c, icon: "" };
+    return `<span class="face ${SF.esc(c)}" title="${SF.esc(c)}">${k.icon}<span>${SF.esc(c)} · ${SF.esc(k.word)}</span></span>`;
+  }).join(" or ");
+};
+
+SF.sheepSVG = function (wool) {
+  const puff = wool > 0 ? "#fff" : "#e5e7eb";
+  return `<svg class="body" viewBox="0 0 96 72" aria-hidden="true">
+    <g fill="${puff}" stroke="#374151" stroke-width="2">
+      <circle cx="30" cy="32" r="${12 + wool}"/><circle cx="46" cy="26" r="${12 + wool}"/><circle cx="60" cy="34" r="${11 + wool}"/><circle cx="42" cy="42" r="${12 + wool}"/></g>
+    <ellipse cx="76" cy="26" rx="9" ry="11" fill="#374151"/><circle cx="79" cy="23" r="2" fill="#fff"/>
+    <rect x="30" y="54" width="5" height="14" rx="2" fill="#374151"/><rect x="54" y="54" width="5" height="14" rx="2" fill="#374151"/></svg>`;
+};
+
+SF.logo = function () {
+  return `<svg class="logo" viewBox="0 0 40 40" aria-hidden="true"><g fill="#fff" stroke="#374151" stroke-width="1.5"><circle cx="13" cy="20" r="7"/><circle cx="21" cy="15" r="7"/><circle cx="25" cy="23" r="7"/><circle cx="16" cy="25" r="7"/></g><ellipse cx="33" cy="15" rx="4.5" ry="5.5" fill="#374151"/></svg>`;
+};
+
+SF.cardHTML = function (code, cls) {
+  if (!code) return `<span class="mini back" title="face down">?</span>`;
+  const [type, colour] = code.split("-");
+  return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(code)}">${SF.symbol(type)}${colour === "black" ? "★★" : "★"}</span>`;
+};
+
+SF.playerName = function (table, seat) {
+  const s = table.seats[seat];
+  return (s && s.name) || `Seat ${seat + 1}`;
+};

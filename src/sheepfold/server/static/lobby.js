@@ -1,0 +1,103 @@
+/* sheepfold — the lobby: start a table, see the open ones. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  $("logo").innerHTML = SF.logo();
+  let games = null;
+  let game = "dolly-crush";
+  let seats = [{ kind: "human" }, { kind: "bot", bot: "random" }];
+  const BLURB = {
+    "dolly-crush": "Swap neighbouring sheep cards to line up three or more of a kind, then collect them. Each player has 4 dog cards; a dog card says how many swaps you make.",
+    "shave-a-sheep": "Roll the die: grow wool on your sheep, swap sheep, send the wolf, or shear your sheep to keep its wool safe. The biggest safe pile wins.",
+  };
+
+  function botOptions(selected) {
+    const bots = (games && games[game].bots) || { random: "random moves" };
+    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
+  }
+
+  function renderSeats() {
+    $("seats").innerHTML = seats.map((s, i) => `
+      <div class="row seat-row" data-seat="${i}">
+        <strong>Player ${i + 1}</strong>
+        <select class="kind" aria-label="player ${i + 1} is">
+          <option value="human" ${s.kind === "human" ? "selected" : ""}>a person</option>
+          <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
+        </select>
+        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select>` : `<span class="muted">takes the seat with the invite link</span>`}
+      </div>`).join("");
+    document.querySelectorAll(".seat-row").forEach((row) => {
+      const i = +row.dataset.seat;
+      row.querySelector(".kind").onchange = (e) => { seats[i].kind = e.target.value; if (!seats[i].bot) seats[i].bot = "random"; renderSeats(); };
+      const b = row.querySelector(".bot");
+      if (b) b.onchange = (e) => { seats[i].bot = e.target.value; };
+    });
+    $("first").innerHTML = seats.map((_, i) => `<option value="${i}">Player ${i + 1}</option>`).join("") + `<option value="random">pick at random</option>`;
+    $("add-seat").disabled = seats.length >= 4;
+    $("remove-seat").disabled = seats.length <= 2;
+  }
+
+  function renderGame() {
+    document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
+    $("game-blurb").textContent = BLURB[game];
+    const sets = (games && games[game].rulesets) || [];
+    $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}" title="${SF.esc(r.description)}">${SF.esc(r.name)}</option>`).join("");
+    $("ruleset").onchange = () => { const r = sets.find((x) => x.name === $("ruleset").value); $("ruleset-about").textContent = r ? r.description : ""; };
+    $("ruleset-about").textContent = "";
+    $("wool-box").hidden = game !== "shave-a-sheep";
+    $("autoroll-box").hidden = game !== "shave-a-sheep";
+    $("scores-box").hidden = game !== "dolly-crush";
+    const bots = games ? Object.keys(games[game].bots) : ["random"];
+    seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
+    renderSeats();
+  }
+
+  document.querySelectorAll("#game-choice button").forEach((b) => { b.onclick = () => { game = b.dataset.game; renderGame(); }; });
+  $("add-seat").onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); renderSeats(); } };
+  $("remove-seat").onclick = () => { if (seats.length > 2) { seats.pop(); renderSeats(); } };
+
+  $("create-btn").onclick = async () => {
+    $("create-error").innerHTML = "";
+    const body = {
+      game,
+      seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
+      show_scores: $("show-scores").checked,
+      replace_leavers: $("replace").checked,
+      auto_roll: $("auto-roll").checked,
+    };
+    if ($("ruleset").value) body.ruleset = $("ruleset").value;
+    const first = $("first").value;
+    body.first_player = first === "random" ? "random" : +first;
+    if (game === "shave-a-sheep" && $("wool").value) body.rules = { wool: +$("wool").value };
+    try {
+      const t = await SF.api("/api/tables", { method: "POST", body });
+      location.href = t.invite;
+    } catch (e) {
+      $("create-error").innerHTML = `<div class="error">${SF.esc(e.message)}</div>`;
+    }
+  };
+
+  async function loadTables() {
+    try {
+      const ts = await SF.api("/api/tables");
+      if (!ts.length) { $("tables").innerHTML = `<li class="muted">No tables yet: start one above!</li>`; return; }
+      $("tables").innerHTML = ts.map((t) => {
+        const free = t.seats.filter((s) => s.free).length;
+        const who = t.seats.map((s) => SF.esc(s.name || "free seat")).join(", ");
+        const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
+        return `<li><span class="name">${SF.esc(t.title)}${t.ruleset ? " · " + SF.esc(t.ruleset) : ""}</span>
+          <span class="muted">${who} — ${state}</span>
+          <a class="btn ${free ? "" : "secondary"}" href="/t/${encodeURIComponent(t.id)}">${t.finished ? "Replay" : free ? "Join" : "Watch"}</a></li>`;
+      }).join("");
+    } catch (e) {
+      $("tables").innerHTML = `<li class="error">${SF.esc(e.message)}</li>`;
+    }
+  }
+
+  (async () => {
+    try { games = await SF.api("/api/games"); } catch (e) { games = null; }
+    renderGame();
+    loadTables();
+    setInterval(loadTables, 5000);
+  })();
+})();

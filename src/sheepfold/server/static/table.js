@@ -1,0 +1,365 @@
+/* sheepfold — a table: join, play (Dolly Crush, Shave a Sheep), watch, replay.
+   The server is the authority: this page only sends intents and draws the views it receives. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const tableId = decodeURIComponent(location.pathname.split("/").pop());
+  const TOKEN_KEY = "sheepfold:token:" + tableId;
+  $("logo").innerHTML = SF.logo();
+  $("invite").value = location.origin + "/t/" + encodeURIComponent(tableId);
+
+  let ws = null;
+  let msg = null; // the last state message
+  let seqSeen = -1;
+  let retry = 0;
+  let pending = null; // Dolly Crush: {dog, swaps:[[a,b]], sel}
+  let replay = null; // {frames, i}
+  let raceTimer = null;
+  let errorTimer = null;
+
+  // -- connection ------------------------------------------------------------------------
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+    ws.onopen = () => {
+      retry = 0;
+      setStatus(true);
+      const token = localStorage.getItem(TOKEN_KEY);
+      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+    };
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.type === "state") onState(m);
+      else if (m.type === "error") showError(m.message);
+    };
+    ws.onclose = () => {
+      setStatus(false);
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 300 * retry);
+    };
+  }
+  function send(obj) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
+    else showError("not connected: trying again…");
+  }
+  function setStatus(on) {
+    $("status").className = "status " + (on ? "on" : "off");
+    $("status").textContent = on ? "connected" : "reconnecting…";
+  }
+  function showError(text) {
+    $("error").innerHTML = `<div class="error">${SF.esc(text)}</div>`;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { $("error").innerHTML = ""; }, 6000);
+  }
+
+  function onState(m) {
+    if (m.seq !== seqSeen) {
+      if (pending && (m.view.to_move !== m.you || m.view.phase !== "dog")) pending = null;
+      seqSeen = m.seq;
+    }
+    if (m.you === null && msg && msg.you !== null && localStorage.getItem(TOKEN_KEY) && m.table.seats[msg.you] && m.table.seats[msg.you].kind === "bot") {
+      localStorage.removeItem(TOKEN_KEY); // we left: a bot took the seat
+    }
+    msg = m;
+    render();
+  }
+
+  // -- helpers ---------------------------------------------------------------------------
+  const name = (seat) => SF.playerName(msg.table, seat);
+  const me = () => msg.you;
+  const myTurn = () => msg.you !== null && msg.view.to_move === msg.you;
+
+  // -- join ------------------------------------------------------------------------------
+  function renderJoin() {
+    const t = msg.table;
+    const box = $("join");
+    const free = t.seats.filter((s) => s.free);
+    if (me() !== null || t.finished || !free.length) { box.hidden = true; return; }
+    box.hidden = false;
+    if (box.dataset.free === free.map((s) => s.seat).join(",")) return; // keep what is typed
+    box.dataset.free = free.map((s) => s.seat).join(",");
+    const remembered = localStorage.getItem("sheepfold:name") || "";
+    box.innerHTML = `<h2>Take a seat</h2>
+      <div class="row"><label>Your name <input id="join-name" maxlength="32" value="${SF.esc(remembered)}" placeholder="e.g. Mia"></label></div>
+      <div class="row">${free.map((s) => `<button type="button" class="sit" data-seat="${s.seat}">Sit as player ${s.seat + 1}</button>`).join("")}
+      <span class="muted">or just watch</span></div>`;
+    box.querySelectorAll(".sit").forEach((b) => {
+      b.onclick = async () => {
+        const nm = $("join-name").value.trim();
+        if (!nm) { showError("type your name first"); $("join-name").focus(); return; }
+        try {
+          const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { name: nm, seat: +b.dataset.seat } });
+          localStorage.setItem(TOKEN_KEY, r.token);
+          localStorage.setItem("sheepfold:name", nm);
+          box.dataset.free = "";
+          send({ type: "hello", token: r.token });
+        } catch (e) { showError(e.message); }
+      };
+    });
+  }
+
+  // -- players ---------------------------------------------------------------------------
+  function renderPlayers(view, table, live) {
+    const dolly = view.game === "dolly-crush";
+    $("players").innerHTML = table.seats.map((s, i) => {
+      const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && view.turn === i && !dolly && view.phase === "roll"));
+      const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
+      let body = "";
+      if (dolly) {
+        const dogs = [0, 1, 2, 3].map((d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${view.dog_swaps[i][d]}⇄</span>`).join("");
+        const pile = view.collected[i];
+        const score = view.scores[i] === null || view.scores[i] === undefined ? "hidden" : view.scores[i];
+        body = `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
+          <div class="dogs" aria-label="dog cards">${dogs}</div>
+          <div>Sheep collected: <b>${pile.length}</b> · points: <b class="score">${score}</b></div>
+          <div>${pile.map((c) => SF.cardHTML(c)).join("")}</div>`;
+      } else {
+        const wool = [];
+        for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
+        body = `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
+          <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
+          <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
+          ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg style="width:1.3rem;height:1.3rem"')} the wolf stands here</div>` : ""}`;
+      }
+      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : `<span class="tag">away</span>`;
+      const winner = view.finished && view.winners.indexOf(i) >= 0 ? " ★ winner" : "";
+      return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
+        ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
+    }).join("");
+  }
+  function breedTitle(b) { return String(b || "").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "); }
+
+  // -- Dolly Crush -----------------------------------------------------------------------
+  const CELLS = []; for (const r of "abc") for (let c = 1; c <= 5; c++) CELLS.push(r + c);
+  const idx = (cell) => CELLS.indexOf(cell);
+  const adjacent = (a, b) => { const x = idx(a), y = idx(b); const rx = Math.floor(x / 5), ry = Math.floor(y / 5); return (rx === ry && Math.abs(x - y) === 1) || (x % 5 === y % 5 && Math.abs(rx - ry) === 1); };
+  function flatFlock(view) { return [].concat(view.flock[0], view.flock[1], view.flock[2]); }
+  function pendingFlock(view) {
+    const f = flatFlock(view).slice();
+    if (pending) for (const [a, b] of pending.swaps) { const x = idx(a), y = idx(b); const t = f[x]; f[x] = f[y]; f[y] = t; }
+    return f;
+  }
+  function findLines(f) { // ruling 5: maximal runs of 3+ of one type, rows and columns
+    const type = (c) => (c ? c.split("-")[0] : null);
+    const out = new Set();
+    const run = (cells) => {
+      let start = 0;
+      for (let k = 1; k <= cells.length; k++) {
+        if (k === cells.length || type(f[cells[k]]) === null || type(f[cells[k]]) !== type(f[cells[start]])) {
+          if (k - start >= 3 && type(f[cells[start]]) !== null) for (let j = start; j < k; j++) out.add(cells[j]);
+          start = k;
+        }
+      }
+    };
+    for (let r = 0; r < 3; r++) run([0, 1, 2, 3, 4].map((c) => r * 5 + c));
+    for (let c = 0; c < 5; c++) run([0, 1, 2].map((r) => r * 5 + c));
+    return out;
+  }
+
+  function renderDolly(view, live) {
+    const interactive = live && myTurn() && view.phase === "dog" && pending && pending.dog !== null;
+    const f = live ? pendingFlock(view) : flatFlock(view);
+    const lines = interactive ? findLines(f) : new Set();
+    const taken = new Set(view.last_taken || []);
+    const moved = new Set();
+    if (pending && live) for (const [a, b] of pending.swaps) { moved.add(a); moved.add(b); }
+    const cells = f.map((code, i) => {
+      const cell = CELLS[i];
+      if (!code) return `<div class="cell empty" data-cell="${cell}" aria-label="${cell} empty"><span class="coord">${cell}</span></div>`;
+      const [type, colour] = code.split("-");
+      const cls = ["cell", colour,
+        interactive && pending.sel === cell ? "sel" : "",
+        interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
+        lines.has(i) ? "line" : "", !interactive && taken.has(cell) && !pending ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
+      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${cell} ${colour} ${type}">
+        <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.TYPE_WORDS[type]}</span><span class="coord">${cell}</span></div>`;
+    }).join("");
+    const legend = Object.keys(SF.TYPE_WORDS).map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.TYPE_WORDS[t]}</span>`).join("");
+    $("board").innerHTML = `<div class="flock" id="flock">${cells}</div>
+      <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points${lines.size ? ` · <b style="color:#0f766e">dashed cards make a line!</b>` : ""}</div>
+      <div class="legend">${legend}</div>`;
+    if (interactive) {
+      $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => { el.onclick = () => tapCell(el.dataset.cell); });
+    }
+  }
+
+  function tapCell(cell) {
+    const view = msg.view;
+    const need = view.dog_swaps[me()][pending.dog];
+    if (pending.swaps.length >= need) { showError("no swaps left: confirm your turn, or undo a swap"); return; }
+    if (pending.sel === null) pending.sel = cell;
+    else if (pending.sel === cell) pending.sel = null;
+    else if (adjacent(pending.sel, cell)) { pending.swaps.push([pending.sel, cell]); pending.sel = null; }
+    else pending.sel = cell;
+    render();
+  }
+
+  function renderDollyControls(view) {
+    const box = $("controls");
+    if (!myTurn() || view.phase !== "dog") { box.hidden = true; return; }
+    box.hidden = false;
+    if (!pending) pending = { dog: null, swaps: [], sel: null };
+    const my = me();
+    if (pending.dog === null) {
+      box.innerHTML = `<h2>Your turn! Pick a dog card</h2><div class="turnbox">` +
+        view.dogs_left[my].map((d) => `<button type="button" class="dogcard" id="dog-${d}" data-dog="${d}"><span class="n">${view.dog_swaps[my][d]}</span>swap${view.dog_swaps[my][d] === 1 ? "" : "s"}<span class="muted">dog ${d + 1}</span></button>`).join("") + `</div>`;
+      box.querySelectorAll(".dogcard").forEach((b) => { b.onclick = () => { pending = { dog: +b.dataset.dog, swaps: [], sel: null }; render(); }; });
+      return;
+    }
+    const need = view.dog_swaps[my][pending.dog];
+    const left = need - pending.swaps.length;
+    box.innerHTML = `<h2>Swaps left: <span id="swaps-left">${left}</span> of ${need}</h2>
+      <p class="muted">${left ? "Tap a sheep, then a sheep next to it (left, right, up or down) to swap them." : "All swaps made. Cards in a dashed line will be yours!"}</p>
+      <div class="turnbox">
+        <button type="button" class="secondary" id="undo">↶ Undo</button>
+        <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>Done: take the sheep!</button>
+      </div>`;
+    $("undo").onclick = () => {
+      if (pending.swaps.length) pending.swaps.pop(); else pending = { dog: null, swaps: [], sel: null };
+      pending.sel = null;
+      render();
+    };
+    $("confirm").onclick = () => {
+      send({ type: "turn", dog: pending.dog, swaps: pending.swaps });
+      $("confirm").disabled = true;
+    };
+  }
+
+  // -- Shave a Sheep ---------------------------------------------------------------------
+  function actionLabel(a, view) {
+    const w = a.split(" ");
+    const seatNo = +w[w.length - 1];
+    if (view.phase === "howl-grow") return a === "grow" ? "Add one piece to my sheep" : "No, thanks";
+    if (view.phase === "howl-target") return `Wolf bites ${name(seatNo)}'s sheep`;
+    if (a === "grow") return "Grow: +1 wool";
+    if (a === "double") return "Double: +2 wool";
+    if (a === "shear") return "Shear: wool to my safe pile";
+    if (a.startsWith("swap seat")) return `Swap sheep with ${name(seatNo)}`;
+    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? `Send the wolf to ${name(seatNo)}` : `Wolf: ${name(seatNo)}'s wool back to the middle`;
+    if (a === "raid") return `Wolf raid: take up to 2 from ${name(view.wolf)}`;
+    if (a === "pass") return "Pass";
+    return a;
+  }
+  const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
+
+  function renderShave(view) {
+    const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
+    $("board").innerHTML = `<div class="middle">Wool in the middle: <b id="middle">${view.middle}</b></div>
+      <div class="row" style="justify-content:center">${die}</div>
+      ${view.variants.length ? `<div class="muted" style="text-align:center">Variants: ${view.variants.map(SF.esc).join(", ")}</div>` : ""}`;
+  }
+
+  function renderShaveControls(view, race) {
+    const box = $("controls");
+    clearInterval(raceTimer);
+    const my = me();
+    if (view.finished || my === null) { box.hidden = true; return; }
+    let html = "";
+    if (view.phase === "roll" && view.turn === my) {
+      html = `<h2>Your turn!</h2><div class="actions"><button type="button" class="big" id="roll">Roll the die</button></div>`;
+    } else if (view.phase === "grab") {
+      html = `<h2>The wolf howls! Grab it first!</h2><div class="actions"><button type="button" class="big howl" id="howl">HOWL! Grab the wolf</button></div><p class="muted" id="race-left"></p>`;
+    } else if (myTurn() && view.legal_actions.length) {
+      const title = view.phase === "howl-target" ? "You grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
+      html = `<h2>${title}</h2><div class="actions">` + view.legal_actions.map((a) => {
+        const c = ACTION_COLOUR[a.split(" ")[0]];
+        const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg style="width:1.4rem;height:1.4rem"') : "";
+        return `<button type="button" class="act" data-action="${SF.esc(a)}">${icon}${SF.esc(actionLabel(a, view))}</button>`;
+      }).join("") + `</div>`;
+    }
+    if (!html) { box.hidden = true; return; }
+    box.hidden = false;
+    box.innerHTML = html;
+    if ($("roll")) $("roll").onclick = () => { $("roll").disabled = true; send({ type: "roll" }); };
+    if ($("howl")) {
+      $("howl").onclick = () => { $("howl").disabled = true; send({ type: "grab" }); };
+      if (race) {
+        const end = Date.now() + race.ms_left;
+        const tick = () => { const s = Math.max(0, Math.ceil((end - Date.now()) / 1000)); if ($("race-left")) $("race-left").textContent = `${s} s left`; };
+        tick();
+        raceTimer = setInterval(tick, 250);
+      }
+    }
+    box.querySelectorAll(".act").forEach((b) => { b.onclick = () => { box.querySelectorAll(".act").forEach((x) => { x.disabled = true; }); send({ type: "act", action: b.dataset.action }); }; });
+  }
+
+  // -- banner, log, replay ---------------------------------------------------------------
+  function bannerText(view, table, live) {
+    if (view.finished) {
+      if (view.truncated) return ["over", "The game stopped (turn limit)."];
+      const w = view.winners.map((s) => SF.playerName(table, s));
+      const mine = live && view.winners.indexOf(me()) >= 0;
+      return ["over", (mine ? "You won! " : "") + `Game over — ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"}!`];
+    }
+    if (view.phase === "grab") return ["mine", "The wolf howls! First to grab it picks a sheep."];
+    const who = view.to_move === "chance" ? view.turn : view.to_move;
+    if (live && who === me()) return ["mine", "Your turn!"];
+    if (view.game === "shave-a-sheep" && view.phase === "roll") return ["", `${SF.playerName(table, who)} rolls the die…`];
+    return ["", `${SF.playerName(table, who)} is playing…`];
+  }
+
+  function renderLog(events) {
+    $("log").innerHTML = events.slice().reverse().map((e) => `<li>${e.who ? `<b>${SF.esc(e.who)}</b>: ` : ""}${SF.esc(e.text)}</li>`).join("");
+  }
+
+  function renderReplayBox() {
+    const box = $("replay");
+    if (!msg.table.finished) { box.hidden = true; return; }
+    box.hidden = false;
+    if (!replay) {
+      box.innerHTML = `<h2>Replay</h2><button type="button" id="replay-open">▶ Watch the game again, move by move</button>`;
+      $("replay-open").onclick = async () => {
+        try {
+          const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+          replay = { frames: r.frames, i: 0 };
+          render();
+        } catch (e) { showError(e.message); }
+      };
+      return;
+    }
+    const n = replay.frames.length;
+    box.innerHTML = `<h2>Replay: move <span id="replay-pos">${replay.i}</span> of ${n - 1}</h2>
+      <div class="replaybar"><button type="button" id="replay-prev" aria-label="previous move">◀</button>
+      <input type="range" id="replay-range" min="0" max="${n - 1}" value="${replay.i}" aria-label="move">
+      <button type="button" id="replay-next" aria-label="next move">▶</button>
+      <button type="button" class="secondary" id="replay-close">Back to the end</button></div>
+      <p id="replay-event"><b>${SF.esc(replay.frames[replay.i].event)}</b></p>`;
+    $("replay-prev").onclick = () => { replay.i = Math.max(0, replay.i - 1); render(); };
+    $("replay-next").onclick = () => { replay.i = Math.min(n - 1, replay.i + 1); render(); };
+    $("replay-range").oninput = (e) => { replay.i = +e.target.value; render(); };
+    $("replay-close").onclick = () => { replay = null; render(); };
+  }
+
+  // -- render ----------------------------------------------------------------------------
+  function render() {
+    if (!msg) return;
+    const table = msg.table;
+    document.title = `${table.title} — sheepfold`;
+    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
+    renderJoin();
+    $("leave").hidden = me() === null || table.finished;
+    const live = !replay;
+    const view = replay ? replay.frames[replay.i].view : msg.view;
+    const [cls, text] = bannerText(view, table, live);
+    $("banner").className = "banner " + cls;
+    $("banner").textContent = replay ? `Replay — ${text}` : text;
+    renderPlayers(view, table, live);
+    if (view.game === "dolly-crush") {
+      if (live) renderDollyControls(view); else $("controls").hidden = true;
+      renderDolly(view, live);
+    } else {
+      renderShave(view);
+      if (live) renderShaveControls(view, msg.race); else $("controls").hidden = true;
+    }
+    renderLog(msg.events || []);
+    renderReplayBox();
+  }
+
+  $("copy").onclick = async () => {
+    try { await navigator.clipboard.writeText($("invite").value); $("copy").textContent = "Copied!"; } catch (e) { $("invite").select(); }
+  };
+  $("leave").onclick = () => {
+    if (confirm("Leave this table?")) { send({ type: "leave" }); localStorage.removeItem(TOKEN_KEY); }
+  };
+  connect();
+})();
