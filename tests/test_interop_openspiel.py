@@ -31,7 +31,7 @@ def test_random_sim_test(short: str, params: str, players: int) -> None:
 
 @pytest.mark.parametrize("game_string", [
     "python_dolly_crush(players=3,rules=dolly-graded,breeds=border-collie+bobtail+australian-shepherd)",
-    "python_dolly_crush(players=2,dog_swaps=pastore-maremmano:0/1/2/3,white_points=3)",
+    "python_dolly_crush(players=2,dog_swaps=pastore-maremmano:0/1/2/3+australian-shepherd:2,white_points=3)",
     "python_dolly_crush(players=2,white_per_type=3,black_per_type=1)",  # the deck runs out
     "python_shave_a_sheep(players=3,die=white+x2+gray/pink+white/green,wool=12,max_wool=3)",
     "python_shave_a_sheep(players=3,variants=howling-wolf,reaction_weights=1/0/3)",

@@ -37,6 +37,7 @@ import pyspiel
 
 from sheepfold.core.protocol import CHANCE, Game, RulesError, State
 from sheepfold.games import make, parse_rules
+from sheepfold.interop import DEFAULT_MAX_TURNS
 from sheepfold.interop.encoding import encoder_for
 
 #: OpenSpiel short names of the games, by sheepfold game name
@@ -44,8 +45,6 @@ SHORT_NAMES: dict[str, str] = {
     "dolly-crush": "python_dolly_crush",
     "shave-a-sheep": "python_shave_a_sheep",
 }
-#: the default turn limit of Shave a Sheep under OpenSpiel (random games end within ~250 turns)
-DEFAULT_MAX_TURNS = 1000
 
 _DOLLY_RULE_PARAMS = ("white_per_type", "black_per_type", "white_points", "black_points",
                       "max_cleanup_rounds")
@@ -113,7 +112,8 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
                 if not sep:
                     raise RulesError(f"dog_swaps: write BREED:N/N/N/N, not {item!r}")
                 try:
-                    swaps[breed.strip()] = [int(c) for c in counts.split("/")]
+                    nums = [int(c) for c in counts.split("/")]
+                    swaps[breed.strip()] = nums[0] if len(nums) == 1 else nums
                 except ValueError:
                     raise RulesError(f"dog_swaps: {item!r}: swap counts are whole numbers") from None
             base["dog_swaps"] = swaps

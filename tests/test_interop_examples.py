@@ -1,0 +1,41 @@
+"""The example scripts of examples/ run end to end (small budgets)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("pettingzoo")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(script: str, *args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_openspiel_mcts_plays_a_whole_game_of_each() -> None:
+    out = _run("openspiel_mcts.py", "--simulations", "8", "--seed", "3")
+    assert "python_dolly_crush(players=2): 28 decisions" in out
+    assert "python_shave_a_sheep" in out
+    assert out.count("over:") == 2 or "truncated" in out
+
+
+def test_pettingzoo_random_loop() -> None:
+    out = _run("pettingzoo_random.py", "--games", "2")
+    assert out.count("game 1:") == 2 and "win shares over 2 games" in out
+
+
+def test_gymnasium_rollout() -> None:
+    out = _run("gymnasium_rollout.py", "--episodes", "3")
+    assert "sheepfold/DollyCrush-v0" in out and "sheepfold/ShaveASheep-v0" in out
+    assert "mean win share" in out
