@@ -1,0 +1,389 @@
+"""Quality metrics of a batch of games, each with a 95% confidence interval.
+
+Every metric is a function of per-game arrays (:func:`game_arrays`) and a set of game indexes,
+so the same definition gives the point estimate (all games), a bootstrap interval (resampled
+games) and, in :mod:`sheepfold.lab.compare`, paired differences (the same resampled games of
+both rule sets). Means of per-game values use the normal approximation (mean ± 1.96 standard
+errors); proportions use Wilson's interval; percentiles use the order-statistic (binomial)
+interval; everything else (balance, spread) a percentile bootstrap with a fixed seed.
+
+The definitions are in docs/lab.md (after Browne's and Ludii's game-quality measures):
+length, truncated, win share by seat, first-player advantage, balance, tie rate, lead changes,
+drama, decisiveness, winning margin, win share by breed (Dolly Crush) and by bot (skill gap).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054
+BOOTSTRAP = 400
+
+
+# -- per-game arrays -------------------------------------------------------------------------
+def _fixed(col: Any, n: int, dtype: Any) -> np.ndarray:
+    import pyarrow as pa
+
+    arr = col.combine_chunks() if hasattr(col, "combine_chunks") else col
+    if isinstance(arr, pa.ChunkedArray):
+        arr = pa.concat_arrays(arr.chunks)
+    if len(arr) == 0:
+        return np.zeros((0, n), dtype=dtype)
+    return np.asarray(arr.flatten().to_numpy(zero_copy_only=False), dtype=dtype).reshape(-1, n)
+
+
+def _strings(col: Any, G: int, n: int) -> np.ndarray:
+    import pyarrow.compute as pc
+
+    if G == 0:
+        return np.zeros((0, n), dtype=object)
+    flat = pc.list_flatten(col)
+    enc = flat.combine_chunks().dictionary_encode() if hasattr(flat, "combine_chunks") else flat.dictionary_encode()
+    names = np.array(enc.dictionary.to_pylist(), dtype=object)
+    return names[enc.indices.to_numpy()].reshape(G, n)
+
+
+def game_arrays(table: Any) -> dict[str, Any]:
+    """The per-game columns of a run's table as numpy arrays (only finished games matter)."""
+    G = table.num_rows
+    n = int(table.column("players")[0].as_py()) if G else 2
+    d: dict[str, Any] = {"n": n, "G": G}
+    d["game_index"] = table.column("game_index").to_numpy()
+    d["length"] = table.column("length").to_numpy().astype(np.float64)
+    d["truncated"] = table.column("truncated").to_numpy(zero_copy_only=False).astype(bool)
+    d["scores"] = _fixed(table.column("scores"), n, np.float64)
+    d["shares"] = _fixed(table.column("shares"), n, np.float64)
+    import pyarrow.compute as pc
+
+    nwin = pc.list_value_length(table.column("winners")).to_numpy().astype(np.int64) if G else np.zeros(0)
+    d["nwin"] = nwin
+    for name in ("lead_changes", "winner_trailed", "winner_deficit", "decisive_turn"):
+        d[name] = table.column(name).to_numpy().astype(np.float64)
+    d["bots"] = _strings(table.column("bots"), G, n)
+    d["breeds"] = _strings(table.column("breeds"), G, n) if G and table.column("breeds")[0].as_py() else None
+    d["game"] = table.column("game")[0].as_py() if G else ""
+    srt = np.sort(d["scores"], axis=1)
+    d["margin"] = srt[:, -1] - srt[:, -2] if n >= 2 and G else np.zeros(G)
+    return d
+
+
+# -- interval helpers --------------------------------------------------------------------------
+def wilson(k: float, n: float) -> tuple[float, float]:
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = k / n
+    den = 1 + Z95**2 / n
+    c = (p + Z95**2 / (2 * n)) / den
+    h = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / den
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    if len(x) == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(np.mean(x))
+    if len(x) < 2:
+        return (m, math.nan, math.nan)
+    se = float(np.std(x, ddof=1)) / math.sqrt(len(x))
+    return (m, m - Z95 * se, m + Z95 * se)
+
+
+def quantile_ci(x: np.ndarray, q: float) -> tuple[float, float, float]:
+    """The q-quantile with its distribution-free (binomial order-statistic) 95% interval."""
+    from scipy.stats import binom
+
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    s = np.sort(x)
+    est = float(np.quantile(s, q))
+    lo = int(binom.ppf(0.025, n, q))
+    hi = int(binom.ppf(0.975, n, q))
+    return (est, float(s[max(0, min(n - 1, lo - 1))]), float(s[max(0, min(n - 1, hi))]))
+
+
+# -- metric definitions --------------------------------------------------------------------------
+@dataclass
+class Value:
+    key: str
+    label: str
+    value: float
+    lo: float
+    hi: float
+    kind: str  # "num" | "pct" | "pp" (a share shown in %)
+    n: int  # games it is computed over
+    definition: str = ""
+    group: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        for k in ("value", "lo", "hi"):
+            v = out[k]
+            out[k] = None if v is None or (isinstance(v, float) and math.isnan(v)) else round(float(v), 6)
+        return out
+
+    def text(self) -> str:
+        return f"{fmt(self.value, self.kind)} [{fmt(self.lo, self.kind)}, {fmt(self.hi, self.kind)}]"
+
+
+def fmt(x: float | None, kind: str) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    if kind in ("pct", "pp"):
+        return f"{100 * x:.1f}%"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    return f"{x:.2f}"
+
+
+@dataclass
+class MetricDef:
+    """A metric as a statistic of the finished games: ``stat(d, weights) -> float``.
+
+    ``weights`` counts how often each game is taken (ones: the games as played; a bootstrap
+    replicate: how often each game was drawn).
+
+    ``per_game`` (when given) returns per-game values and a mask: the metric is then their
+    mean, with a normal interval; ``ci`` = "wilson" for proportions of 0/1 values.
+    """
+
+    key: str
+    label: str
+    kind: str
+    definition: str
+    stat: Callable[[dict[str, Any], np.ndarray], float]
+    per_game: Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]] | None = None
+    ci: str = "normal"  # normal | wilson | quantile | bootstrap
+    q: float = 0.5
+    group: str = "game"
+    all_games: bool = False  # computed over every game (truncated included)
+    compare: bool = True
+
+
+def _mean_stat(pg: Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]) -> Callable[[dict[str, Any], np.ndarray], float]:
+    def stat(d: dict[str, Any], w: np.ndarray) -> float:
+        cache = d.setdefault("_cache", {})  # per-game values, computed once per run
+        if pg not in cache:
+            v, m = pg(d)
+            cache[pg] = (np.where(m, v, 0.0), m.astype(np.float64))
+        v, m = cache[pg]
+        tot = float((w * m).sum())
+        return float((w * v).sum()) / tot if tot > 0 else math.nan
+
+    return stat
+
+
+def _finished(d: dict[str, Any]) -> np.ndarray:
+    return ~d["truncated"]
+
+
+def _pg(name: str, cond: Callable[[dict[str, Any]], np.ndarray] | None = None,
+        f: Callable[[np.ndarray], np.ndarray] | None = None) -> Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]:
+    def pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        v = d[name] if f is None else f(d[name])
+        m = _finished(d) if cond is None else cond(d)
+        return np.asarray(v, dtype=np.float64), m
+
+    return pg
+
+
+def _single(d: dict[str, Any]) -> np.ndarray:
+    return _finished(d) & (d["nwin"] == 1)
+
+
+def _balance(d: dict[str, Any], w: np.ndarray) -> float:
+    w = w * _finished(d)
+    tot = w.sum()
+    if tot == 0:
+        return math.nan
+    s = (w[:, None] * d["shares"]).sum(axis=0) / tot
+    return float(1.0 - (s.max() - s.min()))
+
+
+def _sd(d: dict[str, Any], w: np.ndarray) -> float:
+    w = w * _finished(d)
+    tot = w.sum()
+    if tot < 2:
+        return math.nan
+    x = d["length"]
+    m = float((w * x).sum()) / tot
+    return float(math.sqrt(max(0.0, float((w * (x - m) ** 2).sum()) / (tot - 1))))
+
+
+def _quant(q: float) -> Callable[[dict[str, Any], np.ndarray], float]:
+    def stat(d: dict[str, Any], w: np.ndarray) -> float:
+        x = np.repeat(d["length"], (w * _finished(d)).astype(np.int64))
+        return float(np.quantile(x, q)) if len(x) else math.nan
+
+    return stat
+
+
+def _seat_pg(s: int) -> Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]:
+    def pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        return d["shares"][:, s], _finished(d)
+
+    return pg
+
+
+def _fpa_pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    return d["shares"][:, 0] - 1.0 / d["n"], _finished(d)
+
+
+def base_metrics(n: int) -> list[MetricDef]:
+    ms = [
+        MetricDef("length_mean", "game length (turns), mean", "num",
+                  "turns played until the game ended (finished games); mean",
+                  _mean_stat(_pg("length")), _pg("length")),
+        MetricDef("length_sd", "game length, standard deviation", "num",
+                  "spread of the length of finished games (standard deviation)", _sd, ci="bootstrap"),
+        MetricDef("length_p10", "game length, 10th percentile", "num",
+                  "10% of finished games are this short or shorter", _quant(0.1), ci="quantile", q=0.1, compare=False),
+        MetricDef("length_p50", "game length, median", "num",
+                  "half the finished games are this short or shorter", _quant(0.5), ci="quantile", q=0.5, compare=False),
+        MetricDef("length_p90", "game length, 90th percentile", "num",
+                  "10% of finished games are longer than this", _quant(0.9), ci="quantile", q=0.9, compare=False),
+        MetricDef("truncated", "truncated games", "pct",
+                  "share of games stopped by the turn limit before they ended (no result)",
+                  _mean_stat(_pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float))),
+                  _pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float)),
+                  ci="wilson", all_games=True),
+    ]
+    for s in range(n):
+        ms.append(MetricDef(f"win_seat{s}", f"win share of seat {s}", "pct",
+                            f"seat {s}'s average win share (1/k for each of k tied winners)",
+                            _mean_stat(_seat_pg(s)), _seat_pg(s), group="seat"))
+    ms += [
+        MetricDef("first_player_advantage", "first-player advantage", "pct",
+                  "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
+                  _mean_stat(_fpa_pg), _fpa_pg, group="seat"),
+        MetricDef("balance", "balance", "pct",
+                  "1 - (largest seat win share - smallest seat win share); 100% = every seat wins as often",
+                  _balance, ci="bootstrap", group="seat"),
+        MetricDef("tie_rate", "shared wins (ties)", "pct",
+                  "share of finished games won by two or more seats together",
+                  _mean_stat(_pg("nwin", None, lambda x: (x > 1).astype(float))),
+                  _pg("nwin", None, lambda x: (x > 1).astype(float)), ci="wilson"),
+        MetricDef("lead_changes", "lead changes per game", "num",
+                  "times the strict leader (after each turn) changed during a finished game",
+                  _mean_stat(_pg("lead_changes")), _pg("lead_changes"), group="tension"),
+        MetricDef("drama_rate", "drama: winner came from behind", "pct",
+                  "share of games (one winner) in which the winner trailed the leader after some turn",
+                  _mean_stat(_pg("winner_trailed", _single)), _pg("winner_trailed", _single),
+                  ci="wilson", group="tension"),
+        MetricDef("drama_depth", "drama: winner's deepest deficit", "num",
+                  "the largest gap (points) between the leader and the eventual winner, averaged over games with one winner",
+                  _mean_stat(_pg("winner_deficit", _single)), _pg("winner_deficit", _single), group="tension"),
+        MetricDef("decisiveness", "decisiveness: lead taken for good at", "pct",
+                  "the point of the game (share of its turns) after which the winner led to the end; "
+                  "low = decided early",
+                  _mean_stat(lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d))),
+                  lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d)), group="tension"),
+        MetricDef("margin", "winning margin (points)", "num",
+                  "the winner's score minus the runner-up's, finished games",
+                  _mean_stat(_pg("margin")), _pg("margin"), group="tension"),
+    ]
+    return ms
+
+
+def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef]:
+    """Win share by breed / by bot: the mean share of the seats that had that breed / bot."""
+    if d.get(col) is None or d["G"] == 0:
+        return []
+    names = sorted({x for row in d[col] for x in row})
+    if col == "bots" and len(names) < 2:
+        return []
+    out = []
+    for name in names:
+        def pg(dd: dict[str, Any], name: str = name) -> tuple[np.ndarray, np.ndarray]:
+            has = dd[col] == name
+            cnt = has.sum(axis=1)
+            v = np.where(cnt > 0, (dd["shares"] * has).sum(axis=1) / np.maximum(cnt, 1), 0.0)
+            return v, _finished(dd) & (cnt > 0)
+
+        out.append(MetricDef(f"win_{col[:-1]}_{name}", f"win share of {label} {name}", "pct",
+                             f"average win share of the seats played by {label} {name}",
+                             _mean_stat(pg), pg, group=col))
+    if col == "bots":
+        strong = [x for x in names if x != "random"]
+        if "random" in names and len(strong) == 1:
+            s = strong[0]
+
+            def gap(dd: dict[str, Any], s: str = s) -> tuple[np.ndarray, np.ndarray]:
+                has = dd["bots"] == s
+                cnt = has.sum(axis=1)
+                v = (dd["shares"] * has).sum(axis=1) / np.maximum(cnt, 1) - 1.0 / dd["n"]
+                return v, _finished(dd) & (cnt > 0) & (cnt < dd["n"])
+
+            out.append(MetricDef("skill_gap", f"skill gap ({s} vs random)", "pct",
+                                 f"{s}'s win share against random bots minus the fair share 1/n "
+                                 "(0: skill does not matter; the game is all luck)",
+                                 _mean_stat(gap), gap, group="bots"))
+    return out
+
+
+def metric_defs(d: dict[str, Any]) -> list[MetricDef]:
+    return base_metrics(d["n"]) + _group_share_defs(d, "breeds", "breed") + _group_share_defs(d, "bots", "bot")
+
+
+def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:
+    """Every metric of a run with its 95% interval."""
+    G = d["G"]
+    ones = np.ones(G)
+    fin = int(_finished(d).sum())
+    defs = metric_defs(d)
+    boot = [m for m in defs if m.ci == "bootstrap" or (m.per_game is None and m.ci not in ("quantile",))]
+    reps: dict[str, list[float]] = {m.key: [] for m in boot}
+    if boot and G > 1:
+        for w in bootstrap_weights(G, BOOTSTRAP, np.random.default_rng(seed)):
+            for m in boot:
+                reps[m.key].append(m.stat(d, w))
+    out = []
+    for m in defs:
+        est = m.stat(d, ones)
+        lo = hi = math.nan
+        count = G if m.all_games else fin
+        if m.key in reps:
+            vals = np.array(reps[m.key])
+            vals = vals[~np.isnan(vals)]
+            if len(vals):
+                lo, hi = (float(x) for x in np.quantile(vals, [0.025, 0.975]))
+        elif m.per_game is not None:
+            v, mask = m.per_game(d)
+            x = v[mask]
+            count = len(x)
+            if m.ci == "wilson":
+                lo, hi = wilson(float(x.sum()), len(x))
+            else:
+                _, lo, hi = mean_ci(x)
+        elif m.ci == "quantile":
+            x = d["length"][_finished(d)]
+            _, lo, hi = quantile_ci(x, m.q)
+        out.append(Value(m.key, m.label, est, lo, hi, m.kind, count, m.definition, m.group))
+    return out
+
+
+def bootstrap_weights(G: int, B: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """``B`` bootstrap replicates of ``G`` games, as draw counts per game (one at a time)."""
+    for _ in range(B):
+        yield np.bincount(rng.integers(0, G, G), minlength=G).astype(np.float64)
+
+
+def summarize(table: Any, seed: int = 0) -> dict[str, Any]:
+    """The metrics of a run as JSON-ready data (``lab run --json``)."""
+    d = game_arrays(table)
+    return {
+        "games": d["G"],
+        "finished": int(_finished(d).sum()),
+        "metrics": [v.to_json() for v in evaluate(d, seed)],
+    }
+
+
+@dataclass
+class LengthHistogram:
+    edges: np.ndarray
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0))
