@@ -141,10 +141,13 @@ class Session:
         try:
             while not self.state.is_terminal():
                 self.step()
-        except Quit as e:
-            self.say(f"\nGame stopped ({e}).")
+        except (Quit, KeyboardInterrupt) as e:
+            self.say(f"\nGame stopped ({e or 'interrupted'}).")
             self.finish(stopped=True)
             return
+        except Exception:
+            self.save_record(stopped=True)  # whatever went wrong, the game so far is kept
+            raise
         self.finish(stopped=False)
 
     def step(self) -> None:

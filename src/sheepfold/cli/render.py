@@ -146,7 +146,7 @@ def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
             str(view["piles"][s]),
             "WOLF" if view["wolf"] == s else "",
         )
-    lines = [
+    lines: list[RenderableType] = [
         Text(f"wool in the middle: {view['middle']}", style="bold"),
         table,
         Text(wolf_text(view, names)),
