@@ -627,13 +627,17 @@ def play_command(
         help="one per seat, in seat order: a name = a person at this keyboard; bot:greedy, "
         "bot:random (or any bot's name) = a bot",
     ),
-    players: int = typer.Option(None, "--players", min=2, max=4,
+    players: int = typer.Option(None, "--players", min=2, max=4, metavar="N",
                                 help="number of players (without --seat: you are asked who sits where)"),
-    seed: int = typer.Option(None, "--seed", help="seed of the deal / dice (default: a fresh one, shown)"),
-    rules: str = typer.Option(None, "--rules", help="a rule set's name or a .toml/.json file"),
+    seed: int = typer.Option(None, "--seed", metavar="N", help="seed of the deal / dice (default: a fresh one, shown)"),
+    rules: str = typer.Option(None, "--rules", metavar="NAME|FILE", help="a rule set's name or a .toml/.json file"),
     save: Path = typer.Option(None, "--save", metavar="FILE",
                               help="write the game's record here at the end (or when you quit)"),
-    breed: list[str] = typer.Option([], "--breed", help="Dolly Crush: one dog breed per seat, in order"),
+    breed: list[str] = typer.Option(
+        [], "--breed", metavar="BREED",
+        help="Dolly Crush: one dog breed per seat, in order (pastore-maremmano, "
+        "australian-shepherd, bobtail, border-collie; default: in that order)",
+    ),
     hide_scores: bool = typer.Option(False, "--hide-scores",
                                      help="Dolly Crush: keep running scores hidden (ruling 9)"),
 ) -> None:
