@@ -61,6 +61,7 @@
       localStorage.removeItem(TOKEN_KEY); // we left: a bot took the seat
     }
     msg = m;
+    window.SF_LAST = m; // what this page was told (tests read it)
     render();
   }
 
@@ -298,8 +299,21 @@
     return ["", `${SF.playerName(table, who)} is playing…`];
   }
 
+  function friendly(text) { // engine action names, in words for people
+    let m;
+    if ((m = /^dog (\d)$/.exec(text))) return `played dog card ${+m[1] + 1}`;
+    if ((m = /^swap ([a-c][1-5])-([a-c][1-5])$/.exec(text))) return `swapped ${m[1]} and ${m[2]}`;
+    if ((m = /^swap seat (\d)$/.exec(text))) return `swapped sheep with ${name(+m[1])}`;
+    if ((m = /^wolf seat (\d)$/.exec(text))) return `sent the wolf to ${name(+m[1])}`;
+    if (text === "grow") return "grew one piece of wool";
+    if (text === "double") return "doubled: two pieces of wool";
+    if (text === "shear") return "sheared their sheep";
+    if (text === "raid") return "raided with the wolf";
+    if (text === "pass") return "passed";
+    return text;
+  }
   function renderLog(events) {
-    $("log").innerHTML = events.slice().reverse().map((e) => `<li>${e.who ? `<b>${SF.esc(e.who)}</b>: ` : ""}${SF.esc(e.text)}</li>`).join("");
+    $("log").innerHTML = events.slice().reverse().map((e) => `<li>${e.who ? `<b>${SF.esc(e.who)}</b>: ` : ""}${SF.esc(friendly(e.text))}</li>`).join("");
   }
 
   function renderReplayBox() {

@@ -1,0 +1,166 @@
+"""Browser tests: Playwright driving Debian's Chromium against a live server on 127.0.0.1.
+
+Screenshots go to tests/web/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
+    ctx = browser.new_context(viewport=viewport or {"width": 1000, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def sit(page: Any, url: str, name: str, seat: int | None = None) -> None:
+    page.goto(url)
+    page.wait_for_selector("#join-name")
+    page.fill("#join-name", name)
+    page.click(f".sit[data-seat='{seat}']" if seat is not None else ".sit")
+    page.wait_for_function("window.SF_LAST && window.SF_LAST.you !== null")
+
+
+def last(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.SF_LAST")
+
+
+NEIGHBOURS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + [
+    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)]
+
+
+def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
+    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}],
+                           breeds=["pastore-maremmano", "bobtail"], show_scores=False, seed=21)
+    url = live_server.url + t["invite"]
+    pages = [new_page(browser, PHONE), new_page(browser)]
+    sit(pages[0], url, "Mia", 0)
+    sit(pages[1], url, "Leo", 1)
+    rng = random.Random(5)
+    for turn in range(8):
+        seat = last(pages[0])["view"]["to_move"]
+        assert seat == turn % 2
+        p = pages[seat]
+        other = pages[1 - seat]
+        seq = last(p)["seq"]
+        p.wait_for_selector(".dogcard")
+        assert other.locator(".dogcard").count() == 0  # not your turn: no controls
+        p.click(".dogcard >> nth=0")
+        a, b = rng.choice(NEIGHBOURS)
+        p.click(f"[data-cell='{a}']")
+        p.click(f"[data-cell='{b}']")
+        assert p.inner_text("#swaps-left") == "0"
+        if turn == 0:
+            p.click("#undo")  # undo the swap before confirming: nothing was sent
+            assert p.inner_text("#swaps-left") == "1"
+            assert last(p)["seq"] == seq
+            p.click(f"[data-cell='{a}']")
+            p.click(f"[data-cell='{b}']")
+            p.screenshot(path=str(shots / "dolly-phone-swap.png"), full_page=True)
+        p.click("#confirm")
+        for q in pages:
+            q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+        v = last(p)["view"]
+        if turn == 0:
+            p.screenshot(path=str(shots / "dolly-phone-after-turn.png"), full_page=True)
+            # scores hidden: the other player's pile is face down and their score is not sent
+            ov = last(other)["view"]
+            assert ov["scores"][seat] is None and all(c is None for c in ov["collected"][seat])
+        if v["finished"]:
+            break
+    for q in pages:
+        q.wait_for_selector("text=Game over")
+    final = last(pages[1])["view"]
+    assert final["finished"] and final["winners"] and None not in final["scores"]
+    pages[1].screenshot(path=str(shots / "dolly-desktop-final.png"), full_page=True)
+    # the finished game replays move by move
+    pages[1].click("#replay-open")
+    pages[1].wait_for_selector("#replay-range")
+    pages[1].click("#replay-next")
+    pages[1].click("#replay-next")
+    assert pages[1].inner_text("#replay-pos") == "2"
+    pages[1].screenshot(path=str(shots / "dolly-replay.png"), full_page=True)
+    assert not pages[0].errors and not pages[1].errors
+
+
+def test_shave_a_sheep_against_bots_in_the_browser(browser, make_server, shots):
+    srv = make_server(bot_delay=0.05)
+    t = srv.create(game="shave-a-sheep", rules={"wool": 7},
+                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                          {"kind": "bot", "bot": "random"}], seed=8)
+    page = new_page(browser, PHONE)
+    sit(page, srv.url + t["invite"], "Ada")
+    shot = False
+    for _ in range(300):
+        page.wait_for_selector("#roll, .act, .banner.over")
+        if page.locator(".banner.over").count():
+            break
+        seq = last(page)["seq"]
+        if page.locator("#roll").count():
+            page.click("#roll")
+        else:
+            if not shot:
+                page.screenshot(path=str(shots / "shave-phone-choose.png"), full_page=True)
+                shot = True
+            page.click(".act >> nth=0")
+        page.wait_for_function(f"window.SF_LAST.seq > {seq}")
+    else:
+        raise AssertionError("the game did not end")
+    v = last(page)["view"]
+    assert v["finished"] and v["middle"] == 0 and sum(v["piles"]) == 7
+    page.screenshot(path=str(shots / "shave-phone-final.png"), full_page=True)
+    assert not page.errors
+
+
+def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots):
+    srv = make_server(bot_delay=0.05, race_timeout=30.0)
+    t = srv.create(game="shave-a-sheep", ruleset="howling-wolf",
+                   seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
+    url = srv.url + t["invite"]
+    pages = [new_page(browser), new_page(browser, PHONE)]
+    sit(pages[0], url, "Ann", 0)
+    sit(pages[1], url, "Ben", 1)
+    for _ in range(60):  # play until a gray face starts the race
+        v = last(pages[0])["view"]
+        if v["phase"] == "grab":
+            break
+        p = pages[v["turn"]]
+        seq = last(p)["seq"]
+        p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
+        for q in pages:
+            q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+    else:
+        raise AssertionError("no gray face came up")
+    roller = last(pages[0])["view"]["turn"]
+    first, second = 1 - roller, roller  # the one who did not roll is quicker this time
+    for q in pages:
+        q.wait_for_selector("#howl")
+    pages[first].screenshot(path=str(shots / "howl-race.png"), full_page=True)
+    seq = last(pages[0])["seq"]
+    click = "(() => { const b = document.getElementById('howl'); if (!b) return false; b.click(); return true; })()"
+    pages[first].click("#howl")
+    second_clicked = pages[second].evaluate(click)  # right behind: usually before the news arrives
+    for q in pages:
+        q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+    v = last(pages[second])["view"]
+    assert v["grabber"] == first and v["phase"] == "howl-target"
+    if second_clicked:  # the second grab was refused, to that client alone
+        pages[second].wait_for_selector("text=too late")
+    assert pages[first].locator("text=too late").count() == 0
+    pages[first].wait_for_selector("text=Whose sheep does it bite?")
+    pages[first].screenshot(path=str(shots / "howl-won.png"), full_page=True)
+    pages[first].click(".act >> nth=0")
+    pages[roller].wait_for_selector("text=Add one piece of wool")
+    assert not pages[0].errors and not pages[1].errors
