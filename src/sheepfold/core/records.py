@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from sheepfold.core.errors import describe_validation_error
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
 
 FORMAT = "sheepfold-record/1"
@@ -47,10 +46,23 @@ def _no_constant(name: str) -> Any:
 
 # -- the format, as pydantic models ----------------------------------------------------------
 Breed = Literal["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
-CellName = Annotated[StrictStr, Field(pattern=r"^[abcABC][1-5]$")]
-CardCode = Annotated[
-    StrictStr, Field(pattern=r"^(bell|lamb|butterfly|flower|ram)-(white|black)$")
-]
+def _check_cell(name: str) -> str:
+    from sheepfold.games.dolly_crush.cards import parse_cell
+
+    parse_cell(name)  # ValueError: "'a0' is not a cell (a1..c5: row a-c, column 1-5)"
+    return name
+
+
+def _check_card(code: str) -> str:
+    from sheepfold.games.dolly_crush.cards import card_code, parse_card
+
+    if card_code(parse_card(code)) != code:
+        raise ValueError(f"{code!r} is not a card code: write it like ram-black (lower case)")
+    return code
+
+
+CellName = Annotated[StrictStr, AfterValidator(_check_cell)]
+CardCode = Annotated[StrictStr, AfterValidator(_check_card)]
 
 
 class _Open(BaseModel):
@@ -146,9 +158,7 @@ def parse_record(data: Any) -> Record:
     except ValidationError as e:
         first = e.errors()[0]["loc"]
         move = first[1] if len(first) > 1 and first[0] == "moves" and isinstance(first[1], int) else None
-        raise RecordError(
-            describe_validation_error(e), move=move, field=".".join(map(str, first))
-        ) from None
+        raise RecordError(_first_problem(e), move=move, field=".".join(map(str, first))) from None
     if isinstance(rec, DollyRecord):
         breeds = [p.breed for p in rec.players]
         for i, b in enumerate(breeds):
@@ -158,6 +168,21 @@ def parse_record(data: Any) -> Record:
                     "(each breed at most once)", field=f"players.{i}.breed"
                 )
     return rec
+
+
+def _first_problem(err: ValidationError) -> str:
+    """The first problem of a record, naming its field; how many more there are, if any."""
+    e = err.errors()[0]
+    where = ".".join(str(p) for p in e["loc"])
+    msg = e["msg"].removeprefix("Value error, ")
+    if e["type"] == "extra_forbidden":
+        msg = "unknown field"
+    elif e["type"] == "missing":
+        msg = "this field is required"
+    elif e["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        msg = "should be a JSON object"
+    more = err.error_count() - 1
+    return f"{where}: {msg}" + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
 
 
 # -- replay ----------------------------------------------------------------------------------
