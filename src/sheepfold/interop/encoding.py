@@ -49,14 +49,16 @@ class Encoder:
 
     def encode(self, state: State, seat: Seat, out: np.ndarray | None = None) -> np.ndarray:
         """The position seen from ``seat``, written into ``out`` (a new array if None)."""
+        vals = [0.0] * self.size
+        self._write(state, seat, vals)
         if out is None:
-            out = self.zeros()
-        else:
-            out.fill(0.0)
-        self._write(state, seat, out)
+            return np.array(vals, np.float32)
+        out[:] = vals
         return out
 
-    def _write(self, state: Any, seat: Seat, out: np.ndarray) -> None:  # pragma: no cover
+    def _write(self, state: Any, seat: Seat, out: list[float]) -> None:  # pragma: no cover
+        """Write the (non-zero) values into ``out``, a list of zeros (plain lists are much
+        faster to poke one item at a time than numpy arrays)."""
         raise NotImplementedError
 
     def text(self, state: Any, seat: Seat | None = None) -> str:  # pragma: no cover
@@ -119,7 +121,7 @@ class DollyEncoder(Encoder):
         o = {k: v[0] for k, v in self.offsets.items()}
         self.o = o
 
-    def _write(self, s: Any, seat: Seat, out: np.ndarray) -> None:
+    def _write(self, s: Any, seat: Seat, out: list[float]) -> None:
         g = s.game
         n = g.num_players
         o = self.o
@@ -241,7 +243,7 @@ class ShaveEncoder(Encoder):
         ]
         self.o = {k: v[0] for k, v in self.offsets.items()}
 
-    def _write(self, s: Any, seat: Seat, out: np.ndarray) -> None:
+    def _write(self, s: Any, seat: Seat, out: list[float]) -> None:
         n = s.game.num_players
         o = self.o
         out[o["seat"] + seat] = 1.0

@@ -213,6 +213,8 @@ class SheepfoldGame(pyspiel.Game):
         super().__init__(_GAME_TYPES[self.game_name], info, params)
         self.engine = engine
         self.encoder = encoder_for(engine)
+        # every OpenSpiel state starts as a copy of this one (a clone is cheaper than a deal)
+        self.initial_engine_state = engine.new_initial_state(seed=0)
 
     def new_initial_state(self) -> SheepfoldState:
         return SheepfoldState(self)
@@ -236,13 +238,13 @@ class SheepfoldState(pyspiel.State):
 
     def __init__(self, game: SheepfoldGame) -> None:
         super().__init__(game)
-        self._box = _Box(game.engine.new_initial_state(seed=0))
+        self._box = _Box(game.initial_engine_state.clone())
 
     @property
     def engine_state(self) -> State:
         box = self._box
         if box.s is None:  # just unpickled: replay the history
-            s = self.get_game().engine.new_initial_state(seed=0)
+            s = self.get_game().initial_engine_state.clone()
             for a in box.actions:
                 s.apply(a)
             box.s = s
