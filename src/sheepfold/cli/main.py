@@ -25,6 +25,7 @@ def _register_optional() -> None:
     play.register(app)
     from sheepfold.cli import serve; serve.register(app)  # noqa: E702
     from sheepfold.cli import tournament; tournament.register(app)  # noqa: E702
+    from sheepfold.cli import lab; lab.register(app)  # noqa: E702
 
 
 _register_optional()

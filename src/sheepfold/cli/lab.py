@@ -1,0 +1,322 @@
+"""``sheepfold lab``: simulate many games, measure them, compare house rules."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from sheepfold.cli.common import GAME_HELP, check_game, console, err_console, fail, friendly_errors
+
+app = typer.Typer(
+    help="Simulate thousands of games, measure what makes a game good, compare house rules.",
+    no_args_is_help=True,
+)
+
+BOT_HELP = ("bot per seat, repeat the option (one --bot: every seat); fast policies: random, "
+            "greedy, perfect (Shave a Sheep); any registered bot with --engine engine")
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="lab")
+
+
+def _command_line() -> str:
+    return "sheepfold " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def _progress() -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("games"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+        console=err_console, transient=False,
+    )
+
+
+def _job(game: str, rules: str | None, bots: list[str] | None, games: int, players: int, seed: int,
+         rotate: bool, breeds: str | None, engine: str, max_turns: int) -> Any:
+    from sheepfold.cli.common import resolve_rules
+    from sheepfold.lab.runner import make_job
+
+    check_game(game)
+    model = resolve_rules(game, rules)
+    name = (getattr(model, "name", None) or (Path(rules).stem if rules else None)
+            or "rulebook")
+    br: Any = None
+    if breeds:
+        br = "mix" if breeds == "mix" else [b.strip() for b in breeds.split(",")]
+    return make_job(game, model, ruleset=name, players=players, bots=bots or ["random"],
+                    games=games, seed=seed, rotate=rotate, breeds=br, engine=engine,
+                    max_turns=max_turns)
+
+
+def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resume: bool,
+          overwrite: bool, quiet: bool, label: str = "playing") -> Any:
+    from sheepfold.lab.runner import run
+
+    if quiet:
+        return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite)
+    with _progress() as prog:
+        task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
+
+        def update(done: int, total: int) -> None:
+            prog.update(task, completed=done, total=total)
+
+        try:
+            return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
+                       progress=update)
+        except KeyboardInterrupt:
+            if out is not None:
+                err_console.print(f"stopped: the finished games are in {out}; add --resume to go on")
+            raise
+
+
+def _metrics_table(values: list[Any], title: str) -> Any:
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt
+
+    t = Table(title=title, show_lines=False)
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_column("95% CI", justify="right")
+    t.add_column("games", justify="right")
+    for v in values:
+        t.add_row(v.label, fmt(v.value, v.kind), f"{fmt(v.lo, v.kind)} – {fmt(v.hi, v.kind)}", str(v.n))
+    return t
+
+
+# -- lab run -----------------------------------------------------------------------------------
+@app.command("run")
+@friendly_errors
+def run_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    rules: str | None = typer.Option(None, "--rules", "-r", help="rule set name or file (default: the rulebook)"),
+    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="players per game"),
+    seed: int = typer.Option(0, "--seed", help="game i is seeded SEED + i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="local worker processes (default: every core)"),
+    ray: str | None = typer.Option(None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Parquet file, one row per game"),
+    resume: bool = typer.Option(False, "--resume", help="finish the run in --out (plays only the missing games)"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing --out file"),
+    rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats game by game"),
+    breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)"),
+    engine: str = typer.Option("auto", "--engine", help="auto (fast simulator when it can), fast, or engine"),
+    max_turns: int = typer.Option(1000, "--max-turns", help="Shave a Sheep: stop (truncated) after this many turns unless the rules say"),
+    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+) -> None:
+    """Play N games in parallel and print their quality metrics (95% CIs).
+
+    Example: sheepfold lab run shave-a-sheep --rules cutting-costs --games 100000 --out cc.parquet
+    """
+    from sheepfold.lab.metrics import evaluate, game_arrays
+
+    job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns)
+    table = _play(job, out, workers, ray, resume, overwrite, as_json)
+    values = evaluate(game_arrays(table))
+    if as_json:
+        print(json.dumps({"job": json.loads(job.to_json()), "games": table.num_rows,
+                          "out": str(out) if out else None,
+                          "metrics": [v.to_json() for v in values]}))
+    else:
+        console.print(_metrics_table(values, f"{job.game}, {job.ruleset}: {table.num_rows} games"))
+        if out:
+            console.print(f"rows: {out}")
+    if report:
+        from sheepfold.lab.report import run_report, write
+
+        write(report, run_report(job, table, values, _command_line()))
+        if not as_json:
+            console.print(f"report: {report}")
+
+
+# -- lab show -----------------------------------------------------------------------------------
+@app.command("show")
+@friendly_errors
+def show_command(
+    file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
+    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+) -> None:
+    """The metrics (and optionally the HTML report) of a finished run."""
+    from sheepfold.lab.metrics import evaluate, game_arrays
+    from sheepfold.lab.runner import read_table
+
+    job, table = read_table(file)
+    values = evaluate(game_arrays(table))
+    if as_json:
+        print(json.dumps({"job": json.loads(job.to_json()), "games": table.num_rows,
+                          "metrics": [v.to_json() for v in values]}))
+    else:
+        console.print(_metrics_table(values, f"{file}: {job.game}, {job.ruleset}, {table.num_rows} games"))
+    if report:
+        from sheepfold.lab.report import run_report, write
+
+        write(report, run_report(job, table, values, _command_line()))
+
+
+# -- lab record ---------------------------------------------------------------------------------
+@app.command("record")
+@friendly_errors
+def record_command(
+    file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
+    game_index: int = typer.Argument(..., help="the row's game_index (game i is seeded SEED + i)"),
+    out: Path | None = typer.Option(None, "--out", "-o", help="write the record here (default: print it)"),
+) -> None:
+    """Turn one row back into a game record (played again from its seed): `sheepfold replay` it."""
+    from sheepfold.lab.runner import read_table, record_of
+
+    job, table = read_table(file)
+    if not 0 <= game_index < max(job.games, 1):
+        raise fail(f"game_index {game_index} is not in this run (0..{job.games - 1})")
+    rec = record_of(job, game_index)
+    text = json.dumps(rec, indent=1)
+    if out:
+        out.write_text(text + "\n", encoding="utf-8")
+        console.print(f"record: {out}")
+    else:
+        print(text)
+
+
+# -- lab compare -------------------------------------------------------------------------------
+@app.command("compare")
+@friendly_errors
+def compare_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    a: str = typer.Argument(..., help="rule set A: name, file, 'rulebook', or a Parquet run"),
+    b: str = typer.Argument(..., help="rule set B: name, file, 'rulebook', or a Parquet run"),
+    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    games: int = typer.Option(20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
+    seed: int = typer.Option(0, "--seed", help="game i of both rule sets is seeded SEED + i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
+    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
+    rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats"),
+    breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"),
+    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
+    max_turns: int = typer.Option(1000, "--max-turns"),
+    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
+) -> None:
+    """Compare two rule sets on the same dice and decks: every metric's change with its CI.
+
+    Example: sheepfold lab compare shave-a-sheep rulebook cutting-costs --games 50000
+    """
+    from sheepfold.lab.compare import compare_tables, verdict
+    from sheepfold.lab.runner import read_table
+
+    def side(spec: str) -> tuple[Any, Any]:
+        if spec.endswith(".parquet"):
+            return read_table(spec)
+        job = _job(game, None if spec == "rulebook" else spec, bot, games, players, seed, rotate,
+                   breeds, engine, max_turns)
+        return job, _play(job, None, workers, ray, False, False, as_json)
+
+    check_game(game)
+    job_a, ta = side(a)
+    job_b, tb = side(b)
+    if job_a.game != job_b.game:
+        raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
+    name_a, name_b = job_a.ruleset, job_b.ruleset
+    if name_a == name_b:
+        name_a, name_b = f"A ({name_a})", f"B ({name_b})"
+    diffs = compare_tables(ta, tb)
+    text = verdict(diffs, name_a, name_b)
+    if as_json:
+        print(json.dumps({"a": json.loads(job_a.to_json()), "b": json.loads(job_b.to_json()),
+                          "games": min(ta.num_rows, tb.num_rows), "verdict": text,
+                          "metrics": [x.to_json() for x in diffs]}))
+    else:
+        from rich.table import Table
+
+        from sheepfold.lab.metrics import fmt
+
+        t = Table(title=f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games")
+        for col in ("metric", "A", "B", "B − A", "95% CI", "p"):
+            t.add_column(col, justify="left" if col == "metric" else "right")
+        for x in diffs:
+            kind = "pct" if x.kind in ("pct", "pp") else "num"
+            rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
+            style = "bold" if x.significant else None
+            p = "-" if x.p != x.p else ("<0.001" if x.p < 0.001 else f"{x.p:.3f}")
+            t.add_row(x.label, fmt(x.a, kind), fmt(x.b, kind), f"{fmt(x.diff, kind)}{rel}",
+                      f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}", p, style=style)
+        console.print(t)
+        console.print(text)
+    if report:
+        from sheepfold.lab.report import compare_report, write
+
+        write(report, compare_report(job_a, job_b, ta, tb, diffs, text, _command_line()))
+        if not as_json:
+            console.print(f"report: {report}")
+
+
+# -- lab variants (the finding) -------------------------------------------------------------------
+@app.command("variants")
+@friendly_errors
+def variants_command(
+    game: str = typer.Argument("shave-a-sheep", help=GAME_HELP),
+    rules: list[str] | None = typer.Option(None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"),
+    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    games: int = typer.Option(20000, "--games", "-n", min=2),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
+    seed: int = typer.Option(0, "--seed"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
+    engine: str = typer.Option("auto", "--engine"),
+    max_turns: int = typer.Option(1000, "--max-turns"),
+    plot: Path | None = typer.Option(None, "--plot", help="write a PNG: length and first-player advantage per rule set"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Several rule sets side by side (same seeds): mean length and first-player advantage."""
+    from sheepfold.lab.metrics import evaluate, fmt, game_arrays
+    from sheepfold.rulesets import all_rulesets
+
+    check_game(game)
+    names = rules or [r.name for r in all_rulesets(game) if not r.source.endswith((".toml", ".json")) or r.source == "built-in"]
+    rows = []
+    for name in names:
+        job = _job(game, name, bot, games, players, seed, False, None, engine, max_turns)
+        table = _play(job, None, workers, None, False, False, as_json)
+        vals = {v.key: v for v in evaluate(game_arrays(table))}
+        L, F = vals["length_mean"], vals["first_player_advantage"]
+        rows.append({"name": name, "length": L.value, "length_lo": L.lo, "length_hi": L.hi,
+                     "fpa": F.value, "fpa_lo": F.lo, "fpa_hi": F.hi,
+                     "seat0": vals["win_seat0"].value, "ties": vals["tie_rate"].value,
+                     "lead_changes": vals["lead_changes"].value,
+                     "truncated": vals["truncated"].value,
+                     "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games} games each"})
+    if as_json:
+        print(json.dumps(rows))
+    else:
+        from rich.table import Table
+
+        t = Table(title=rows[0]["title"] if rows else "")
+        for col in ("rule set", "mean length", "95% CI", "seat 0 wins", "first-player adv.", "95% CI", "ties", "lead changes"):
+            t.add_column(col, justify="left" if col == "rule set" else "right")
+        for r in rows:
+            t.add_row(r["name"], fmt(r["length"], "num"), f"{fmt(r['length_lo'], 'num')} – {fmt(r['length_hi'], 'num')}",
+                      fmt(r["seat0"], "pct"), fmt(r["fpa"], "pct"), f"{fmt(r['fpa_lo'], 'pct')} – {fmt(r['fpa_hi'], 'pct')}",
+                      fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num"))
+        console.print(t)
+    if plot and rows:
+        from sheepfold.lab.report import variants_plot, write_png
+
+        write_png(plot, variants_plot(rows))
+        if not as_json:
+            console.print(f"plot: {plot}")
