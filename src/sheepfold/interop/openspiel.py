@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
 from sheepfold.core.protocol import CHANCE, Game, RulesError, State
 from sheepfold.games import make, parse_rules
@@ -200,7 +200,7 @@ class SheepfoldGame(pyspiel.Game):
         if engine.name == "dolly-crush":
             chance = engine.info.max_chance_outcomes
         else:
-            chance = max(len(engine.faces), n)
+            chance = max(len(engine.faces), n)  # type: ignore[attr-defined]
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.info.num_distinct_actions,
             max_chance_outcomes=chance,
