@@ -1,0 +1,180 @@
+"""Crash test: a real server process is killed with SIGKILL in the middle of games, restarted on
+the same database, and every table is exactly where it was: no acknowledged action is missing."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import httpx
+
+from conftest import WSClient, free_port
+from sheepfold.server.storage import Storage
+from sheepfold.server.tables import TableManager
+from test_web_api import dolly_turn
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", db, "--bot-delay", "0", "--dev-seeds", "--race-timeout", "0.3"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server died")
+    raise RuntimeError("the server did not start")
+
+
+def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    if view["finished"]:
+        return None
+    if view["game"] == "dolly-crush":
+        return dolly_turn(view, seat, rng) if view["to_move"] == seat else None
+    if view["phase"] == "roll" and view["turn"] == seat:
+        return {"type": "roll"}
+    if view["phase"] == "grab":
+        return {"type": "grab"}
+    if view["to_move"] == seat and view["legal_actions"]:
+        return {"type": "act", "action": rng.choice(view["legal_actions"])}
+    return None
+
+
+def player(client: WSClient, seat: int, rng: random.Random, stop: threading.Event) -> None:
+    """Play while the server lives; every state message received is kept in client.received."""
+    try:
+        while not stop.is_set():
+            st = client.last_state
+            assert st is not None
+            msg = intent(st["view"], seat, rng)
+            if msg is not None:
+                client.send(msg)
+            try:
+                client.recv(timeout=0.5)
+            except TimeoutError:
+                pass
+    except Exception:  # the server was killed under us
+        return
+
+
+def rebuild(db: str) -> dict[str, Any]:
+    st = Storage(db)
+    rows = {r.id: r for r in st.load_all()}
+    st.close()
+    return rows
+
+
+def state_at(row: Any, n: int) -> Any:
+    game = TableManager.make_game(row.game, row.players, row.config)
+    s = TableManager.new_state(game, row.seed)
+    for _, a in row.actions[:n]:
+        s.apply(a)
+    return s
+
+
+def test_kill_9_mid_games_and_restart(tmp_path):
+    import json
+
+    db = str(tmp_path / "crash.db")
+    port = free_port()
+    proc = start_server(db, port)
+    http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+    specs = [
+        {"game": "dolly-crush", "seats": [{}, {}], "seed": 100},
+        {"game": "dolly-crush", "seats": [{}, {}], "seed": 101, "breeds": ["bobtail", "border-collie"]},
+        {"game": "shave-a-sheep", "seats": [{}, {}], "seed": 102},
+        {"game": "shave-a-sheep", "ruleset": "howling-wolf", "seats": [{}, {}, {"kind": "bot"}], "seed": 103},
+        {"game": "shave-a-sheep", "ruleset": "my-friend-mr-wolf", "seats": [{}, {"kind": "bot"}], "seed": 104},
+    ]
+    seats: list[tuple[str, int, str]] = []  # (table, seat, token)
+    for sp in specs:
+        t = http.post("/api/tables", json=sp).json()
+        for s in t["seats"]:
+            if s["kind"] == "human":
+                j = http.post(f"/api/tables/{t['id']}/join", json={"name": f"p{s['seat']}"}).json()
+                seats.append((t["id"], j["seat"], j["token"]))
+    clients = [(tid, seat, tok, WSClient(f"ws://127.0.0.1:{port}/ws/{tid}", tok)) for tid, seat, tok in seats]
+    stop = threading.Event()
+    threads = [threading.Thread(target=player, args=(c, seat, random.Random(i), stop), daemon=True)
+               for i, (_, seat, _, c) in enumerate(clients)]
+    for th in threads:
+        th.start()
+    # let the games run, then kill the server in the middle of them
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        seqs = [c.last_state["seq"] for *_, c in clients]
+        if min(seqs) > 20:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    stop.set()
+    for th in threads:
+        th.join(5)
+
+    # every state a client was told about is in the database, exactly
+    rows = rebuild(db)
+    acked = 0
+    for tid, seat, _, c in clients:
+        row = rows[tid]
+        states = [json.loads(t) for t in c.received]
+        states = [m for m in states if m["type"] == "state"]
+        assert states
+        for m in states:
+            assert len(row.actions) >= m["seq"], "an acknowledged action is missing"
+            assert state_at(row, m["seq"]).observe(m["you"]) == m["view"]
+        acked = max(acked, states[-1]["seq"])
+    assert acked > 20
+    unfinished = [tid for tid, r in rows.items() if not r.finished]
+    assert unfinished, "the kill came after every game had ended"
+
+    # restart on the same database: every table is where it was, and the games go on to the end
+    port2 = free_port()
+    proc2 = start_server(db, port2)
+    try:
+        rows = rebuild(db)  # a restarted bot may already have moved; compare with the DB now
+        new_clients = []
+        for tid, seat, tok in seats:
+            c = WSClient(f"ws://127.0.0.1:{port2}/ws/{tid}", tok)
+            m = c.last_state
+            assert m is not None and m["you"] == seat
+            new_clients.append((tid, seat, tok, c))
+        stop2 = threading.Event()
+        threads = [threading.Thread(target=player, args=(c, seat, random.Random(50 + i), stop2), daemon=True)
+                   for i, (_, seat, _, c) in enumerate(new_clients)]
+        for th in threads:
+            th.start()
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            if all(c.last_state["view"]["finished"] for *_, c in new_clients):
+                break
+            time.sleep(0.1)
+        stop2.set()
+        for th in threads:
+            th.join(5)
+        assert all(c.last_state["view"]["finished"] for *_, c in new_clients)
+        final = rebuild(db)
+        for tid, seat, _, c in new_clients:
+            row = final[tid]
+            assert row.finished
+            assert len(row.actions) >= len(rows[tid].actions)
+            assert row.actions[:len(rows[tid].actions)] == rows[tid].actions  # nothing rewritten
+            end = state_at(row, len(row.actions))
+            assert end.is_terminal() and end.observe(seat) == c.last_state["view"]
+    finally:
+        proc2.send_signal(signal.SIGTERM)
+        try:
+            proc2.wait(10)
+        except subprocess.TimeoutExpired:
+            proc2.kill()
