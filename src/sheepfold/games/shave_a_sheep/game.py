@@ -106,7 +106,9 @@ class ShaveGame(Game):
         try:
             text = normalize_face(face)
         except RulesError as e:
-            raise IllegalAction(str(e)) from None
+            raise IllegalAction(
+                f"'{face}' is not a face of the die in use (faces: {', '.join(self.faces)}): {e}"
+            ) from None
         if text in self.faces:
             return self.faces.index(text)
         wanted = sorted(text.split("/"))
