@@ -9,6 +9,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from sheepfold.core.protocol import IllegalAction  # noqa: E402
 from sheepfold.games import make  # noqa: E402
 from sheepfold.interop import openspiel as sos  # noqa: E402
 from sheepfold.interop.encoding import encoder_for  # noqa: E402
@@ -205,3 +206,12 @@ def test_openspiel_state_agrees_with_the_engine(name: str, players: int, options
     engine_game = make(name, players=players, rules=rules, **engine_opts)
     total = sum(_agree(game_string, engine_game, seed) for seed in range(4))
     assert total > 50
+
+
+def test_illegal_action_is_refused_and_the_state_unchanged() -> None:
+    s = pyspiel.load_game("python_shave_a_sheep").new_initial_state()
+    s.apply_action(0)  # roll white: grow only
+    before = str(s)
+    with pytest.raises(IllegalAction, match="offers grow, not wolf"):
+        s.apply_action(8)
+    assert str(s) == before and s.history() == [0]
