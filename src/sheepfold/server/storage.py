@@ -116,12 +116,17 @@ class Storage:
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._writer: Any = None  # one connection kept for the hot path (appending actions)
+        self._insert = insert(actions_t)
 
     @property
     def kind(self) -> str:
         return self.engine.dialect.name
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # -- writes (each one committed before it returns) ---------------------------------------
@@ -148,14 +153,25 @@ class Storage:
         """Write actions ``start, start+1, ...`` of a table (and whether it is now over)."""
         if not actions and not finished:
             return
-        with self.engine.begin() as c:
-            if actions:
-                c.execute(insert(actions_t), [
-                    {"table_id": table_id, "idx": start + i, "seat": seat, "action": a}
-                    for i, (seat, a) in enumerate(actions)
-                ])
-            if finished:
-                c.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        c = self._writer
+        try:
+            with c.begin():
+                if actions:
+                    c.execute(self._insert, [
+                        {"table_id": table_id, "idx": start + i, "seat": seat, "action": a}
+                        for i, (seat, a) in enumerate(actions)
+                    ])
+                if finished:
+                    c.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
+        except Exception:
+            self._writer = None  # a broken connection is not used again
+            try:
+                c.close()
+            except Exception:
+                pass
+            raise
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
