@@ -5,10 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play test bench setup system clean help
+.PHONY: play play-terminal test bench setup system clean help
 
 help:
-	@echo "make play   - start sheepfold (first run installs everything into .venv)"
+	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
+	@echo "make play-terminal - play in the terminal instead"
 	@echo "make test   - run the whole test suite"
 	@echo "make bench  - run the benchmarks and print their numbers"
 
@@ -27,7 +28,11 @@ setup: $(STAMP)
 
 system: $(SYSTAMP)
 
+# The web app (SQLite file sheepfold.db by default; DB=postgresql://... to use PostgreSQL).
 play: $(STAMP)
+	$(VENV)/bin/sheepfold serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000) --db $(or $(DB),sheepfold.db)
+
+play-terminal: $(STAMP)
 	$(VENV)/bin/sheepfold play
 
 test: $(STAMP) $(SYSTAMP)
