@@ -31,6 +31,8 @@ The checks
       playing on the clone never changes the original.
     * ``observe``: every seat's view is JSON-ready, has the protocol's keys, never holds the deck
       order or a seed, and does not change when only hidden things (deck order, seed) change.
+    * ``determinize``: at a decision, ``game.determinize(observe(seat))`` shows the same view
+      and the same legal actions (what a fair bot searches on).
     * ``history``: every ``apply`` adds exactly one ``(seat or CHANCE, action)`` entry.
     * ``determinism``: replaying the history on a new state with the same seed gives an equal
       snapshot; a second game with the same seed and the same decisions is identical.
@@ -261,8 +263,23 @@ class _Checker:
         for check in ("conservation", "scores", "no-line"):
             self.report.count(check)
         self.check_views(s)
+        self.check_determinize(s, legal)
         self.check_clone(s, legal)
         return legal
+
+    def check_determinize(self, s: State, legal: list[int]) -> None:
+        p = s.current_player()
+        seat = p if p >= 0 else 0
+        if p == CHANCE:
+            return  # bots decide at decision points only
+        view = s.observe(seat)
+        d = self.game.determinize(view, seed=self.rng.randrange(2**31))
+        self.expect(json.dumps(d.observe(seat), sort_keys=True) == json.dumps(view, sort_keys=True),
+                    "determinize", f"determinize(observe({seat})) shows another position")
+        self.expect(d.legal_actions() == legal, "determinize",
+                    "a determinized state has other legal actions")
+        for _check, msg in _game_invariants(d):
+            self.expect(False, "determinize", f"determinized state: {msg}")
 
     def check_illegal(self, s: State, legal: list[int]) -> None:
         before = s.snapshot()

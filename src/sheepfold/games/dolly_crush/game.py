@@ -166,6 +166,7 @@ class DollyGame(Game):
         s.dog = -1 if view["dog"] is None else view["dog"]
         s.swaps_left = view["swaps_left"]
         s.aborted = view.get("aborted", False)
+        s.last_taken = tuple(parse_cell(c) for c in view.get("last_taken", ()))
         s.setup = False
         return s
 
