@@ -25,8 +25,7 @@ def serve_command(
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
 
-    Tables live in the database: stop the server (or let it crash) and start it again with the
-    same --db, and every table is where it was.
+    Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was.
     """
     try:
         import uvicorn
@@ -41,6 +40,13 @@ def serve_command(
         path = Path(url[len("sqlite:///"):])
         if path.parent and not path.parent.exists():
             raise fail(f"--db: the folder {path.parent} does not exist")
+    try:  # open the database once here, so that a bad --db is one clear line, not a traceback
+        from sheepfold.server.storage import Storage
+
+        Storage(db).close()
+    except Exception as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
     settings = Settings(bot_delay=bot_delay, race_timeout=race_timeout, leave_grace=leave_grace,
                         allow_seed=dev_seeds)
     app = create_app(db, settings)
@@ -56,8 +62,10 @@ def serve_command(
         while not server.started:
             await asyncio.sleep(0.05)
         real = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]  "
-                      f"(tables in {url.split('@')[-1]}; Ctrl+C stops)", highlight=False)
+        where = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url.split("@")[-1]
+        console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]", highlight=False)
+        console.print(f"open that address in a browser; tables are kept in {where}; Ctrl+C stops",
+                      highlight=False, soft_wrap=True)
 
     async def main() -> None:
         import asyncio
@@ -72,6 +80,8 @@ def serve_command(
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except SystemExit:  # uvicorn gives up (the port is taken...) after logging why
+        raise fail(f"could not start the server on {host}:{port} (is the port in use?)") from None
     if not server.started:
         raise fail(f"could not start the server on {host}:{port} (is the port in use?)")
 
