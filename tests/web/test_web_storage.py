@@ -105,7 +105,26 @@ def test_tables_rebuild_exactly_from_storage(db_url):
             assert t.broken is None
         await m2.close()
 
-    asyncio.run(run())
+    run_async(run())
+
+
+def run_async(coro: Any) -> None:
+    """asyncio.run in a thread of its own (Playwright's sync API keeps a loop in this one)."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coro)
+        except BaseException as e:  # re-raised in the test's thread
+            errors.append(e)
+
+    th = threading.Thread(target=target)
+    th.start()
+    th.join(120)
+    if errors:
+        raise errors[0]
 
 
 def test_live_server_on_postgres_plays_a_game(make_server, postgres_url, ws_client):
