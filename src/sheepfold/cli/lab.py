@@ -47,7 +47,7 @@ def _progress() -> Any:
 
 
 def _job(game: str, rules: str | None, bots: list[str] | None, games: int, players: int, seed: int,
-         rotate: bool, breeds: str | None, engine: str, max_turns: int) -> Any:
+         rotate: bool, breeds: str | None, engine: str, max_turns: int, exact: bool = False) -> Any:
     from sheepfold.cli.common import resolve_rules
     from sheepfold.lab.runner import make_job
 
@@ -60,7 +60,7 @@ def _job(game: str, rules: str | None, bots: list[str] | None, games: int, playe
         br = "mix" if breeds == "mix" else [b.strip() for b in breeds.split(",")]
     return make_job(game, model, ruleset=name, players=players, bots=bots or ["random"],
                     games=games, seed=seed, rotate=rotate, breeds=br, engine=engine,
-                    max_turns=max_turns)
+                    max_turns=max_turns, exact=exact)
 
 
 def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resume: bool,
@@ -118,6 +118,7 @@ def run_command(
     breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)"),
     engine: str = typer.Option("auto", "--engine", help="auto (fast simulator when it can), fast, or engine"),
     max_turns: int = typer.Option(1000, "--max-turns", help="Shave a Sheep: stop (truncated) after this many turns unless the rules say"),
+    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
 ) -> None:
@@ -127,7 +128,7 @@ def run_command(
     """
     from sheepfold.lab.metrics import evaluate, game_arrays
 
-    job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns)
+    job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
     table = _play(job, out, workers, ray, resume, overwrite, as_json)
     values = evaluate(game_arrays(table))
     if as_json:
@@ -211,6 +212,7 @@ def compare_command(
     breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"),
     engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
     max_turns: int = typer.Option(1000, "--max-turns"),
+    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:
@@ -225,7 +227,7 @@ def compare_command(
         if spec.endswith(".parquet"):
             return read_table(spec)
         job = _job(game, None if spec == "rulebook" else spec, bot, games, players, seed, rotate,
-                   breeds, engine, max_turns)
+                   breeds, engine, max_turns, exact)
         return job, _play(job, None, workers, ray, False, False, as_json)
 
     check_game(game)

@@ -22,6 +22,7 @@ State vector (int64): 0 middle, 1 turn (seat), 2 turns done, 3 wolf seat (-1: mi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -280,8 +281,10 @@ def _value(st, me, p, wv, fv, win):  # type: ignore[no-untyped-def]
 
 # -- one game -------------------------------------------------------------------------------------
 @njit(**_JIT)
-def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, table, tstride, face):  # type: ignore[no-untyped-def]
-    """The action of ``policy`` among ``legal[:cnt]``. kind: 0 choose, 1 howl target, 2 howl grow."""
+def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, tab, x, face, g, k):  # type: ignore[no-untyped-def]
+    """The action of ``policy`` among ``legal[:cnt]``. kind: 0 choose, 1 howl target (by
+    grabber g), 2 howl grow (after g took a piece of seat k's sheep). ``x``: the solver's index
+    of the turn's start position (perfect policy)."""
     if cnt == 1:
         return legal[0]
     if policy == RANDOM:
@@ -289,11 +292,15 @@ def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, table, tstride,
         if i >= cnt:
             i = cnt - 1
         return legal[i]
-    if policy == PERFECT:
-        a = _table_action(table, tstride, st, p, face, kind)
-        if a >= 0:
-            return a
-    # greedy (and the perfect policy's fallback)
+    if policy == PERFECT and x >= 0:
+        t = 0 if tab.shape[0] == 1 else me
+        n = p[P_N]
+        if kind == 0:
+            return np.int64(tab[t, x, face, 0])
+        if kind == 1:
+            return WOLF0 + np.int64(tab[t, x, face, 1 + g])
+        return np.int64(tab[t, x, face, 1 + n + g * n + k])
+    # greedy
     trial = np.empty(STATE_LEN, dtype=np.int64)
     best_a = legal[0]
     best_v = -np.inf
@@ -312,37 +319,53 @@ def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, table, tstride,
 
 
 @njit(**_JIT)
-def _table_action(table, tstride, st, p, face, kind):  # type: ignore[no-untyped-def]
-    """The perfect policy's action from a table (see :mod:`sheepfold.lab.perfect`); -1: none."""
-    if table.shape[0] == 0 or kind != 0:
-        return -1
+def _index(st, p, sp):  # type: ignore[no-untyped-def]
+    """The solver's index (solver.Space.index) of the turn-start position in ``st``."""
+    off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = sp
     n = p[P_N]
-    if n != 2:
-        return -1
-    me = st[S_TURN]
-    # index: (me's sheep, other sheep, me's pile, other pile, face) in a dense table
-    o = 1 - me
-    maxw = p[P_MAXW]
-    wool = p[P_WOOL]
-    idx = ((((st[S_SHEEP + me] * (maxw + 1) + st[S_SHEEP + o]) * (wool + 1) + st[S_PILE + me])
-            * (wool + 1) + st[S_PILE + o]) * tstride + face)
-    if idx < 0 or idx >= table.shape[0]:
-        return -1
-    a = table[idx]
-    if a >= SWAP0 and a < SWAP0 + 4:
-        a = SWAP0 + o
-    elif a >= WOLF0 and a < WOLF0 + 4:
-        a = WOLF0 + o
-    return a
+    B = 0
+    pk = 0
+    sk = 0
+    for i in range(n):
+        B += st[S_PILE + i]
+        pk += st[S_PILE + i] * pw_p[i]
+        sk += st[S_SHEEP + i] * pw_s[i]
+    ns = cnt_le[p[P_WOOL] - B - 1]
+    NW = n + 1 if p[P_MODE] == MODE_MRWOLF else 1
+    wc = st[S_WOLF] + 1 if p[P_MODE] == MODE_MRWOLF else 0
+    return off[B] + ((pile_rank[pk] * ns + sv_rank[sk]) * n + st[S_TURN]) * NW + wc
 
 
 @njit(**_JIT)
-def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
+def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
+    """Normalised entropy of the exact win shares at index x (1: wide open, 0: decided)."""
+    h = 0.0
+    if V.shape[1] == 1:  # minimax: seat 0's share, seat 1 has the rest (2 players)
+        q = V[x, 0]
+        if q > 1e-12:
+            h -= q * np.log(q)
+        r = 1.0 - q
+        if r > 1e-12:
+            h -= r * np.log(r)
+    else:
+        tot = 0.0
+        for i in range(n):
+            tot += V[x, i]
+        for i in range(n):
+            v = V[x, i] / tot if tot > 0 else 1.0 / n
+            if v > 1e-12:
+                h -= v * np.log(v)
+    return h / np.log(n)
+
+
+@njit(**_JIT)
+def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
           trace, stand, stand_base, wv, fv, win):  # type: ignore[no-untyped-def]
     """Play one game into ``st``; returns (turns started, trace length, standings written).
 
     ``trace`` (length 0: off) receives the engine's action history; ``stand`` (rows 0: off)
-    receives the piles after each turn, from row ``stand_base``.
+    receives the piles after each turn, from row ``stand_base``. ``V`` (rows 0: off): exact
+    win shares; ``ubuf`` receives the outcome uncertainty at each turn start.
     """
     n = p[P_N]
     st[:] = 0
@@ -355,6 +378,8 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
     started = 0
     do_trace = trace.shape[0] > 0
     do_stand = stand.shape[0] > 0
+    need_x = tab.shape[0] > 0 or V.shape[0] > 0
+    x = -1
     while st[S_OVER] == 0:
         if started > 0 and do_stand:
             r = stand_base + rows
@@ -362,13 +387,17 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
                 for s in range(n):
                     stand[r, s] = st[S_PILE + s]
             rows += 1
+        if need_x:
+            x = _index(st, p, sp)
+            if V.shape[0] > 0 and started < ubuf.shape[0]:
+                ubuf[started] = _uncertainty(V, x, n)
         started += 1
         t = st[S_TURNS]
         # the roll
-        x = _u(key, 0, t)
+        roll = _u(key, 0, t)
         face = nf - 1
         for f in range(nf):
-            if x < cum[f]:
+            if roll < cum[f]:
                 face = f
                 break
         if do_trace:
@@ -397,11 +426,12 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
                     legal[c] = WOLF0 + k
                     c += 1
             a = _decide(pol[grabber], st, legal, c, _u(key, 2, 4 * t + 1), grabber, 1, p,
-                        wv, fv, win, table, tstride, face)
+                        wv, fv, win, tab, x, face, grabber, -1)
             if do_trace:
                 trace[tlen] = a
                 tlen += 1
-            _howl_target(st, a - WOLF0)
+            target = a - WOLF0
+            _howl_target(st, target)
             if _room(st, me, p) > 0:
                 legal[0] = GROW
                 legal[1] = PASS
@@ -410,11 +440,11 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
                 legal[0] = PASS
                 c = 1
             a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t + 2), me, 2, p,
-                        wv, fv, win, table, tstride, face)
+                        wv, fv, win, tab, x, face, grabber, target)
         else:
             c = _legal_choose(st, mask[face], p, legal)
             a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t), me, 0, p,
-                        wv, fv, win, table, tstride, face)
+                        wv, fv, win, tab, x, face, -1, -1)
         if do_trace:
             trace[tlen] = a
             tlen += 1
@@ -429,49 +459,71 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
 
 
 @njit(**_JIT)
-def _batch(seeds, p, mask, cum, race, gcum, pols, table, tstride, want_stand,
-           scores, length, trunc, offsets, wv, fv, win):  # type: ignore[no-untyped-def]
-    """Play ``len(seeds)`` games; returns the standings (rows = ``offsets[-1]``)."""
+def _batch(seeds, p, mask, cum, race, gcum, pols, tab, sp, V, want_stand,
+           scores, length, trunc, offsets, unc, curve, wv, fv, win):  # type: ignore[no-untyped-def]
+    """Play ``len(seeds)`` games; returns the standings (rows = ``offsets[-1]``).
+
+    With ``V``: ``unc[g]`` = mean outcome uncertainty over game g's turn starts, ``curve[g, b]``
+    = its mean over the b-th tenth of the game."""
     n = p[P_N]
     G = seeds.shape[0]
     st = np.zeros(STATE_LEN, dtype=np.int64)
     legal = np.zeros(16, dtype=np.int64)
     notrace = np.zeros(0, dtype=np.int64)
+    ubuf = np.zeros(p[P_MAXT] + 2 if p[P_MAXT] > 0 else 100_000, dtype=np.float64)
     cap = G * 96 if want_stand else 0
     stand = np.zeros((cap, n), dtype=np.int64)
+    nb = curve.shape[1]
+    cnt = np.zeros(nb, dtype=np.float64)
     offsets[0] = 0
     for g in range(G):
         base = offsets[g]
-        started, _, rows = _play(seeds[g], p, mask, cum, race, gcum, pols[g], st, legal, table,
-                                 tstride, notrace, stand, base, wv, fv, win)
+        started, _, rows = _play(seeds[g], p, mask, cum, race, gcum, pols[g], st, legal, tab, sp,
+                                 V, ubuf, notrace, stand, base, wv, fv, win)
         if want_stand and base + rows > stand.shape[0]:
             # grow and play the game again (deterministic) into the bigger array
             bigger = np.zeros((max(2 * stand.shape[0], base + rows + G * 8), n), dtype=np.int64)
             bigger[:base] = stand[:base]
             stand = bigger
             started, _, rows = _play(seeds[g], p, mask, cum, race, gcum, pols[g], st, legal,
-                                     table, tstride, notrace, stand, base, wv, fv, win)
+                                     tab, sp, V, ubuf, notrace, stand, base, wv, fv, win)
         for s in range(n):
             scores[g, s] = st[S_PILE + s]
         length[g] = started
         trunc[g] = st[S_TRUNC]
         offsets[g + 1] = base + (rows if want_stand else 0)
+        if V.shape[0] > 0:
+            m = started if started < ubuf.shape[0] else ubuf.shape[0]
+            tot = 0.0
+            for b in range(nb):
+                curve[g, b] = 0.0
+                cnt[b] = 0.0
+            for i in range(m):
+                tot += ubuf[i]
+                b = (i * nb) // m
+                curve[g, b] += ubuf[i]
+                cnt[b] += 1.0
+            unc[g] = tot / m if m > 0 else np.nan
+            for b in range(nb):
+                curve[g, b] = curve[g, b] / cnt[b] if cnt[b] > 0 else np.nan
     return stand[: offsets[G]]
 
 
 @njit(**_JIT)
-def _bench(seed0, count, p, mask, cum, race, gcum, pol, table, tstride, wv, fv, win):  # type: ignore[no-untyped-def]
+def _bench(seed0, count, p, mask, cum, race, gcum, pol, tab, sp, wv, fv, win):  # type: ignore[no-untyped-def]
     """Play ``count`` games seeded seed0.. with no output but a checksum (win counts of seat 0)."""
     n = p[P_N]
     st = np.zeros(STATE_LEN, dtype=np.int64)
     legal = np.zeros(16, dtype=np.int64)
     notrace = np.zeros(0, dtype=np.int64)
     nostand = np.zeros((0, n), dtype=np.int64)
+    noV = np.zeros((0, 1), dtype=np.float64)
+    ubuf = np.zeros(1, dtype=np.float64)
     wins = 0
     turns = 0
     for g in range(count):
-        started, _, _ = _play(seed0 + g, p, mask, cum, race, gcum, pol, st, legal, table, tstride,
-                              notrace, nostand, 0, wv, fv, win)
+        started, _, _ = _play(seed0 + g, p, mask, cum, race, gcum, pol, st, legal, tab, sp, noV,
+                              ubuf, notrace, nostand, 0, wv, fv, win)
         turns += started
         if st[S_PILE] > st[S_PILE + 1]:
             wins += 1
@@ -479,16 +531,33 @@ def _bench(seed0, count, p, mask, cum, race, gcum, pol, table, tstride, wv, fv, 
 
 
 # -- Python API ------------------------------------------------------------------------------------
-_EMPTY_TABLE = np.zeros(0, dtype=np.int64)
+@dataclass
+class Exact:
+    """What the solver gives the simulator: the perfect policy's table, the index arrays and
+    the exact win shares (for outcome uncertainty). Empty arrays switch each part off."""
+
+    tab: np.ndarray  # int8 (tables, positions, faces, slots): one table, or one per seat
+    sp: tuple[np.ndarray, ...]  # solver.Space index arrays (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p)
+    V: np.ndarray  # float64 (positions, values)
 
 
-def policy_tables(game: Any, specs: tuple[str, ...]) -> tuple[np.ndarray, int]:
-    """The perfect policy's table for ``game`` if a seat plays ``perfect`` (else an empty one)."""
-    if "perfect" not in [s.partition(":")[0] for s in specs]:
-        return _EMPTY_TABLE, 1
+def no_exact() -> Exact:
+    z = np.zeros(1, dtype=np.int64)
+    return Exact(np.zeros((0, 1, 1, 1), dtype=np.int8), (z, z, z, z, z, z), np.zeros((0, 1)))
+
+
+def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exact:
+    """The solver's tables this job needs (none when no seat plays perfect and no uncertainty)."""
+    names = [x.partition(":")[0] for x in specs]
+    if "perfect" not in names and not uncertainty:
+        return no_exact()
     from sheepfold.lab import perfect
 
-    return perfect.policy_table(game)
+    space = perfect.space(game)
+    sp = perfect.index_arrays(space)
+    tab = perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1, 1), dtype=np.int8)
+    V = perfect.win_shares(game, names) if uncertainty else np.zeros((0, 1))
+    return Exact(tab, sp, V)
 
 
 def unsupported(job: Any) -> str | None:
@@ -497,12 +566,10 @@ def unsupported(job: Any) -> str | None:
         name, _, arg = spec.partition(":")
         if name not in POLICIES or arg:
             return f"no fast policy for the bot {spec!r} (fast policies: {', '.join(POLICIES)})"
-        if name == "perfect":
-            from sheepfold.lab import perfect
+    if "perfect" in [b.partition(":")[0] for b in job.bots] or getattr(job, "exact", False):
+        from sheepfold.lab import perfect
 
-            why = perfect.unsupported(job.make_game(0))
-            if why:
-                return why
+        return perfect.unsupported(job.make_game(0))
     return None
 
 
@@ -510,25 +577,36 @@ def _consts() -> tuple[float, float, float]:
     return SHEEP_WOOL_VALUE, FULL_SHEEP_VALUE, WIN_VALUE
 
 
+CURVE_BINS = 10
+
+
 def simulate(game: Any, seeds: np.ndarray, seat_policies: np.ndarray,
-             standings: bool = True, table: tuple[np.ndarray, int] | None = None) -> dict[str, np.ndarray]:
+             standings: bool = True, exact: Exact | None = None) -> dict[str, np.ndarray]:
     """Play one game per seed. ``seat_policies``: ``(games, players)`` policy codes.
 
-    Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)`` and standings ``(T, n)``.
+    Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)`` and,
+    with exact win shares, ``uncertainty`` ``(G,)`` and ``uncertainty_curve`` ``(G, 10)``.
     """
     pr = params_for(game)
     G = len(seeds)
     n = game.num_players
-    tab, stride = table if table is not None else (_EMPTY_TABLE, 1)
+    ex = exact or no_exact()
     scores = np.zeros((G, n), dtype=np.int64)
     length = np.zeros(G, dtype=np.int64)
     trunc = np.zeros(G, dtype=np.int64)
     offsets = np.zeros(G + 1, dtype=np.int64)
+    unc = np.full(G, np.nan)
+    curve = np.full((G, CURVE_BINS), np.nan)
     stand = _batch(np.asarray(seeds, dtype=np.int64), pr.p, pr.face_mask, pr.face_cum,
                    pr.face_race, pr.grab_cum, np.ascontiguousarray(seat_policies, dtype=np.int64),
-                   tab, stride, standings, scores, length, trunc, offsets, *_consts())
-    return {"scores": scores, "length": length, "truncated": trunc.astype(bool),
-            "offsets": offsets, "standings": stand}
+                   ex.tab, ex.sp, ex.V, standings, scores, length, trunc, offsets, unc, curve,
+                   *_consts())
+    out = {"scores": scores, "length": length, "truncated": trunc.astype(bool),
+           "offsets": offsets, "standings": stand}
+    if ex.V.shape[0]:
+        out["uncertainty"] = unc
+        out["uncertainty_curve"] = curve
+    return out
 
 
 def winners_of(scores: np.ndarray, truncated: np.ndarray) -> np.ndarray:
@@ -552,23 +630,32 @@ def chunk(job: Any, indices: Any) -> Any:
     game = job.make_game(0)
     idx = np.asarray(list(indices), dtype=np.int64)
     seeds = np.array([job.game_seed(int(i)) for i in idx], dtype=np.int64)
-    r = simulate(game, seeds, _policies(job, idx), True, policy_tables(game, job.bots))
+    ex = exact_for(game, job.bots, getattr(job, "exact", False))
+    r = simulate(game, seeds, _policies(job, idx), True, ex)
+    extra: dict[str, Any] = {}
+    if "uncertainty" in r:
+        import pyarrow as pa
+
+        extra["uncertainty"] = r["uncertainty"]
+        extra["uncertainty_curve"] = pa.FixedSizeListArray.from_arrays(
+            pa.array(r["uncertainty_curve"].reshape(-1)), CURVE_BINS)
     return Chunk(idx, r["scores"], winners_of(r["scores"], r["truncated"]), r["length"],
-                 r["truncated"], r["offsets"], r["standings"], "fast")
+                 r["truncated"], r["offsets"], r["standings"], "fast", extra)
 
 
-def trace(game: Any, seed: int, seat_policies: Any, table: tuple[np.ndarray, int] | None = None) -> list[int]:
+def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) -> list[int]:
     """The engine action history (chance outcomes and decisions) of the fast game ``seed``."""
     pr = params_for(game)
     n = game.num_players
-    tab, stride = table if table is not None else (_EMPTY_TABLE, 1)
+    ex = exact or no_exact()
     maxt = int(pr.p[P_MAXT]) or 100_000
     buf = np.zeros(4 * maxt + 8, dtype=np.int64)
     st = np.zeros(STATE_LEN, dtype=np.int64)
     legal = np.zeros(16, dtype=np.int64)
     _, tlen, _ = _play(int(seed), pr.p, pr.face_mask, pr.face_cum, pr.face_race, pr.grab_cum,
-                       np.asarray(seat_policies, dtype=np.int64), st, legal, tab, stride, buf,
-                       np.zeros((0, n), dtype=np.int64), 0, *_consts())
+                       np.asarray(seat_policies, dtype=np.int64), st, legal, ex.tab, ex.sp,
+                       np.zeros((0, 1)), np.zeros(1), buf, np.zeros((0, n), dtype=np.int64), 0,
+                       *_consts())
     return [int(a) for a in buf[:tlen]]
 
 
@@ -585,14 +672,14 @@ def engine_state(job: Any, i: int) -> Any:
     game = job.make_game(i)
     seed = job.game_seed(i)
     pols = [POLICIES[b.partition(":")[0]] for b in job.seat_bots(i)]
-    return replay_trace(game, seed, trace(game, seed, pols, policy_tables(game, job.bots)))
+    return replay_trace(game, seed, trace(game, seed, pols, exact_for(game, job.bots)))
 
 
 def bench(game: Any, seed0: int, count: int, policy: str = "random") -> tuple[int, int]:
     """(games seat 0 won outright, turns played) of ``count`` games: the benchmark's loop."""
     pr = params_for(game)
     pol = np.full(game.num_players, POLICIES[policy], dtype=np.int64)
-    tab, stride = policy_tables(game, (policy,))
+    ex = exact_for(game, (policy,))
     w, t = _bench(int(seed0), int(count), pr.p, pr.face_mask, pr.face_cum, pr.face_race,
-                  pr.grab_cum, pol, tab, stride, *_consts())
+                  pr.grab_cum, pol, ex.tab, ex.sp, *_consts())
     return int(w), int(t)

@@ -67,6 +67,9 @@ def game_arrays(table: Any) -> dict[str, Any]:
     d["bots"] = _strings(table.column("bots"), G, n)
     d["breeds"] = _strings(table.column("breeds"), G, n) if G and table.column("breeds")[0].as_py() else None
     d["game"] = table.column("game")[0].as_py() if G else ""
+    if "uncertainty" in table.column_names:
+        d["uncertainty"] = table.column("uncertainty").to_numpy().astype(np.float64)
+        d["uncertainty_curve"] = _fixed(table.column("uncertainty_curve"), 10, np.float64)
     srt = np.sort(d["scores"], axis=1)
     d["margin"] = srt[:, -1] - srt[:, -2] if n >= 2 and G else np.zeros(G)
     return d
@@ -326,8 +329,29 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
     return out
 
 
+def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
+    if "uncertainty" not in d:
+        return []
+    ok = lambda dd: _finished(dd) & ~np.isnan(dd["uncertainty"])  # noqa: E731
+    out = [MetricDef("uncertainty", "outcome uncertainty (exact), mean over turns", "pct",
+                     "normalised entropy of the seats' exact win shares (solver) at each turn start, "
+                     "averaged over the game: 100% = a coin flip all along, 0% = decided from the start",
+                     _mean_stat(_pg("uncertainty", ok)), _pg("uncertainty", ok), group="tension")]
+    for b, name in ((4, "uncertainty_mid"), (9, "uncertainty_end")):
+        def pg(dd: dict[str, Any], b: int = b) -> tuple[np.ndarray, np.ndarray]:
+            v = dd["uncertainty_curve"][:, b]
+            return np.nan_to_num(v), _finished(dd) & ~np.isnan(v)
+
+        where = "the middle (40-50%)" if b == 4 else "the last tenth"
+        out.append(MetricDef(name, f"outcome uncertainty in {where} of the game", "pct",
+                             f"the same entropy, averaged over the turns of {where} of each game",
+                             _mean_stat(pg), pg, group="tension"))
+    return out
+
+
 def metric_defs(d: dict[str, Any]) -> list[MetricDef]:
-    return base_metrics(d["n"]) + _group_share_defs(d, "breeds", "breed") + _group_share_defs(d, "bots", "bot")
+    return (base_metrics(d["n"]) + _uncertainty_defs(d) + _group_share_defs(d, "breeds", "breed")
+            + _group_share_defs(d, "bots", "bot"))
 
 
 def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:

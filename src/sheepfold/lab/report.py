@@ -105,6 +105,28 @@ def lead_changes(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
     return _png(fig)
 
 
+def uncertainty_curve(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes | None:
+    """Mean exact outcome uncertainty by tenth of the game (95% CI band), one line per run."""
+    runs = [(nm, d) for nm, d in runs if "uncertainty_curve" in d]
+    if not runs:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for k, (name, d) in enumerate(runs):
+        c = d["uncertainty_curve"][~d["truncated"]]
+        m = np.nanmean(c, axis=0)
+        se = np.nanstd(c, axis=0, ddof=1) / np.sqrt(np.maximum(np.sum(~np.isnan(c), axis=0), 1))
+        xs = (np.arange(c.shape[1]) + 0.5) * 100 / c.shape[1]
+        ax.plot(xs, 100 * m, "-o", color=COLOURS[k % 6], label=name, markersize=3)
+        ax.fill_between(xs, 100 * (m - 1.96 * se), 100 * (m + 1.96 * se), color=COLOURS[k % 6], alpha=0.2)
+    ax.set_xlabel("progress through the game (% of its turns)")
+    ax.set_ylabel("outcome uncertainty (%)")
+    ax.set_ylim(0, 102)
+    ax.legend(frameon=False, fontsize=8)
+    ax.set_title("How open the game stays (exact win chances, solver)")
+    return _png(fig)
+
+
 def variants_plot(rows: Sequence[dict[str, Any]]) -> bytes:
     """Mean length and first-player advantage (with 95% CIs) for several rule sets."""
     plt = _plt()
@@ -154,7 +176,7 @@ def _job_html(job: Any) -> str:
     rows = [("game", job.game), ("rules", f"{job.ruleset} {json.dumps(job.rules)}"),
             ("players", job.players), ("bots (per seat)", ", ".join(job.bots) + (" (rotated)" if job.rotate else "")),
             ("games", job.games), ("seeds", f"{job.seed} .. {job.seed + job.games - 1}"),
-            ("engine", job.engine)]
+            ("engine", job.engine), ("exact uncertainty", "yes" if getattr(job, "exact", False) else "no")]
     return "<table>" + "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>" for k, v in rows) + "</table>"
 
 
@@ -172,6 +194,9 @@ def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> 
     body += "</table><h2>Plots</h2>"
     body += _img(length_hist(runs), "length histogram") + _img(seat_shares(runs), "win share by seat")
     body += _img(lead_changes(runs), "lead changes")
+    u = uncertainty_curve(runs)
+    if u is not None:
+        body += _img(u, "outcome uncertainty through the game")
     return _page(f"sheepfold lab: {job.game}, {job.ruleset}", body)
 
 
@@ -196,6 +221,9 @@ def compare_report(job_a: Any, job_b: Any, ta: Any, tb: Any, diffs: list[Any], v
     body += "</table><h2>Plots</h2>"
     body += _img(length_hist(runs), "length histograms") + _img(seat_shares(runs), "win share by seat")
     body += _img(lead_changes(runs), "lead changes")
+    u = uncertainty_curve(runs)
+    if u is not None:
+        body += _img(u, "outcome uncertainty through the game")
     return _page(f"sheepfold lab: {job_a.ruleset} vs {job_b.ruleset} ({job_a.game})", body)
 
 

@@ -55,6 +55,7 @@ class Job:
     games: int = 100
     seed: int = 0
     engine: str = "auto"
+    exact: bool = False  # Shave a Sheep: outcome uncertainty from the solver's exact win shares
 
     def __post_init__(self) -> None:
         if len(self.bots) == 1:
@@ -138,11 +139,14 @@ def make_job(
     breeds: Sequence[str] | str | None = None,
     engine: str = "auto",
     max_turns: int | None = DEFAULT_MAX_TURNS,
+    exact: bool = False,
 ) -> Job:
     """A validated job. ``rules``: a rules model, a mapping of options or None (rulebook).
 
     Shave a Sheep without ``max_turns`` in its rules gets ``max_turns`` (default 1000): a game
-    the wolf keeps undoing is reported as truncated instead of running forever.
+    the wolf keeps undoing is reported as truncated instead of running forever. ``exact``
+    (Shave a Sheep, fast simulator): also record each game's outcome uncertainty from the
+    solver's exact win shares.
     """
     from sheepfold.games import parse_rules
 
@@ -155,15 +159,25 @@ def make_job(
     job = Job(
         game=game, rules=options, ruleset=name, players=players, bots=tuple(bots), rotate=rotate,
         breeds=tuple(breeds) if breeds is not None and not isinstance(breeds, str) else breeds,
-        games=games, seed=seed, engine=engine,
+        games=games, seed=seed, engine=engine, exact=exact,
     )
+    if exact and game != "shave-a-sheep":
+        raise LabError("--exact (outcome uncertainty from the solver) is for Shave a Sheep")
     job.make_game(0)  # the rules, players and breeds are valid
     from sheepfold.bots import make_bot
 
     g = job.make_game(0)
     for s, spec in enumerate(job.bots):
-        make_bot(spec, g, s % players, seed=0)  # every bot exists for this game
-    return replace(job, engine=resolve_engine(job))
+        try:
+            make_bot(spec, g, s % players, seed=0)  # every bot exists for this game
+        except SheepfoldError:
+            # a policy only the fast simulator plays (Shave a Sheep's "perfect")
+            if job.engine == "engine" or fast_unsupported(job) is not None:
+                raise
+    job = replace(job, engine=resolve_engine(job))
+    if job.exact and job.engine != "fast":
+        raise LabError("--exact needs the fast simulator (bots random, greedy or perfect)")
+    return job
 
 
 def resolve_engine(job: Job) -> str:
@@ -511,6 +525,11 @@ def run(
             progress(finished, total)
 
     chunks = list(_chunks(todo, size))
+    if chunks and job.engine == "fast" and job.game == "shave-a-sheep":
+        # solve once here: forked workers inherit the tables, others read the disk caches
+        from sheepfold.lab import fastsim_shave
+
+        fastsim_shave.exact_for(job.make_game(0), job.bots, job.exact)
     try:
         if ray is not None:
             _run_ray(job, chunks, ray, collect)
