@@ -1,0 +1,624 @@
+"""Shave a Sheep, solved: exact win shares under optimal play, for 2-4 players and every rule set.
+
+The method is Neller and Presser's for Pig: a value for every position, by value iteration.
+A position is the start of a turn (after the auto-shear, before the roll): whose turn, the wool
+on each sheep, each safe pile, and the wolf's seat (My friend Mr. Wolf). A seat's value is its
+win share: 1 for a sole winner, 1/k each for k tied winners. The die (each face with its
+probability, a face printed twice counts twice) and Howling Wolf's race (each seat's reaction
+weight) are chance. Safe piles never shrink, so positions fall into *layers* by the total wool
+banked; a turn stays in its layer's *block* (the same piles) or climbs to a higher layer. The
+layers are solved from the top down and every block is iterated (Gauss-Seidel) until no value
+moves by more than ``tol`` (1e-10); the hot loop is in :mod:`solver_kernel` (numba).
+
+What it computes:
+
+* :func:`solve_minimax` (2 players): the zero-sum game in win share, its value and both seats'
+  optimal policies.
+* :func:`guaranteed_share` (3-4 players, any seat): the share the seat can secure when all the
+  other seats play together against it ("paranoid"), with the policy that secures it.
+* :func:`evaluate`: the exact win share of every seat for a fixed table of policies (a Markov
+  chain; ``"random"``, ``"greedy"``, a solved policy, or any bot, tabulated).
+* :func:`best_response`: the policy that maximises one seat's share against a fixed table.
+
+Games that can go on for ever (a custom die with no way to finish) count the never-ending part as
+no win for anyone (values start at 0 and climb to the least fixed point). ``max_turns`` (the
+engine's truncation for simulations) is ignored: the solver plays the real game to its end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
+from sheepfold.games.shave_a_sheep import solver_kernel as K
+from sheepfold.games.shave_a_sheep.game import (
+    CHOOSE,
+    GRAB,
+    HOWL_GROW,
+    HOWL_TARGET,
+    OVER,
+    ROLL,
+    ShaveGame,
+    ShaveState,
+)
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+
+SOLVER_VERSION = 1
+DEFAULT_TOL = 1e-10
+MAX_SWEEPS = 100_000
+#: refuse spaces bigger than this many positions (about 8 bytes each per value column)
+MAX_STATES = 400_000_000
+
+ProgressFn = Callable[[int, int], None]  # (positions done, positions in all)
+
+
+class SolverError(SheepfoldError):
+    """A game the solver cannot take (too big), or a policy it does not understand."""
+
+
+# -- the position space ---------------------------------------------------------------------
+class Space:
+    """Every canonical position of one rule set and player count, with its index (see
+    :mod:`solver_kernel` for the layout: layer = banked wool, block = pile vector)."""
+
+    def __init__(self, rules: ShaveRules, players: int) -> None:
+        game = ShaveGame(players, rules)
+        self.game = game
+        self.rules = rules
+        n = self.n = players
+        W = self.W = rules.wool
+        cap = self.cap = rules.max_wool
+        self.cc = rules.cutting_costs
+        self.mr = rules.mr_wolf
+        self.hw = rules.howling_wolf
+        self.NW = n + 1 if self.mr else 1
+        self.F = len(game.faces)
+        self.D = 1 + n + n * n if self.hw else 1
+        masks = []
+        for acts in game.face_actions:
+            mk = 0
+            for a in acts:
+                mk |= {"grow": K.M_GROW, "double": K.M_DOUBLE, "shear": K.M_SHEAR,
+                       "swap": K.M_SWAP, "wolf": K.M_WOLF}[a]
+            masks.append(mk)
+        self.face_prob = np.array(game.face_probs, dtype=np.float64)
+        self.face_mask = np.array(masks, dtype=np.int64)
+        self.race = np.array(game.face_races, dtype=np.bool_)
+        self.grab_prob = np.array(game.grab_probs, dtype=np.float64)
+        # sheep vectors, sorted by total wool (a prefix = every vector up to a total)
+        if (cap + 1) ** n > 5_000_000:
+            raise SolverError(f"a cap of {cap} for {n} players is too big for the solver")
+        svs = sorted(itertools.product(range(cap + 1), repeat=n), key=lambda v: (sum(v), v))
+        self.sv_arr = np.array(svs, dtype=np.int64).reshape(len(svs), n)
+        self.pw_s = np.array([(cap + 1) ** i for i in range(n)], dtype=np.int64)
+        self.sv_rank = np.zeros((cap + 1) ** n, dtype=np.int64)
+        self.sv_rank[self.sv_arr @ self.pw_s] = np.arange(len(svs))
+        sums = self.sv_arr.sum(axis=1)
+        # cnt_le[L] = sheep vectors with total <= L, for L = 0 .. W-1
+        self.cnt_le = np.array([int(np.sum(sums <= L)) for L in range(W)], dtype=np.int64)
+        # pile vectors of every layer B = 0 .. W-1
+        if (W + 1) ** n > 50_000_000:
+            raise SolverError(f"{W} wool for {n} players is too big for the solver")
+        self.pw_p = np.array([(W + 1) ** i for i in range(n)], dtype=np.int64)
+        self.pile_rank = np.zeros((W + 1) ** n, dtype=np.int64)
+        self.n_piles = np.array([math.comb(B + n - 1, n - 1) for B in range(W)], dtype=np.int64)
+        self.block_start = np.concatenate([[0], np.cumsum(self.n_piles)]).astype(np.int64)
+        pv = np.zeros((int(self.block_start[-1]), n), dtype=np.int64)
+        for B in range(W):
+            for r, comp in enumerate(_compositions(B, n)):
+                pv[self.block_start[B] + r] = comp
+                self.pile_rank[int(np.dot(comp, self.pw_p))] = r
+        self.pv_all = pv
+        sizes = self.n_piles * self.cnt_le[::-1] * n * self.NW  # layer B: sheep totals <= W-B-1
+        self.off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.size = int(self.off[-1])
+        if self.size > MAX_STATES:
+            raise SolverError(
+                f"{self.size:,} positions for {n} players and {W} wool: too many for the solver"
+            )
+        self.cfg = np.zeros(10, dtype=np.int64)
+        self.cfg[K.C_N], self.cfg[K.C_W], self.cfg[K.C_CAP] = n, W, cap
+        self.cfg[K.C_CC], self.cfg[K.C_MR], self.cfg[K.C_NW] = int(self.cc), int(self.mr), self.NW
+        self.cfg[K.C_F], self.cfg[K.C_D] = self.F, self.D
+
+    # positions <-> indexes
+    def index(self, turn: int, sheep: Sequence[int], piles: Sequence[int], wolf: int | None) -> int:
+        B = sum(piles)
+        ns = int(self.cnt_le[self.W - B - 1])
+        pr = int(self.pile_rank[int(np.dot(piles, self.pw_p))])
+        sr = int(self.sv_rank[int(np.dot(sheep, self.pw_s))])
+        wc = 0 if wolf is None else wolf + 1
+        return int(self.off[B]) + ((pr * ns + sr) * self.n + turn) * self.NW + wc
+
+    def decode(self, x: int) -> tuple[int, tuple[int, ...], tuple[int, ...], int | None]:
+        """(turn, sheep, piles, wolf) of index x."""
+        B = int(np.searchsorted(self.off, x, side="right")) - 1
+        ns = int(self.cnt_le[self.W - B - 1])
+        rest = x - int(self.off[B])
+        wc = rest % self.NW
+        rest //= self.NW
+        t = rest % self.n
+        rest //= self.n
+        sr = rest % ns
+        pr = rest // ns
+        sheep = tuple(int(v) for v in self.sv_arr[sr])
+        piles = tuple(int(v) for v in self.pv_all[int(self.block_start[B]) + pr])
+        return t, sheep, piles, (None if wc == 0 else wc - 1)
+
+    def is_canonical(self, x: int) -> bool:
+        t, sheep, _, _ = self.decode(x)
+        return sheep[t] < self.cap
+
+    def index_of(self, state: ShaveState) -> int:
+        """The index of a state's turn: at ROLL, CHOOSE or GRAB (the position before the roll;
+        HOWL_TARGET too, as the grab has not changed anything yet)."""
+        if state.phase not in (ROLL, CHOOSE, GRAB, HOWL_TARGET):
+            raise SolverError("the position is not at the start of a turn")
+        return self.index(state.turn, state.sheep, state.piles, state.wolf)
+
+    def start_index(self) -> int:
+        return self.index(0, [0] * self.n, [0] * self.n, None)
+
+    def state_at(self, x: int, seed: int = 0) -> ShaveState:
+        """An engine state (ROLL phase) for index x."""
+        t, sheep, piles, wolf = self.decode(x)
+        s = self.game.new_initial_state(seed)
+        s.turn, s.sheep, s.piles, s.wolf = t, list(sheep), list(piles), wolf
+        s.middle = self.W - sum(sheep) - sum(piles)
+        return s
+
+    def turn_of(self) -> np.ndarray:
+        """The seat to roll, for every index."""
+        return (np.arange(self.size, dtype=np.int64) // self.NW) % self.n
+
+    def successors(self, x: int, face: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...]]]:
+        """The kernel's transition model (for tests): (decision path, successor index or -1,
+        piles after the turn) for every decision path of the face."""
+        t, sheep, piles, wolf = self.decode(x)
+        m = self.W - sum(sheep) - sum(piles)
+        rows = 64
+        out_act = np.zeros((rows, 3), dtype=np.int64)
+        out_idx = np.zeros(rows, dtype=np.int64)
+        out_piles = np.zeros((rows, self.n), dtype=np.int64)
+        r = K.successors(x, t, np.array(sheep, dtype=np.int64), np.array(piles, dtype=np.int64),
+                         0 if wolf is None else wolf + 1, m, face, self.cfg, self.face_mask, self.race,
+                         self.pw_s, self.pw_p, self.sv_rank, self.pile_rank, self.cnt_le, self.off,
+                         out_act, out_idx, out_piles)
+        width = 3 if self.race[face] else 1
+        return [(tuple(int(a) for a in out_act[i, :width]), int(out_idx[i]),
+                 tuple(int(v) for v in out_piles[i])) for i in range(r)]
+
+
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)]
+    out = []
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            out.append((first, *rest))
+    return out
+
+
+def count_positions(rules: ShaveRules, players: int) -> int:
+    """How many positions the solver stores (canonical or not) for a rule set."""
+    return Space(rules, players).size
+
+
+# -- policies -------------------------------------------------------------------------------
+@dataclass
+class Policy:
+    """How one seat plays in a table: ``kind`` "random", "greedy", or "table" (with ``tab``:
+    the decisions of a solved policy or a tabulated bot, read for this seat only)."""
+
+    kind: str
+    tab: np.ndarray | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            self.label = self.kind
+
+
+def as_policy(spec: Any, space: Space, seat: int) -> Policy:
+    """A policy from "random", "greedy", "perfect" (guaranteed share / minimax), a Solution,
+    a Policy, a Bot, or a function ``f(state) -> action`` on decision states."""
+    from sheepfold.bots import Bot
+
+    if isinstance(spec, Policy):
+        return spec
+    if isinstance(spec, Solution):
+        return Policy("table", spec.tab, f"{spec.kind} seat {spec.seat}")
+    if spec in ("random", "greedy"):
+        return Policy(spec)
+    if spec == "perfect":
+        sol = solve_minimax(space.rules) if space.n == 2 else guaranteed_share(space.rules, space.n, seat)
+        return Policy("table", sol.tab, "perfect")
+    if isinstance(spec, str):
+        from sheepfold.bots import make_bot
+
+        spec = make_bot(spec, space.game, seat, 0)
+    if isinstance(spec, Bot):
+        bot = spec
+        return Policy("table", tabulate(space, seat, lambda st: bot.act(st.observe(seat))), bot.name)
+    if callable(spec):
+        return Policy("table", tabulate(space, seat, spec), getattr(spec, "__name__", "function"))
+    raise SolverError(f"not a policy: {spec!r}")
+
+
+def tabulate(space: Space, seat: int, choose: Callable[[ShaveState], int]) -> np.ndarray:
+    """A policy table for ``seat`` from a function called on every decision state of the seat
+    (slow: one call per decision; fine for small games and 2 players)."""
+    from sheepfold.games.shave_a_sheep.game import WOLF0
+
+    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    n = space.n
+    for x in range(space.size):
+        t, sheep, piles, wolf = space.decode(x)
+        if sheep[t] >= space.cap:
+            continue
+        base = space.state_at(x)
+        for f in range(space.F):
+            if space.race[f]:
+                for g in range(n):
+                    if space.grab_prob[g] == 0:
+                        continue
+                    st = base.clone()
+                    st.apply_unchecked(f)
+                    st.apply_unchecked(g)
+                    if g == seat:
+                        tab[x, f, 1 + g] = choose(st.clone()) - WOLF0
+                    if t == seat:
+                        for k in range(n):
+                            if k == g:
+                                continue
+                            s2 = st.clone()
+                            s2.apply_unchecked(WOLF0 + k)
+                            tab[x, f, 1 + n + g * n + k] = choose(s2)
+            elif t == seat:
+                st = base.clone()
+                st.apply_unchecked(f)
+                tab[x, f, 0] = choose(st)
+    return tab
+
+
+def _kinds_and_tab(space: Space, policies: Sequence[Policy | None], focal: int | None,
+                   paranoid: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Seat kinds for the kernel and the merged decision table."""
+    n = space.n
+    kinds = np.zeros(n, dtype=np.int64)
+    need_tab = any(p is not None and p.kind == "table" for p in policies)
+    tab = (np.zeros((space.size, space.F, space.D), dtype=np.int8) if (need_tab or focal is not None)
+           else np.zeros((1, 1, 1), dtype=np.int8))
+    turn = space.turn_of() if need_tab else None
+    for i in range(n):
+        if focal is not None and i == focal:
+            kinds[i] = K.MAX
+            continue
+        p = policies[i]
+        if p is None:
+            kinds[i] = K.MIN if paranoid else K.MAX
+            continue
+        if p.kind == "random":
+            kinds[i] = K.RANDOM
+        elif p.kind == "greedy":
+            kinds[i] = K.GREEDY
+        elif p.kind == "table":
+            kinds[i] = K.TABLE
+            assert p.tab is not None and turn is not None
+            rows = turn == i
+            tab[rows, :, 0] = p.tab[rows, :, 0]
+            if space.D > 1:
+                tab[rows, :, 1 + n:] = p.tab[rows, :, 1 + n:]
+                tab[:, :, 1 + i] = p.tab[:, :, 1 + i]
+        else:
+            raise SolverError(f"unknown policy kind {p.kind!r}")
+    return kinds, tab
+
+
+def _greedy_params() -> np.ndarray:
+    from sheepfold.bots import greedy
+
+    return np.array([greedy.SHEEP_WOOL_VALUE, greedy.FULL_SHEEP_VALUE, greedy.WIN_VALUE])
+
+
+def _workers() -> int:
+    if K.HAVE_NUMBA:
+        import numba
+
+        return int(numba.get_num_threads()) * 2  # a few chunks per thread balance the load
+    return 1
+
+
+# -- the solve loop -------------------------------------------------------------------------
+@dataclass
+class Stats:
+    seconds: float = 0.0
+    sweeps_max: int = 0
+    sweeps_mean: float = 0.0
+    blocks: int = 0
+
+
+def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, record: bool,
+         tol: float, progress: ProgressFn | None, compiled: bool = True) -> tuple[np.ndarray, Stats]:
+    cfg = space.cfg.copy()
+    cfg[K.C_NV] = nv
+    cfg[K.C_FOCAL] = focal
+    V = np.zeros((space.size, nv), dtype=np.float64)
+    gpar = _greedy_params()
+    workers = _workers()
+    scratch_f = np.zeros((workers, 6, max(nv, 1)), dtype=np.float64)
+    scratch_i = np.zeros((workers, 4, 16), dtype=np.int64)
+    # compiled-block buffers, sized for the largest block (layer 0)
+    n, F = space.n, space.F
+    max_st = int(space.cnt_le[space.W - 1]) * n * space.NW
+    has_race = bool(space.race.any())
+    g1_rows = max_st * F * (n if has_race else 1)
+    g2_rows = max_st * F * n * (n - 1) if has_race else 1
+    ref_rows = max_st * F * max(13, 2 * n * (n - 1))
+    st_i = np.zeros((workers, max_st, 3), dtype=np.int64)
+    st_f = np.zeros((workers, max_st, nv), dtype=np.float64)
+    g1_i = np.zeros((workers, g1_rows, 5), dtype=np.int64)
+    g1_f = np.zeros((workers, g1_rows, 2 + nv), dtype=np.float64)
+    g2_i = np.zeros((workers, g2_rows, 3), dtype=np.int64)
+    g2_f = np.zeros((workers, g2_rows, 1 + nv), dtype=np.float64)
+    refs = np.zeros((workers, ref_rows), dtype=np.int64)
+    t0 = time.perf_counter()
+    done = 0
+    total_sweeps = 0
+    max_sweeps = 0
+    blocks = 0
+    for B in range(space.W - 1, -1, -1):
+        nb = int(space.n_piles[B])
+        sweeps = np.zeros(nb, dtype=np.int64)
+        deltas = np.zeros(nb, dtype=np.float64)
+        K.solve_layer(B, cfg, space.face_prob, space.face_mask, space.race, space.grab_prob, kinds,
+                      space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.cnt_le, space.off,
+                      space.sv_arr, space.pv_all, space.block_start, space.n_piles, V, tab, record,
+                      tol, MAX_SWEEPS, sweeps, deltas, gpar, scratch_f, scratch_i, st_i, st_f, g1_i,
+                      g1_f, g2_i, g2_f, refs, compiled)
+        if np.any(sweeps > MAX_SWEEPS):
+            raise SolverError(
+                f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
+                f"after {MAX_SWEEPS} sweeps)"
+            )
+        total_sweeps += int(sweeps.sum())
+        max_sweeps = max(max_sweeps, int(sweeps.max()))
+        blocks += nb
+        done += int(space.off[B + 1] - space.off[B])
+        if progress is not None:
+            progress(done, space.size)
+    st = Stats(time.perf_counter() - t0, max_sweeps, total_sweeps / max(blocks, 1), blocks)
+    return V, st
+
+
+# -- solutions ------------------------------------------------------------------------------
+@dataclass
+class Solution:
+    """A solved value table. ``V[:, 0]`` is ``seat``'s win share (minimax: seat 0's; seat 1 gets
+    the rest); ``tab`` holds the decisions of the seats that optimised (see solver_kernel)."""
+
+    space: Space
+    kind: str  # "minimax", "guaranteed", "best-response"
+    seat: int
+    V: np.ndarray
+    tab: np.ndarray
+    kinds: np.ndarray
+    stats: Stats = field(default_factory=Stats)
+    against: tuple[str, ...] = ()
+
+    @property
+    def start_value(self) -> float:
+        return float(self.V[self.space.start_index(), 0])
+
+    def value_at(self, state: ShaveState) -> float:
+        """``seat``'s value of an engine state at any phase (a decision of a seat that does not
+        optimise is valued the way the solve valued it)."""
+        return self._value(state)
+
+    def _value(self, state: ShaveState) -> float:
+        ph = state.phase
+        if ph == OVER:
+            return float(state.returns()[self.seat])
+        if ph == ROLL:
+            return float(self.V[self.space.index_of(state), 0])
+        if ph in (CHOOSE, GRAB, HOWL_TARGET, HOWL_GROW) and state.current_player() == CHANCE:
+            return sum(p * self._value(_child(state, a)) for a, p in state.chance_outcomes())
+        vals = self.action_values(state)
+        seat = state.current_player()
+        k = self.kinds[seat]
+        if k == K.MAX:
+            return max(vals.values())
+        if k == K.MIN:
+            return min(vals.values())
+        if k == K.RANDOM:
+            return sum(vals.values()) / len(vals)
+        return vals[self._fixed_choice(state)]
+
+    def action_values(self, state: ShaveState) -> dict[int, float]:
+        """``seat``'s value after each legal action of a decision state."""
+        return {a: self._value(_child(state, a)) for a in state.legal_actions()}
+
+    def _fixed_choice(self, state: ShaveState) -> int:
+        k = self.kinds[state.current_player()]
+        if k == K.GREEDY:
+            from sheepfold.bots.greedy import GreedyShave
+
+            bot = GreedyShave(state.game, state.current_player(), 0)
+            return bot.act(state.observe(state.current_player()))
+        return self.choice(state)
+
+    def choice(self, state: ShaveState) -> int:
+        """The table's action at a decision state (the optimising seat's policy)."""
+        x = self.space.index_of(state) if state.phase in (CHOOSE, HOWL_TARGET) else -1
+        if state.phase == CHOOSE:
+            return int(self.tab[x, state.face, 0])
+        if state.phase == HOWL_TARGET:
+            from sheepfold.games.shave_a_sheep.game import WOLF0
+
+            return WOLF0 + int(self.tab[x, state.face, 1 + state.grabber])
+        if state.phase == HOWL_GROW:
+            # the grow decision depends only on the position reached: recompute it
+            vals = self.action_values(state)
+            k = self.kinds[state.turn]
+            if k == K.MIN:
+                return min(vals, key=lambda a: (vals[a], a))
+            best = max(vals.values())
+            return next(a for a in sorted(vals) if vals[a] == best)
+        raise SolverError("not a decision state")
+
+    def best_action(self, state: ShaveState) -> int:
+        """The optimal action of the seat to move (for minimax: either seat)."""
+        return self.choice(state)
+
+
+def _child(state: ShaveState, action: int) -> ShaveState:
+    c = state.clone()
+    c.apply_unchecked(action)
+    return c
+
+
+@dataclass
+class Evaluation:
+    """Exact win shares of every seat for a fixed table of policies."""
+
+    space: Space
+    labels: tuple[str, ...]
+    V: np.ndarray
+    stats: Stats
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        return tuple(float(v) for v in self.V[self.space.start_index()])
+
+
+def _space(rules: ShaveRules | Space, players: int) -> Space:
+    if isinstance(rules, Space):
+        return rules
+    return Space(rules, players)
+
+
+def solve_minimax(rules: ShaveRules | Space, tol: float = DEFAULT_TOL,
+                  progress: ProgressFn | None = None) -> Solution:
+    """2 players: seat 0's win share under optimal play by both, and both optimal policies."""
+    space = _space(rules, 2)
+    if space.n != 2:
+        raise SolverError("minimax is for 2 players; use guaranteed_share for 3-4")
+    kinds = np.array([K.MAX, K.MIN], dtype=np.int64)
+    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    V, st = _run(space, kinds, 1, 0, tab, True, tol, progress)
+    return Solution(space, "minimax", 0, V, tab, kinds, st)
+
+
+def guaranteed_share(rules: ShaveRules | Space, players: int, seat: int, tol: float = DEFAULT_TOL,
+                     progress: ProgressFn | None = None) -> Solution:
+    """The win share ``seat`` can secure against every other seat playing together against it."""
+    space = _space(rules, players)
+    _check_seat(space, seat)
+    kinds = np.full(space.n, K.MIN, dtype=np.int64)
+    kinds[seat] = K.MAX
+    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    V, st = _run(space, kinds, 1, seat, tab, True, tol, progress)
+    return Solution(space, "guaranteed", seat, V, tab, kinds, st)
+
+
+def evaluate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], tol: float = DEFAULT_TOL,
+             progress: ProgressFn | None = None) -> Evaluation:
+    """Exact win shares of a table: one policy per seat ("random", "greedy", "perfect", a
+    Solution, a Policy, a bot name or a Bot, or a function on decision states)."""
+    space = _space(rules, players)
+    if len(policies) != space.n:
+        raise SolverError(f"{len(policies)} policies for {space.n} seats")
+    pols = [as_policy(p, space, i) for i, p in enumerate(policies)]
+    kinds, tab = _kinds_and_tab(space, pols, None, False)
+    V, st = _run(space, kinds, space.n, 0, tab, False, tol, progress)
+    return Evaluation(space, tuple(p.label for p in pols), V, st)
+
+
+def best_response(rules: ShaveRules | Space, players: int, seat: int, policies: Sequence[Any],
+                  tol: float = DEFAULT_TOL, progress: ProgressFn | None = None) -> Solution:
+    """The policy maximising ``seat``'s share when the other seats play ``policies`` (the entry
+    for ``seat`` itself is ignored), and that share."""
+    space = _space(rules, players)
+    _check_seat(space, seat)
+    if len(policies) != space.n:
+        raise SolverError(f"{len(policies)} policies for {space.n} seats")
+    pols: list[Policy | None] = [None if i == seat else as_policy(p, space, i) for i, p in enumerate(policies)]
+    kinds, tab = _kinds_and_tab(space, pols, seat, False)
+    V, st = _run(space, kinds, 1, seat, tab, True, tol, progress)
+    labels = tuple("best response" if p is None else p.label for p in pols)
+    return Solution(space, "best-response", seat, V, tab, kinds, st, labels)
+
+
+def _check_seat(space: Space, seat: int) -> None:
+    if not 0 <= seat < space.n:
+        raise SolverError(f"there is no seat {seat} in a {space.n}-player game")
+
+
+# -- the on-disk cache ----------------------------------------------------------------------
+def cache_dir() -> Path:
+    import os
+
+    home = os.environ.get("SHEEPFOLD_HOME")
+    return (Path(home) if home else Path.home() / ".sheepfold") / "cache" / "solver"
+
+
+def cache_key(rules: ShaveRules, players: int, what: str) -> str:
+    text = f"v{SOLVER_VERSION}|{players}|{what}|{rules.key()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def save_solution(sol: Solution, path: Path) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
+    os.close(fd)
+    np.savez(tmp, V=sol.V, tab=sol.tab, kinds=sol.kinds, seat=sol.seat,
+             seconds=sol.stats.seconds, sweeps_max=sol.stats.sweeps_max,
+             sweeps_mean=sol.stats.sweeps_mean, blocks=sol.stats.blocks,
+             kind=np.array(sol.kind))
+    os.replace(tmp, path)
+
+
+def load_solution(space: Space, path: Path) -> Solution | None:
+    try:
+        with np.load(path) as d:
+            V, tab, kinds = d["V"], d["tab"], d["kinds"]
+            st = Stats(float(d["seconds"]), int(d["sweeps_max"]), float(d["sweeps_mean"]), int(d["blocks"]))
+            sol = Solution(space, str(d["kind"]), int(d["seat"]), V, tab, kinds, st)
+    except (OSError, KeyError, ValueError):
+        return None
+    if V.shape[0] != space.size:
+        return None
+    return sol
+
+
+def cached(rules: ShaveRules, players: int, seat: int = 0, space: Space | None = None,
+           progress: ProgressFn | None = None, use_cache: bool = True) -> tuple[Solution, bool]:
+    """The minimax solution (2 players) or ``seat``'s guaranteed share (3-4), from the disk
+    cache when it is there (keyed by what the rules do); returns (solution, was cached)."""
+    space = space or Space(rules, players)
+    what = "minimax" if players == 2 else f"guaranteed-{seat}"
+    path = cache_dir() / f"{cache_key(rules, players, what)}.npz"
+    if use_cache and path.exists():
+        sol = load_solution(space, path)
+        if sol is not None:
+            return sol, True
+    sol = solve_minimax(space, progress=progress) if players == 2 else guaranteed_share(
+        space, players, seat, progress=progress)
+    if use_cache:
+        try:
+            save_solution(sol, path)
+        except OSError:
+            pass
+    return sol, False
