@@ -291,6 +291,9 @@ def _check_replay_cli(text: str | bytes) -> None:
         assert isinstance(data["error"], str) and data["error"].strip() and "move" in data
     else:
         assert {"game", "finished", "scores", "winners", "moves_applied"} <= set(data)
+    human = RUNNER.invoke(app(), ["replay", "-"], input=text)  # for people: same status
+    assert human.exit_code == result.exit_code, (human.output, human.exception)
+    assert human.exception is None or isinstance(human.exception, SystemExit), human.exception
 
 
 @lru_cache(maxsize=1)
