@@ -209,3 +209,19 @@ def test_resolve_chance_after_replay_is_a_no_op() -> None:
     before = out.state.snapshot()
     resolve_chance(out.state)
     assert out.state.snapshot() == before
+
+
+def test_mr_wolf_moves_mode_inference_and_raid_target() -> None:
+    base = {"format": FORMAT, "game": "shave-a-sheep", "players": [{"name": "a"}, {"name": "b"}],
+            "rules": {"variants": ["my-friend-mr-wolf"]}}
+    # without 'mode': a target means send (option A)
+    out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "target": 1}]})
+    assert out.error is None and summary(out.state, 1)["wolf"] == 1
+    # a raid naming a target must name the wolf's seat
+    out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "target": 1},
+                                    {"roll": "white", "action": "grow"},
+                                    {"roll": "gray/green", "action": "wolf", "mode": "raid", "target": 0}]})
+    assert out.error and out.error.move == 2 and "seat 1" in out.error.message
+    # a raid while the wolf is in the middle: ruling 9, whatever the target says
+    out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "mode": "raid", "target": 1}]})
+    assert out.error and out.error.message.endswith("in the middle (ruling 9)")

@@ -359,7 +359,7 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
             if mode is None:
                 mode = "send" if move.target is not None else "raid"
             if mode == "raid":
-                if move.target is not None and move.target != state.wolf:
+                if move.target is not None and state.wolf is not None and move.target != state.wolf:
                     raise IllegalAction(
                         f"option B raids the sheep the wolf stands next to (seat {state.wolf}), "
                         f"not seat {move.target} (ruling 9)"
