@@ -62,7 +62,7 @@ def decision_flocks(count: int) -> tuple[list[list[int]], tuple[int, ...]]:
     for seed in range(count):
         s = g.new_initial_state(seed=seed)
         resolve_chance(s)
-        flocks.append(list(s.flock))
+        flocks.append(list(s.flock))  # type: ignore[attr-defined]
     return flocks, g.points  # type: ignore[attr-defined]
 
 

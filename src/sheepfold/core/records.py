@@ -230,7 +230,7 @@ def replay(data: Any) -> Replay:
             trial = state.clone()
             if isinstance(move, DollyMove):
                 apply_dolly_move(trial, move)
-            else:
+            elif isinstance(move, ShaveMove):
                 apply_shave_move(trial, move)
             draws.settle(trial)
         except IllegalAction as e:

@@ -329,10 +329,10 @@ class ShaveState(State):
                 self.middle += self.sheep[k]
                 self.sheep[k] = 0
         elif action == RAID:  # option B: up to two pieces, the wolf goes home
-            k = self.wolf
-            assert k is not None
-            take = min(2, self.sheep[k])
-            self.sheep[k] -= take
+            w = self.wolf
+            assert w is not None
+            take = min(2, self.sheep[w])
+            self.sheep[w] -= take
             self.piles[me] += take
             self.wolf = None
         self._end_turn()
