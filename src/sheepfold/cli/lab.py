@@ -224,17 +224,21 @@ def compare_command(
     from sheepfold.lab.runner import read_table
 
     def side(spec: str) -> tuple[Any, Any]:
+        """(job, table) of a Parquet run, or (job, None) for a rule set still to play."""
         if spec.endswith(".parquet"):
             return read_table(spec)
-        job = _job(game, None if spec == "rulebook" else spec, bot, games, players, seed, rotate,
-                   breeds, engine, max_turns, exact)
-        return job, _play(job, None, workers, ray, False, False, as_json)
+        return _job(game, None if spec == "rulebook" else spec, bot, games, players, seed, rotate,
+                    breeds, engine, max_turns, exact), None
 
     check_game(game)
-    job_a, ta = side(a)
+    job_a, ta = side(a)  # both checked before anything is played
     job_b, tb = side(b)
     if job_a.game != job_b.game:
         raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
+    if ta is None:
+        ta = _play(job_a, None, workers, ray, False, False, as_json, "A:")
+    if tb is None:
+        tb = _play(job_b, None, workers, ray, False, False, as_json, "B:")
     name_a, name_b = job_a.ruleset, job_b.ruleset
     if name_a == name_b:
         name_a, name_b = f"A ({name_a})", f"B ({name_b})"

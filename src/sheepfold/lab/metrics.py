@@ -83,7 +83,9 @@ def wilson(k: float, n: float) -> tuple[float, float]:
     den = 1 + Z95**2 / n
     c = (p + Z95**2 / (2 * n)) / den
     h = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / den
-    return (max(0.0, c - h), min(1.0, c + h))
+    lo = 0.0 if k <= 0 else max(0.0, c - h)
+    hi = 1.0 if k >= n else min(1.0, c + h)
+    return (lo, hi)
 
 
 def mean_ci(x: np.ndarray) -> tuple[float, float, float]:

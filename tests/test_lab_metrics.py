@@ -1,0 +1,106 @@
+"""Metrics: hand-checked features, win shares against the solver's exact values, comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sheepfold.games import make
+from sheepfold.lab.compare import compare_tables, verdict
+from sheepfold.lab.features import game_features
+from sheepfold.lab.metrics import evaluate, game_arrays, quantile_ci, wilson
+from sheepfold.lab.runner import make_job, run
+
+
+def test_features_of_hand_made_games():
+    games = [
+        # A leads, tie, B leads, B wins: one lead change; the winner trailed by 2; led for good
+        # from turn 3 on (2 turns before that)
+        [[2, 0], [2, 2], [2, 4], [3, 6]],
+        # A leads all along and wins
+        [[1, 0], [3, 1], [5, 2]],
+        # a shared win
+        [[1, 0], [1, 1]],
+        # A, B, A: two changes; A (the winner) trailed by 1 at turn 2
+        [[1, 0], [1, 2], [5, 2]],
+    ]
+    offsets = np.cumsum([0] + [len(g) for g in games])
+    values = np.array([row for g in games for row in g])
+    winner = np.array([1, 0, -1, 0])
+    f = game_features(offsets, values, winner)
+    assert f.tolist() == [
+        [1, 1, 2, 2],
+        [0, 0, 0, 0],
+        [0, -1, -1, -1],
+        [2, 1, 1, 2],
+    ]
+
+
+def test_interval_helpers():
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((hi - lo) - 0.19) < 0.01
+    est, lo, hi = quantile_ci(np.arange(1000.0), 0.5)
+    assert lo <= est <= hi and hi - lo < 80
+
+
+@pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "random"), ("random", "greedy")])
+def test_win_shares_agree_with_the_solvers_exact_values(bots):  # type: ignore[no-untyped-def]
+    """The lab's win share of each seat covers the exact share (solver.evaluate) in its 95% CI."""
+    from sheepfold.lab.perfect import exact_start_shares
+
+    rules = {"wool": 10, "max_wool": 3}
+    exact = exact_start_shares(make("shave-a-sheep", rules=rules), list(bots))
+    job = make_job("shave-a-sheep", rules, bots=list(bots), games=40_000, seed=2024, max_turns=5000)
+    vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
+    assert vals["truncated"].value == 0
+    for s in range(2):
+        v = vals[f"win_seat{s}"]
+        assert v.lo <= exact[s] <= v.hi, (s, v, exact)
+        assert v.hi - v.lo < 0.011  # and the interval is tight enough to mean something
+    if bots[0] != bots[1]:  # a seat-0 edge of several points the test would notice
+        assert abs(exact[0] - exact[1]) > 0.1
+
+
+def test_metrics_of_a_run_have_intervals_and_definitions():
+    job = make_job("shave-a-sheep", None, bots=["greedy", "random"], rotate=True, games=4000, seed=1)
+    vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
+    for key in ("length_mean", "length_sd", "length_p50", "truncated", "win_seat0",
+                "first_player_advantage", "balance", "tie_rate", "lead_changes", "drama_rate",
+                "drama_depth", "decisiveness", "margin", "skill_gap"):
+        v = vals[key]
+        assert v.definition
+        assert v.lo <= v.value <= v.hi or (v.lo == v.hi == v.value), key
+    assert vals["skill_gap"].value > 0.2  # greedy beats random by far
+    assert abs(vals["win_seat0"].value - 0.5) < 0.05  # seats rotated
+
+
+def test_dolly_win_share_by_breed():
+    job = make_job("dolly-crush", None, bots=["greedy"], games=24, seed=0, breeds="mix")
+    vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
+    breeds = [k for k in vals if k.startswith("win_breed_")]
+    assert len(breeds) == 4
+    # the Australian Shepherd (4 swaps a card) wins far more than its share
+    assert vals["win_breed_australian-shepherd"].value > 0.6
+
+
+def test_compare_same_rules_shows_nothing_and_cutting_costs_lengthens():
+    base = make_job("shave-a-sheep", None, ruleset="rulebook", games=6000, seed=5)
+    same = run(base, workers=1)
+    diffs = compare_tables(same, same)
+    assert all(d.diff == 0 and not d.significant for d in diffs)
+    cc = make_job("shave-a-sheep", {"variants": ["cutting-costs"]}, ruleset="cutting-costs",
+                  games=6000, seed=5)
+    diffs = compare_tables(same, run(cc, workers=1))
+    by = {d.key: d for d in diffs}
+    L = by["length_mean"]
+    assert L.significant and L.rel is not None and 0.3 < L.rel < 0.6
+    assert L.rel_lo is not None and L.rel_lo < L.rel < L.rel_hi
+    text = verdict(diffs, "rulebook", "cutting-costs")
+    assert text.startswith("cutting-costs makes games") and "longer" in text and "seat 0" in text
+
+
+def test_exact_uncertainty_runs_and_falls_towards_the_end():
+    job = make_job("shave-a-sheep", {"wool": 10, "max_wool": 3}, games=3000, seed=3, exact=True)
+    vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
+    assert 0.3 < vals["uncertainty"].value < 1
+    assert vals["uncertainty_end"].value < vals["uncertainty_mid"].value
