@@ -870,3 +870,104 @@ def _end_idx(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, of
     V = np.zeros((1, 1))
     one = np.zeros(1)
     return end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, 0, 0, one)
+
+
+@njit
+def _pick(cum, u):  # type: ignore[no-untyped-def]
+    for i in range(cum.shape[0]):
+        if u < cum[i]:
+            return i
+    return cum.shape[0] - 1
+
+
+@njit
+def simulate(ngames, seed, cfg, face_cum, face_mask, race, grab_cum, kinds, tab, pw_s, pw_p, sv_rank,
+             pile_rank, cnt_le, off, gpar, max_turns, shares, turns):  # type: ignore[no-untyped-def]
+    """Play ngames games with the kernel's rules (random, table or greedy seats); shares[g] =
+    each seat's win share (NaN: not over after max_turns), turns[g] = turns played. For the
+    statistical tests and the strength numbers: fast, seeded, independent of value iteration."""
+    np.random.seed(seed)
+    n = cfg[C_N]
+    W = cfg[C_W]
+    cap = cfg[C_CAP]
+    s = np.zeros(n, np.int64)
+    p = np.zeros(n, np.int64)
+    s2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    s3 = np.zeros(n, np.int64)
+    acts = np.zeros(16, np.int64)
+    for gi in range(ngames):
+        for i in range(n):
+            s[i] = 0
+            p[i] = 0
+        t = 0
+        wc = 0
+        m = W
+        ended = False
+        played = 0
+        while played < max_turns and not ended:
+            played += 1
+            x = encode(t, s, p, wc, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off)
+            f = _pick(face_cum, np.random.random())
+            if race[f]:
+                g = _pick(grab_cum, np.random.random())
+                kg = kinds[g]
+                if kg == TABLE:
+                    k = tab[x, f, 1 + g]
+                elif kg == GREEDY:
+                    k = greedy_target(g, s, p, cfg, gpar)
+                else:
+                    k = np.random.randint(n - 1)
+                    if k >= g:
+                        k += 1
+                for i in range(n):
+                    s3[i] = s[i]
+                m3 = m
+                if s3[k] > 0:
+                    s3[k] -= 1
+                    m3 += 1
+                room = cap - s3[t]
+                if m3 < room:
+                    room = m3
+                kt = kinds[t]
+                if kt == TABLE:
+                    a = tab[x, f, 1 + n + g * n + k]
+                elif kt == GREEDY:
+                    a = greedy_grow(t, s3, p, wc, m3, room, cfg, gpar, s2, p2)
+                elif room > 0:
+                    a = GROW if np.random.randint(2) == 0 else PASS
+                else:
+                    a = PASS
+                wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
+            else:
+                na = legal_choose(t, s, wc, m, face_mask[f], cfg, acts)
+                kt = kinds[t]
+                if kt == TABLE:
+                    a = tab[x, f, 0]
+                elif kt == GREEDY:
+                    a = greedy_choose(t, s, p, wc, m, cfg, acts, na, gpar, s2, p2)
+                else:
+                    a = acts[np.random.randint(na)]
+                wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
+            ended, t2, m2 = advance(t, s2, p2, m2, cfg)
+            for i in range(n):
+                s[i] = s2[i]
+                p[i] = p2[i]
+            t = t2
+            wc = wc2
+            m = m2
+        turns[gi] = played
+        if not ended:
+            for i in range(n):
+                shares[gi, i] = np.nan
+            continue
+        best = -1
+        for i in range(n):
+            if p[i] > best:
+                best = p[i]
+        k = 0
+        for i in range(n):
+            if p[i] == best:
+                k += 1
+        for i in range(n):
+            shares[gi, i] = 1.0 / k if p[i] == best else 0.0
