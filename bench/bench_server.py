@@ -6,7 +6,8 @@ random legal intents as fast as the server answers. Printed: actions per second 
 from sending an action to receiving its broadcast (p50/p99): first 1 table playing as fast as it
 can (the baseline, measured in the same run), then N tables whose players think between moves so
 that together they offer --rate actions/s (the goal's load), then the same N tables with no
-thinking at all (the server's saturation throughput; latency is then queueing). Bounded in tables and seconds; stops itself.
+thinking at all (the saturation throughput; latency is then queueing, and the client, which shares
+the 2 cores, is part of the limit). The client pauses its own garbage collector while measuring. Bounded in tables and seconds; stops itself.
 
     python bench/bench_server.py [--tables 200] [--seconds 10] [--rate 600] [--game shave-a-sheep|dolly-crush|mixed]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -140,10 +142,15 @@ async def phase(base: str, tables: int, seconds: float, game: str, rate: float =
                     raise t.exception()  # type: ignore[misc]
         ready.set()
         await asyncio.sleep(0.5)  # warm-up
+        # This client's own garbage collector would pause its loop for tens of ms and count
+        # as server latency: it is paused while measuring (the server's is not touched).
+        gc.collect()
+        gc.disable()
         stats.measuring = True
         start = time.perf_counter()
         await asyncio.sleep(seconds)
         stats.measuring = False
+        gc.enable()
         stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
         stop.set()
         for t in tasks:

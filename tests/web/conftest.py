@@ -37,7 +37,7 @@ class LiveServer:
         self.settings = Settings(**defaults)
         self.app = create_app(db, self.settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
-                                log_level="warning", lifespan="on", ws_max_size=1 << 20)
+                                log_level="warning", lifespan="on", ws_max_size=1 << 20, ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

@@ -51,7 +51,7 @@ def serve_command(
                         allow_seed=dev_seeds)
     app = create_app(db, settings)
     config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", log_level=log_level,
-                            ws_max_size=1 << 20, lifespan="on")
+                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on")
     server = uvicorn.Server(config)
 
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -117,7 +117,10 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         self._writer: Any = None  # one connection kept for the hot path (appending actions)
-        self._insert = insert(actions_t)
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._insert_sql = (  # the hot path skips the SQL compiler: a plain driver statement
+            f"INSERT INTO sf_actions (table_id, idx, seat, action) VALUES ({mark}, {mark}, {mark}, {mark})"
+        )
 
     @property
     def kind(self) -> str:
@@ -159,9 +162,8 @@ class Storage:
         try:
             with c.begin():
                 if actions:
-                    c.execute(self._insert, [
-                        {"table_id": table_id, "idx": start + i, "seat": seat, "action": a}
-                        for i, (seat, a) in enumerate(actions)
+                    c.exec_driver_sql(self._insert_sql, [
+                        (table_id, start + i, seat, a) for i, (seat, a) in enumerate(actions)
                     ])
                 if finished:
                     c.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))

@@ -27,6 +27,8 @@ from typing import Any
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError, State, new_seed
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
 MAX_MESSAGE = 16_384  # bytes of one client message
 MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
 
@@ -174,30 +176,28 @@ class Table:
             ]
         return view
 
-    def message_for(self, seat: int | None, info: dict[str, Any]) -> str:
-        now = time.monotonic()
+    def _shared_json(self, info: dict[str, Any]) -> str:
+        """The part of a state message that is the same for every connection (JSON text)."""
         race = None
         if self.race_key is not None:
-            race = {"open": True, "ms_left": max(0, int((self.race_deadline - now) * 1000))}
-        return json.dumps({
-            "type": "state",
-            "seq": self.stored,
-            "you": seat,
-            "view": self.view_for(seat),
-            "table": info,
-            "race": race,
-            "events": self.events[-8:],
-        }, separators=(",", ":"))
+            race = {"open": True, "ms_left": max(0, int((self.race_deadline - time.monotonic()) * 1000))}
+        return (f',"table":{_dumps(info)},"race":{_dumps(race)},"events":{_dumps(self.events[-8:])}}}')
+
+    def message_for(self, seat: int | None, shared: str) -> str:
+        return (f'{{"type":"state","seq":{self.stored},"you":{_dumps(seat)},'
+                f'"view":{_dumps(self.view_for(seat))}' + shared)
 
     def send_state(self, conn: Conn) -> None:
-        conn.push(self.message_for(conn.seat, self.public_info()))
+        conn.push(self.message_for(conn.seat, self._shared_json(self.public_info())))
 
     def broadcast(self) -> None:
-        info = self.public_info()
+        if not self.conns:
+            return
+        shared = self._shared_json(self.public_info())
         cache: dict[int | None, str] = {}
         for c in list(self.conns):
             if c.seat not in cache:
-                cache[c.seat] = self.message_for(c.seat, info)
+                cache[c.seat] = self.message_for(c.seat, shared)
             c.push(cache[c.seat])
 
     # -- connections -------------------------------------------------------------------------
