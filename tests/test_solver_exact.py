@@ -172,8 +172,10 @@ def test_minimax_equals_brute_force(opts):
     assert checked > 1
 
 
-@pytest.mark.parametrize("opts", [CASES[1], CASES[6], CASES[9], CASES[12], CASES[14]],
-                         ids=[_ids(c) for c in (CASES[1], CASES[6], CASES[9], CASES[12], CASES[14])])
+POLICY_CASES = [CASES[0], CASES[1], CASES[6], CASES[9], CASES[12], CASES[14]]
+
+
+@pytest.mark.parametrize("opts", POLICY_CASES, ids=[_ids(c) for c in POLICY_CASES])
 def test_minimax_policies_are_worth_the_value(opts):
     """Both recorded policies, evaluated exactly (Fractions or numpy) on the engine's graph,
     give the minimax value: the policies are optimal, not just the numbers."""
