@@ -163,3 +163,28 @@ def test_lobby_api(live_server):
     assert r.status_code == 422
     for path in ("/", "/t/abc", "/static/app.css", "/static/table.js", "/static/lobby.js"):
         assert live_server.http.get(path).status_code == 200, path
+
+
+def test_a_player_gone_for_good_is_replaced_or_the_seat_freed(make_server, ws_client):
+    import time
+
+    srv = make_server(leave_grace=0.3)
+    kept = srv.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
+                      replace_leavers=True, replacement_bot="random", seed=1)
+    freed = srv.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
+                       replace_leavers=False, seed=1)
+    for t in (kept, freed):
+        a = srv.join(t["id"], "Ann")
+        c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
+        c.close()
+    time.sleep(1.0)
+    seat0 = srv.http.get(f"/api/tables/{kept['id']}").json()["seats"][0]
+    assert seat0["kind"] == "bot" and seat0["name"].startswith("Ann")
+    # the table said no bots: after an explicit leave the seat is free for someone else
+    seat0 = srv.http.get(f"/api/tables/{freed['id']}").json()["seats"][0]
+    assert seat0["kind"] == "human" and not seat0["free"]  # only disconnected: still Ann's
+    a2 = srv.join(freed["id"], "Bob")  # the other seat
+    c = ws_client(f"{srv.ws_url}/ws/{freed['id']}", a2["token"])
+    c.send({"type": "leave"})
+    c.wait(lambda m: m["type"] == "state" and m["table"]["seats"][a2["seat"]]["free"])
+    assert srv.join(freed["id"], "Cid", seat=a2["seat"])["seat"] == a2["seat"]
