@@ -252,3 +252,20 @@ def test_shave_parser_accepts_menu_numbers_words_and_names():
     for bad in ("swap", "wolf", "0", "42", "fly away", "swap dora"):
         with pytest.raises(BadInput):
             parse_shave(s, bad, names)
+
+
+def test_dolly_ruling_4_the_table_picks_the_starting_player(tmp_path):
+    """Ruling 4: the front end lets the table pick who starts; the order stays clockwise."""
+    save = tmp_path / "first.json"
+    result = invoke(
+        ["dolly-crush", "--seat", "ann", "--seat", "bob", "--seat", "bot:random",
+         "--breed", "bobtail", "--breed", "border-collie", "--breed", "pastore-maremmano",
+         "--first", "bob", "--seed", "5", "--save", str(save)],
+        ["quit"],
+    )
+    assert result.exit_code == 0, result.output
+    rec = json.loads(save.read_text())
+    assert [p["name"] for p in rec["players"]] == ["bob", "bot:random", "ann"]
+    assert [p["breed"] for p in rec["players"]] == ["border-collie", "pastore-maremmano", "bobtail"]
+    bad = invoke(["dolly-crush", "--seat", "ann", "--seat", "bob", "--first", "zoe"], [])
+    assert bad.exit_code == 2 and "--first 'zoe'" in bad.output

@@ -618,6 +618,20 @@ def choose_rules(game: str) -> str | None:
         console.print("Type one of the names above, a rule-set file, or press Enter for the rulebook.")
 
 
+def starting_seat(first: str, names: list[str], seed: int | None) -> int:
+    """The seat that starts, from --first (a name, a seat number or 'random')."""
+    import random
+
+    text = first.strip()
+    if text.lower() == "random":
+        return random.Random(seed).randrange(len(names)) if seed is not None else random.randrange(len(names))
+    if text.isdigit() and int(text) < len(names):
+        return int(text)
+    if text in names:
+        return names.index(text)
+    raise fail(f"--first {first!r}: not a player's name ({', '.join(names)}), a seat number or 'random'")
+
+
 # -- the command ------------------------------------------------------------------------
 @friendly_errors
 def play_command(
@@ -640,6 +654,9 @@ def play_command(
     ),
     hide_scores: bool = typer.Option(False, "--hide-scores",
                                      help="Dolly Crush: keep running scores hidden (ruling 9)"),
+    first: str = typer.Option(None, "--first", metavar="NAME|SEAT|random",
+                              help="who starts (ruling 4): a player's name, a seat number, or "
+                              "'random'; the order stays clockwise (default: the first --seat)"),
 ) -> None:
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
@@ -681,6 +698,11 @@ def play_command(
                 options["breeds"] = [resolve_breed(b) for b in breed]
             elif interactive:
                 options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])
+        if first is not None:
+            k = starting_seat(first, [s.name for s in specs], seed)
+            specs = specs[k:] + specs[:k]
+            if "breeds" in options:
+                options["breeds"] = options["breeds"][k:] + options["breeds"][:k]
         g = make(game, players=len(specs), rules=rules_obj, **options)
     except Quit:
         console.print("No game started.")
