@@ -37,6 +37,9 @@ from sheepfold.server.tables import Conn, Settings, TableManager
 STATIC = Path(str(resources.files("sheepfold.server") / "static"))
 
 
+BOT_NAMES = ("Dolly", "Shaun", "Timmy", "Bella")  # a bot's name by seat; its level shows beside it
+
+
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = "human"
@@ -91,7 +94,7 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
     for i, s in enumerate(seats):
         if s["kind"] == "bot":
             s["bot"] = _check_bot(req.game, s["bot"] or "random")
-            s["name"] = (s["name"] or f"{s['bot']} bot").strip() or f"bot {i + 1}"
+            s["name"] = (s["name"] or "").strip() or BOT_NAMES[i]
     first = req.first_player
     if first == "random":
         first = random.SystemRandom().randrange(len(seats))

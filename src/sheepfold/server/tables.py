@@ -526,8 +526,8 @@ class Table:
         if self.stored != key or self.seats[seat].kind != "bot":
             return
         view = self.state.observe(seat)
-        bot = self._bot(seat)
-        action = await asyncio.to_thread(bot.act, view)
+        # made and asked in a worker thread: a strong bot may think (or solve) for a while
+        action = await asyncio.to_thread(lambda: self._bot(seat).act(view))
         if self.stored != key or self.seats[seat].kind != "bot":
             return
         trial = self.state.clone()
@@ -564,7 +564,8 @@ class Table:
             probe.apply_unchecked(a)
             i += 1
             eat_chance()
-            frames.append({"event": f"{self._who(who)}: {text}", "view": probe.observe(None)})
+            frames.append({"event": f"{self._who(who)}: {text}", "who": self._who(who), "text": text,
+                           "view": probe.observe(None)})
         return frames
 
 

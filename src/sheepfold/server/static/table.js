@@ -316,6 +316,10 @@
     $("log").innerHTML = events.slice().reverse().map((e) => `<li>${e.who ? `<b>${SF.esc(e.who)}</b>: ` : ""}${SF.esc(friendly(e.text))}</li>`).join("");
   }
 
+  function replayEvent(f) {
+    if (!f.who) return "<b>The start: the flock as it was dealt.</b>".replace(" the flock as it was dealt", msg.view.game === "dolly-crush" ? " the flock as it was dealt" : "");
+    return `<b>${SF.esc(f.who)}</b>: ${SF.esc(friendly(f.text))}`;
+  }
   function renderReplayBox() {
     const box = $("replay");
     if (!msg.table.finished) { box.hidden = true; return; }
@@ -337,7 +341,7 @@
       <input type="range" id="replay-range" min="0" max="${n - 1}" value="${replay.i}" aria-label="move">
       <button type="button" id="replay-next" aria-label="next move">▶</button>
       <button type="button" class="secondary" id="replay-close">Back to the end</button></div>
-      <p id="replay-event"><b>${SF.esc(replay.frames[replay.i].event)}</b></p>`;
+      <p id="replay-event">${replayEvent(replay.frames[replay.i])}</p>`;
     $("replay-prev").onclick = () => { replay.i = Math.max(0, replay.i - 1); render(); };
     $("replay-next").onclick = () => { replay.i = Math.min(n - 1, replay.i + 1); render(); };
     $("replay-range").oninput = (e) => { replay.i = +e.target.value; render(); };
