@@ -62,6 +62,7 @@ _BOT_MODULES: list[str] = [
     "sheepfold.bots.random_bot",
     "sheepfold.bots.greedy",
     "sheepfold.bots.dolly",
+    "sheepfold.bots.perfect",
 ]
 
 

@@ -1,0 +1,346 @@
+"""``sheepfold solve shave-a-sheep`` and ``sheepfold analyse RECORD``: the exact solver's answers."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from sheepfold.cli.common import GAME_HELP, check_game, console, err_console, fail, friendly_errors, resolve_rules
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve_command)
+    app.command("analyse")(analyse_command)
+    app.command("analyze", hidden=True)(analyse_command)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.4f}%"
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} positions"), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=err_console, transient=True, disable=quiet,
+    )
+
+
+def _names(values: Sequence[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def _solutions(rules: Any, players: int, quiet: bool, use_cache: bool) -> tuple[list[Any], list[bool], float]:
+    """The minimax solution (2 players) or every seat's guaranteed share, with a progress bar."""
+    from sheepfold.games.shave_a_sheep import solver
+
+    space = solver.Space(rules, players)
+    seats = [0] if players == 2 else list(range(players))
+    sols, hits = [], []
+    t0 = time.perf_counter()
+    with _progress(quiet) as prog:
+        for seat in seats:
+            label = "minimax" if players == 2 else f"guaranteed share, seat {seat}"
+            task = prog.add_task(label, total=space.size)
+
+            def step(done: int, total: int, task: Any = task) -> None:
+                prog.update(task, completed=done, total=total)
+
+            sol, hit = solver.cached(rules, players, seat=seat, space=space, progress=step, use_cache=use_cache)
+            prog.update(task, completed=space.size)
+            sols.append(sol)
+            hits.append(hit)
+    return sols, hits, time.perf_counter() - t0
+
+
+@friendly_errors
+def solve_command(
+    game: str = typer.Argument(..., help=GAME_HELP + " (only Shave a Sheep is solved)"),
+    players: int = typer.Option(2, "--players", "-p", help="2, 3 or 4 seats"),
+    rules: str = typer.Option(None, "--rules", "-r", help="a rule set name or file (default: the rulebook)"),
+    against: list[str] = typer.Option(
+        None, "--against", "-a",
+        help="bots for the other seats (repeatable or comma separated; one name = every other "
+        "seat): prints each seat's exact share playing perfect against them, and its best response",
+    ),
+    table: str = typer.Option(
+        None, "--table", "-t",
+        help="exact win shares of a table of bots, one per seat, comma separated (one name = every "
+        "seat), e.g. --table greedy,greedy,greedy",
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="solve again (do not read or write the disk cache)"),
+    as_json: bool = typer.Option(False, "--json", help="print the answers as JSON"),
+) -> None:
+    """Solve Shave a Sheep exactly: every seat's win chance from the start under optimal play.
+
+    2 players: the minimax value (zero-sum in win share): each seat's win chance when both play
+    perfectly. 3-4 players: each seat's guaranteed share, what it secures even if every other
+    seat plays against it. Solutions are cached on disk ($SHEEPFOLD_HOME/cache/solver), keyed by
+    what the rules do, so a second call is instant. The solver ignores max_turns (it plays the
+    game to its end).
+
+    Examples: sheepfold solve shave-a-sheep --players 2 --rules howling-wolf;
+    sheepfold solve shave-a-sheep -p 3 --table greedy;
+    sheepfold solve shave-a-sheep -p 2 --against greedy
+    """
+    check_game(game)
+    if game != "shave-a-sheep":
+        raise fail("only Shave a Sheep is solved (Dolly Crush's deck is far too big for an exact solution)")
+    if not 2 <= players <= 4:
+        raise fail(f"--players must be 2, 3 or 4 (not {players})")
+    from sheepfold.games.shave_a_sheep import solver
+
+    rs = resolve_rules(game, rules)
+    notes = []
+    if rs.max_turns is not None:
+        notes.append(f"max_turns={rs.max_turns} is ignored: the solver plays every game to its end")
+    space = solver.Space(rs, players)
+    sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
+    out: dict[str, Any] = {
+        "game": game, "players": players, "rules": rs.options(), "rules_name": rs.name,
+        "positions": space.size, "seconds": round(secs, 3), "cached": all(hits),
+        "solve_seconds": round(sum(s.stats.seconds for s in sols), 3),
+    }
+    if players == 2:
+        v = sols[0].start_value
+        out["kind"] = "minimax"
+        out["win_share"] = [v, 1 - v]
+        out["first_player_advantage"] = v - 0.5
+    else:
+        out["kind"] = "guaranteed"
+        out["guaranteed_share"] = [s.start_value for s in sols]
+    tab_names = _names([table]) if table else []
+    if tab_names:
+        if len(tab_names) == 1:
+            tab_names = tab_names * players
+        if len(tab_names) != players:
+            raise fail(f"--table names {len(tab_names)} bots for {players} seats")
+        ev = _evaluate(space, tab_names, sols, as_json)
+        out["table"] = {"bots": tab_names, "win_share": list(ev.shares)}
+    opp = _names(against)
+    if opp:
+        if len(opp) == 1:
+            opp = opp * (players - 1)
+        if len(opp) != players - 1:
+            raise fail(f"--against names {len(opp)} bots for the {players - 1} other seats")
+        rows = []
+        for seat in range(players):
+            others = list(opp)
+            table_pols: list[Any] = others[:seat] + ["perfect"] + others[seat:]
+            ev = _evaluate(space, table_pols, sols, as_json)
+            br_pols: list[Any] = others[:seat] + [None] + others[seat:]
+            with _progress(as_json) as prog:
+                task = prog.add_task(f"best response, seat {seat}", total=space.size)
+                br = solver.best_response(space, players, seat, [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
+                                          progress=lambda d, t, task=task: prog.update(task, completed=d, total=t))
+            rows.append({"seat": seat, "table": [str(p) for p in table_pols], "perfect_share": ev.shares[seat],
+                         "shares": list(ev.shares), "best_response_share": br.start_value})
+        out["against"] = {"bots": opp, "seats": rows}
+    out["notes"] = notes
+    if as_json:
+        print(json.dumps(out))
+        return
+    _print_solve(out, rs)
+
+
+def _policy(name: Any, space: Any, seat: int, sols: list[Any]) -> Any:
+    """'perfect' -> the solved table of this seat (minimax, or the guaranteed-share policy)."""
+    if name == "perfect":
+        return sols[0] if space.n == 2 else sols[seat]
+    return name
+
+
+def _evaluate(space: Any, names: Sequence[Any], sols: list[Any], quiet: bool) -> Any:
+    from sheepfold.games.shave_a_sheep import solver
+
+    pols = [_policy(p, space, i, sols) for i, p in enumerate(names)]
+    with _progress(quiet) as prog:
+        task = prog.add_task("exact evaluation", total=space.size)
+        return solver.evaluate(space, space.n, pols,
+                               progress=lambda d, t: prog.update(task, completed=d, total=t))
+
+
+def _print_solve(out: dict[str, Any], rs: Any) -> None:
+    n = out["players"]
+    name = out["rules_name"] or "rulebook"
+    console.print(f"[bold]Shave a Sheep[/], {n} players, rules: {name} {json.dumps(out['rules'])}")
+    t = Table(show_header=True, header_style="bold")
+    t.add_column("seat")
+    if n == 2:
+        t.add_column("win chance (both perfect)", justify="right")
+        for s, v in enumerate(out["win_share"]):
+            t.add_row(str(s), _pct(v))
+    else:
+        t.add_column("guaranteed share (all others against it)", justify="right")
+        for s, v in enumerate(out["guaranteed_share"]):
+            t.add_row(str(s), _pct(v))
+    console.print(t)
+    if n == 2:
+        console.print(f"first-player advantage: {100 * out['first_player_advantage']:+.4f} points")
+    if "table" in out:
+        tb = Table(title=f"exact win shares: {', '.join(out['table']['bots'])}", header_style="bold")
+        tb.add_column("seat")
+        tb.add_column("bot")
+        tb.add_column("win share", justify="right")
+        for s, v in enumerate(out["table"]["win_share"]):
+            tb.add_row(str(s), out["table"]["bots"][s], _pct(v))
+        console.print(tb)
+    if "against" in out:
+        ta = Table(title=f"against {', '.join(out['against']['bots'])}", header_style="bold")
+        ta.add_column("seat")
+        ta.add_column("perfect plays it: share", justify="right")
+        ta.add_column("best response: share", justify="right")
+        for row in out["against"]["seats"]:
+            ta.add_row(str(row["seat"]), _pct(row["perfect_share"]), _pct(row["best_response_share"]))
+        console.print(ta)
+    how = "from the cache" if out["cached"] else "solved"
+    console.print(f"{out['positions']:,} positions; {how} in {out['seconds']:.2f} s"
+                  + ("" if not out["cached"] else f" (the solve took {out['solve_seconds']:.2f} s)"))
+    for note in out["notes"]:
+        console.print(f"[yellow]note:[/] {note}")
+
+
+# -- analyse --------------------------------------------------------------------------------
+@friendly_errors
+def analyse_command(
+    record: Path = typer.Argument(..., help="a Shave a Sheep record (sheepfold-record/1 JSON; '-' reads standard input)"),
+    as_json: bool = typer.Option(False, "--json", help="print every decision and the summary as JSON"),
+    top: int = typer.Option(5, "--top", help="how many of the biggest mistakes to list"),
+    all_moves: bool = typer.Option(False, "--all", help="list every decision, not only the costly ones"),
+) -> None:
+    """For every decision of a Shave a Sheep game: the move played, the best move, and the win
+    share it cost (2 players: against perfect play; 3-4: the mover's guaranteed share)."""
+    import sys
+
+    from sheepfold.core.records import RecordError, ShaveRecord, new_game_state, parse_record, replay
+
+    try:
+        source: Any = sys.stdin.read() if str(record) == "-" else record
+        rec = parse_record(source)
+        if not isinstance(rec, ShaveRecord):
+            raise fail("analyse reads Shave a Sheep records (Dolly Crush is not solved)")
+        rp = replay(rec.model_dump(mode="json", exclude_none=True))
+    except RecordError as e:
+        if as_json:
+            print(json.dumps(e.to_json()))
+            raise typer.Exit(2) from None
+        where = f"move {e.move}: " if e.move is not None else ""
+        raise fail(f"{where}{e.message}") from None
+    if rp.error is not None:
+        if as_json:
+            print(json.dumps(rp.error.to_json()))
+            raise typer.Exit(2)
+        raise fail(f"move {rp.error.move}: {rp.error.message}")
+    start = new_game_state(rec)
+    report = analyse_state(rp.state, start, quiet=as_json)
+    report["players"] = [p.name for p in rec.players]
+    if as_json:
+        print(json.dumps(report))
+        return
+    _print_analysis(report, top, all_moves)
+
+
+def analyse_state(final: Any, start: Any, quiet: bool = True) -> dict[str, Any]:
+    """Every decision of the game that led to ``final`` (replayed from ``start``), valued."""
+    from sheepfold.core.protocol import CHANCE
+    from sheepfold.games.shave_a_sheep.game import PHASE_NAMES, ROLL
+
+    game = final.game
+    n = game.num_players
+    sols, _, _ = _solutions(game.rules, n, quiet, True)
+
+    def value_for(seat: int, vals: dict[int, float]) -> dict[int, float]:
+        if n == 2 and seat == 1:
+            return {a: 1.0 - v for a, v in vals.items()}
+        return vals
+
+    decisions = []
+    st = start.clone()
+    move = -1
+    roll = None
+    for who, a in final.history:
+        if who == CHANCE:
+            if st.phase == ROLL:
+                move += 1
+                roll = game.faces[a]
+            st.apply_unchecked(a)
+            continue
+        legal = st.legal_actions()
+        if len(legal) > 1:
+            sol = sols[0] if n == 2 else sols[who]
+            vals = value_for(who, sol.action_values(st))
+            best_v = max(vals.values())
+            best = next(x for x in sorted(vals) if vals[x] >= best_v - 1e-12)
+            decisions.append({
+                "move": move, "seat": who, "roll": roll,
+                "phase": PHASE_NAMES[st.phase],
+                "position": {"middle": st.middle, "sheep": list(st.sheep), "piles": list(st.piles), "wolf": st.wolf},
+                "played": st.action_to_string(a), "best": st.action_to_string(best),
+                "value_played": vals[a], "value_best": best_v, "cost": max(0.0, best_v - vals[a]),
+                "options": {st.action_to_string(x): v for x, v in sorted(vals.items())},
+            })
+        st.apply_unchecked(a)
+    per_seat = []
+    for s in range(n):
+        mine = [d for d in decisions if d["seat"] == s]
+        per_seat.append({"seat": s, "decisions": len(mine),
+                         "mistakes": sum(1 for d in mine if d["cost"] > 1e-9),
+                         "total_cost": sum(d["cost"] for d in mine)})
+    biggest = sorted((d for d in decisions if d["cost"] > 1e-9), key=lambda d: -d["cost"])
+    return {
+        "game": "shave-a-sheep", "kind": "minimax" if n == 2 else "guaranteed",
+        "rules": game.rules.options(), "start_value": [s.start_value for s in sols],
+        "finished": final.is_terminal(), "winners": list(final.winners()),
+        "decisions": decisions,
+        "summary": {"per_seat": per_seat,
+                    "biggest_mistakes": [{k: d[k] for k in ("move", "seat", "roll", "played", "best", "cost")}
+                                         for d in biggest[:10]]},
+    }
+
+
+def _print_analysis(report: dict[str, Any], top: int, all_moves: bool) -> None:
+    names = report["players"]
+    what = ("win share against perfect play" if report["kind"] == "minimax"
+            else "the mover's guaranteed share (all others against it)")
+    console.print(f"[bold]Shave a Sheep analysis[/]: values are {what}")
+    t = Table(header_style="bold")
+    for col in ("move", "player", "roll", "played", "best", "value", "cost"):
+        t.add_column(col, justify="right" if col in ("move", "value", "cost") else "left")
+    shown = 0
+    for d in report["decisions"]:
+        if not all_moves and d["cost"] <= 1e-9:
+            continue
+        shown += 1
+        cost = d["cost"]
+        style = "red" if cost >= 0.05 else ("yellow" if cost >= 0.01 else "")
+        t.add_row(str(d["move"]), names[d["seat"]], d["roll"] or "", d["played"],
+                  "" if d["played"] == d["best"] else d["best"], _pct(d["value_played"]),
+                  f"[{style}]{100 * cost:.2f}[/]" if style else f"{100 * cost:.2f}")
+    if shown:
+        console.print(t)
+    else:
+        console.print("no decision cost anything: every move was a best move")
+    s = Table(title="summary (cost in win-share points)", header_style="bold")
+    for col in ("player", "decisions", "mistakes", "total cost"):
+        s.add_column(col, justify="left" if col == "player" else "right")
+    for row in report["summary"]["per_seat"]:
+        s.add_row(names[row["seat"]], str(row["decisions"]), str(row["mistakes"]), f"{100 * row['total_cost']:.2f}")
+    console.print(s)
+    big = report["summary"]["biggest_mistakes"][:top]
+    if big:
+        console.print("[bold]biggest mistakes[/]:")
+        for d in big:
+            console.print(f"  move {d['move']}: {names[d['seat']]} rolled {d['roll']}, played {d['played']}, "
+                          f"best was {d['best']}: cost {100 * d['cost']:.2f} points")
+    console.print(f"{len(report['decisions'])} decisions with a choice; winners: "
+                  f"{', '.join(names[w] for w in report['winners']) or '-'}")
