@@ -286,43 +286,68 @@ def variants_command(
     workers: int | None = typer.Option(None, "--workers", "-w", min=1),
     engine: str = typer.Option("auto", "--engine"),
     max_turns: int = typer.Option(1000, "--max-turns"),
-    plot: Path | None = typer.Option(None, "--plot", help="write a PNG: length and first-player advantage per rule set"),
+    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: add the solver's exact seat-0 share and the outcome uncertainty"),
+    plot: Path | None = typer.Option(None, "--plot", help="write a PNG: length, first-player advantage (and uncertainty) per rule set"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Several rule sets side by side (same seeds): mean length and first-player advantage."""
+    """Several rule sets side by side on the same seeds: length, first-player advantage, ties.
+
+    Example: sheepfold lab variants shave-a-sheep --games 200000 --exact --plot variants.png
+    """
     from sheepfold.lab.metrics import evaluate, fmt, game_arrays
-    from sheepfold.rulesets import all_rulesets
+    from sheepfold.rulesets import builtin_rulesets
 
     check_game(game)
-    names = rules or [r.name for r in all_rulesets(game) if not r.source.endswith((".toml", ".json")) or r.source == "built-in"]
+    if rules:
+        names = list(rules)
+    else:
+        found = [r.name for r in builtin_rulesets() if r.game == game]
+        names = sorted(found, key=lambda nm: (not nm.endswith("rulebook"), nm))
     rows = []
+    curves = []
     for name in names:
-        job = _job(game, name, bot, games, players, seed, False, None, engine, max_turns)
+        job = _job(game, name, bot, games, players, seed, False, None, engine, max_turns, exact)
         table = _play(job, None, workers, None, False, False, as_json)
-        vals = {v.key: v for v in evaluate(game_arrays(table))}
-        L, F = vals["length_mean"], vals["first_player_advantage"]
-        rows.append({"name": name, "length": L.value, "length_lo": L.lo, "length_hi": L.hi,
-                     "fpa": F.value, "fpa_lo": F.lo, "fpa_hi": F.hi,
-                     "seat0": vals["win_seat0"].value, "ties": vals["tie_rate"].value,
-                     "lead_changes": vals["lead_changes"].value,
-                     "truncated": vals["truncated"].value,
-                     "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games} games each"})
+        d = game_arrays(table)
+        vals = {v.key: v for v in evaluate(d)}
+        L, F, S = vals["length_mean"], vals["first_player_advantage"], vals["win_seat0"]
+        row = {"name": name, "length": L.value, "length_lo": L.lo, "length_hi": L.hi,
+               "fpa": F.value, "fpa_lo": F.lo, "fpa_hi": F.hi,
+               "seat0": S.value, "seat0_lo": S.lo, "seat0_hi": S.hi, "ties": vals["tie_rate"].value,
+               "lead_changes": vals["lead_changes"].value, "truncated": vals["truncated"].value,
+               "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games:,} games each"}
+        if exact:
+            from sheepfold.lab.perfect import exact_start_shares
+
+            row["exact_seat0"] = exact_start_shares(job.make_game(0), list(job.bots))[0]
+            row["uncertainty"] = vals["uncertainty"].value
+            curves.append((name, d))
+        rows.append(row)
     if as_json:
         print(json.dumps(rows))
     else:
         from rich.table import Table
 
         t = Table(title=rows[0]["title"] if rows else "")
-        for col in ("rule set", "mean length", "95% CI", "seat 0 wins", "first-player adv.", "95% CI", "ties", "lead changes"):
-            t.add_column(col, justify="left" if col == "rule set" else "right")
+        t.add_column("rule set", no_wrap=True)
+        t.add_column("mean length [95% CI]", justify="right")
+        t.add_column("seat 0 wins [95% CI]", justify="right")
+        if exact:
+            t.add_column("exact", justify="right")
+            t.add_column("uncertainty", justify="right")
+        t.add_column("ties", justify="right")
+        t.add_column("lead chg.", justify="right")
         for r in rows:
-            t.add_row(r["name"], fmt(r["length"], "num"), f"{fmt(r['length_lo'], 'num')} – {fmt(r['length_hi'], 'num')}",
-                      fmt(r["seat0"], "pct"), fmt(r["fpa"], "pct"), f"{fmt(r['fpa_lo'], 'pct')} – {fmt(r['fpa_hi'], 'pct')}",
-                      fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num"))
+            cells = [r["name"], f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
+                     f"{fmt(r['seat0'], 'pct')} [{fmt(r['seat0_lo'], 'pct')}, {fmt(r['seat0_hi'], 'pct')}]"]
+            if exact:
+                cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
+            cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]
+            t.add_row(*cells)
         console.print(t)
     if plot and rows:
         from sheepfold.lab.report import variants_plot, write_png
 
-        write_png(plot, variants_plot(rows))
+        write_png(plot, variants_plot(rows, curves))
         if not as_json:
             console.print(f"plot: {plot}")

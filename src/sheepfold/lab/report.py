@@ -127,24 +127,41 @@ def uncertainty_curve(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes | Non
     return _png(fig)
 
 
-def variants_plot(rows: Sequence[dict[str, Any]]) -> bytes:
-    """Mean length and first-player advantage (with 95% CIs) for several rule sets."""
+def variants_plot(rows: Sequence[dict[str, Any]], curves: Sequence[tuple[str, dict[str, Any]]] = ()) -> bytes:
+    """Mean length and seat 0's win share (with 95% CIs; the exact share as a cross when known)
+    for several rule sets, and the exact outcome uncertainty through the game when given."""
     plt = _plt()
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    panels = 3 if curves else 2
+    fig, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.8))
+    a1, a2 = axes[0], axes[1]
     names = [r["name"] for r in rows]
     ys = np.arange(len(rows))[::-1]
     L = np.array([[r["length"], r["length_lo"], r["length_hi"]] for r in rows])
-    F = 100 * np.array([[r["fpa"], r["fpa_lo"], r["fpa_hi"]] for r in rows])
+    S = 100 * np.array([[r["seat0"], r["seat0_lo"], r["seat0_hi"]] for r in rows])
     cols = [COLOURS[k % 6] for k in range(len(rows))]
     a1.barh(ys, L[:, 0], xerr=[L[:, 0] - L[:, 1], L[:, 2] - L[:, 0]], color=cols, capsize=3)
     a1.set_yticks(ys, names)
     a1.set_xlabel("mean game length (turns) ± 95% CI")
-    a2.errorbar(F[:, 0], ys, xerr=[F[:, 0] - F[:, 1], F[:, 2] - F[:, 0]], fmt="o", color="black", capsize=3)
-    for y, c, f in zip(ys, cols, F[:, 0]):
-        a2.plot([f], [y], "o", color=c, markersize=8)
-    a2.axvline(0, color="gray", linestyle="--", linewidth=1)
+    for y, c, s_, lo, hi in zip(ys, cols, S[:, 0], S[:, 1], S[:, 2]):
+        a2.errorbar([s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt="o", color=c, capsize=4, markersize=7)
+    ex = [r.get("exact_seat0") for r in rows]
+    if all(e is not None for e in ex):
+        a2.plot([100 * e for e in ex], ys, "x", color="black", markersize=9, label="exact (solver)")
+        a2.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.18))
+    n = 2
+    a2.axvline(100 / n, color="gray", linestyle="--", linewidth=1)
     a2.set_yticks(ys, [""] * len(ys))
-    a2.set_xlabel("first-player advantage (points of win share, %) ± 95% CI")
+    a2.set_xlabel("seat 0's win share (%) ± 95% CI")
+    if curves:
+        a3 = axes[2]
+        for k, (name, d) in enumerate(curves):
+            c = d["uncertainty_curve"][~d["truncated"]]
+            xs = (np.arange(c.shape[1]) + 0.5) * 100 / c.shape[1]
+            a3.plot(xs, 100 * np.nanmean(c, axis=0), "-o", color=COLOURS[k % 6], label=name, markersize=3)
+        a3.set_ylim(0, 102)
+        a3.set_xlabel("progress through the game (% of turns)")
+        a3.set_ylabel("outcome uncertainty (%)")
+        a3.legend(frameon=False, fontsize=7)
     fig.suptitle(rows[0].get("title", "Rule sets compared"))
     fig.tight_layout()
     return _png(fig)
