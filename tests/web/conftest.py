@@ -112,7 +112,7 @@ class WSClient:
             self.wait(lambda m: m["type"] == "state" and m["you"] is not None)
 
     def send(self, msg: Any) -> None:
-        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+        self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)

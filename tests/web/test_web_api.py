@@ -103,6 +103,7 @@ def test_bad_input_gets_an_error_and_changes_nothing(live_server, ws_client):
         (ca, json.dumps({"type": "act", "action": {"x": 1}})),
         (ca, json.dumps({"type": "roll"})),
         (ca, "x" * 40_000),  # oversized
+        (ca, b"\x00\x01binary"),
         (cb, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]]})),  # out of turn
         (spectator, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]]})),
         (cb, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "a2"]], "token": a["token"]})),

@@ -442,7 +442,17 @@ class Table:
                         self._note(probe.turn, f"rolled {text[5:]}")  # type: ignore[attr-defined]
             else:
                 self._note(who, probe.action_to_string(a))
+            before = len(probe.collected[who]) if self.dolly and who != CHANCE else 0  # type: ignore[attr-defined]
             probe.apply_unchecked(a)
+            if self.dolly and who != CHANCE:
+                took = probe.collected[who][before:]  # type: ignore[attr-defined]
+                if took:
+                    what = ""
+                    if self.show_scores:
+                        from sheepfold.games.dolly_crush.cards import card_code
+
+                        what = ": " + ", ".join(card_code(c) for c in took)
+                    self._note(who, f"took {len(took)} sheep{what}")
         if probe.is_terminal():
             win = probe.winners()
             if win:
