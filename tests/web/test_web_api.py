@@ -189,3 +189,10 @@ def test_a_player_gone_for_good_is_replaced_or_the_seat_freed(make_server, ws_cl
     c.send({"type": "leave"})
     c.wait(lambda m: m["type"] == "state" and m["table"]["seats"][a2["seat"]]["free"])
     assert srv.join(freed["id"], "Cid", seat=a2["seat"])["seat"] == a2["seat"]
+
+
+def test_a_normal_server_refuses_a_given_seed(make_server):
+    srv = make_server(allow_seed=False)
+    r = srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}], "seed": 5})
+    assert r.status_code == 400 and "seed" in r.json()["detail"]
+    assert srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}]}).status_code == 201

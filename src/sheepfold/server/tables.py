@@ -636,7 +636,11 @@ class TableManager:
                                        "replace_leavers", "replacement_bot", "auto_roll")
                   if spec.get(k) is not None}
         game = self.make_game(game_name, len(seats), config)
-        seed = spec.get("seed") if self.settings.allow_seed and spec.get("seed") is not None else new_seed()
+        given = spec.get("seed")
+        if given is not None and not self.settings.allow_seed:
+            raise SheepfoldError("seed: this server chooses the seeds (only a test server, "
+                                 "started with --dev-seeds, takes one)")
+        seed: int = int(given) if self.settings.allow_seed and given is not None else new_seed()
         state = self.new_state(game, seed)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         row = TableRow(table_id, game_name, len(seats), config, seed, time.time(), False,
