@@ -196,3 +196,18 @@ def test_a_normal_server_refuses_a_given_seed(make_server):
     r = srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}], "seed": 5})
     assert r.status_code == 400 and "seed" in r.json()["detail"]
     assert srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}]}).status_code == 201
+
+
+def test_a_broken_bot_does_not_stall_the_table(live_server, ws_client, monkeypatch):
+    from sheepfold.bots.random_bot import RandomBot
+
+    def boom(self, view):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(RandomBot, "act", boom)
+    t = live_server.create(game="shave-a-sheep", rules={"wool": 5},
+                           seats=[{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=3)
+    c = ws_client(f"{live_server.ws_url}/ws/{t['id']}")
+    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["finished"], timeout=30)
+    assert msg["view"]["finished"]  # every bot move failed, yet the game went on to the end
+    assert any("trouble" in e["text"] for e in live_server.manager.get(t["id"]).events)

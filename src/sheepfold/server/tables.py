@@ -537,10 +537,16 @@ class Table:
             return
         view = self.state.observe(seat)
         # made and asked in a worker thread: a strong bot may think (or solve) for a while
-        action = await asyncio.to_thread(lambda: self._bot(seat).act(view))
+        try:
+            action = await asyncio.to_thread(lambda: self._bot(seat).act(view))
+        except Exception as e:  # a broken bot must not stall the table: it plays a random move
+            action = None
+            self._note(seat, f"(the bot had trouble: {type(e).__name__}; it plays a random move)")
         if self.stored != key or self.seats[seat].kind != "bot":
             return
         trial = self.state.clone()
+        if action is None or trial.illegal_reason(action) is not None:
+            action = self.rng.choice(trial.legal_actions())
         trial.apply(action)
         self._safe_accept(trial)
 
