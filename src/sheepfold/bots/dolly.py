@@ -28,6 +28,7 @@ Bot options go after a colon: ``expert:iterations=120,time=0.5``, ``hard:samples
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -42,6 +43,7 @@ from sheepfold.games.dolly_crush.fastsearch import (
     _children,
     _legal_swaps,
     best_after,
+    fast_best_swaps,
     pack,
     score_packed,
     unpack,
@@ -161,10 +163,14 @@ class _Pool:
     def __init__(self, unseen: dict[str, int]) -> None:
         self.cards = [parse_card(code) for code, k in sorted(unseen.items()) for _ in range(k)]
 
-    def refill(self, flock: list[int], taken: Sequence[int], rng: Any) -> tuple[list[int], bool]:
+    def refill(
+        self, flock: list[int], taken: Sequence[int], rng: Any, pool: list[int] | None = None
+    ) -> tuple[list[int], bool]:
         """The flock after taking ``taken`` and refilling with clean-up (ruling 6), drawing
-        uniformly from the unseen cards; and whether the deck is then empty (the game ends)."""
-        pool = self.cards[:]
+        uniformly from the unseen cards (``pool``, consumed, or a fresh copy); and whether the
+        deck is then empty (the game ends)."""
+        if pool is None:
+            pool = self.cards[:]
         f = flock[:]
         for c in taken:
             f[c] = EMPTY
@@ -188,22 +194,25 @@ class _Pool:
         return f, not pool
 
 
-def _next_players(view: View, seat: int) -> list[int]:
-    """The seats that still have a turn after this one, in turn order (first one first)."""
+def _turns_after(view: View, seat: int) -> list[int]:
+    """The seats to play after this turn, in order, until this seat plays again (itself last
+    if it has a turn left)."""
     n = view["players"]
     left = [len(d) for d in view["dogs_left"]]
     if view["phase"] == "dog":
         left[seat] -= 1
     out = []
     s = seat
-    while True:  # the next seat with a dog card left, cycling (a finished seat is skipped)
+    for _ in range(n):
         s = (s + 1) % n
         if left[s] > 0:
             out.append(s)
-            break
-        if s == seat:
-            break
     return out
+
+
+def _next_players(view: View, seat: int) -> list[int]:
+    """The seat that plays right after this turn (empty if the game ends with this turn)."""
+    return _turns_after(view, seat)[:1]
 
 
 class LookaheadDollyBot(DollyBot):
@@ -211,73 +220,182 @@ class LookaheadDollyBot(DollyBot):
 
     def __init__(
         self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
-        candidates: int = 10, weight: float = 1.0,
+        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 12,
+        sigma: float = 2.5,
     ) -> None:
         super().__init__(game, seat, seed)
-        self.samples = int(samples)
-        self.candidates = int(candidates)
-        self.weight = float(weight)
+        self.samples = int(samples)  # refills sampled per candidate (one turn of lookahead)
+        self.candidates = int(candidates)  # scoring candidates looked ahead from
+        self.weight = float(weight)  # weight of the next player's points
+        self.replies = int(replies)  # samples per candidate of the two-turn refinement
+        self.refine = int(refine)  # candidates refined with two turns of lookahead
+        self.sigma = float(sigma)  # spread of one turn's points (0: value points, not wins)
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
         values, r, idx = self.evaluate(view, flock, n, top=1)
         k = int(idx[0])
         return float(values[0]), r.sequence(k)
 
-    def opponent_swaps(self, view: View) -> int | None:
-        """The swaps the next player will make (their largest dog card left), None if no one
-        plays after this turn."""
-        nxt = _next_players(view, self.seat)
-        if not nxt:
-            return None
-        s = nxt[0]
-        counts = view["dog_swaps"][s]
-        return max(counts[d] for d in view["dogs_left"][s])
+    def _max_swaps(self, view: View, seat: int) -> int:
+        counts = view["dog_swaps"][seat]
+        return max(counts[d] for d in view["dogs_left"][seat])
+
+    def _utility(self, diff: np.ndarray, turns_left: int) -> np.ndarray:
+        """What a lead of ``diff`` points is worth with ``turns_left`` turns still to play: the
+        probability of winning (ties half) if each turn's points spread by ``sigma``; the lead
+        itself when ``sigma`` is 0. A small share of the lead breaks ties between certainties."""
+        diff = np.asarray(diff, dtype=np.float64)
+        if self.sigma <= 0:
+            return diff
+        if turns_left <= 0:
+            win = (diff > 0) + 0.5 * (diff == 0)
+        else:
+            z = diff / (self.sigma * math.sqrt(2.0 * turns_left))
+            win = 0.5 * (1.0 + np.array([math.erf(v) for v in z.ravel()]).reshape(z.shape))
+        return win + 1e-3 * diff
 
     def evaluate(
         self, view: View, flock: list[int], n: int, top: int
     ) -> tuple[np.ndarray, Any, np.ndarray]:
-        """The ``top`` best end flocks for ``n`` swaps: (values, Reachable, their indexes)."""
+        """The ``top`` best end flocks for ``n`` swaps: (values, Reachable, their indexes).
+
+        One turn of lookahead over every end flock: my points now minus the next player's best
+        reply (exact when the flock passes unchanged, else averaged over refills drawn from the
+        unseen cards), turned into a chance of winning from the current scores and the turns
+        left. Then, in a two-player game where this seat plays again, the ``refine`` best are
+        valued over two turns: points, the next player's greedy reply, my best after it (refills
+        sampled at each step)."""
         flocks, pts, r = best_after(flock, n, self.points)
         pts = pts.astype(np.float64)
-        opp_n = self.opponent_swaps(view)
-        if opp_n is None:
+        after = _turns_after(view, self.seat)
+        if not after:  # nobody plays after this turn: the most points is the best chance
             order = np.lexsort((np.arange(pts.size), -pts))[:top]
             return pts[order], r, order
+        scores = view["scores"]
+        lead = scores[self.seat] - max(v for i, v in enumerate(scores) if i != self.seat)
+        turns = sum(len(d) for d in view["dogs_left"]) - (1 if view["phase"] == "dog" else 0)
+        opp = after[0]
+        opp_n = self._max_swaps(view, opp)
+        w = self.weight
+        samples, n_cands = self.samples, self.candidates
+        if opp_n > 1:  # a many-swap reply costs a search of its own per sample: fewer samples
+            samples, n_cands = max(2, samples // 3), max(3, n_cands // 2)
         value = np.full(pts.size, -np.inf)
         zero = np.flatnonzero(pts == 0)
         pos = np.flatnonzero(pts > 0)
+        pool = _Pool(view["unseen"])
         # flocks it takes nothing from pass unchanged: the next player's best is exact
         if zero.size:
             if opp_n == 1:
-                value[zero] = -self.weight * self._best_one_swap(flocks[zero])
+                o = self._best_one_swap(flocks[zero])
+                value[zero] = self._utility(lead - w * o, turns - 1)
             else:
-                few = zero[: max(2, self.candidates // 2)]
+                few = zero[: max(2, n_cands // 2)]
                 for k in few:
-                    value[k] = -self.weight * self._best_n(int(flocks[k]), opp_n)
+                    o1 = self._best_n(int(flocks[k]), opp_n)
+                    value[k] = float(self._utility(np.array([lead - w * o1]), turns - 1)[0])
         if pos.size:
-            order = pos[np.lexsort((pos, -pts[pos]))][: self.candidates]
-            pool = _Pool(view["unseen"])
+            order = pos[np.lexsort((pos, -pts[pos]))][:n_cands]
             for k in order:
                 f = unpack(int(flocks[k]))
                 taken = find_lines(f)
                 refilled = []
                 ended = 0
-                for _ in range(self.samples):
+                for _ in range(samples):
                     g, over = pool.refill(f, taken, self.rng)
                     if over or EMPTY in g:
                         ended += 1
                     else:
                         refilled.append(pack(g))
+                total = 0.0
                 if refilled:
                     if opp_n == 1:
-                        opp = float(self._best_one_swap(np.array(refilled, dtype=np.uint64)).sum())
+                        o = self._best_one_swap(np.array(refilled, dtype=np.uint64))
                     else:
-                        opp = float(sum(self._best_n(x, opp_n) for x in refilled))
-                else:
-                    opp = 0.0
-                value[k] = pts[k] - self.weight * opp / (len(refilled) + ended)
+                        o = np.array([self._best_n(x, opp_n) for x in refilled])
+                    total += float(self._utility(lead + pts[k] - w * o, turns - 1).sum())
+                if ended:
+                    total += ended * float(self._utility(np.array([lead + pts[k]]), 0)[0])
+                value[k] = total / (len(refilled) + ended)
+        if (
+            view["players"] == 2 and after[-1] == self.seat and opp_n == 1
+            and self.refine > 1 and self.replies > 0
+        ):
+            counts = view["dog_swaps"][self.seat]
+            rest = [counts[d] for d in view["dogs_left"][self.seat]]
+            if view["phase"] == "dog" and n in rest:  # the card about to be played
+                rest.remove(n)
+            my_n = max(rest) if rest else 0
+            if my_n >= 1:
+                cand = np.lexsort((np.arange(value.size), -value))[: self.refine]
+                cand = cand[np.isfinite(value[cand])]
+                if cand.size > 1:
+                    value = value.copy()
+                    value[cand] = self._two_turns(flocks, pts, cand, pool, my_n, lead, turns)
         order = np.lexsort((np.arange(value.size), -value))[:top]
         return value[order], r, order
+
+    def _two_turns(
+        self, flocks: np.ndarray, pts: np.ndarray, cand: np.ndarray, pool: _Pool, my_n: int,
+        lead: float, turns: int,
+    ) -> np.ndarray:
+        """The value of each candidate over two more turns: the next player's greedy reply (one
+        swap), then my best; refills sampled from the unseen cards at each step."""
+        rng = self.rng
+        starts: list[int] = []  # flock the opponent faces, per sample
+        pools: list[list[int]] = []
+        owner: list[int] = []
+        total = np.zeros(cand.size)
+        count = np.zeros(cand.size)
+        for j, k in enumerate(cand):
+            f = unpack(int(flocks[k]))
+            taken = find_lines(f) if pts[k] > 0 else []
+            reps = self.replies if taken else 1
+            for _ in range(reps):
+                p = pool.cards[:]
+                g, over = pool.refill(f, taken, rng, p) if taken else (f, False)
+                if over or EMPTY in g:
+                    total[j] += float(self._utility(np.array([lead + pts[k]]), 0)[0])
+                    count[j] += 1
+                    continue
+                starts.append(pack(g))
+                pools.append(p)
+                owner.append(j)
+        if starts:
+            legal = np.arange(len(SWAPS), dtype=np.intp)
+            ch = _children(np.array(starts, dtype=np.uint64), legal)
+            sc = score_packed(ch.ravel(), self.points).reshape(ch.shape)
+            best = sc.argmax(axis=1)
+            reply_pts = sc[np.arange(len(starts)), best].astype(np.float64)
+            nxt: list[int] = []
+            nxt_diff: list[float] = []
+            nxt_owner: list[int] = []
+            for i in range(len(starts)):
+                x = int(ch[i, best[i]])
+                j = owner[i]
+                d = lead + pts[cand[j]] - self.weight * reply_pts[i]
+                if reply_pts[i] > 0:
+                    g = unpack(x)
+                    g, over = pool.refill(g, find_lines(g), rng, pools[i])
+                    if over or EMPTY in g:
+                        total[j] += float(self._utility(np.array([d]), 0)[0])
+                        count[j] += 1
+                        continue
+                    x = pack(g)
+                nxt.append(x)
+                nxt_diff.append(d)
+                nxt_owner.append(j)
+            if nxt:
+                arr = np.array(nxt, dtype=np.uint64)
+                if my_n == 1:
+                    mine = self._best_one_swap(arr)
+                else:
+                    mine = np.array([self._best_n(int(x), my_n) for x in arr])
+                u = self._utility(np.array(nxt_diff) + mine, turns - 2)
+                own = np.array(nxt_owner, dtype=np.intp)
+                np.add.at(total, own, u)
+                np.add.at(count, own, 1)
+        return total / np.maximum(count, 1)
 
     def _best_one_swap(self, flocks: np.ndarray) -> np.ndarray:
         """The most points one swap takes, for each packed full flock."""
@@ -290,7 +408,7 @@ class LookaheadDollyBot(DollyBot):
             return float(score_packed(np.array([x], dtype=np.uint64), self.points)[0])
         if _legal_swaps(x).size == 0:
             return 0.0
-        return float(search.best_swaps(unpack(x), n, self.points)[0])
+        return float(fast_best_swaps(unpack(x), n, self.points)[0])
 
 
 # -- expert ---------------------------------------------------------------------------------
