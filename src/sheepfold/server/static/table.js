@@ -171,7 +171,7 @@
       const cls = ["cell", colour,
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
-        lines.has(i) ? "line" : "", !interactive && taken.has(cell) && !pending ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
+        lines.has(i) ? "line" : "", !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
       return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${cell} ${colour} ${type}">
         <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.TYPE_WORDS[type]}</span><span class="coord">${cell}</span></div>`;
     }).join("");
