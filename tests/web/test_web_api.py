@@ -211,3 +211,37 @@ def test_a_broken_bot_does_not_stall_the_table(live_server, ws_client, monkeypat
     msg = c.wait(lambda m: m["type"] == "state" and m["view"]["finished"], timeout=30)
     assert msg["view"]["finished"]  # every bot move failed, yet the game went on to the end
     assert any("trouble" in e["text"] for e in live_server.manager.get(t["id"]).events)
+
+
+def _roll_until_race(c, seats_of_client):
+    """Roll and play the first legal action until a gray face starts the race."""
+    for _ in range(200):
+        v, seq = c.last_state["view"], c.last_state["seq"]
+        if v["phase"] == "grab":
+            return v
+        if v["phase"] == "roll" and v["turn"] in seats_of_client:
+            c.send({"type": "roll"})
+        elif v["to_move"] in seats_of_client:
+            c.send({"type": "act", "action": v["legal_actions"][0]})
+        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
+    raise AssertionError("no race")
+
+
+def test_howling_wolf_timeout_and_bot_grabs(make_server, ws_client):
+    srv = make_server(race_timeout=0.4, react_min=5.0, react_max=5.0)  # bots too slow: timeout
+    t = srv.create(game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6)
+    a = srv.join(t["id"], "Ann")
+    c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
+    _roll_until_race(c, {0})
+    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "grab")
+    assert msg["view"]["grabber"] is not None
+    assert any("nobody howled in time" in e["text"] for e in msg["events"])
+
+    srv2 = make_server(race_timeout=30, react_min=0.05, react_max=0.1)  # a quick bot wins
+    t = srv2.create(game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6)
+    a = srv2.join(t["id"], "Ann")
+    c = ws_client(f"{srv2.ws_url}/ws/{t['id']}", a["token"])
+    _roll_until_race(c, {0})
+    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "grab", timeout=5)
+    assert msg["view"]["grabber"] == 1
+    assert any(e["seat"] == 1 and "grabbed the wolf first" in e["text"] for e in msg["events"])
