@@ -105,6 +105,22 @@ def solve_command(
     if rs.max_turns is not None:
         notes.append(f"max_turns={rs.max_turns} is ignored: the solver plays every game to its end")
     space = solver.Space(rs, players)
+    tab_names = _names([table]) if table else []
+    if len(tab_names) == 1:
+        tab_names = tab_names * players
+    if tab_names and len(tab_names) != players:
+        raise fail(f"--table names {len(tab_names)} bots for {players} seats")
+    opp = _names(against)
+    if len(opp) == 1:
+        opp = opp * (players - 1)
+    if opp and len(opp) != players - 1:
+        raise fail(f"--against names {len(opp)} bots for the {players - 1} other seats")
+    from sheepfold.bots import available_bots
+
+    known = available_bots(game)
+    for name in tab_names + opp:
+        if name.partition(":")[0] not in known:
+            raise fail(f"no bot named {name!r} for {game} (bots: {', '.join(sorted(known))})")
     sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
     out: dict[str, Any] = {
         "game": game, "players": players, "rules": rs.options(), "rules_name": rs.name,
@@ -119,20 +135,10 @@ def solve_command(
     else:
         out["kind"] = "guaranteed"
         out["guaranteed_share"] = [s.start_value for s in sols]
-    tab_names = _names([table]) if table else []
     if tab_names:
-        if len(tab_names) == 1:
-            tab_names = tab_names * players
-        if len(tab_names) != players:
-            raise fail(f"--table names {len(tab_names)} bots for {players} seats")
         ev = _evaluate(space, tab_names, sols, as_json)
         out["table"] = {"bots": tab_names, "win_share": list(ev.shares)}
-    opp = _names(against)
     if opp:
-        if len(opp) == 1:
-            opp = opp * (players - 1)
-        if len(opp) != players - 1:
-            raise fail(f"--against names {len(opp)} bots for the {players - 1} other seats")
         rows = []
         for seat in range(players):
             others = list(opp)
