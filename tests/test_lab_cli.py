@@ -74,3 +74,36 @@ def test_bad_input_is_one_clear_line(tmp_path):  # type: ignore[no-untyped-def]
         assert r.exit_code == 2, (args, r.output)
         assert message in r.output, (args, r.output)
         assert "Traceback" not in r.output and "playing" not in r.output
+
+
+def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ignore[no-untyped-def]
+    """A real SIGINT to `lab run` with 2 worker processes: exit 130, rows kept, --resume ends it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "big.parquet"
+    args = [sys.executable, "-m", "sheepfold.cli.main", "lab", "run", "shave-a-sheep", "--engine", "engine",
+            "--games", "1200", "--workers", "2", "--seed", "77", "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    parts = tmp_path / "big.parquet.parts"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if parts.is_dir() and any(parts.glob("part-*.parquet")):
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()
+    assert b"--resume" in err
+    kept = pq.read_table(out).num_rows
+    assert 0 < kept < 1200
+    done = subprocess.run(args + ["--resume", "--json"], capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()
+    table = pq.read_table(out)
+    assert table.num_rows == 1200
+    assert table.column("game_index").to_pylist() == list(range(1200))

@@ -339,7 +339,7 @@ def variants_command(
         t.add_column("lead chg.", justify="right")
         for r in rows:
             cells = [r["name"], f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
-                     f"{fmt(r['seat0'], 'pct')} [{fmt(r['seat0_lo'], 'pct')}, {fmt(r['seat0_hi'], 'pct')}]"]
+                     f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]"]
             if exact:
                 cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
             cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]

@@ -136,13 +136,17 @@ class Value:
         return f"{fmt(self.value, self.kind)} [{fmt(self.lo, self.kind)}, {fmt(self.hi, self.kind)}]"
 
 
-def fmt(x: float | None, kind: str) -> str:
+def fmt(x: float | None, kind: str, digits: int | None = None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     if kind in ("pct", "pp"):
-        return f"{100 * x:.1f}%"
-    if abs(x) >= 100:
+        return f"{100 * x:.{1 if digits is None else digits}f}%"
+    if digits is not None:
+        return f"{x:.{digits}f}"
+    if abs(x) >= 1000:
         return f"{x:.0f}"
+    if abs(x) >= 100:
+        return f"{x:.1f}"
     return f"{x:.2f}"
 
 
