@@ -21,10 +21,12 @@ from test_web_api import dolly_turn
 
 
 def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    log = open(db + f".{port}.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", db, "--bot-delay", "0", "--dev-seeds", "--race-timeout", "0.3"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=log)
+    log.close()
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -33,7 +35,9 @@ def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             time.sleep(0.1)
         if proc.poll() is not None:
-            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server died")
+            raise RuntimeError(open(db + f".{port}.log").read() or "server died")
+    proc.kill()
+    proc.wait()
     raise RuntimeError("the server did not start")
 
 
@@ -122,6 +126,12 @@ def test_kill_9_mid_games_and_restart(tmp_path):
     stop.set()
     for th in threads:
         th.join(5)
+    http.close()
+    for *_, c in clients:
+        try:
+            c.close()
+        except Exception:
+            pass
 
     # every state a client was told about is in the database, exactly
     rows = rebuild(db)
@@ -142,9 +152,9 @@ def test_kill_9_mid_games_and_restart(tmp_path):
     # restart on the same database: every table is where it was, and the games go on to the end
     port2 = free_port()
     proc2 = start_server(db, port2)
+    new_clients: list[tuple[str, int, str, WSClient]] = []
     try:
         rows = rebuild(db)  # a restarted bot may already have moved; compare with the DB now
-        new_clients = []
         for tid, seat, tok in seats:
             c = WSClient(f"ws://127.0.0.1:{port2}/ws/{tid}", tok)
             m = c.last_state
@@ -173,6 +183,8 @@ def test_kill_9_mid_games_and_restart(tmp_path):
             end = state_at(row, len(row.actions))
             assert end.is_terminal() and end.observe(seat) == c.last_state["view"]
     finally:
+        for *_, c in new_clients:
+            c.close()
         proc2.send_signal(signal.SIGTERM)
         try:
             proc2.wait(10)

@@ -39,7 +39,9 @@ def test_storage_round_trip(db_url):
     with pytest.raises(Exception):  # an action index is written once
         s.append_actions("t1", 3, [(0, 0)])
     s.close()
-    again = Storage(db_url).load_all()
+    s2 = Storage(db_url)
+    again = s2.load_all()
+    s2.close()
     assert len(again) == 1
     got = again[0]
     assert (got.id, got.game, got.players, got.seed, got.finished) == ("t1", "shave-a-sheep", 2, 2**40 + 7, True)
@@ -79,7 +81,7 @@ def _drive(manager: TableManager, rng: random.Random, steps: int) -> None:
 
 def test_tables_rebuild_exactly_from_storage(db_url):
     async def run() -> None:
-        settings = Settings(bot_delay=0, react_min=0, react_max=0.01, race_timeout=0.05)
+        settings = Settings(bot_delay=0, react_min=0, react_max=0.01, race_timeout=0.05, allow_seed=True)
         m = TableManager(Storage(db_url), settings)
         specs = [
             {"game": "dolly-crush", "rules": {}, "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 1},
