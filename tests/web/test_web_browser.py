@@ -62,12 +62,16 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
         p.click(f"[data-cell='{a}']")
         p.click(f"[data-cell='{b}']")
         assert p.inner_text("#swaps-left") == "0"
+        assert "With these swaps you take" in p.inner_text("#preview")
         if turn == 0:
             p.click("#undo")  # undo the swap before confirming: nothing was sent
             assert p.inner_text("#swaps-left") == "1"
             assert last(p)["seq"] == seq
-            p.click(f"[data-cell='{a}']")
-            p.click(f"[data-cell='{b}']")
+            p.focus(f"[data-cell='{a}']")  # the keyboard works too
+            p.keyboard.press("Enter")
+            p.focus(f"[data-cell='{b}']")
+            p.keyboard.press(" ")
+            assert p.inner_text("#swaps-left") == "0"
             p.screenshot(path=str(shots / "dolly-phone-swap.png"), full_page=True)
         p.click("#confirm")
         for q in pages:

@@ -180,7 +180,12 @@
       <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points${lines.size ? ` · <b style="color:#0f766e">dashed cards make a line!</b>` : ""}</div>
       <div class="legend">${legend}</div>`;
     if (interactive) {
-      $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => { el.onclick = () => tapCell(el.dataset.cell); });
+      $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => {
+        el.tabIndex = 0; // keyboard: Tab to a card, Enter or Space to tap it
+        el.onclick = () => tapCell(el.dataset.cell);
+        el.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tapCell(el.dataset.cell); } };
+      });
+      if (pending && pending.focus) { const f = $("board").querySelector(`[data-cell="${pending.focus}"]`); if (f) f.focus(); }
     }
   }
 
@@ -188,11 +193,18 @@
     const view = msg.view;
     const need = view.dog_swaps[me()][pending.dog];
     if (pending.swaps.length >= need) { showError("no swaps left: confirm your turn, or undo a swap"); return; }
+    pending.focus = cell;
     if (pending.sel === null) pending.sel = cell;
     else if (pending.sel === cell) pending.sel = null;
     else if (adjacent(pending.sel, cell)) { pending.swaps.push([pending.sel, cell]); pending.sel = null; }
     else pending.sel = cell;
     render();
+  }
+
+  function previewText(view, left) {
+    const n = findLines(pendingFlock(view)).size;
+    if (n) return `With these swaps you take ${n} sheep.`;
+    return left ? "No line of three yet." : "With these swaps you take no sheep.";
   }
 
   function renderDollyControls(view) {
@@ -211,6 +223,7 @@
     const left = need - pending.swaps.length;
     box.innerHTML = `<h2>Swaps left: <span id="swaps-left">${left}</span> of ${need}</h2>
       <p class="muted">${left ? "Tap a sheep, then a sheep next to it (left, right, up or down) to swap them." : "All swaps made. Cards in a dashed line will be yours!"}</p>
+      <p id="preview"><b>${previewText(view, left)}</b></p>
       <div class="turnbox">
         <button type="button" class="secondary" id="undo">↶ Undo</button>
         <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>Done: take the sheep!</button>
