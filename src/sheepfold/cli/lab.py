@@ -120,6 +120,7 @@ def run_command(
     max_turns: int = typer.Option(1000, "--max-turns", help="Shave a Sheep: stop (truncated) after this many turns unless the rules say"),
     exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    plots: Path | None = typer.Option(None, "--plots", help="also write the PNG plots into this folder"),
     as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
 ) -> None:
     """Play N games in parallel and print their quality metrics (95% CIs).
@@ -145,6 +146,13 @@ def run_command(
         write(report, run_report(job, table, values, _command_line()))
         if not as_json:
             console.print(f"report: {report}")
+    if plots:
+        from sheepfold.lab.metrics import game_arrays as ga
+        from sheepfold.lab.report import write_plots
+
+        for p in write_plots(plots, f"{job.game}-{job.ruleset}", [(job.ruleset, ga(table))]):
+            if not as_json:
+                console.print(f"plot: {p}")
 
 
 # -- lab show -----------------------------------------------------------------------------------
@@ -214,6 +222,7 @@ def compare_command(
     max_turns: int = typer.Option(1000, "--max-turns"),
     exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    plots: Path | None = typer.Option(None, "--plots", help="also write the PNG plots into this folder"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
@@ -271,6 +280,14 @@ def compare_command(
         write(report, compare_report(job_a, job_b, ta, tb, diffs, text, _command_line()))
         if not as_json:
             console.print(f"report: {report}")
+    if plots:
+        from sheepfold.lab.metrics import game_arrays
+        from sheepfold.lab.report import write_plots
+
+        runs = [(f"A: {job_a.ruleset}", game_arrays(ta)), (f"B: {job_b.ruleset}", game_arrays(tb))]
+        for p in write_plots(plots, f"{job_a.game}-{job_a.ruleset}-vs-{job_b.ruleset}", runs):
+            if not as_json:
+                console.print(f"plot: {p}")
 
 
 # -- lab variants (the finding) -------------------------------------------------------------------

@@ -139,6 +139,8 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
             word = "longer" if L.rel > 0 else "shorter"
             parts.append(f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
                          f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)")
+        elif L.a == L.b and L.lo == L.hi == 0:
+            parts.append(f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)")
         else:
             parts.append(f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
                          f"{fmt(L.b, 'num')} turns, ±{pm_text}%)")
@@ -165,7 +167,8 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
             others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}")
     if others:
         text += " Also significant (95%): " + "; ".join(others) + "."
-    same = [d.label for d in diffs if not d.significant and d.key not in skip and not d.key.startswith("win_seat")]
+    same = [d.label for d in diffs if not d.significant and d.key not in skip
+            and not d.key.startswith("win_seat") and not (d.lo == d.hi == d.diff == 0)]
     if same:
         text += " No measurable change in: " + ", ".join(same) + "."
     return text

@@ -390,6 +390,9 @@ def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:
                 lo, hi = wilson(float(x.sum()), len(x))
             else:
                 _, lo, hi = mean_ci(x)
+                if m.kind == "pct" and len(x) and lo == hi and x.min() >= 0 and x.max() <= 1:
+                    # every game alike (a share of 0% or 100%): the normal interval is empty
+                    lo, hi = wilson(float(x.sum()), len(x))
         elif m.ci == "quantile":
             x = d["length"][_finished(d)]
             _, lo, hi = quantile_ci(x, m.q)

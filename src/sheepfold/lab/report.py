@@ -255,6 +255,18 @@ def _p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def write_plots(folder: str | Path, prefix: str, runs: Sequence[tuple[str, dict[str, Any]]]) -> list[Path]:
+    """The PNG plots of one or more runs into ``folder`` (prefix-length.png, -seats, -lead, -uncertainty)."""
+    folder = Path(folder)
+    out = [write_png(folder / f"{prefix}-length.png", length_hist(runs)),
+           write_png(folder / f"{prefix}-seats.png", seat_shares(runs)),
+           write_png(folder / f"{prefix}-lead.png", lead_changes(runs))]
+    u = uncertainty_curve(runs)
+    if u is not None:
+        out.append(write_png(folder / f"{prefix}-uncertainty.png", u))
+    return out
+
+
 def write(path: str | Path, text: str) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -163,6 +163,9 @@ def make_job(
     )
     if exact and game != "shave-a-sheep":
         raise LabError("--exact (outcome uncertainty from the solver) is for Shave a Sheep")
+    if exact and rotate and len(set(job.bots)) > 1:
+        raise LabError("--exact needs the same seat order in every game: leave out --rotate "
+                       "(run each seat order as its own job)")
     job.make_game(0)  # the rules, players and breeds are valid
     from sheepfold.bots import make_bot
 
