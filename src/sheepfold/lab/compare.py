@@ -148,11 +148,13 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
         parts.append(f"{name_b} compared with {name_a}")
     s0 = by.get("win_seat0")
     if s0 is not None:
+        d = 0 if round(100 * s0.a) != round(100 * s0.b) else 1
+        a_txt, b_txt = f"{100 * s0.a:.{d}f}%", f"{100 * s0.b:.{d}f}%"
         if s0.significant:
             verb = "raises" if s0.diff > 0 else "cuts"
-            parts.append(f"{verb} seat 0's win share from {100 * s0.a:.0f}% to {100 * s0.b:.0f}%")
+            parts.append(f"{verb} seat 0's win share from {a_txt} to {b_txt}")
         else:
-            parts.append(f"leaves seat 0's win share where it was ({100 * s0.a:.0f}% vs {100 * s0.b:.0f}%)")
+            parts.append(f"leaves seat 0's win share where it was ({a_txt} vs {b_txt})")
     text = parts[0] + (", and " + parts[1] if len(parts) > 1 else "") + "."
     others = []
     skip = {"length_mean", "win_seat0", "win_seat1", "first_player_advantage"}
