@@ -91,22 +91,34 @@ def test_stop_and_resume_lose_no_game(tmp_path):  # type: ignore[no-untyped-def]
     assert _rows(run(more, out, workers=1, resume=True))[:40] == _rows(full)
 
 
-def test_ray_local_gives_the_same_rows_as_a_local_run(monkeypatch):  # type: ignore[no-untyped-def]
-    pytest.importorskip("ray")
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
-    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    jobs = [make_job("shave-a-sheep", None, bots=["greedy", "random"], games=3000, seed=21),
-            make_job("shave-a-sheep", {"variants": ["howling-wolf"]}, games=24, seed=5, engine="engine")]
-    local = [run(j, workers=1) for j in jobs]
-    import ray
+def test_ray_local_gives_the_same_rows_as_a_local_run(tmp_path):  # type: ignore[no-untyped-def]
+    """`--ray local` (a Ray instance started by the run itself, in a child process so that Ray's
+    threads never meet this process's forks) writes the rows of a local run."""
+    import os
+    import subprocess
+    import sys
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    try:
-        remote = [run(j, ray="local", chunk_size=size) for j, size in zip(jobs, (700, 5))]
-    finally:
-        ray.shutdown()
-    for a, b in zip(local, remote):
-        assert _rows(a) == _rows(b)
+    pytest.importorskip("ray")
+    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    fast = make_job("shave-a-sheep", None, bots=["greedy", "random"], games=3000, seed=21)
+    slow = make_job("shave-a-sheep", {"variants": ["howling-wolf"]}, games=24, seed=5, engine="engine")
+    out_fast, out_slow = tmp_path / "fast.parquet", tmp_path / "slow.parquet"
+    cli = subprocess.run(
+        [sys.executable, "-m", "sheepfold.cli.main", "lab", "run", "shave-a-sheep", "--bot", "greedy",
+         "--bot", "random", "--games", "3000", "--seed", "21", "--ray", "local", "--out", str(out_fast),
+         "--json"], capture_output=True, env=env, timeout=300)
+    assert cli.returncode == 0, cli.stderr.decode()[-2000:]
+    script = (
+        "import sys; from sheepfold.lab.runner import Job, run\n"
+        "job = Job.from_json(sys.argv[1]); run(job, sys.argv[2], ray='local', chunk_size=5)\n"
+    )
+    py = subprocess.run([sys.executable, "-c", script, slow.to_json(), str(out_slow)],
+                        capture_output=True, env=env, timeout=300)
+    assert py.returncode == 0, py.stderr.decode()[-2000:]
+    for job, out in ((fast, out_fast), (slow, out_slow)):
+        ray_job, ray_rows = read_table(out)
+        assert ray_job.same_games(job)
+        assert _rows(ray_rows) == _rows(run(job, workers=1))
 
 
 def test_bad_jobs_are_refused_with_a_reason():
