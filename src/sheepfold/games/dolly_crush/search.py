@@ -81,4 +81,6 @@ def reference_best_swaps(
 
 # The one rebinding point: a faster search with the same signature and the same answers
 # (fastsearch.py) replaces the reference here; every caller reads ``search.best_swaps``.
-best_swaps: SearchFn = reference_best_swaps
+from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps  # noqa: E402
+
+best_swaps: SearchFn = fast_best_swaps
