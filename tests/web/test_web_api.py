@@ -245,3 +245,39 @@ def test_howling_wolf_timeout_and_bot_grabs(make_server, ws_client):
     msg = c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "grab", timeout=5)
     assert msg["view"]["grabber"] == 1
     assert any(e["seat"] == 1 and "grabbed the wolf first" in e["text"] for e in msg["events"])
+
+
+def test_a_failed_commit_changes_nothing_and_tells_only_the_sender(live_server, ws_client):
+    t = live_server.create(game="shave-a-sheep", seats=[{}, {}], seed=7)
+    a = live_server.join(t["id"], "Ann")
+    b = live_server.join(t["id"], "Bob")
+    url = f"{live_server.ws_url}/ws/{t['id']}"
+    ca, cb = ws_client(url, a["token"]), ws_client(url, b["token"])
+    for c in (ca, cb):
+        c.drain()
+    before = ca.last_state
+    seen_by_bob = len(cb.received)
+    storage = live_server.manager.storage
+    real = storage.append_many
+
+    def broken(batch):
+        raise OSError("disk full")
+
+    storage.append_many = broken
+    try:
+        ca.send({"type": "roll"})
+        err = ca.wait(lambda m: m["type"] == "error")
+        assert "could not be saved" in err["message"]
+    finally:
+        storage.append_many = real
+    ca.send({"type": "state"})
+    now = ca.wait(lambda m: m["type"] == "state")
+    assert now["seq"] == before["seq"] and now["view"] == before["view"]
+    table = live_server.manager.get(t["id"])
+    assert table.state.snapshot()["history"] == tuple(table.state.history[:table.stored])
+    cb.drain()  # Bob never saw the roll that was not saved, nor the error
+    for text in cb.received[seen_by_bob:]:
+        m = json.loads(text)
+        assert m["type"] == "state" and m["view"]["roll"] is None and m["seq"] == before["seq"]
+    ca.send({"type": "roll"})  # the same intent works once the database does
+    assert ca.wait(lambda m: m["type"] == "state" and m["seq"] > before["seq"])["view"]["roll"]

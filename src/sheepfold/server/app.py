@@ -203,7 +203,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> dict[str, Any]:
         t = table_or_404(table_id)
-        if not t.finished():
+        if not t.finished() or t.dirty:
             raise HTTPException(409, "the game is not over yet: a replay opens when it ends")
         return {"table": t.public_info(), "frames": t.replay_frames()}
 

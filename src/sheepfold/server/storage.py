@@ -175,6 +175,30 @@ class Storage:
                 pass
             raise
 
+    def append_many(self, batch: Sequence[tuple[str, int, Sequence[tuple[int, int]], bool]]) -> None:
+        """Several tables' new actions in one transaction (group commit): all or nothing."""
+        rows = [(tid, start + i, seat, a) for tid, start, acts, _ in batch
+                for i, (seat, a) in enumerate(acts)]
+        done = [tid for tid, _, _, fin in batch if fin]
+        if not rows and not done:
+            return
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        c = self._writer
+        try:
+            with c.begin():
+                if rows:
+                    c.exec_driver_sql(self._insert_sql, rows)
+                if done:
+                    c.execute(update(tables_t).where(tables_t.c.id.in_(done)).values(finished=True))
+        except Exception:
+            self._writer = None  # a broken connection is not used again
+            try:
+                c.close()
+            except Exception:
+                pass
+            raise
+
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         with self.engine.begin() as c:
             c.execute(

@@ -112,7 +112,9 @@ class Table:
         self.seed = row.seed
         self.created = row.created
         self.state = state
-        self.stored = len(state.history)
+        self.stored = len(state.history)  # actions committed to the database
+        self.applied = self.stored  # actions in self.state (more while a commit is pending)
+        self._sender: tuple[Conn, Any] | None = None  # who sent the intent being handled
         self.seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in row.seats]
         self.conns: set[Conn] = set()
         self.race_key: int | None = None
@@ -187,10 +189,21 @@ class Table:
         return (f'{{"type":"state","seq":{self.stored},"you":{_dumps(seat)},'
                 f'"view":{_dumps(self.view_for(seat))}' + shared)
 
+    @property
+    def dirty(self) -> bool:
+        """Actions applied but not committed yet: nobody may see this state now."""
+        return self.applied != self.stored
+
     def send_state(self, conn: Conn) -> None:
+        if self.dirty:  # the commit in progress ends with a broadcast to everyone
+            self.manager.later.add(self)
+            return
         conn.push(self.message_for(conn.seat, self._shared_json(self.public_info())))
 
     def broadcast(self) -> None:
+        if self.dirty:
+            self.manager.later.add(self)
+            return
         if not self.conns:
             return
         shared = self._shared_json(self.public_info())
@@ -293,6 +306,7 @@ class Table:
             return
         kind = msg["type"]
         ref = msg.get("ref") if isinstance(msg.get("ref"), (int, str)) else None
+        self._sender = (conn, ref)
         try:
             if kind == "hello":
                 self.hello(conn, msg.get("token"))
@@ -320,8 +334,8 @@ class Table:
                 raise IllegalAction(f"unknown message type {kind!r}")
         except SheepfoldError as e:
             conn.error(str(e), ref=ref)
-        except StorageFailure as e:
-            conn.error(f"the move could not be saved, so it did not happen: {e}", ref=ref)
+        finally:
+            self._sender = None
 
     def _check_turn(self, seat: int) -> None:
         if self.finished():
@@ -417,19 +431,32 @@ class Table:
                 return
 
     def accept(self, trial: State) -> None:
-        """Commit the new actions of ``trial``, then make it the table's state and tell everyone."""
+        """Make ``trial`` the table's state; its new actions are committed (group commit, at
+        the end of this turn of the event loop) before anyone is told about them."""
         self._auto_chance(trial)
-        new = list(trial.history[self.stored:])
-        try:
-            self.manager.storage.append_actions(self.id, self.stored, new, finished=trial.is_terminal())
-        except Exception as e:  # the database refused: nothing happened
-            raise StorageFailure(type(e).__name__) from None
+        new = list(trial.history[self.applied:])
         self._describe(new)
+        start = self.applied
         self.state = trial
-        self.stored += len(new)
+        self.applied += len(new)
         self.race_key = None
-        self.broadcast()
-        self.schedule()
+        self.manager.queue_write(self, start, new, trial.is_terminal(), self._sender)
+
+    def committed(self) -> None:
+        """The manager committed every pending action of this table."""
+        self.stored = self.applied
+
+    def roll_back(self) -> None:
+        """The commit failed: back to the last committed position (replayed from the start)."""
+        hist = list(self.state.history[:self.stored])
+        state = self.manager.new_state(self.game, self.seed)
+        for _, a in hist:
+            state.apply_unchecked(a)
+        self.state = state
+        self.applied = self.stored
+        self.race_key = None
+        self.task_key = None
+        self._note(None, "server trouble: the last move could not be saved, so it did not happen")
 
     def _describe(self, new: Sequence[tuple[int, int]]) -> None:
         """Plain-words events for the log (never a card drawn from the deck)."""
@@ -477,7 +504,7 @@ class Table:
         st = self.state
         p = st.current_player()
         loop = asyncio.get_event_loop()
-        key = self.stored
+        key = self.applied
         settings = self.manager.settings
         if p == CHANCE:
             from sheepfold.games.shave_a_sheep.game import GRAB, ROLL
@@ -503,7 +530,7 @@ class Table:
             self.manager.spawn(self._bot_move(key, p))
 
     def _race_timeout(self, key: int) -> None:
-        if self.race_key == key and self.stored == key:
+        if self.race_key == key and self.applied == key:
             trial = self.state.clone()
             seat = trial.sample_chance()  # reaction weights decide (ruling 8)
             trial.apply(seat)
@@ -511,14 +538,14 @@ class Table:
             self._safe_accept(trial)
 
     def _bot_grab(self, key: int, seat: int) -> None:
-        if self.race_key == key and self.stored == key and self.seats[seat].kind == "bot":
+        if self.race_key == key and self.applied == key and self.seats[seat].kind == "bot":
             trial = self.state.clone()
             trial.apply(seat)
             self._note(seat, "grabbed the wolf first!")
             self._safe_accept(trial)
 
     def _bot_roll(self, key: int) -> None:
-        if self.stored == key and self.seats[self.state.turn].kind == "bot":  # type: ignore[attr-defined]
+        if self.applied == key and self.seats[self.state.turn].kind == "bot":  # type: ignore[attr-defined]
             trial = self.state.clone()
             trial.apply(trial.sample_chance())
             self._safe_accept(trial)
@@ -533,7 +560,7 @@ class Table:
 
     async def _bot_move(self, key: int, seat: int) -> None:
         await asyncio.sleep(self.manager.settings.bot_delay)
-        if self.stored != key or self.seats[seat].kind != "bot":
+        if self.applied != key or self.seats[seat].kind != "bot":
             return
         view = self.state.observe(seat)
         # made and asked in a worker thread: a strong bot may think (or solve) for a while
@@ -542,7 +569,7 @@ class Table:
         except Exception as e:  # a broken bot must not stall the table: it plays a random move
             action = None
             self._note(seat, f"(the bot had trouble: {type(e).__name__}; it plays a random move)")
-        if self.stored != key or self.seats[seat].kind != "bot":
+        if self.applied != key or self.seats[seat].kind != "bot":
             return
         trial = self.state.clone()
         if action is None or trial.illegal_reason(action) is not None:
@@ -553,7 +580,7 @@ class Table:
     def _safe_accept(self, trial: State) -> None:
         try:
             self.accept(trial)
-        except (SheepfoldError, StorageFailure) as e:  # retried by the next schedule()
+        except SheepfoldError as e:  # retried by the next schedule()
             self.task_key = None
             self._note(None, f"server trouble: {e}")
 
@@ -585,10 +612,6 @@ class Table:
         return frames
 
 
-class StorageFailure(Exception):
-    pass
-
-
 class TableManager:
     """Every table of a server, their storage, and the background tasks of bots."""
 
@@ -597,6 +620,56 @@ class TableManager:
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.pending: list[tuple[Table, int, list[tuple[int, int]], bool, Any]] = []
+        self.later: set[Table] = set()  # tables whose broadcast waits for the commit
+        self._flush_soon = False
+        self.closed = False
+        self.commits = 0  # transactions (a batch of tables each)
+
+    def queue_write(self, table: Table, start: int, actions: list[tuple[int, int]], finished: bool,
+                    sender: Any) -> None:
+        if self.closed:
+            raise SheepfoldError("the server is shutting down")
+        self.pending.append((table, start, actions, finished, sender))
+        if not self._flush_soon:
+            self._flush_soon = True
+            asyncio.get_event_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit every pending action of every table in one transaction, then tell everyone.
+
+        Group commit: the intents that arrived in the same turn of the event loop share one
+        transaction. Nothing is broadcast before the commit returns; if it fails, the tables
+        go back to their last committed position and the senders get an error.
+        """
+        self._flush_soon = False
+        batch, self.pending = self.pending, []
+        tables: dict[str, Table] = {}
+        if batch:
+            try:
+                self.storage.append_many([(t.id, start, acts, fin) for t, start, acts, fin, _ in batch])
+                self.commits += 1
+            except Exception as e:
+                for t, *_ in batch:
+                    if t.dirty:
+                        t.roll_back()
+                for *_, sender in batch:
+                    if sender is not None:
+                        conn, ref = sender
+                        conn.error(f"the move could not be saved, so it did not happen "
+                                   f"({type(e).__name__}); try again", ref=ref)
+            else:
+                for t, *_ in batch:
+                    t.committed()
+            for t, *_ in batch:
+                tables[t.id] = t
+        for t in self.later:
+            tables[t.id] = t
+        self.later = set()
+        for t in tables.values():
+            if not t.dirty:
+                t.broadcast()
+                t.schedule()
 
     def spawn(self, coro: Any) -> None:
         t = asyncio.get_event_loop().create_task(coro)
@@ -625,7 +698,7 @@ class TableManager:
                     state.apply(a)
             except SheepfoldError as e:
                 table.broken = f"stored action {len(state.history)} does not replay: {e}"
-            table.stored = len(state.history)
+            table.stored = table.applied = len(state.history)
             self.tables[row.id] = table
         return len(self.tables)
 
@@ -658,7 +731,7 @@ class TableManager:
         row.actions = list(state.history)
         row.finished = state.is_terminal()
         self.storage.create_table(row)
-        table.stored = len(state.history)
+        table.stored = table.applied = len(state.history)
         self.tables[table_id] = table
         table._note(None, "the table is open")
         table.schedule()
@@ -668,6 +741,8 @@ class TableManager:
         return self.tables.get(table_id)
 
     async def close(self) -> None:
+        self.flush()
+        self.closed = True
         for t in list(self.tasks):
             t.cancel()
         self.storage.close()
