@@ -78,6 +78,9 @@ def solve_command(
         help="exact win shares of a table of bots, one per seat, comma separated (one name = every "
         "seat), e.g. --table greedy,greedy,greedy",
     ),
+    games: int = typer.Option(0, "--games", "-n", help="with --against: also simulate this many games per "
+                              "seat (fast compiled simulator) and print the share with its 95% CI"),
+    seed: int = typer.Option(0, "--seed", help="seed of the simulated games"),
     no_cache: bool = typer.Option(False, "--no-cache", help="solve again (do not read or write the disk cache)"),
     as_json: bool = typer.Option(False, "--json", help="print the answers as JSON"),
 ) -> None:
@@ -149,8 +152,15 @@ def solve_command(
                 task = prog.add_task(f"best response, seat {seat}", total=space.size)
                 br = solver.best_response(space, players, seat, [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
                                           progress=lambda d, t, task=task: prog.update(task, completed=d, total=t))
-            rows.append({"seat": seat, "table": [str(p) for p in table_pols], "perfect_share": ev.shares[seat],
-                         "shares": list(ev.shares), "best_response_share": br.start_value})
+            row = {"seat": seat, "table": [str(p) for p in table_pols], "perfect_share": ev.shares[seat],
+                   "shares": list(ev.shares), "best_response_share": br.start_value}
+            if games > 0:
+                sim = solver.simulate(space, players, [_policy(p, space, i, sols) for i, p in enumerate(table_pols)],
+                                      games, seed=seed + seat)
+                lo, hi = sim.ci95(seat)
+                row["simulated"] = {"games": games, "share": sim.shares[seat], "ci95": [lo, hi],
+                                    "unfinished": sim.unfinished}
+            rows.append(row)
         out["against"] = {"bots": opp, "seats": rows}
     out["notes"] = notes
     if as_json:
@@ -204,14 +214,21 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
     if "against" in out:
         ta = Table(title=f"against {', '.join(out['against']['bots'])}", header_style="bold")
         ta.add_column("seat")
-        ta.add_column("perfect plays it: share", justify="right")
+        ta.add_column("perfect" + (" (guaranteed-share policy)" if n > 2 else " (minimax)") + ": share", justify="right")
         ta.add_column("best response: share", justify="right")
+        sim_rows = [r for r in out["against"]["seats"] if "simulated" in r]
+        if sim_rows:
+            ta.add_column(f"perfect, {sim_rows[0]['simulated']['games']:,} simulated games (95% CI)", justify="right")
         for row in out["against"]["seats"]:
-            ta.add_row(str(row["seat"]), _pct(row["perfect_share"]), _pct(row["best_response_share"]))
+            cells = [str(row["seat"]), _pct(row["perfect_share"]), _pct(row["best_response_share"])]
+            if "simulated" in row:
+                sm = row["simulated"]
+                cells.append(f"{100 * sm['share']:.2f}% ({100 * sm['ci95'][0]:.2f}–{100 * sm['ci95'][1]:.2f}%)")
+            ta.add_row(*cells)
         console.print(ta)
     how = "from the cache" if out["cached"] else "solved"
     console.print(f"{out['positions']:,} positions; {how} in {out['seconds']:.2f} s"
-                  + ("" if not out["cached"] else f" (the solve took {out['solve_seconds']:.2f} s)"))
+                  + ("" if not out["cached"] else f" (first solved in {out['solve_seconds']:.2f} s, numba compilation included)"))
     for note in out["notes"]:
         console.print(f"[yellow]note:[/] {note}")
 

@@ -8,7 +8,7 @@ probability, a face printed twice counts twice) and Howling Wolf's race (each se
 weight) are chance. Safe piles never shrink, so positions fall into *layers* by the total wool
 banked; a turn stays in its layer's *block* (the same piles) or climbs to a higher layer. The
 layers are solved from the top down and every block is iterated (Gauss-Seidel) until no value
-moves by more than ``tol`` (1e-12; the values are then exact to about 2e-11); the hot loop is in :mod:`solver_kernel` (numba).
+moves by more than ``tol`` (1e-11; the values are then exact to about 2e-10); the hot loop is in :mod:`solver_kernel` (numba).
 
 What it computes:
 
@@ -53,7 +53,7 @@ from sheepfold.games.shave_a_sheep.game import (
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 
 SOLVER_VERSION = 1
-DEFAULT_TOL = 1e-12  # a residual of 1e-10 leaves errors near 2e-9 (the sum of shares shows it)
+DEFAULT_TOL = 1e-11  # a residual of 1e-10 leaves errors near 2e-9 (the sum of shares shows it)
 MAX_SWEEPS = 100_000
 #: refuse spaces bigger than this many positions (about 8 bytes each per value column)
 MAX_STATES = 400_000_000
