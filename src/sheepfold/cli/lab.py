@@ -150,9 +150,9 @@ def run_command(
         from sheepfold.lab.metrics import game_arrays as ga
         from sheepfold.lab.report import write_plots
 
-        for p in write_plots(plots, f"{job.game}-{job.ruleset}", [(job.ruleset, ga(table))]):
+        for png in write_plots(plots, f"{job.game}-{job.ruleset}", [(job.ruleset, ga(table))]):
             if not as_json:
-                console.print(f"plot: {p}")
+                console.print(f"plot: {png}")
 
 
 # -- lab show -----------------------------------------------------------------------------------
@@ -285,9 +285,9 @@ def compare_command(
         from sheepfold.lab.report import write_plots
 
         runs = [(f"A: {job_a.ruleset}", game_arrays(ta)), (f"B: {job_b.ruleset}", game_arrays(tb))]
-        for p in write_plots(plots, f"{job_a.game}-{job_a.ruleset}-vs-{job_b.ruleset}", runs):
+        for png in write_plots(plots, f"{job_a.game}-{job_a.ruleset}-vs-{job_b.ruleset}", runs):
             if not as_json:
-                console.print(f"plot: {p}")
+                console.print(f"plot: {png}")
 
 
 # -- lab variants (the finding) -------------------------------------------------------------------
@@ -320,8 +320,8 @@ def variants_command(
     else:
         found = [r.name for r in builtin_rulesets() if r.game == game]
         names = sorted(found, key=lambda nm: (not nm.endswith("rulebook"), nm))
-    rows = []
-    curves = []
+    rows: list[dict[str, Any]] = []
+    curves: list[tuple[str, Any]] = []
     for name in names:
         job = _job(game, name, bot, games, players, seed, False, None, engine, max_turns, exact)
         table = _play(job, None, workers, None, False, False, as_json)

@@ -148,8 +148,8 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
         parts.append(f"{name_b} compared with {name_a}")
     s0 = by.get("win_seat0")
     if s0 is not None:
-        d = 0 if round(100 * s0.a) != round(100 * s0.b) else 1
-        a_txt, b_txt = f"{100 * s0.a:.{d}f}%", f"{100 * s0.b:.{d}f}%"
+        digits = 0 if round(100 * s0.a) != round(100 * s0.b) else 1
+        a_txt, b_txt = f"{100 * s0.a:.{digits}f}%", f"{100 * s0.b:.{digits}f}%"
         if s0.significant:
             verb = "raises" if s0.diff > 0 else "cuts"
             parts.append(f"{verb} seat 0's win share from {a_txt} to {b_txt}")

@@ -49,8 +49,10 @@ def _search() -> Any:
 import sheepfold.lab  # noqa: E402,F401  (NUMBA_CACHE_DIR)
 from numba import njit  # noqa: E402
 
+_jit: Any = njit(cache=True, nogil=True)
 
-@njit(cache=True, nogil=True)
+
+@_jit
 def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyped-def]
     m20 = np.uint64(0xFFFFF)
     f = np.uint64(15)
@@ -78,7 +80,7 @@ def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyp
     return total
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, seq):  # type: ignore[no-untyped-def]
     m = legal.shape[0]
     f = np.uint64(15)

@@ -55,7 +55,7 @@ except (ImportError, AttributeError):  # pragma: no cover
 S_MID, S_TURN, S_TURNS, S_WOLF, S_OVER, S_TRUNC, S_SHEEP, S_PILE = 0, 1, 2, 3, 4, 5, 6, 10
 STATE_LEN = 14
 
-_JIT = dict(cache=True, nogil=True)
+_jit: Any = njit(cache=True, nogil=True)  # one decorator for every compiled function
 
 
 @dataclass(frozen=True)
@@ -94,27 +94,27 @@ def params_for(game: Any) -> Params:
 
 
 # -- random numbers ------------------------------------------------------------------------------
-@njit(**_JIT)
+@_jit
 def _mix(x):  # type: ignore[no-untyped-def]
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-@njit(**_JIT)
+@_jit
 def _u(key, stream, counter):  # type: ignore[no-untyped-def]
     """A uniform double in [0, 1) for (game key, stream, counter)."""
     x = _mix(key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03) + np.uint64(counter))
     return np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(**_JIT)
+@_jit
 def _key(seed):  # type: ignore[no-untyped-def]
     return _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
 
 
 # -- the rules -------------------------------------------------------------------------------------
-@njit(**_JIT)
+@_jit
 def _shear(st, seat, cut):  # type: ignore[no-untyped-def]
     wool = st[S_SHEEP + seat]
     if wool > 0 and cut:
@@ -124,7 +124,7 @@ def _shear(st, seat, cut):  # type: ignore[no-untyped-def]
     st[S_SHEEP + seat] = 0
 
 
-@njit(**_JIT)
+@_jit
 def _grow(st, seat, pieces, maxw):  # type: ignore[no-untyped-def]
     put = pieces
     room = maxw - st[S_SHEEP + seat]
@@ -136,7 +136,7 @@ def _grow(st, seat, pieces, maxw):  # type: ignore[no-untyped-def]
     st[S_MID] -= put
 
 
-@njit(**_JIT)
+@_jit
 def _end_turn(st, p):  # type: ignore[no-untyped-def]
     n = p[P_N]
     if st[S_MID] == 0:
@@ -155,7 +155,7 @@ def _end_turn(st, p):  # type: ignore[no-untyped-def]
         _shear(st, t, p[P_CUT])
 
 
-@njit(**_JIT)
+@_jit
 def _apply_choice(st, a, p):  # type: ignore[no-untyped-def]
     """A CHOOSE or HOWL_GROW decision of the roller, then the end of the turn."""
     me = st[S_TURN]
@@ -192,14 +192,14 @@ def _apply_choice(st, a, p):  # type: ignore[no-untyped-def]
     _end_turn(st, p)
 
 
-@njit(**_JIT)
+@_jit
 def _howl_target(st, target):  # type: ignore[no-untyped-def]
     if st[S_SHEEP + target] > 0:
         st[S_SHEEP + target] -= 1
         st[S_MID] += 1
 
 
-@njit(**_JIT)
+@_jit
 def _room(st, seat, p):  # type: ignore[no-untyped-def]
     r = p[P_MAXW] - st[S_SHEEP + seat]
     if st[S_MID] < r:
@@ -207,7 +207,7 @@ def _room(st, seat, p):  # type: ignore[no-untyped-def]
     return r
 
 
-@njit(**_JIT)
+@_jit
 def _legal_choose(st, mask, p, out):  # type: ignore[no-untyped-def]
     """The engine's sorted legal actions at CHOOSE, written to ``out``; returns how many."""
     n = p[P_N]
@@ -243,14 +243,14 @@ def _legal_choose(st, mask, p, out):  # type: ignore[no-untyped-def]
 
 
 # -- greedy (bots/greedy.py, exactly) -----------------------------------------------------------
-@njit(**_JIT)
+@_jit
 def _worth(st, seat, maxw, wv, fv):  # type: ignore[no-untyped-def]
     wool = st[S_SHEEP + seat]
     rate = fv if wool >= maxw else wv
     return st[S_PILE + seat] + rate * wool
 
 
-@njit(**_JIT)
+@_jit
 def _value(st, me, p, wv, fv, win):  # type: ignore[no-untyped-def]
     n = p[P_N]
     if st[S_OVER]:
@@ -280,7 +280,7 @@ def _value(st, me, p, wv, fv, win):  # type: ignore[no-untyped-def]
 
 
 # -- one game -------------------------------------------------------------------------------------
-@njit(**_JIT)
+@_jit
 def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, tab, x, face, g, k):  # type: ignore[no-untyped-def]
     """The action of ``policy`` among ``legal[:cnt]``. kind: 0 choose, 1 howl target (by
     grabber g), 2 howl grow (after g took a piece of seat k's sheep). ``x``: the solver's index
@@ -318,7 +318,7 @@ def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, tab, x, face, g
     return best_a
 
 
-@njit(**_JIT)
+@_jit
 def _index(st, p, sp):  # type: ignore[no-untyped-def]
     """The solver's index (solver.Space.index) of the turn-start position in ``st``."""
     off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = sp
@@ -336,7 +336,7 @@ def _index(st, p, sp):  # type: ignore[no-untyped-def]
     return off[B] + ((pile_rank[pk] * ns + sv_rank[sk]) * n + st[S_TURN]) * NW + wc
 
 
-@njit(**_JIT)
+@_jit
 def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
     """Normalised entropy of the exact win shares at index x (1: wide open, 0: decided)."""
     h = 0.0
@@ -358,7 +358,7 @@ def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
     return h / np.log(n)
 
 
-@njit(**_JIT)
+@_jit
 def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
           trace, stand, stand_base, wv, fv, win):  # type: ignore[no-untyped-def]
     """Play one game into ``st``; returns (turns started, trace length, standings written).
@@ -458,7 +458,7 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
     return started, tlen, rows
 
 
-@njit(**_JIT)
+@_jit
 def _batch(seeds, p, mask, cum, race, gcum, pols, tab, sp, V, want_stand,
            scores, length, trunc, offsets, unc, curve, wv, fv, win):  # type: ignore[no-untyped-def]
     """Play ``len(seeds)`` games; returns the standings (rows = ``offsets[-1]``).
@@ -509,7 +509,7 @@ def _batch(seeds, p, mask, cum, race, gcum, pols, tab, sp, V, want_stand,
     return stand[: offsets[G]]
 
 
-@njit(**_JIT)
+@_jit
 def _bench(seed0, count, p, mask, cum, race, gcum, pol, tab, sp, wv, fv, win):  # type: ignore[no-untyped-def]
     """Play ``count`` games seeded seed0.. with no output but a checksum (win counts of seat 0)."""
     n = p[P_N]

@@ -146,7 +146,7 @@ def variants_plot(rows: Sequence[dict[str, Any]], curves: Sequence[tuple[str, di
         a2.errorbar([s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt="o", color=c, capsize=4, markersize=7)
     ex = [r.get("exact_seat0") for r in rows]
     if all(e is not None for e in ex):
-        a2.plot([100 * e for e in ex], ys, "x", color="black", markersize=9, label="exact (solver)")
+        a2.plot([100 * float(e) for e in ex if e is not None], ys, "x", color="black", markersize=9, label="exact (solver)")
         a2.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.18))
     n = 2
     a2.axvline(100 / n, color="gray", linestyle="--", linewidth=1)

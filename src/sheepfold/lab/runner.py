@@ -20,6 +20,7 @@ which engine played it: the same seed gives the same game again in the same engi
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -597,9 +598,9 @@ def _run_ray(job: Job, chunks: list[list[int]], address: str, collect: Callable[
     if not ray.is_initialized():
         if address == "local":
             ray.init(num_cpus=min(2, os.cpu_count() or 1), include_dashboard=False,
-                     log_to_driver=False, logging_level="ERROR")
+                     log_to_driver=False, logging_level=logging.ERROR)
         else:
-            ray.init(address=address, log_to_driver=False, logging_level="ERROR")
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         started_here = True
     try:
         remote = ray.remote(run_chunk)
