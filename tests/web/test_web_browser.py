@@ -168,3 +168,32 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
     pages[first].click(".act >> nth=0")
     pages[roller].wait_for_selector("text=Add one piece of wool")
     assert not pages[0].errors and not pages[1].errors
+
+
+def test_a_turn_started_elsewhere_is_finished_in_the_page(browser, live_server, ws_client, shots):
+    t = live_server.create(game="dolly-crush", seats=[{}, {"kind": "bot"}],
+                           breeds=["australian-shepherd", "bobtail"], seed=30)
+    me = live_server.join(t["id"], "Ivy")
+    page = new_page(browser, PHONE)
+    page.goto(live_server.url + t["invite"])
+    page.evaluate(f"localStorage.setItem('sheepfold:token:{t['id']}', '{me['token']}')")
+    page.reload()
+    page.wait_for_selector(".dogcard")
+    other = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])  # the same seat, elsewhere
+    other.send({"type": "act", "action": "dog 0"})  # 4 swaps, to be made one by one now
+    page.wait_for_selector("text=Finish your turn: 4 swaps left")
+    for a, b in (("a1", "a2"), ("a2", "a3"), ("b1", "b2"), ("b2", "b3")):
+        seq = last(page)["seq"]
+        page.click(f"[data-cell='{a}']")
+        page.click(f"[data-cell='{b}']")
+        page.wait_for_function(f"window.SF_LAST.seq > {seq}")
+    v = last(page)["view"]
+    assert v["dogs_left"][0] == [1, 2, 3] and not (v["turn"] == 0 and v["phase"] == "swap")
+    assert not page.errors
+
+
+def test_an_unknown_table_says_so(browser, live_server):
+    page = new_page(browser)
+    page.goto(live_server.url + "/t/nope")
+    page.wait_for_selector("text=does not exist")
+    assert not page.errors

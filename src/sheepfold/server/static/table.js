@@ -16,6 +16,7 @@
   let replay = null; // {frames, i}
   let raceTimer = null;
   let errorTimer = null;
+  let gone = false; // the server does not know this table
 
   // -- connection ------------------------------------------------------------------------
   function connect() {
@@ -30,9 +31,18 @@
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "state") onState(m);
-      else if (m.type === "error") showError(m.message);
+      else if (m.type === "error") {
+        if (m.message.startsWith("no table")) gone = true;
+        showError(m.message);
+      }
     };
     ws.onclose = () => {
+      if (gone) {
+        $("status").textContent = "no such table";
+        $("banner").innerHTML = `This table does not exist (any more). <a href="/">Back to the lobby</a>`;
+        clearTimeout(errorTimer);
+        return;
+      }
       setStatus(false);
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 300 * retry);
@@ -158,7 +168,7 @@
   }
 
   function renderDolly(view, live) {
-    const interactive = live && myTurn() && view.phase === "dog" && pending && pending.dog !== null;
+    const interactive = live && myTurn() && (view.phase === "dog" || view.phase === "swap") && pending && pending.dog !== null;
     const f = live ? pendingFlock(view) : flatFlock(view);
     const lines = interactive ? findLines(f) : new Set();
     const taken = new Set(view.last_taken || []);
@@ -191,6 +201,13 @@
 
   function tapCell(cell) {
     const view = msg.view;
+    if (pending.live) {
+      if (pending.sel === null || pending.sel === cell) pending.sel = pending.sel === cell ? null : cell;
+      else if (adjacent(pending.sel, cell)) { send({ type: "act", action: `swap ${pending.sel}-${cell}` }); pending.sel = null; }
+      else pending.sel = cell;
+      render();
+      return;
+    }
     const need = view.dog_swaps[me()][pending.dog];
     if (pending.swaps.length >= need) { showError("no swaps left: confirm your turn, or undo a swap"); return; }
     pending.focus = cell;
@@ -209,6 +226,12 @@
 
   function renderDollyControls(view) {
     const box = $("controls");
+    if (myTurn() && view.phase === "swap") { // a turn started decision by decision: finish it live
+      pending = { dog: view.dog, swaps: [], sel: pending && pending.live ? pending.sel : null, live: true };
+      box.hidden = false;
+      box.innerHTML = `<h2>Finish your turn: ${view.swaps_left} swap${view.swaps_left === 1 ? "" : "s"} left</h2><p class="muted">Tap a sheep, then a sheep next to it: each swap is played at once.</p>`;
+      return;
+    }
     if (!myTurn() || view.phase !== "dog") { box.hidden = true; return; }
     box.hidden = false;
     if (!pending) pending = { dog: null, swaps: [], sel: null };
@@ -369,6 +392,7 @@
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
     renderJoin();
     $("leave").hidden = me() === null || table.finished;
+    $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
     const live = !replay;
     const view = replay ? replay.frames[replay.i].view : msg.view;
     const [cls, text] = bannerText(view, table, live);
