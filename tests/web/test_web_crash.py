@@ -14,10 +14,17 @@ from typing import Any
 
 import httpx
 
-from conftest import WSClient, free_port
 from sheepfold.server.storage import Storage
 from sheepfold.server.tables import TableManager
 from test_web_api import dolly_turn
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
@@ -55,7 +62,7 @@ def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
     return None
 
 
-def player(client: WSClient, seat: int, rng: random.Random, stop: threading.Event) -> None:
+def player(client: Any, seat: int, rng: random.Random, stop: threading.Event) -> None:
     """Play while the server lives; every state message received is kept in client.received."""
     try:
         while not stop.is_set():
@@ -87,7 +94,7 @@ def state_at(row: Any, n: int) -> Any:
     return s
 
 
-def test_kill_9_mid_games_and_restart(tmp_path):
+def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
     import json
 
     db = str(tmp_path / "crash.db")
@@ -108,7 +115,7 @@ def test_kill_9_mid_games_and_restart(tmp_path):
             if s["kind"] == "human":
                 j = http.post(f"/api/tables/{t['id']}/join", json={"name": f"p{s['seat']}"}).json()
                 seats.append((t["id"], j["seat"], j["token"]))
-    clients = [(tid, seat, tok, WSClient(f"ws://127.0.0.1:{port}/ws/{tid}", tok)) for tid, seat, tok in seats]
+    clients = [(tid, seat, tok, ws_client(f"ws://127.0.0.1:{port}/ws/{tid}", tok)) for tid, seat, tok in seats]
     stop = threading.Event()
     threads = [threading.Thread(target=player, args=(c, seat, random.Random(i), stop), daemon=True)
                for i, (_, seat, _, c) in enumerate(clients)]
@@ -152,11 +159,11 @@ def test_kill_9_mid_games_and_restart(tmp_path):
     # restart on the same database: every table is where it was, and the games go on to the end
     port2 = free_port()
     proc2 = start_server(db, port2)
-    new_clients: list[tuple[str, int, str, WSClient]] = []
+    new_clients: list[tuple[str, int, str, Any]] = []
     try:
         rows = rebuild(db)  # a restarted bot may already have moved; compare with the DB now
         for tid, seat, tok in seats:
-            c = WSClient(f"ws://127.0.0.1:{port2}/ws/{tid}", tok)
+            c = ws_client(f"ws://127.0.0.1:{port2}/ws/{tid}", tok)
             m = c.last_state
             assert m is not None and m["you"] == seat
             new_clients.append((tid, seat, tok, c))
