@@ -244,6 +244,12 @@ def compare_command(
     job_b, tb = side(b)
     if job_a.game != job_b.game:
         raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
+    if job_a.players != job_b.players:
+        raise fail(f"A has {job_a.players} players and B {job_b.players}: compare games of one size")
+    if job_a.seed != job_b.seed or job_a.engine != job_b.engine:
+        raise fail(f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
+                   f"{job_a.engine}; B: seed {job_b.seed}, {job_b.engine}): a paired comparison "
+                   "needs both (give the same --seed, or --engine)")
     if ta is None:
         ta = _play(job_a, None, workers, ray, False, False, as_json, "A:")
     if tb is None:
