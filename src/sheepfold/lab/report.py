@@ -190,10 +190,13 @@ def _page(title: str, body: str) -> str:
 
 
 def _job_html(job: Any) -> str:
-    rows = [("game", job.game), ("rules", f"{job.ruleset} {json.dumps(job.rules)}"),
-            ("players", job.players), ("bots (per seat)", ", ".join(job.bots) + (" (rotated)" if job.rotate else "")),
-            ("games", job.games), ("seeds", f"{job.seed} .. {job.seed + job.games - 1}"),
-            ("engine", job.engine), ("exact uncertainty", "yes" if getattr(job, "exact", False) else "no")]
+    rows: list[tuple[str, Any]] = [("game", job.game), ("rules", f"{job.ruleset} {json.dumps(job.rules)}"),
+            ("players", job.players), ("bots (per seat)", ", ".join(job.bots) + (" (rotated)" if job.rotate else ""))]
+    if job.game == "dolly-crush":
+        breeds = job.breeds if job.breeds is not None else job.seat_breeds(0)
+        rows.append(("breeds (per seat)", "every ordered choice in turn" if breeds == "mix" else ", ".join(breeds or ())))
+    rows += [("games", job.games), ("seeds", f"{job.seed} .. {job.seed + job.games - 1}"),
+             ("engine", job.engine), ("exact uncertainty", "yes" if getattr(job, "exact", False) else "no")]
     return "<table>" + "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>" for k, v in rows) + "</table>"
 
 
