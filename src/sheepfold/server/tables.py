@@ -153,7 +153,7 @@ class Table:
             "show_scores": self.show_scores,
             "replace_leavers": bool(self.config.get("replace_leavers", True)),
             "auto_roll": bool(self.config.get("auto_roll", False)),
-            "finished": self.finished(),
+            "finished": self.finished() and not self.dirty,  # told only once committed
             "created": self.created,
             "spectators": sum(1 for c in self.conns if c.seat is None),
         }
