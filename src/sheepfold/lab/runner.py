@@ -596,11 +596,15 @@ def _run_ray(job: Job, chunks: list[list[int]], address: str, collect: Callable[
         raise LabError("Ray is not installed: pip install 'sheepfold[ray]'") from None
     started_here = False
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=min(2, os.cpu_count() or 1), include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.ERROR)
-        else:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        try:
+            if address == "local":
+                ray.init(num_cpus=min(2, os.cpu_count() or 1), include_dashboard=False,
+                         log_to_driver=False, logging_level=logging.ERROR)
+            else:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        except Exception as e:  # ConnectionError, RuntimeError, ...: say it in one line
+            where = "a local Ray instance" if address == "local" else f"the Ray cluster at {address}"
+            raise LabError(f"could not start {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         started_here = True
     try:
         remote = ray.remote(run_chunk)
