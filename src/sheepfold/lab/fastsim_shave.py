@@ -56,6 +56,7 @@ S_MID, S_TURN, S_TURNS, S_WOLF, S_OVER, S_TRUNC, S_SHEEP, S_PILE = 0, 1, 2, 3, 4
 STATE_LEN = 14
 
 _jit: Any = njit(cache=True, nogil=True)  # one decorator for every compiled function
+_jit_inline: Any = njit(cache=True, nogil=True, inline="always")  # small hot helpers
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,14 @@ def params_for(game: Any) -> Params:
 
 
 # -- random numbers ------------------------------------------------------------------------------
-@_jit
+@_jit_inline
 def _mix(x):  # type: ignore[no-untyped-def]
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-@_jit
+@_jit_inline
 def _u(key, stream, counter):  # type: ignore[no-untyped-def]
     """A uniform double in [0, 1) for (game key, stream, counter)."""
     x = _mix(key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03) + np.uint64(counter))
@@ -114,7 +115,7 @@ def _key(seed):  # type: ignore[no-untyped-def]
 
 
 # -- the rules -------------------------------------------------------------------------------------
-@_jit
+@_jit_inline
 def _shear(st, seat, cut):  # type: ignore[no-untyped-def]
     wool = st[S_SHEEP + seat]
     if wool > 0 and cut:
@@ -124,7 +125,7 @@ def _shear(st, seat, cut):  # type: ignore[no-untyped-def]
     st[S_SHEEP + seat] = 0
 
 
-@_jit
+@_jit_inline
 def _grow(st, seat, pieces, maxw):  # type: ignore[no-untyped-def]
     put = pieces
     room = maxw - st[S_SHEEP + seat]
@@ -136,7 +137,7 @@ def _grow(st, seat, pieces, maxw):  # type: ignore[no-untyped-def]
     st[S_MID] -= put
 
 
-@_jit
+@_jit_inline
 def _end_turn(st, p):  # type: ignore[no-untyped-def]
     n = p[P_N]
     if st[S_MID] == 0:
@@ -155,7 +156,7 @@ def _end_turn(st, p):  # type: ignore[no-untyped-def]
         _shear(st, t, p[P_CUT])
 
 
-@_jit
+@_jit_inline
 def _apply_choice(st, a, p):  # type: ignore[no-untyped-def]
     """A CHOOSE or HOWL_GROW decision of the roller, then the end of the turn."""
     me = st[S_TURN]
@@ -192,14 +193,14 @@ def _apply_choice(st, a, p):  # type: ignore[no-untyped-def]
     _end_turn(st, p)
 
 
-@_jit
+@_jit_inline
 def _howl_target(st, target):  # type: ignore[no-untyped-def]
     if st[S_SHEEP + target] > 0:
         st[S_SHEEP + target] -= 1
         st[S_MID] += 1
 
 
-@_jit
+@_jit_inline
 def _room(st, seat, p):  # type: ignore[no-untyped-def]
     r = p[P_MAXW] - st[S_SHEEP + seat]
     if st[S_MID] < r:
@@ -207,7 +208,7 @@ def _room(st, seat, p):  # type: ignore[no-untyped-def]
     return r
 
 
-@_jit
+@_jit_inline
 def _legal_choose(st, mask, p, out):  # type: ignore[no-untyped-def]
     """The engine's sorted legal actions at CHOOSE, written to ``out``; returns how many."""
     n = p[P_N]
@@ -443,8 +444,14 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
                         wv, fv, win, tab, x, face, grabber, target)
         else:
             c = _legal_choose(st, mask[face], p, legal)
-            a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t), me, 0, p,
-                        wv, fv, win, tab, x, face, -1, -1)
+            if c == 1:
+                a = legal[0]
+            elif pol[me] == RANDOM:  # the hot path of random play, inline
+                i = int(_u(key, 2, 4 * t) * c)
+                a = legal[i if i < c else c - 1]
+            else:
+                a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t), me, 0, p,
+                            wv, fv, win, tab, x, face, -1, -1)
         if do_trace:
             trace[tlen] = a
             tlen += 1
