@@ -8,7 +8,8 @@
 3. Scaling from 1 to 2 local worker processes (whole runs through ``lab.runner.run``).
 
 Per-core rates use the process's CPU time (the machine is shared: wall-clock rates are printed
-too, and are lower when other jobs run). ``python bench/bench_lab.py [--quick]``.
+too, and are lower when other jobs run). ``python bench/bench_lab.py [--quick] [--scaling]``
+(``--scaling``: only part 3).
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def scaling() -> None:
 
 
 if __name__ == "__main__":
-    shave()
-    dolly()
+    if "--scaling" not in sys.argv:
+        shave()
+        dolly()
     scaling()

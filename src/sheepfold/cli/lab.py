@@ -129,6 +129,8 @@ def run_command(
     """
     from sheepfold.lab.metrics import evaluate, game_arrays
 
+    if (resume or overwrite) and out is None:
+        raise fail("--resume and --overwrite are about the --out file: give --out FILE.parquet")
     job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
     table = _play(job, out, workers, ray, resume, overwrite, as_json)
     values = evaluate(game_arrays(table))
