@@ -67,8 +67,10 @@ def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resu
           overwrite: bool, quiet: bool, label: str = "playing") -> Any:
     from sheepfold.lab.runner import run
 
+    keep = out is not None  # rows in memory only: the standings are not needed
     if quiet:
-        return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite)
+        return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
+                   standings=keep)
     with _progress() as prog:
         task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
 
@@ -77,7 +79,7 @@ def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resu
 
         try:
             return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
-                       progress=update)
+                       progress=update, standings=keep)
         except KeyboardInterrupt:
             if out is not None:
                 err_console.print(f"stopped: the finished games are in {out}; add --resume to go on")

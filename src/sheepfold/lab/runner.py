@@ -462,12 +462,15 @@ def run(
     overwrite: bool = False,
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
+    standings: bool = True,
 ) -> Any:
     """Play ``job``; returns the table of all its games (and writes ``out`` if given).
 
     ``workers``: local processes (default: every core; 1 plays in this process). ``ray``:
     ``"local"`` starts a local Ray instance, anything else is a cluster address.
     Interrupting (KeyboardInterrupt) keeps every finished game in ``out`` and re-raises.
+    ``standings=False`` (no ``out`` only) leaves the per-turn standings out of the returned
+    table, to keep millions of games in memory (the metrics do not need them).
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -523,7 +526,7 @@ def run(
             pq.write_table(t, tmp)
             os.replace(tmp, pf)
         else:
-            tables.append(t)
+            tables.append(t if standings else t.drop_columns(["standings"]))
         finished += len(c.game_index)
         if progress:
             progress(finished, total)
@@ -552,6 +555,8 @@ def run(
             table = table.take(pa.array(order))
         else:
             table = chunk_to_table(job, empty_chunk(job))
+            if not standings:
+                table = table.drop_columns(["standings"])
     return table
 
 
