@@ -409,13 +409,15 @@ def _merge(job: Job, out: Path) -> Any:
     if not tables:
         table = chunk_to_table(job, empty_chunk(job))
     else:
+        # parts hold runs of consecutive games: in order of their first game the concatenation
+        # is usually sorted already, and then nothing is copied
+        tables.sort(key=lambda t: int(t.column("game_index")[0].as_py()) if t.num_rows else -1)
         table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables], promote_options="default")
-    # keep one row per game (a part may duplicate a row after a crash during a merge)
     idx = table.column("game_index").to_numpy()
-    _, first = np.unique(idx, return_index=True)
-    table = table.take(pa.array(np.sort(first))) if len(first) != len(idx) else table
-    order = np.argsort(table.column("game_index").to_numpy(), kind="stable")
-    table = table.take(pa.array(order))
+    if len(idx) > 1 and not np.all(np.diff(idx) > 0):
+        # keep one row per game (a part may duplicate rows after a crash during a merge), sorted
+        _, first = np.unique(idx, return_index=True)
+        table = table.take(pa.array(first[np.argsort(idx[first], kind="stable")]))
     table = table.replace_schema_metadata({SCHEMA_KEY: job.to_json().encode()})
     _write_atomic(table, out)
     if parts.is_dir():
