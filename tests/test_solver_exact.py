@@ -251,3 +251,31 @@ def test_greedy_table_equals_engine_bot_evaluation():
         ref = linear_eval(nodes, policy, False)
         ev = S.evaluate(rules, 2, ["greedy", "random"])
         assert np.allclose(ev.shares, ref[start], atol=1e-9), opts
+
+
+@pytest.mark.parametrize("players,opts", [
+    (3, dict(wool=7, max_wool=3)),
+    (3, dict(wool=6, max_wool=3, variants=["howling-wolf"])),
+    (4, dict(wool=6, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])),
+], ids=["3p", "3p-howling", "4p-mrwolf-cc"])
+def test_all_seats_at_once_by_rotation(players, opts):
+    """The one-solve guaranteed shares of every seat (turned positions) equal the seat-by-seat
+    solves at every position, and each seat's policy secures its share against the others'
+    best joint reply."""
+    from sheepfold.games.shave_a_sheep import solver_kernel as K
+
+    rules = ShaveRules(**opts)
+    space = S.Space(rules, players)
+    together = S.guaranteed_shares_all(space, players)
+    canon = np.array([space.decode(x)[1][space.decode(x)[0]] < space.cap for x in range(space.size)])
+    for f in range(players):
+        alone = S.guaranteed_share(space, players, f)
+        assert np.abs(together[f].V[canon, 0] - alone.V[canon, 0]).max() < 1e-9
+        pols = [None] * players
+        pols[f] = S.Policy("table", together[f].tab)
+        kinds, tab = S._kinds_and_tab(space, pols, None, True)
+        assert kinds[f] == K.TABLE and all(kinds[i] == K.MIN for i in range(players) if i != f)
+        V, _ = S._run(space, kinds, 1, f, tab, False, S.DEFAULT_TOL, None)
+        assert abs(V[space.start_index(), 0] - alone.start_value) < 1e-9
+    with pytest.raises(S.SolverError):
+        S.guaranteed_shares_all(ShaveRules(wool=5, variants=["howling-wolf"], reaction_weights=[1, 2, 1]), 3)

@@ -45,19 +45,31 @@ def _solutions(rules: Any, players: int, quiet: bool, use_cache: bool) -> tuple[
     from sheepfold.games.shave_a_sheep import solver
 
     space = solver.Space(rules, players)
-    seats = [0] if players == 2 else list(range(players))
-    sols, hits = [], []
     t0 = time.perf_counter()
     with _progress(quiet) as prog:
-        for seat in seats:
-            label = "minimax" if players == 2 else f"guaranteed share, seat {seat}"
+        def bar(label: str) -> Any:
             task = prog.add_task(label, total=space.size)
+            return lambda done, total: prog.update(task, completed=done, total=total)
 
-            def step(done: int, total: int, task: Any = task) -> None:
-                prog.update(task, completed=done, total=total)
-
-            sol, hit = solver.cached(rules, players, seat=seat, space=space, progress=step, use_cache=use_cache)
-            prog.update(task, completed=space.size)
+        if players == 2:
+            sol, hit = solver.cached(rules, 2, space=space, progress=bar("minimax"), use_cache=use_cache)
+            return [sol], [hit], time.perf_counter() - t0
+        if solver.symmetric(space):
+            if not use_cache:
+                sols = solver.guaranteed_shares_all(space, players, progress=bar("guaranteed shares, all seats"))
+                return sols, [False] * players, time.perf_counter() - t0
+            first, hit = solver.cached(rules, players, seat=0, space=space,
+                                       progress=bar("guaranteed shares, all seats"))
+            sols, hits = [first], [hit]
+            for seat in range(1, players):
+                sol, h = solver.cached(rules, players, seat=seat, space=space, progress=bar("guaranteed shares, all seats"))
+                sols.append(sol)
+                hits.append(h)
+            return sols, hits, time.perf_counter() - t0
+        sols, hits = [], []
+        for seat in range(players):
+            sol, hit = solver.cached(rules, players, seat=seat, space=space,
+                                     progress=bar(f"guaranteed share, seat {seat}"), use_cache=use_cache)
             sols.append(sol)
             hits.append(hit)
     return sols, hits, time.perf_counter() - t0
@@ -128,7 +140,8 @@ def solve_command(
     out: dict[str, Any] = {
         "game": game, "players": players, "rules": rs.options(), "rules_name": rs.name,
         "positions": space.size, "seconds": round(secs, 3), "cached": all(hits),
-        "solve_seconds": round(sum(s.stats.seconds for s in sols), 3),
+        "solve_seconds": round(max(s.stats.seconds for s in sols) if sols[0].stats.joint
+                               else sum(s.stats.seconds for s in sols), 3),
     }
     if players == 2:
         v = sols[0].start_value

@@ -125,7 +125,7 @@ class Space:
             raise SolverError(
                 f"{self.size:,} positions for {n} players and {W} wool: too many for the solver"
             )
-        self.cfg = np.zeros(10, dtype=np.int64)
+        self.cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
         self.cfg[K.C_N], self.cfg[K.C_W], self.cfg[K.C_CAP] = n, W, cap
         self.cfg[K.C_CC], self.cfg[K.C_MR], self.cfg[K.C_NW] = int(self.cc), int(self.mr), self.NW
         self.cfg[K.C_F], self.cfg[K.C_D] = self.F, self.D
@@ -338,6 +338,30 @@ def _workers() -> int:
     return 1
 
 
+def _buffers(space: Space, workers: int, nv: int, programs: int) -> tuple[np.ndarray, ...]:
+    """Per-worker scratch and compiled-program buffers, sized for the largest block (layer 0)
+    or orbit: scratch_f, scratch_i, xs, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs."""
+    n, F = space.n, space.F
+    max_st = int(space.cnt_le[space.W - 1]) * n * space.NW
+    has_race = bool(space.race.any())
+    g1_rows = max_st * F * (n if has_race else 1)
+    g2_rows = max_st * F * n * (n - 1) if has_race else 1
+    ref_rows = max_st * F * max(13, 2 * n * (n - 1))
+    w, P = workers, programs
+    return (
+        np.zeros((w, 6, max(nv, 1)), dtype=np.float64),
+        np.zeros((w, 4, 16), dtype=np.int64),
+        np.zeros((w, max_st), dtype=np.int64),
+        np.zeros((w, P, max_st, 3), dtype=np.int64),
+        np.zeros((w, P, max_st, nv), dtype=np.float64),
+        np.zeros((w, P, g1_rows, 5), dtype=np.int64),
+        np.zeros((w, P, g1_rows, 2 + nv), dtype=np.float64),
+        np.zeros((w, P, g2_rows, 3), dtype=np.int64),
+        np.zeros((w, P, g2_rows, 1 + nv), dtype=np.float64),
+        np.zeros((w, P, ref_rows), dtype=np.int64),
+    )
+
+
 # -- the solve loop -------------------------------------------------------------------------
 @dataclass
 class Stats:
@@ -345,6 +369,7 @@ class Stats:
     sweeps_max: int = 0
     sweeps_mean: float = 0.0
     blocks: int = 0
+    joint: bool = False  # every seat's guaranteed share came from this one solve
 
 
 def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, record: bool,
@@ -355,22 +380,7 @@ def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, 
     V = np.zeros((space.size, nv), dtype=np.float64)
     gpar = _greedy_params()
     workers = _workers()
-    scratch_f = np.zeros((workers, 6, max(nv, 1)), dtype=np.float64)
-    scratch_i = np.zeros((workers, 4, 16), dtype=np.int64)
-    # compiled-block buffers, sized for the largest block (layer 0)
-    n, F = space.n, space.F
-    max_st = int(space.cnt_le[space.W - 1]) * n * space.NW
-    has_race = bool(space.race.any())
-    g1_rows = max_st * F * (n if has_race else 1)
-    g2_rows = max_st * F * n * (n - 1) if has_race else 1
-    ref_rows = max_st * F * max(13, 2 * n * (n - 1))
-    st_i = np.zeros((workers, max_st, 3), dtype=np.int64)
-    st_f = np.zeros((workers, max_st, nv), dtype=np.float64)
-    g1_i = np.zeros((workers, g1_rows, 5), dtype=np.int64)
-    g1_f = np.zeros((workers, g1_rows, 2 + nv), dtype=np.float64)
-    g2_i = np.zeros((workers, g2_rows, 3), dtype=np.int64)
-    g2_f = np.zeros((workers, g2_rows, 1 + nv), dtype=np.float64)
-    refs = np.zeros((workers, ref_rows), dtype=np.int64)
+    bufs = _buffers(space, workers, nv, 1)
     t0 = time.perf_counter()
     done = 0
     total_sweeps = 0
@@ -383,8 +393,7 @@ def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, 
         K.solve_layer(B, cfg, space.face_prob, space.face_mask, space.race, space.grab_prob, kinds,
                       space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.cnt_le, space.off,
                       space.sv_arr, space.pv_all, space.block_start, space.n_piles, V, tab, record,
-                      tol, MAX_SWEEPS, sweeps, deltas, gpar, scratch_f, scratch_i, st_i, st_f, g1_i,
-                      g1_f, g2_i, g2_f, refs, compiled)
+                      tol, MAX_SWEEPS, sweeps, deltas, gpar, *bufs, compiled)
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
@@ -530,6 +539,120 @@ def guaranteed_share(rules: ShaveRules | Space, players: int, seat: int, tol: fl
     return Solution(space, "guaranteed", seat, V, tab, kinds, st)
 
 
+def symmetric(space: Space) -> bool:
+    """Every seat is alike up to the seating order (equal reaction weights): then the
+    guaranteed shares of all seats come from one solve (:func:`guaranteed_shares_all`)."""
+    return bool(np.all(space.grab_prob == space.grab_prob[0]))
+
+
+def _orbits(space: Space, B: int) -> tuple[np.ndarray, np.ndarray]:
+    """The blocks of layer B grouped by rotation of their pile vector: (pointers, members)."""
+    n = space.n
+    start, nb = int(space.block_start[B]), int(space.n_piles[B])
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for r in range(nb):
+        pv = tuple(int(v) for v in space.pv_all[start + r])
+        key = min(pv[i:] + pv[:i] for i in range(n))
+        groups.setdefault(key, []).append(r)
+    ptr = [0]
+    mem: list[int] = []
+    for members in groups.values():
+        mem.extend(members)
+        ptr.append(len(mem))
+    return np.array(ptr, dtype=np.int64), np.array(mem, dtype=np.int64)
+
+
+def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = DEFAULT_TOL,
+                          progress: ProgressFn | None = None,
+                          on_seat: Callable[[Solution], None] | None = None) -> list[Solution]:
+    """Every seat's guaranteed share in one solve, on the positions where seat 0 rolls (the
+    others are the same positions turned round). Needs equal reaction weights (see
+    :func:`symmetric`). ``on_seat`` receives each seat's solution as it is unfolded (then the
+    list returned is empty: for 4 players the seats do not all fit in memory at once)."""
+    space = _space(rules, players)
+    if not symmetric(space):
+        raise SolverError("the seats are not alike (unequal reaction weights): solve seat by seat")
+    n = space.n
+    t0 = time.perf_counter()
+    R = np.zeros((space.size, n), dtype=np.float64)
+    tab0 = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    cfgs = np.tile(space.cfg, (n, 1))
+    kinds_all = np.full((n, n), K.MIN, dtype=np.int64)
+    for j in range(n):
+        cfgs[j, K.C_NV] = 1
+        cfgs[j, K.C_FOCAL] = j
+        cfgs[j, K.C_ROT] = 1
+        cfgs[j, K.C_RECMAX] = 1
+        kinds_all[j, j] = K.MAX
+    gpar = _greedy_params()
+    bufs = _buffers(space, _workers(), 1, n)
+    done = total_sweeps = max_sweeps = orbits = 0
+    for B in range(space.W - 1, -1, -1):
+        ptr, mem = _orbits(space, B)
+        no = len(ptr) - 1
+        sweeps = np.zeros(no, dtype=np.int64)
+        deltas = np.zeros(no, dtype=np.float64)
+        K.solve_layer_rot(B, cfgs, kinds_all, space.face_prob, space.face_mask, space.race, space.grab_prob,
+                          space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.cnt_le, space.off,
+                          space.sv_arr, space.pv_all, space.block_start, ptr, mem, R, tab0, True, tol,
+                          MAX_SWEEPS, sweeps, deltas, gpar, *bufs)
+        if np.any(sweeps > MAX_SWEEPS):
+            raise SolverError(f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e})")
+        total_sweeps += int(sweeps.sum())
+        max_sweeps = max(max_sweeps, int(sweeps.max()))
+        orbits += no
+        done += int(space.off[B + 1] - space.off[B])
+        if progress is not None:
+            progress(done, space.size)
+    del bufs
+    secs = time.perf_counter() - t0
+    st = Stats(secs, max_sweeps, total_sweeps / max(orbits, 1), orbits, joint=True)
+    ridx = np.zeros(space.size, dtype=np.int64)
+    turn = np.zeros(space.size, dtype=np.int64)
+    K.rotation_index(space.cfg, space.cnt_le, space.off, space.sv_arr, space.pv_all, space.block_start,
+                     space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.W, ridx, turn)
+    out: list[Solution] = []
+    for f in range(n):
+        V, tab = _unrotate(space, R, tab0, ridx, turn, f)
+        kinds = np.full(n, K.MIN, dtype=np.int64)
+        kinds[f] = K.MAX
+        sol = Solution(space, "guaranteed", f, V, tab, kinds, st)
+        if on_seat is not None:
+            on_seat(sol)
+        else:
+            out.append(sol)
+    return out
+
+
+def _unrotate(space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, turn: np.ndarray,
+              f: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seat f's values and decisions at every position, from the turn-0 tables."""
+    n = space.n
+    V = R[ridx, (f - turn) % n][:, None].copy()
+    tab = np.zeros_like(tab0)
+    for t in range(n):
+        rows = np.nonzero(turn == t)[0]
+        if len(rows) == 0:
+            continue
+        src = tab0[ridx[rows]]
+        # actions and seats of the turned frame back to real seats
+        amap = np.arange(128, dtype=np.int64)
+        for k in range(n):
+            amap[3 + k] = 3 + (k + t) % n  # swap seat k
+            amap[7 + k] = 7 + (k + t) % n  # wolf seat k
+        if t == f:
+            tab[rows, :, 0] = amap[src[:, :, 0].astype(np.int64)]
+        if space.D > 1:
+            g = f  # the grabber's target decisions (slot 1 + g) belong to seat g
+            tgt = src[:, :, 1 + (g - t) % n].astype(np.int64)
+            tab[rows, :, 1 + g] = (tgt + t) % n
+            if t == f:  # the roller's grow-or-pass after every grab
+                for g2 in range(n):
+                    for k in range(n):
+                        tab[rows, :, 1 + n + g2 * n + k] = src[:, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n]
+    return V, tab
+
+
 def evaluate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], tol: float = DEFAULT_TOL,
              progress: ProgressFn | None = None) -> Evaluation:
     """Exact win shares of a table: one policy per seat ("random", "greedy", "perfect", a
@@ -585,7 +708,7 @@ def save_solution(sol: Solution, path: Path) -> None:
     os.close(fd)
     np.savez(tmp, V=sol.V, tab=sol.tab, kinds=sol.kinds, seat=sol.seat,
              seconds=sol.stats.seconds, sweeps_max=sol.stats.sweeps_max,
-             sweeps_mean=sol.stats.sweeps_mean, blocks=sol.stats.blocks,
+             sweeps_mean=sol.stats.sweeps_mean, blocks=sol.stats.blocks, joint=sol.stats.joint,
              kind=np.array(sol.kind))
     os.replace(tmp, path)
 
@@ -594,7 +717,8 @@ def load_solution(space: Space, path: Path) -> Solution | None:
     try:
         with np.load(path) as d:
             V, tab, kinds = d["V"], d["tab"], d["kinds"]
-            st = Stats(float(d["seconds"]), int(d["sweeps_max"]), float(d["sweeps_mean"]), int(d["blocks"]))
+            st = Stats(float(d["seconds"]), int(d["sweeps_max"]), float(d["sweeps_mean"]), int(d["blocks"]),
+                       bool(d["joint"]) if "joint" in d else False)
             sol = Solution(space, str(d["kind"]), int(d["seat"]), V, tab, kinds, st)
     except (OSError, KeyError, ValueError):
         return None
@@ -603,25 +727,47 @@ def load_solution(space: Space, path: Path) -> Solution | None:
     return sol
 
 
+def cache_path(rules: ShaveRules, players: int, seat: int = 0) -> Path:
+    what = "minimax" if players == 2 else f"guaranteed-{seat}"
+    return cache_dir() / f"{cache_key(rules, players, what)}.npz"
+
+
 def cached(rules: ShaveRules, players: int, seat: int = 0, space: Space | None = None,
            progress: ProgressFn | None = None, use_cache: bool = True) -> tuple[Solution, bool]:
     """The minimax solution (2 players) or ``seat``'s guaranteed share (3-4), from the disk
-    cache when it is there (keyed by what the rules do); returns (solution, was cached)."""
+    cache when it is there (keyed by what the rules do); returns (solution, was cached).
+    With 3-4 alike seats, a miss solves every seat at once and caches them all."""
     space = space or Space(rules, players)
-    what = "minimax" if players == 2 else f"guaranteed-{seat}"
-    path = cache_dir() / f"{cache_key(rules, players, what)}.npz"
+    path = cache_path(rules, players, seat)
     if use_cache and path.exists():
         sol = load_solution(space, path)
         if sol is not None:
             return sol, True
-    sol = solve_minimax(space, progress=progress) if players == 2 else guaranteed_share(
-        space, players, seat, progress=progress)
+    if players == 2:
+        sol = solve_minimax(space, progress=progress)
+    elif symmetric(space):
+        found: list[Solution] = []
+
+        def keep(one: Solution) -> None:
+            if use_cache:
+                _save_quietly(one, cache_path(rules, players, one.seat))
+            if one.seat == seat:
+                found.append(one)
+
+        guaranteed_shares_all(space, players, progress=progress, on_seat=keep)
+        return found[0], False
+    else:
+        sol = guaranteed_share(space, players, seat, progress=progress)
     if use_cache:
-        try:
-            save_solution(sol, path)
-        except OSError:
-            pass
+        _save_quietly(sol, path)
     return sol, False
+
+
+def _save_quietly(sol: Solution, path: Path) -> None:
+    try:
+        save_solution(sol, path)
+    except OSError:
+        pass
 
 
 # -- fast simulation (tests, strength numbers) ----------------------------------------------

@@ -84,7 +84,8 @@ GROW, DOUBLE, SHEAR, SWAP0, WOLF0, RAID, PASS = 0, 1, 2, 3, 7, 11, 12
 M_GROW, M_DOUBLE, M_SHEAR, M_SWAP, M_WOLF = 1, 2, 4, 8, 16
 
 # cfg: the integer parameters, one array
-C_N, C_W, C_CAP, C_CC, C_MR, C_NW, C_F, C_D, C_NV, C_FOCAL = range(10)
+C_N, C_W, C_CAP, C_CC, C_MR, C_NW, C_F, C_D, C_NV, C_FOCAL, C_ROT, C_RECMAX = range(12)
+CFG_LEN = 12
 
 
 @njit(inline="always")
@@ -151,6 +152,22 @@ def end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, of
             for i in range(nv):
                 out[i] = 1.0 / k if p2[i] == best else 0.0
         return -1
+    if cfg[C_ROT]:
+        # turn the table so that the next roller sits at seat 0; in that frame our focal seat
+        # is focal - t2 (the values of turn-0 positions hold every seat's column)
+        for _ in range(t2):
+            a0 = s2[0]
+            b0 = p2[0]
+            for i in range(n - 1):
+                s2[i] = s2[i + 1]
+                p2[i] = p2[i + 1]
+            s2[n - 1] = a0
+            p2[n - 1] = b0
+        if wc2 > 0:
+            wc2 = (wc2 - 1 - t2 + n) % n + 1
+        idx = encode(0, s2, p2, wc2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off)
+        out[0] = V[idx, (focal - t2 + n) % n]
+        return idx
     idx = encode(t2, s2, p2, wc2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off)
     for j in range(nv):
         out[j] = V[idx, j]
@@ -407,7 +424,7 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
                         else:
                             for j in range(nv):
                                 buf[3, j] = buf[0, j]
-                    if record and (kt == MAX or kt == MIN):
+                    if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
                         tab[x, f, gslot] = besta
                     # combine at the target level (decided by g)
                     if kg == RANDOM:
@@ -424,7 +441,7 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
                     else:
                         for j in range(nv):
                             buf[2, j] = buf[3, j]
-                if record and (kg == MAX or kg == MIN):
+                if record and (kg == MAX or (kg == MIN and cfg[C_RECMAX] == 0)):
                     tab[x, f, 1 + g] = bestk
                 for j in range(nv):
                     buf[4, j] += q * buf[2, j]
@@ -462,7 +479,7 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
             else:
                 for j in range(nv):
                     buf[1, j] = buf[0, j]
-        if record and (kt == MAX or kt == MIN):
+        if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
             tab[x, f, 0] = besta
         for j in range(nv):
             out[j] += pf * buf[1, j]
@@ -540,15 +557,16 @@ def _fold(op, row, v, nv):  # type: ignore[no-untyped-def]
 
 
 @njit
-def compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank, pile_rank,
-                  cnt_le, off, sv_arr, pv_all, block_start, V, tab, gpar, out, buf, s2, p2, s3, acts,
-                  st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs):  # type: ignore[no-untyped-def]
-    """Write block bi of layer B as a small program for :func:`sweep_compiled`: every successor
-    outside the block (a higher layer, or the end of the game) is already final, so it is folded
-    into constants; only successors inside the block stay as references. The same decision tree
-    as :func:`state_value` (which stays the reference and records policies).
+def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank,
+                      pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V, tab, gpar, out, buf, s2, p2,
+                      s3, acts, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs):  # type: ignore[no-untyped-def]
+    """Write positions xs[:nxs] of layer B (a block, or the blocks of an orbit when rotating) as
+    a small program for :func:`sweep_compiled`: every successor outside the layer (a higher
+    layer, or the end of the game) is already final, so it is folded into constants; only
+    successors inside the layer (the same block, or the orbit) stay as references. The same
+    decision tree as :func:`state_value` (which stays the reference and records policies).
 
-    st_i[i] = (local index, first group, end group); st_f[i] = constant part of the value.
+    st_i[i] = (position, first group, end group); st_f[i] = constant part of the value.
     g1 (a decision weighted by its chance): g1_i = (op, ref start, ref end, child start, child
     end), g1_f = (weight, 1/options, constant...). g2 (Howling Wolf's grow decision inside a
     target decision): g2_i = (op, ref start, ref end), g2_f = (1/options, constant...).
@@ -561,26 +579,29 @@ def compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s
     focal = cfg[C_FOCAL]
     F = cfg[C_F]
     ns = cnt_le[W - B - 1]
-    p = pv_all[block_start[B] + bi]
-    bsize = ns * n * NW
-    base = off[B] + bi * bsize
+    lo = off[B]
+    hi = off[B + 1]
     nst = 0
     ng1 = 0
     ng2 = 0
     nr = 0
-    for sr in range(ns - 1, -1, -1):
+    for xi in range(nxs):
+        x = xs[xi]
+        rest = x - lo
+        wc = rest % NW
+        rest //= NW
+        t = rest % n
+        rest //= n
+        sr = rest % ns
         s = sv_arr[sr]
+        p = pv_all[block_start[B] + rest // ns]
         S = 0
         for i in range(n):
             S += s[i]
         m = W - B - S
-        for t in range(n):
-            if s[t] >= cap:
-                continue
-            for wc in range(NW):
-                li = (sr * n + t) * NW + wc
-                x = base + li
-                st_i[nst, 0] = li
+        if True:
+            if True:
+                st_i[nst, 0] = x
                 st_i[nst, 1] = ng1
                 for j in range(nv):
                     st_f[nst, j] = 0.0
@@ -641,8 +662,8 @@ def compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s
                                     wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
                                     idx = end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank,
                                                    cnt_le, off, V, focal, nv, buf[0])
-                                    if idx >= base and idx < base + bsize:
-                                        refs[nr] = idx - base
+                                    if idx >= lo and idx < hi:
+                                        refs[nr] = idx
                                         nr += 1
                                     else:
                                         _fold(op2, g2_f[j2, 1:], buf[0], nv)
@@ -688,8 +709,8 @@ def compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s
                         wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
                         idx = end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off,
                                        V, focal, nv, buf[0])
-                        if idx >= base and idx < base + bsize:
-                            refs[nr] = idx - base
+                        if idx >= lo and idx < hi:
+                            refs[nr] = idx
                             nr += 1
                         else:
                             _fold(op1, g1_f[j1, 2:], buf[0], nv)
@@ -707,8 +728,9 @@ def compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s
 
 
 @njit
-def sweep_compiled(base, nst, nv, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, out, acc, acc2):  # type: ignore[no-untyped-def]
-    """One Gauss-Seidel sweep of a compiled block; the largest change."""
+def sweep_compiled(nst, nv, c_out, c_in, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, out, acc, acc2):  # type: ignore[no-untyped-def]
+    """One Gauss-Seidel sweep of a compiled program; the largest change. Values are read from
+    columns c_in.. of the references and written to columns c_out.. (both 0 unless rotating)."""
     delta = 0.0
     for i in range(nst):
         for j in range(nv):
@@ -719,13 +741,13 @@ def sweep_compiled(base, nst, nv, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, o
                 for j in range(nv):
                     acc[j] = g1_f[g, 2 + j]
                 for r in range(g1_i[g, 1], g1_i[g, 2]):
-                    y = base + refs[r]
+                    y = refs[r]
                     for j in range(nv):
-                        acc[j] += V[y, j]
+                        acc[j] += V[y, c_in + j]
             else:
                 a0 = g1_f[g, 2]
                 for r in range(g1_i[g, 1], g1_i[g, 2]):
-                    v = V[base + refs[r], 0]
+                    v = V[refs[r], c_in]
                     if (op == OP_MAX and v > a0) or (op == OP_MIN and v < a0):
                         a0 = v
                 acc[0] = a0
@@ -735,15 +757,15 @@ def sweep_compiled(base, nst, nv, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, o
                     for j in range(nv):
                         acc2[j] = g2_f[h, 1 + j]
                     for r in range(g2_i[h, 1], g2_i[h, 2]):
-                        y = base + refs[r]
+                        y = refs[r]
                         for j in range(nv):
-                            acc2[j] += V[y, j]
+                            acc2[j] += V[y, c_in + j]
                     for j in range(nv):
                         acc2[j] *= g2_f[h, 0]
                 else:
                     b0 = g2_f[h, 1]
                     for r in range(g2_i[h, 1], g2_i[h, 2]):
-                        v = V[base + refs[r], 0]
+                        v = V[refs[r], c_in]
                         if (op2 == OP_MAX and v > b0) or (op2 == OP_MIN and v < b0):
                             b0 = v
                     acc2[0] = b0
@@ -757,30 +779,52 @@ def sweep_compiled(base, nst, nv, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, o
                 w *= g1_f[g, 1]
             for j in range(nv):
                 out[j] += w * acc[j]
-        x = base + st_i[i, 0]
+        x = st_i[i, 0]
         for j in range(nv):
-            d = abs(out[j] - V[x, j])
+            d = abs(out[j] - V[x, c_out + j])
             if d > delta:
                 delta = d
-            V[x, j] = out[j]
+            V[x, c_out + j] = out[j]
     return delta
+
+
+@njit
+def _decode(x, B, cfg, cnt_le, off, sv_arr, pv_all, block_start):  # type: ignore[no-untyped-def]
+    """(turn, sheep, piles, wolf code, middle) of position x of layer B."""
+    n = cfg[C_N]
+    NW = cfg[C_NW]
+    W = cfg[C_W]
+    ns = cnt_le[W - B - 1]
+    rest = x - off[B]
+    wc = rest % NW
+    rest //= NW
+    t = rest % n
+    rest //= n
+    s = sv_arr[rest % ns]
+    p = pv_all[block_start[B] + rest // ns]
+    S = 0
+    for i in range(n):
+        S += s[i]
+    return t, s, p, wc, W - B - S
 
 
 @njit(parallel=True)
 def solve_layer(B, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank, pile_rank,
                 cnt_le, off, sv_arr, pv_all, block_start, n_piles, V, tab, record, tol, max_sweeps,
-                sweeps_out, delta_out, gpar, scratch_f, scratch_i, st_i, st_f, g1_i, g1_f, g2_i, g2_f,
+                sweeps_out, delta_out, gpar, scratch_f, scratch_i, xs_buf, st_i, st_f, g1_i, g1_f, g2_i, g2_f,
                 refs, compiled):  # type: ignore[no-untyped-def]
     """Solve every block of layer B (Gauss-Seidel until the largest change < tol); the layers
     above must be solved already. With record, one more sweep writes MAX/MIN choices into tab.
     sweeps_out[block] = sweeps used (max_sweeps + 1: did not converge), delta_out the last change.
-    With compiled, sweeps run on :func:`compile_block`'s program (the same numbers, faster)."""
+    With compiled, sweeps run on :func:`compile_positions`'s program (the same numbers, faster)."""
     n = cfg[C_N]
     nv = cfg[C_NV]
     W = cfg[C_W]
     NW = cfg[C_NW]
+    cap = cfg[C_CAP]
     nb = n_piles[B]
-    bsize = cnt_le[W - B - 1] * n * NW
+    ns = cnt_le[W - B - 1]
+    bsize = ns * n * NW
     nch = scratch_f.shape[0]
     if nch > nb:
         nch = nb
@@ -793,20 +837,29 @@ def solve_layer(B, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p
         p2 = scratch_i[c, 1]
         s3 = scratch_i[c, 2]
         acts = scratch_i[c, 3]
+        xs = xs_buf[c]
         for bi in range(c, nb, nch):
             used = max_sweeps + 1
             delta = 0.0
-            base = off[B] + bi * bsize
             nst = 0
             if compiled:
-                nst = compile_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p,
-                                    sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V, tab,
-                                    gpar, out, buf, s2, p2, s3, acts, st_i[c], st_f[c], g1_i[c], g1_f[c],
-                                    g2_i[c], g2_f[c], refs[c])
+                base = off[B] + bi * bsize
+                nx = 0
+                for sr in range(ns - 1, -1, -1):  # fullest sheep first
+                    for t in range(n):
+                        if sv_arr[sr, t] >= cap:
+                            continue
+                        for wc in range(NW):
+                            xs[nx] = base + (sr * n + t) * NW + wc
+                            nx += 1
+                nst = compile_positions(B, xs, nx, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s,
+                                        pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V,
+                                        tab, gpar, out, buf, s2, p2, s3, acts, st_i[c, 0], st_f[c, 0],
+                                        g1_i[c, 0], g1_f[c, 0], g2_i[c, 0], g2_f[c, 0], refs[c, 0])
             for sweep in range(max_sweeps):
                 if compiled:
-                    delta = sweep_compiled(base, nst, nv, V, st_i[c], st_f[c], g1_i[c], g1_f[c], g2_i[c],
-                                           g2_f[c], refs[c], out, buf[1], buf[2])
+                    delta = sweep_compiled(nst, nv, 0, 0, V, st_i[c, 0], st_f[c, 0], g1_i[c, 0], g1_f[c, 0],
+                                           g2_i[c, 0], g2_f[c, 0], refs[c, 0], out, buf[1], buf[2])
                 else:
                     delta = sweep_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s,
                                         pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start,
@@ -820,6 +873,97 @@ def solve_layer(B, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p
                             True, out, buf, s2, p2, s3, acts, gpar)
             sweeps_out[bi] = used
             delta_out[bi] = delta
+
+
+@njit(parallel=True)
+def solve_layer_rot(B, cfgs, kinds_all, face_prob, face_mask, race, grab_prob, pw_s, pw_p, sv_rank,
+                    pile_rank, cnt_le, off, sv_arr, pv_all, block_start, orb_ptr, orb_mem, V, tab, record,
+                    tol, max_sweeps, sweeps_out, delta_out, gpar, scratch_f, scratch_i, xs_buf, st_i, st_f,
+                    g1_i, g1_f, g2_i, g2_f, refs):  # type: ignore[no-untyped-def]
+    """Every seat's guaranteed share at once, on the positions where seat 0 rolls (rotation:
+    with equal reaction weights, seat f's value where seat t rolls is seat f - t's value in the
+    position turned t seats round). V[x, j] = seat j's guaranteed share at turn-0 position x.
+    A turn leads to a position where seat 1 rolls, turned one seat round: its pile vector is a
+    rotation of ours, so the blocks of an orbit (a pile vector and its rotations) are iterated
+    together. cfgs[j] / kinds_all[j]: seat j's view (it maximises, the others minimise)."""
+    n = cfgs[0, C_N]
+    W = cfgs[0, C_W]
+    NW = cfgs[0, C_NW]
+    cap = cfgs[0, C_CAP]
+    ns = cnt_le[W - B - 1]
+    bsize = ns * n * NW
+    norb = orb_ptr.shape[0] - 1
+    nch = scratch_f.shape[0]
+    if nch > norb:
+        nch = norb
+    for c in prange(nch):
+        out = scratch_f[c, 0]
+        buf = scratch_f[c, 1:6]
+        s2 = scratch_i[c, 0]
+        p2 = scratch_i[c, 1]
+        s3 = scratch_i[c, 2]
+        acts = scratch_i[c, 3]
+        xs = xs_buf[c]
+        for oi in range(c, norb, nch):
+            nx = 0
+            for sr in range(ns - 1, -1, -1):
+                if sv_arr[sr, 0] >= cap:
+                    continue
+                for mi in range(orb_ptr[oi], orb_ptr[oi + 1]):
+                    bi = orb_mem[mi]
+                    for wc in range(NW):
+                        xs[nx] = off[B] + bi * bsize + sr * n * NW + wc
+                        nx += 1
+            nst = 0
+            for j in range(n):
+                nst = compile_positions(B, xs, nx, cfgs[j], face_prob, face_mask, race, grab_prob, kinds_all[j],
+                                        pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start,
+                                        V, tab, gpar, out, buf, s2, p2, s3, acts, st_i[c, j], st_f[c, j],
+                                        g1_i[c, j], g1_f[c, j], g2_i[c, j], g2_f[c, j], refs[c, j])
+            used = max_sweeps + 1
+            delta = 0.0
+            for sweep in range(max_sweeps):
+                delta = 0.0
+                for j in range(n):
+                    d = sweep_compiled(nst, 1, j, (j - 1 + n) % n, V, st_i[c, j], st_f[c, j], g1_i[c, j],
+                                       g1_f[c, j], g2_i[c, j], g2_f[c, j], refs[c, j], out, buf[1], buf[2])
+                    if d > delta:
+                        delta = d
+                if delta < tol:
+                    used = sweep + 1
+                    break
+            if record:
+                for j in range(n):
+                    for xi in range(nx):
+                        x = xs[xi]
+                        t, s, p, wc, m = _decode(x, B, cfgs[j], cnt_le, off, sv_arr, pv_all, block_start)
+                        state_value(x, t, s, p, wc, m, cfgs[j], face_prob, face_mask, race, grab_prob,
+                                    kinds_all[j], pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, tab, True,
+                                    out, buf, s2, p2, s3, acts, gpar)
+                        V[x, j] = out[0]
+            sweeps_out[oi] = used
+            delta_out[oi] = delta
+
+
+@njit
+def rotation_index(cfg, cnt_le, off, sv_arr, pv_all, block_start, pw_s, pw_p, sv_rank, pile_rank, W,
+                   out_idx, out_t):  # type: ignore[no-untyped-def]
+    """For every position: the index of the same position turned so that the roller sits at
+    seat 0, and the roller's seat."""
+    n = cfg[C_N]
+    s2 = np.zeros(n, np.int64)
+    p2 = np.zeros(n, np.int64)
+    for B in range(W):
+        for x in range(off[B], off[B + 1]):
+            t, s, p, wc, m = _decode(x, B, cfg, cnt_le, off, sv_arr, pv_all, block_start)
+            for i in range(n):
+                s2[i] = s[(i + t) % n]
+                p2[i] = p[(i + t) % n]
+            wc2 = wc
+            if wc > 0:
+                wc2 = (wc - 1 - t + n) % n + 1
+            out_idx[x] = encode(0, s2, p2, wc2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off)
+            out_t[x] = t
 
 
 @njit
