@@ -1,7 +1,8 @@
 """Solver speed and memory for the rulebook game (30 wool): 2 players (minimax) and 3 players
-(guaranteed shares of all seats). The baseline, measured in the same run, is the same solve
-with the reference kernel (every sweep recomputes every transition instead of running the
-compiled block). 4 players (one seat) only with SHEEPFOLD_BENCH_4P=1: it takes 15-20 minutes.
+(guaranteed shares of all seats, in one solve by rotation). The baseline, measured in the same
+run, is the same 2-player solve with the reference kernel (every sweep recomputes every
+transition instead of running the compiled block), and for 3 players one seat solved alone.
+4 players (all seats) only with SHEEPFOLD_BENCH_4P=1: it takes about 20 minutes.
 
 Peak memory: tracemalloc's peak of the solve (numpy arrays are traced) and the process's
 maximum resident size. numba compiles once per machine (cached on disk); a warm-up solve of a
@@ -55,16 +56,20 @@ def main() -> None:
     print(f"   seat 0 wins {sol.start_value:.10f}; {sol.stats.sweeps_mean:.1f} sweeps per block "
           f"(max {sol.stats.sweeps_max}); {base / secs:.1f}x the baseline")
     sols, secs3 = measure("3 players, guaranteed shares of all 3 seats (target 60 s)",
-                          lambda: [S.guaranteed_share(sp3, 3, s) for s in range(3)])
-    print("   guaranteed shares: " + ", ".join(f"{s.start_value:.6f}" for s in sols))
+                          lambda: S.guaranteed_shares_all(sp3, 3))
+    print("   guaranteed shares: " + ", ".join(f"{s.start_value:.6f}" for s in sols)
+          + f"; one solve for every seat (rotation), {sols[0].stats.seconds:.1f} s of it iterating")
+    del sols
+    _, secs3b = measure("3 players, seat 0 alone (the seat-by-seat solve)", lambda: S.guaranteed_share(sp3, 3, 0))
     _, secs_ev = measure("3 players, exact evaluation of greedy x3", lambda: S.evaluate(sp3, 3, ["greedy"] * 3))
     if os.environ.get("SHEEPFOLD_BENCH_4P"):
         sp4 = S.Space(rules, 4)
-        sol4, secs4 = measure("4 players, guaranteed share of seat 0 (target 15 min)",
-                              lambda: S.guaranteed_share(sp4, 4, 0))
-        print(f"   guaranteed share of seat 0: {sol4.start_value:.6f}")
+        shares: list[float] = []
+        _, secs4 = measure("4 players, guaranteed shares of all 4 seats (target 15 min per seat)",
+                           lambda: S.guaranteed_shares_all(sp4, 4, on_seat=lambda s: shares.append(s.start_value)))
+        print("   guaranteed shares: " + ", ".join(f"{v:.6f}" for v in shares))
     else:
-        print("4 players: skipped (set SHEEPFOLD_BENCH_4P=1; one seat takes 15-20 minutes, ~1.5 GB)")
+        print("4 players: skipped (set SHEEPFOLD_BENCH_4P=1: all seats in one solve, about 20 minutes, ~3 GB)")
 
 
 if __name__ == "__main__":

@@ -8,14 +8,18 @@ probability, a face printed twice counts twice) and Howling Wolf's race (each se
 weight) are chance. Safe piles never shrink, so positions fall into *layers* by the total wool
 banked; a turn stays in its layer's *block* (the same piles) or climbs to a higher layer. The
 layers are solved from the top down and every block is iterated (Gauss-Seidel) until no value
-moves by more than ``tol`` (1e-11; the values are then exact to about 2e-10); the hot loop is in :mod:`solver_kernel` (numba).
+moves by more than ``tol`` (1e-11; the values are then exact to about 2e-10). The hot loop is
+in :mod:`solver_kernel` (numba).
 
 What it computes:
 
 * :func:`solve_minimax` (2 players): the zero-sum game in win share, its value and both seats'
   optimal policies.
 * :func:`guaranteed_share` (3-4 players, any seat): the share the seat can secure when all the
-  other seats play together against it ("paranoid"), with the policy that secures it.
+  other seats play together against it ("paranoid"), with the policy that secures it;
+  :func:`guaranteed_shares_all` gives every seat's in one solve when the seats are alike (equal
+  reaction weights): seat f's value where seat t rolls is seat f - t's where seat 0 rolls, in the
+  position turned t seats round, so only the positions where seat 0 rolls are iterated.
 * :func:`evaluate`: the exact win share of every seat for a fixed table of policies (a Markov
   chain; ``"random"``, ``"greedy"``, a solved policy, or any bot, tabulated).
 * :func:`best_response`: the policy that maximises one seat's share against a fixed table.
