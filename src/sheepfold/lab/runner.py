@@ -90,7 +90,9 @@ class Job:
 
         if self.breeds == "mix":
             perms = list(permutations(BREEDS, self.players))
-            return perms[i % len(perms)]
+            # with --rotate the bots cycle fastest, so that every bot meets every breed choice
+            k = i // self.players if self.rotate else i
+            return perms[k % len(perms)]
         if self.breeds is None:
             return BREEDS[: self.players]
         return tuple(self.breeds)  # type: ignore[arg-type]
