@@ -87,7 +87,7 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
 
     out = tmp_path / "big.parquet"
     args = [sys.executable, "-m", "sheepfold.cli.main", "lab", "run", "shave-a-sheep", "--engine", "engine",
-            "--games", "1200", "--workers", "2", "--seed", "77", "--out", str(out)]
+            "--games", "1200", "--workers", "2", "--seed", "77", "--chunk-size", "20", "--out", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     parts = tmp_path / "big.parquet.parts"
     deadline = time.time() + 120

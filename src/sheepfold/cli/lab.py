@@ -64,13 +64,13 @@ def _job(game: str, rules: str | None, bots: list[str] | None, games: int, playe
 
 
 def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resume: bool,
-          overwrite: bool, quiet: bool, label: str = "playing") -> Any:
+          overwrite: bool, quiet: bool, label: str = "playing", chunk_size: int | None = None) -> Any:
     from sheepfold.lab.runner import run
 
     keep = out is not None  # rows in memory only: the standings are not needed
     if quiet:
         return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
-                   standings=keep)
+                   standings=keep, chunk_size=chunk_size)
     with _progress() as prog:
         task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
 
@@ -79,7 +79,7 @@ def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resu
 
         try:
             return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
-                       progress=update, standings=keep)
+                       progress=update, standings=keep, chunk_size=chunk_size)
         except KeyboardInterrupt:
             if out is not None:
                 err_console.print(f"stopped: the finished games are in {out}; add --resume to go on")
@@ -123,6 +123,7 @@ def run_command(
     exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     plots: Path | None = typer.Option(None, "--plots", help="also write the PNG plots into this folder"),
+    chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, help="games per task (default: a few tasks per worker); finished tasks are saved at once"),
     as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
 ) -> None:
     """Play N games in parallel and print their quality metrics (95% CIs).
@@ -134,7 +135,7 @@ def run_command(
     if (resume or overwrite) and out is None:
         raise fail("--resume and --overwrite are about the --out file: give --out FILE.parquet")
     job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
-    table = _play(job, out, workers, ray, resume, overwrite, as_json)
+    table = _play(job, out, workers, ray, resume, overwrite, as_json, chunk_size=chunk_size)
     values = evaluate(game_arrays(table))
     if as_json:
         print(json.dumps({"job": json.loads(job.to_json()), "games": table.num_rows,
