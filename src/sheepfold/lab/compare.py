@@ -20,7 +20,6 @@ import numpy as np
 
 from sheepfold.lab.metrics import (
     BOOTSTRAP,
-    Z95,
     bootstrap_weights,
     fmt,
     game_arrays,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -414,9 +414,3 @@ def summarize(table: Any, seed: int = 0) -> dict[str, Any]:
         "finished": int(_finished(d).sum()),
         "metrics": [v.to_json() for v in evaluate(d, seed)],
     }
-
-
-@dataclass
-class LengthHistogram:
-    edges: np.ndarray
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0))

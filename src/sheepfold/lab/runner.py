@@ -662,9 +662,3 @@ def record_of(job: Job, i: int) -> dict[str, Any]:
 def row_dict(table: Any, k: int) -> dict[str, Any]:
     """Row ``k`` of a run's table as plain Python data."""
     return {name: table.column(name)[k].as_py() for name in table.column_names}
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    t = time.perf_counter()
-    r = fn()
-    return r, time.perf_counter() - t
