@@ -100,7 +100,15 @@ def test_compare_same_rules_shows_nothing_and_cutting_costs_lengthens():
 
 
 def test_exact_uncertainty_runs_and_falls_towards_the_end():
+    from sheepfold.lab.report import run_report
+
     job = make_job("shave-a-sheep", {"wool": 10, "max_wool": 3}, games=3000, seed=3, exact=True)
-    vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
+    table = run(job, workers=1)
+    values = evaluate(game_arrays(table))
+    vals = {v.key: v for v in values}
     assert 0.3 < vals["uncertainty"].value < 1
     assert vals["uncertainty_end"].value < vals["uncertainty_mid"].value
+    curve = np.array(table.column("uncertainty_curve").to_pylist())
+    assert curve.shape == (3000, 10) and np.nanmean(curve[:, 0]) > 0.95  # wide open at the start
+    page = run_report(job, table, values)
+    assert page.count("data:image/png;base64,") == 4  # length, seats, lead changes, uncertainty
