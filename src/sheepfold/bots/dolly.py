@@ -220,10 +220,15 @@ class LookaheadDollyBot(DollyBot):
 
     def __init__(
         self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
-        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 12,
-        sigma: float = 2.5,
+        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 0,
+        sigma: float = 2.5, plans: int = 4, iterations: int = 32, time: float = 0.9,
+        deny: int = 0,
     ) -> None:
         super().__init__(game, seat, seed)
+        self.deny = bool(deny)  # playouts: a player who cannot score denies the next one
+        self.plans = int(plans)  # whole-turn plans played out to the end of the game
+        self.iterations = int(iterations)  # playouts in all (shared sampled decks)
+        self.time_limit = float(time)  # seconds per decision, at most
         self.samples = int(samples)  # refills sampled per candidate (one turn of lookahead)
         self.candidates = int(candidates)  # scoring candidates looked ahead from
         self.weight = float(weight)  # weight of the next player's points
@@ -329,10 +334,23 @@ class LookaheadDollyBot(DollyBot):
             if my_n >= 1:
                 cand = np.lexsort((np.arange(value.size), -value))[: self.refine]
                 cand = cand[np.isfinite(value[cand])]
-                if cand.size > 1:
-                    value = value.copy()
-                    value[cand] = self._two_turns(flocks, pts, cand, pool, my_n, lead, turns)
-        order = np.lexsort((np.arange(value.size), -value))[:top]
+                if cand.size > 1:  # the others are out: their values are on another scale
+                    two = self._two_turns(flocks, pts, cand, pool, my_n, lead, turns)
+                    value = np.full(pts.size, -np.inf)
+                    value[cand] = two
+        order = np.lexsort((np.arange(value.size), -value))
+        if top > 1:  # half by lookahead value, half by points now (the lookahead is biased)
+            by_pts = np.lexsort((np.arange(pts.size), -pts))
+            half = (top + 1) // 2
+            picked = list(order[:half])
+            for k in list(by_pts) + list(order[half:]):
+                if len(picked) >= top:
+                    break
+                if k not in picked and np.isfinite(value[k]):
+                    picked.append(k)
+            order = np.array(picked, dtype=np.intp)
+        else:
+            order = order[:top]
         return value[order], r, order
 
     def _two_turns(
@@ -397,6 +415,71 @@ class LookaheadDollyBot(DollyBot):
                 np.add.at(count, own, 1)
         return total / np.maximum(count, 1)
 
+    def plan_turn(self, view: View, flock: list[int]) -> Plan:
+        start = time.perf_counter()
+        cands: list[tuple[float, int, int, tuple[int, ...]]] = []  # (hard value, n, dog, seq)
+        by_n: dict[int, int] = {}
+        for dog, n in self.my_dogs(view):
+            if n in by_n:
+                continue
+            by_n[n] = dog
+            values, r, idx = self.evaluate(view, flock, n, top=self.plans)
+            for v, k in zip(values, idx):
+                cands.append((float(v), n, dog, r.sequence(int(k))))
+        if self.iterations <= 0:
+            cands.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
+        if len(cands) == 1 or self.iterations <= 0:
+            return cands[0][2], cands[0][3]
+        return self._search(view, [(c[2], c[3]) for c in cands], start)
+
+    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
+        start = time.perf_counter()
+        values, r, idx = self.evaluate(view, flock, n, top=max(1, self.plans))
+        cands = [(-1, r.sequence(int(k))) for k in idx]
+        if len(cands) == 1 or self.iterations <= 0:
+            return cands[0][1]
+        return self._search(view, cands, start)[1]
+
+    def _search(self, view: View, plans: list[Plan], start: float) -> Plan:
+        seat = self.seat
+        alive = list(range(len(plans)))
+        total = np.zeros(len(plans))
+        count = np.zeros(len(plans))
+        budget = self.iterations
+        used = 0
+        rounds = max(1, int(np.ceil(np.log2(len(plans)))))
+        while used < budget and len(alive) > 1:
+            # determinizations for this round, shared by every plan still alive
+            per = max(1, (budget // rounds) // len(alive))
+            for _ in range(per):
+                if used >= budget or time.perf_counter() - start > self.time_limit:
+                    break
+                base = self.game.determinize(view, seed=self.rng.randrange(2**31))
+                for i in alive:
+                    s = base.clone()
+                    dog, seq = plans[i]
+                    if dog >= 0:
+                        s.apply_unchecked(dog)
+                    for x in seq:
+                        s.apply_unchecked(SWAP0 + x)
+                    _playout(s, self.points, self.deny)
+                    sc = s.scores()
+                    share = s.returns()[seat]
+                    best_other = max(v for j, v in enumerate(sc) if j != seat)
+                    total[i] += share + 0.002 * (sc[seat] - best_other)
+                    count[i] += 1
+                    used += 1
+            if time.perf_counter() - start > self.time_limit:
+                break
+            mean = total[alive] / np.maximum(count[alive], 1)
+            keep = max(1, len(alive) // 2)
+            order = sorted(range(len(alive)), key=lambda j: (-mean[j], alive[j]))[:keep]
+            alive = sorted(alive[j] for j in order)
+        if len(alive) > 1:
+            mean = total[alive] / np.maximum(count[alive], 1)
+            alive = [alive[int(np.argmax(mean))]]
+        return plans[alive[0]]
+
     def _best_one_swap(self, flocks: np.ndarray) -> np.ndarray:
         """The most points one swap takes, for each packed full flock."""
         legal = np.arange(len(SWAPS), dtype=np.intp)
@@ -435,93 +518,54 @@ def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
         state.apply_unchecked(SWAP0 + s)
 
 
-def _playout(state: Any, points: tuple[int, ...]) -> None:
+_ALL_SWAPS = np.arange(len(SWAPS), dtype=np.intp)
+
+
+def _denying_turn(state: Any, points: tuple[int, ...]) -> bool:
+    """A one-swap turn that takes nothing: the swap leaving the next player the least (their
+    best single swap), first such swap on ties. False if the turn is not of that kind."""
+    seat = state.turn
+    counts = state.game.dog_swaps[seat]
+    played = state.dogs_played[seat]
+    left = [d for d in range(len(counts)) if not played >> d & 1]
+    if any(counts[d] != 1 for d in left) or EMPTY in state.flock:
+        return False
+    x = np.array([pack(state.flock)], dtype=np.uint64)
+    ch = _children(x, _ALL_SWAPS).ravel()
+    if score_packed(ch, points).max() > 0:
+        return False
+    grand = _children(ch, _ALL_SWAPS)
+    reply = score_packed(grand.ravel(), points).reshape(grand.shape).max(axis=1)
+    state.apply_unchecked(left[0])
+    state.apply_unchecked(SWAP0 + int(np.argmin(reply)))
+    return True
+
+
+def _playout(state: Any, points: tuple[int, ...], deny: bool = False) -> None:
+    """Play to the end: every player greedy (``deny``: a one-swap turn that can take nothing
+    leaves the next player the least)."""
     while True:
         p = state.current_player()
         if p == TERMINAL:
             return
         if p < 0:
             state.apply_unchecked(state.sample_chance())
-        else:
+        elif not (deny and _denying_turn(state, points)):
             _greedy_turn(state, points)
 
 
 class ExpertDollyBot(LookaheadDollyBot):
+    """``hard``'s machinery with a search budget: more plans, more playouts, halving."""
+
     name = "expert"
 
     def __init__(
-        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 240,
-        time: float = 0.9, plans: int = 6, samples: int = 12,
+        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 320,
+        time: float = 0.9, plans: int = 8, samples: int = 12, refine: int = 0,
+        sigma: float = 2.5, deny: int = 1,
     ) -> None:
-        super().__init__(game, seat, seed, samples=samples)
-        self.iterations = int(iterations)
-        self.time_limit = float(time)
-        self.plans = int(plans)
-
-    def plan_turn(self, view: View, flock: list[int]) -> Plan:
-        start = time.perf_counter()
-        cands: list[tuple[float, int, int, tuple[int, ...]]] = []  # (hard value, n, dog, seq)
-        by_n: dict[int, int] = {}
-        for dog, n in self.my_dogs(view):
-            if n in by_n:
-                continue
-            by_n[n] = dog
-            values, r, idx = self.evaluate(view, flock, n, top=self.plans)
-            for v, k in zip(values, idx):
-                cands.append((float(v), n, dog, r.sequence(int(k))))
-        cands.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
-        cands = cands[: self.plans]
-        if len(cands) == 1:
-            return cands[0][2], cands[0][3]
-        return self._search(view, [(c[2], c[3]) for c in cands], start)
-
-    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
-        start = time.perf_counter()
-        values, r, idx = self.evaluate(view, flock, n, top=self.plans)
-        cands = [(-1, r.sequence(int(k))) for k in idx]
-        if len(cands) == 1:
-            return cands[0][1]
-        return self._search(view, cands, start)[1]
-
-    def _search(self, view: View, plans: list[Plan], start: float) -> Plan:
-        seat = self.seat
-        alive = list(range(len(plans)))
-        total = np.zeros(len(plans))
-        count = np.zeros(len(plans))
-        budget = self.iterations
-        used = 0
-        rounds = max(1, int(np.ceil(np.log2(len(plans)))))
-        while used < budget and len(alive) > 1:
-            # determinizations for this round, shared by every plan still alive
-            per = max(1, (budget // rounds) // len(alive))
-            for _ in range(per):
-                if used >= budget or time.perf_counter() - start > self.time_limit:
-                    break
-                base = self.game.determinize(view, seed=self.rng.randrange(2**31))
-                for i in alive:
-                    s = base.clone()
-                    dog, seq = plans[i]
-                    if dog >= 0:
-                        s.apply_unchecked(dog)
-                    for x in seq:
-                        s.apply_unchecked(SWAP0 + x)
-                    _playout(s, self.points)
-                    sc = s.scores()
-                    share = s.returns()[seat]
-                    best_other = max(v for j, v in enumerate(sc) if j != seat)
-                    total[i] += share + 0.002 * (sc[seat] - best_other)
-                    count[i] += 1
-                    used += 1
-            if time.perf_counter() - start > self.time_limit:
-                break
-            mean = total[alive] / np.maximum(count[alive], 1)
-            keep = max(1, len(alive) // 2)
-            order = sorted(range(len(alive)), key=lambda j: (-mean[j], alive[j]))[:keep]
-            alive = sorted(alive[j] for j in order)
-        if len(alive) > 1:
-            mean = total[alive] / np.maximum(count[alive], 1)
-            alive = [alive[int(np.argmax(mean))]]
-        return plans[alive[0]]
+        super().__init__(game, seat, seed, samples=samples, plans=plans, iterations=iterations,
+                         time=time, refine=refine, sigma=sigma, deny=deny)
 
 
 # -- registry -------------------------------------------------------------------------------
