@@ -265,7 +265,7 @@ def analyse_command(
         rec = parse_record(source)
         if not isinstance(rec, ShaveRecord):
             raise fail("analyse reads Shave a Sheep records (Dolly Crush is not solved)")
-        rp = replay(rec.model_dump(mode="json", exclude_none=True))
+        rp = replay(source)
     except RecordError as e:
         if as_json:
             print(json.dumps(e.to_json()))
