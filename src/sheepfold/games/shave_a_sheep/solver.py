@@ -244,8 +244,15 @@ def as_policy(spec: Any, space: Space, seat: int) -> Policy:
     if spec in ("random", "greedy"):
         return Policy(spec)
     if spec == "perfect":
-        sol = solve_minimax(space.rules) if space.n == 2 else guaranteed_share(space.rules, space.n, seat)
+        sol, _ = cached(space.rules, space.n, seat, space=space)
         return Policy("table", sol.tab, "perfect")
+    if isinstance(spec, str) and spec.startswith("perfect:") and space.n > 2:
+        from sheepfold.bots.perfect import parse_table
+
+        table = parse_table(spec.partition(":")[2], space.n)
+        assert table is not None
+        br = best_response(space, space.n, seat, [None if i == seat else table[i] for i in range(space.n)])
+        return Policy("table", br.tab, spec)
     if isinstance(spec, str):
         from sheepfold.bots import make_bot
 
