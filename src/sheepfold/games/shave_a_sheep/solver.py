@@ -619,7 +619,7 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
     secs = time.perf_counter() - t0
     st = Stats(secs, max_sweeps, total_sweeps / max(orbits, 1), orbits, joint=True)
     ridx = np.zeros(space.size, dtype=np.int64)
-    turn = np.zeros(space.size, dtype=np.int64)
+    turn = np.zeros(space.size, dtype=np.int8)
     K.rotation_index(space.cfg, space.cnt_le, space.off, space.sv_arr, space.pv_all, space.block_start,
                      space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.W, ridx, turn)
     out: list[Solution] = []
@@ -637,30 +637,32 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
 
 def _unrotate(space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, turn: np.ndarray,
               f: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat f's values and decisions at every position, from the turn-0 tables."""
+    """Seat f's values and decisions at every position, from the turn-0 tables (one roller at
+    a time, int8 throughout, so that 4 players stay within a few GB)."""
     n = space.n
-    V = R[ridx, (f - turn) % n][:, None].copy()
+    V = np.zeros((space.size, 1), dtype=np.float64)
     tab = np.zeros_like(tab0)
     for t in range(n):
         rows = np.nonzero(turn == t)[0]
         if len(rows) == 0:
             continue
-        src = tab0[ridx[rows]]
+        rx = ridx[rows]
+        V[rows, 0] = R[rx, (f - t) % n]
         # actions and seats of the turned frame back to real seats
-        amap = np.arange(128, dtype=np.int64)
+        amap = np.arange(128, dtype=np.int8)
         for k in range(n):
             amap[3 + k] = 3 + (k + t) % n  # swap seat k
             amap[7 + k] = 7 + (k + t) % n  # wolf seat k
         if t == f:
-            tab[rows, :, 0] = amap[src[:, :, 0].astype(np.int64)]
+            tab[rows, :, 0] = amap[tab0[rx, :, 0]]
         if space.D > 1:
-            g = f  # the grabber's target decisions (slot 1 + g) belong to seat g
-            tgt = src[:, :, 1 + (g - t) % n].astype(np.int64)
-            tab[rows, :, 1 + g] = (tgt + t) % n
+            smap = np.array([(k + t) % n for k in range(n)] + [0] * (128 - n), dtype=np.int8)
+            tab[rows, :, 1 + f] = smap[tab0[rx, :, 1 + (f - t) % n]]  # seat f's grabs
             if t == f:  # the roller's grow-or-pass after every grab
                 for g2 in range(n):
                     for k in range(n):
-                        tab[rows, :, 1 + n + g2 * n + k] = src[:, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n]
+                        tab[rows, :, 1 + n + g2 * n + k] = tab0[rx, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n]
+        del rows, rx
     return V, tab
 
 
