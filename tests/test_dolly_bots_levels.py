@@ -94,7 +94,9 @@ def test_bad_bot_options_are_a_clear_error() -> None:
     with pytest.raises(SheepfoldError, match="expert"):
         make_bot("expert:bogus=3", game, 0, 0)
     with pytest.raises(SheepfoldError, match="Dolly Crush"):
-        make_bot("hard", make("shave-a-sheep"), 0, 0) if "hard" in available_bots("shave-a-sheep") else (_ for _ in ()).throw(SheepfoldError("Dolly Crush"))
+        from sheepfold.bots.dolly import GreedyDollyBot
+
+        GreedyDollyBot(make("shave-a-sheep"), 0, 0)
 
 
 def test_medium_beats_easy_over_100_duplicate_games() -> None:

@@ -220,8 +220,8 @@ class LookaheadDollyBot(DollyBot):
 
     def __init__(
         self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
-        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 0,
-        sigma: float = 2.5, plans: int = 4, iterations: int = 32, time: float = 0.9,
+        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 12,
+        sigma: float = 2.5, plans: int = 4, iterations: int = 48, time: float = 0.9,
         deny: int = 0,
     ) -> None:
         super().__init__(game, seat, seed)
@@ -561,7 +561,7 @@ class ExpertDollyBot(LookaheadDollyBot):
 
     def __init__(
         self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 320,
-        time: float = 0.9, plans: int = 8, samples: int = 12, refine: int = 0,
+        time: float = 0.9, plans: int = 8, samples: int = 12, refine: int = 12,
         sigma: float = 2.5, deny: int = 1,
     ) -> None:
         super().__init__(game, seat, seed, samples=samples, plans=plans, iterations=iterations,
