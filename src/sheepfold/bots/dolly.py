@@ -10,20 +10,22 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
 * ``medium``: greedy. The exhaustive swap search (:data:`search.best_swaps`) for every swap count
   it holds; the most points now; ties: fewer swaps, then the first dog card and the
   lexicographically first swap sequence.
-* ``hard``: one turn of lookahead, counting cards. Every distinct flock it can leave is valued
-  as ``points now - E[points the next player can take]``. A flock it takes nothing from passes
-  unchanged, so the next player's best is exact; a flock it takes cards from is refilled, and the
-  expectation is averaged over refills drawn from the cards it has not seen (``view["unseen"]``:
-  the deck's composition is known, its order is not), with the clean-up of ruling 6.
-* ``expert``: determinized Monte Carlo search. The most promising whole-turn plans by ``hard``'s
-  value are played out to the end of the game on determinized states
-  (``game.determinize(view, seed)``: the unseen cards shuffled into a deck), every player then
-  playing greedily; each plan is scored by its average win share (plus a small score-margin tie
-  breaker). All plans share the same determinizations (common random numbers) and the weaker
-  half is dropped after each round (successive halving), within ``iterations`` playouts and
-  ``time`` seconds (defaults 240 and 0.9 s).
+* ``hard``: lookahead, counting cards. Every distinct flock it can leave is valued as points now
+  minus the next player's best reply: exact when it takes nothing (the flock passes unchanged),
+  else averaged over refills drawn from the cards it has not seen (``view["unseen"]``: the deck's
+  composition is known, its order is not), with the clean-up of ruling 6; the difference becomes
+  a chance of winning from the scores and the turns left. The best are valued again over two
+  turns (the next player's greedy reply, then its own best), and its 4 best whole-turn plans
+  (two by that value, two by points now) are played out to the end of the game on 12 shared
+  sampled decks (``game.determinize(view, seed)``), every player then greedy: the best average
+  win share is played.
+* ``expert``: the same determinized Monte Carlo search with a budget: 8 plans, 320 playouts
+  shared by all plans (common random numbers), the weaker half dropped after each round
+  (successive halving), at most 0.9 s; in its playouts a player who can take nothing with one
+  swap denies the next player (the swap leaving them the least) instead of swapping blindly.
+  A flat (one-level) search: the opponents' replies come from the playout policy.
 
-Bot options go after a colon: ``expert:iterations=120,time=0.5``, ``hard:samples=24``.
+Bot options go after a colon: ``expert:iterations=120,time=0.5``, ``hard:iterations=0``.
 """
 
 from __future__ import annotations

@@ -322,24 +322,24 @@ class TournamentResult:
                 "elo": elo[e],
             }
             if boot:
-                vals = sorted(b[e] for b in boot)
-                row["elo_ci95"] = [vals[4], vals[194]]
+                elos = sorted(b[e] for b in boot)
+                row["elo_ci95"] = [elos[4], elos[194]]
             standings.append(row)
         standings.sort(key=lambda r: -r["elo"])
         # head to head
         h2h = []
         for a, b in itertools.combinations(range(n), 2):
-            vals = []
+            vals: list[float] = []
             wins = ties = losses = 0
             for unit in unit_list:
-                pts = []
+                pts: list[float] = []
                 for g in unit:
-                    for x, y, v in self._pair_points(g):
+                    for x, y, pv in self._pair_points(g):
                         if x == a and y == b:
-                            pts.append(v)
-                            wins += v == 1.0
-                            ties += v == 0.5
-                            losses += v == 0.0
+                            pts.append(pv)
+                            wins += int(pv == 1.0)
+                            ties += int(pv == 0.5)
+                            losses += int(pv == 0.0)
                 if pts:
                     vals.append(sum(pts) / len(pts))
             if not vals:
