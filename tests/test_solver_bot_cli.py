@@ -69,6 +69,11 @@ def test_perfect_best_response_with_a_known_table(home):
         assert ev.shares[1] >= g.start_value - 1e-9
     with pytest.raises(ValueError):
         make_bot("perfect:greedy,-", game, 1, 0)
+    # the same tables by name in an exact evaluation
+    ev = S.evaluate(rules, 3, ["greedy", "perfect:greedy,-,random", "random"])
+    assert abs(ev.shares[1] - br.start_value) < 1e-9
+    ev = S.evaluate(rules, 3, ["greedy", "perfect", "random"])
+    assert ev.shares[1] >= g.start_value - 1e-9
 
 
 def test_perfect_bot_in_engine_games(home):
