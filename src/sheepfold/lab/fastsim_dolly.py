@@ -218,28 +218,9 @@ def play(job: Any, i: int) -> tuple[Any, list[list[float]]]:
 
 
 def chunk(job: Any, indices: Sequence[int]) -> Any:
-    from sheepfold.lab.runner import Chunk
+    from sheepfold.lab.runner import games_chunk
 
-    n = job.players
-    G = len(indices)
-    scores = np.zeros((G, n), dtype=np.int64)
-    winners = np.zeros((G, n), dtype=bool)
-    length = np.zeros(G, dtype=np.int64)
-    trunc = np.zeros(G, dtype=bool)
-    offsets = np.zeros(G + 1, dtype=np.int64)
-    rows: list[list[float]] = []
-    for k, i in enumerate(indices):
-        state, st = play(job, int(i))
-        out = state.outcome()
-        scores[k] = [round(x) for x in out.scores]
-        winners[k, list(out.winners)] = True
-        trunc[k] = out.truncated
-        length[k] = len(st)
-        rows.extend(st)
-        offsets[k + 1] = offsets[k] + len(st)
-    values = np.asarray(rows, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
-    return Chunk(np.asarray(indices, dtype=np.int64), scores, winners, length, trunc, offsets,
-                 values, "fast")
+    return games_chunk(job, indices, play, "fast")
 
 
 def engine_state(job: Any, i: int) -> Any:

@@ -266,7 +266,9 @@ def play_engine_game(job: Job, i: int, on_state: Callable[[Any], None] | None = 
     return state, standings
 
 
-def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
+def games_chunk(job: Job, indices: Sequence[int], play: Callable[[Job, int], Any],
+                engine: str) -> Chunk:
+    """A chunk of games played one by one by ``play(job, i) -> (final state, standings)``."""
     n = job.players
     G = len(indices)
     scores = np.zeros((G, n), dtype=np.int64)
@@ -276,18 +278,21 @@ def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
     offsets = np.zeros(G + 1, dtype=np.int64)
     stand: list[list[float]] = []
     for k, i in enumerate(indices):
-        state, st = play_engine_game(job, i)
+        state, st = play(job, int(i))
         out = state.outcome()
         scores[k] = [round(x) for x in out.scores]
-        for w in out.winners:
-            winners[k, w] = True
+        winners[k, list(out.winners)] = True
         truncated[k] = out.truncated
         length[k] = len(st)
         stand.extend(st)
         offsets[k + 1] = offsets[k] + len(st)
     values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
     return Chunk(np.asarray(indices, dtype=np.int64), scores, winners, length, truncated,
-                 offsets, values, "engine")
+                 offsets, values, engine)
+
+
+def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
+    return games_chunk(job, indices, play_engine_game, "engine")
 
 
 def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
