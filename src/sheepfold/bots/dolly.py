@@ -21,7 +21,7 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
   win share is played.
 * ``expert``: the same determinized Monte Carlo search with a budget: 8 plans, 320 playouts
   shared by all plans (common random numbers), the weaker half dropped after each round
-  (successive halving), at most 0.9 s; in its playouts a player who can take nothing with one
+  (successive halving), at most 0.8 s; in its playouts a player who can take nothing with one
   swap denies the next player (the swap leaving them the least) instead of swapping blindly.
   A flat (one-level) search: the opponents' replies come from the playout policy.
 
@@ -563,7 +563,7 @@ class ExpertDollyBot(LookaheadDollyBot):
 
     def __init__(
         self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 320,
-        time: float = 0.9, plans: int = 8, samples: int = 12, refine: int = 12,
+        time: float = 0.8, plans: int = 8, samples: int = 12, refine: int = 12,
         sigma: float = 2.5, deny: int = 1,
     ) -> None:
         super().__init__(game, seat, seed, samples=samples, plans=plans, iterations=iterations,
@@ -580,7 +580,7 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     ),
     "expert": (
         ExpertDollyBot,
-        "determinized Monte Carlo search over whole turns (expert:iterations=240,time=0.9)",
+        "determinized Monte Carlo search over whole turns (expert:iterations=320,time=0.8)",
     ),
 }
 
