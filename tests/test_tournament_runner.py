@@ -121,7 +121,7 @@ def test_cli_table_report_and_list() -> None:
                             "-n", "4", "-w", "1"])
     assert r.exit_code == 0, r.output
     assert "medium#1" in r.stdout and "Elo" in r.stdout and "australian-shepherd" in r.stdout
-    r = runner.invoke(app, ["tournament", "dolly-crush", "--bot", "x", "--list"])
+    r = runner.invoke(app, ["tournament", "dolly-crush", "--list"])
     assert r.exit_code == 0 and "expert" in r.stdout
 
 

@@ -576,7 +576,8 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     "medium": (GreedyDollyBot, "greedy: the most points this turn (exhaustive swap search)"),
     "hard": (
         LookaheadDollyBot,
-        "points now minus what the next player can take, refills averaged over unseen cards",
+        "lookahead counting cards: points now minus the next player's reply (refills drawn "
+        "from the unseen cards), its best plans played out to the end",
     ),
     "expert": (
         ExpertDollyBot,

@@ -29,7 +29,7 @@ def _ci(ci: list[float]) -> str:
 def tournament_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     bot: list[str] = typer.Option(
-        ..., "--bot", "-b",
+        [], "--bot", "-b",
         help="a bot by name, repeatable (e.g. --bot easy --bot hard; options after a colon: "
         "expert:iterations=100). Name a bot twice to play it against itself.",
     ),
