@@ -69,6 +69,28 @@ class SolverError(SheepfoldError):
     """A game the solver cannot take (too big), or a policy it does not understand."""
 
 
+def memory_limit() -> float:
+    """Bytes the solver may plan to use (SHEEPFOLD_SOLVER_MAX_GB, default 10)."""
+    import os
+
+    try:
+        return float(os.environ.get("SHEEPFOLD_SOLVER_MAX_GB", "10")) * 2**30
+    except ValueError:
+        return 10 * 2**30
+
+
+def _check_memory(space: "Space", columns: int, tables: int, what: str) -> None:
+    """Refuse a solve whose arrays would not fit (values: 8 bytes a column; decision tables:
+    one byte per face and slot; Howling Wolf's tables have 1 + n + n*n slots)."""
+    need = space.size * (8 * columns + tables * space.F * space.D)
+    if need > memory_limit():
+        raise SolverError(
+            f"{what} of this {space.n}-player game needs about {need / 2**30:.1f} GB "
+            f"({space.size:,} positions, {space.F * space.D} decision slots each): more than the "
+            f"{memory_limit() / 2**30:.0f} GB allowed (SHEEPFOLD_SOLVER_MAX_GB)"
+        )
+
+
 # -- the position space ---------------------------------------------------------------------
 class Space:
     """Every canonical position of one rule set and player count, with its index (see
@@ -543,6 +565,7 @@ def guaranteed_share(rules: ShaveRules | Space, players: int, seat: int, tol: fl
     """The win share ``seat`` can secure against every other seat playing together against it."""
     space = _space(rules, players)
     _check_seat(space, seat)
+    _check_memory(space, 1, 1, "a guaranteed share")
     kinds = np.full(space.n, K.MIN, dtype=np.int64)
     kinds[seat] = K.MAX
     tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
@@ -584,6 +607,7 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
     if not symmetric(space):
         raise SolverError("the seats are not alike (unequal reaction weights): solve seat by seat")
     n = space.n
+    _check_memory(space, n + 3, 2, "the guaranteed shares")
     t0 = time.perf_counter()
     R = np.zeros((space.size, n), dtype=np.float64)
     tab0 = np.zeros((space.size, space.F, space.D), dtype=np.int8)
@@ -674,6 +698,7 @@ def evaluate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], t
     if len(policies) != space.n:
         raise SolverError(f"{len(policies)} policies for {space.n} seats")
     pols = [as_policy(p, space, i) for i, p in enumerate(policies)]
+    _check_memory(space, space.n, int(any(p.kind == "table" for p in pols)), "an exact evaluation")
     kinds, tab = _kinds_and_tab(space, pols, None, False)
     V, st = _run(space, kinds, space.n, 0, tab, False, tol, progress)
     return Evaluation(space, tuple(p.label for p in pols), V, st)
@@ -687,6 +712,7 @@ def best_response(rules: ShaveRules | Space, players: int, seat: int, policies: 
     _check_seat(space, seat)
     if len(policies) != space.n:
         raise SolverError(f"{len(policies)} policies for {space.n} seats")
+    _check_memory(space, 1, 1, "a best response")
     pols: list[Policy | None] = [None if i == seat else as_policy(p, space, i) for i, p in enumerate(policies)]
     kinds, tab = _kinds_and_tab(space, pols, seat, False)
     V, st = _run(space, kinds, 1, seat, tab, True, tol, progress)
