@@ -163,8 +163,12 @@ def solve_command(
             br_pols: list[Any] = others[:seat] + [None] + others[seat:]
             with _progress(as_json) as prog:
                 task = prog.add_task(f"best response, seat {seat}", total=space.size)
+
+                def advance(done: int, total: int, task: Any = task) -> None:
+                    prog.update(task, completed=done, total=total)
+
                 br = solver.best_response(space, players, seat, [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
-                                          progress=lambda d, t, task=task: prog.update(task, completed=d, total=t))
+                                          progress=advance)
             row = {"seat": seat, "table": [str(p) for p in table_pols], "perfect_share": ev.shares[seat],
                    "shares": list(ev.shares), "best_response_share": br.start_value}
             if games > 0:

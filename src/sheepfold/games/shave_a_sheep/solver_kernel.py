@@ -56,8 +56,8 @@ try:  # pragma: no cover - the import decides which branch runs
     from numba import prange
 
     HAVE_NUMBA = True
-    if not numba.config.CACHE_DIR:  # numba was imported before the folder was chosen
-        numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+    if not numba.config.CACHE_DIR:  # type: ignore[attr-defined]  # numba imported before the folder was chosen
+        numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
 
     def njit(*args, **kwargs):  # type: ignore[no-untyped-def]
         kwargs.setdefault("cache", True)
@@ -72,7 +72,7 @@ except ImportError:  # pragma: no cover
             return args[0]
         return lambda f: f
 
-    prange = range
+    prange = range  # type: ignore[misc]
 
 import numpy as np
 
