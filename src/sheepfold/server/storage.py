@@ -154,26 +154,7 @@ class Storage:
         self, table_id: str, start: int, actions: Sequence[tuple[int, int]], finished: bool = False
     ) -> None:
         """Write actions ``start, start+1, ...`` of a table (and whether it is now over)."""
-        if not actions and not finished:
-            return
-        if self._writer is None:
-            self._writer = self.engine.connect()
-        c = self._writer
-        try:
-            with c.begin():
-                if actions:
-                    c.exec_driver_sql(self._insert_sql, [
-                        (table_id, start + i, seat, a) for i, (seat, a) in enumerate(actions)
-                    ])
-                if finished:
-                    c.execute(update(tables_t).where(tables_t.c.id == table_id).values(finished=True))
-        except Exception:
-            self._writer = None  # a broken connection is not used again
-            try:
-                c.close()
-            except Exception:
-                pass
-            raise
+        self.append_many([(table_id, start, actions, finished)])
 
     def append_many(self, batch: Sequence[tuple[str, int, Sequence[tuple[int, int]], bool]]) -> None:
         """Several tables' new actions in one transaction (group commit): all or nothing."""
