@@ -13,26 +13,6 @@ Modules (imported lazily by their users; the rules never import the lab):
 
 from __future__ import annotations
 
-import os
-import tempfile
+from sheepfold.numba_cache import ensure_numba_cache_dir
 
-
-def _numba_cache_dir() -> None:
-    """numba's ``cache=True`` needs a writable folder; pick one before numba is imported."""
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(base, "sheepfold", "numba")
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, ".probe")
-        with open(probe, "w") as f:
-            f.write("")
-        os.remove(probe)
-    except OSError:
-        path = os.path.join(tempfile.gettempdir(), "sheepfold-numba")
-        os.makedirs(path, exist_ok=True)
-    os.environ["NUMBA_CACHE_DIR"] = path
-
-
-_numba_cache_dir()
+ensure_numba_cache_dir()  # before any lab module imports numba

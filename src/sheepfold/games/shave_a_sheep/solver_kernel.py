@@ -26,31 +26,12 @@ from __future__ import annotations
 
 import os
 
-def _numba_cache_dir() -> None:
-    """numba's ``cache=True`` needs a writable folder: the same one as the lab's
-    ($XDG_CACHE_HOME or ~/.cache)/sheepfold/numba, else one under the system temp folder."""
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return
-    import tempfile
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(base, "sheepfold", "numba")
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = os.path.join(path, f".probe{os.getpid()}")
-        with open(probe, "w") as f:
-            f.write("")
-        os.remove(probe)
-    except OSError:
-        path = os.path.join(tempfile.gettempdir(), "sheepfold-numba")
-        os.makedirs(path, exist_ok=True)
-    os.environ["NUMBA_CACHE_DIR"] = path
-
+from sheepfold.numba_cache import ensure_numba_cache_dir
 
 try:  # pragma: no cover - the import decides which branch runs
     if os.environ.get("SHEEPFOLD_NO_NUMBA"):
         raise ImportError
-    _numba_cache_dir()
+    ensure_numba_cache_dir()
     import numba
     from numba import njit as _njit
     from numba import prange
