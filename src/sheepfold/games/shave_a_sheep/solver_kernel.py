@@ -323,6 +323,28 @@ def greedy_grow(t, s3, p, wc, m3, room, cfg, gpar, s2, p2):  # type: ignore[no-u
     return best_a
 
 
+@njit(inline="always")
+def _take(kind, best, a, v, acc, n_opts, nv):  # type: ignore[no-untyped-def]
+    """Fold option ``a`` (values ``v``) into ``acc`` as the deciding seat's kind does: RANDOM
+    averages over ``n_opts`` options, MAX / MIN keep the best for seat 0's value, a fixed choice
+    (TABLE, GREEDY: the only option not skipped) is copied. Returns the best option so far."""
+    if kind == RANDOM:
+        for j in range(nv):
+            acc[j] += v[j] / n_opts
+    elif kind == MAX:
+        if best < 0 or v[0] > acc[0]:
+            best = a
+            acc[0] = v[0]
+    elif kind == MIN:
+        if best < 0 or v[0] < acc[0]:
+            best = a
+            acc[0] = v[0]
+    else:
+        for j in range(nv):
+            acc[j] = v[j]
+    return best
+
+
 @njit
 def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p,
                 sv_rank, pile_rank, cnt_le, off, V, tab, record, out, buf, s2, p2, s3, acts, gpar):  # type: ignore[no-untyped-def]
@@ -391,37 +413,11 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
                             continue
                         wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
                         end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, buf[0])
-                        if kt == RANDOM:
-                            for j in range(nv):
-                                buf[3, j] += buf[0, j] / nopt
-                        elif kt == MAX:
-                            if besta < 0 or buf[0, 0] > buf[3, 0]:
-                                besta = a
-                                buf[3, 0] = buf[0, 0]
-                        elif kt == MIN:
-                            if besta < 0 or buf[0, 0] < buf[3, 0]:
-                                besta = a
-                                buf[3, 0] = buf[0, 0]
-                        else:
-                            for j in range(nv):
-                                buf[3, j] = buf[0, j]
+                        besta = _take(kt, besta, a, buf[0], buf[3], nopt, nv)
                     if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
                         tab[x, f, gslot] = besta
                     # combine at the target level (decided by g)
-                    if kg == RANDOM:
-                        for j in range(nv):
-                            buf[2, j] += buf[3, j] / ntg
-                    elif kg == MAX:
-                        if bestk < 0 or buf[3, 0] > buf[2, 0]:
-                            bestk = k
-                            buf[2, 0] = buf[3, 0]
-                    elif kg == MIN:
-                        if bestk < 0 or buf[3, 0] < buf[2, 0]:
-                            bestk = k
-                            buf[2, 0] = buf[3, 0]
-                    else:
-                        for j in range(nv):
-                            buf[2, j] = buf[3, j]
+                    bestk = _take(kg, bestk, k, buf[3], buf[2], ntg, nv)
                 if record and (kg == MAX or (kg == MIN and cfg[C_RECMAX] == 0)):
                     tab[x, f, 1 + g] = bestk
                 for j in range(nv):
@@ -446,20 +442,7 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
                 continue
             wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
             end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, buf[0])
-            if kt == RANDOM:
-                for j in range(nv):
-                    buf[1, j] += buf[0, j] / na
-            elif kt == MAX:
-                if besta < 0 or buf[0, 0] > buf[1, 0]:
-                    besta = a
-                    buf[1, 0] = buf[0, 0]
-            elif kt == MIN:
-                if besta < 0 or buf[0, 0] < buf[1, 0]:
-                    besta = a
-                    buf[1, 0] = buf[0, 0]
-            else:
-                for j in range(nv):
-                    buf[1, j] = buf[0, j]
+            besta = _take(kt, besta, a, buf[0], buf[1], na, nv)
         if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
             tab[x, f, 0] = besta
         for j in range(nv):
