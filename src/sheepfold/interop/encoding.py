@@ -318,3 +318,16 @@ def legal_mask(state: State, num_actions: int, dtype: Any = np.int8) -> np.ndarr
     if state.current_player() >= 0:
         mask[state.legal_actions()] = 1
     return mask
+
+
+def render_text(render_mode: str | None, text: str | None) -> str | None:
+    """The environments' ``render``: ``"ansi"`` returns the text, ``"human"`` prints it."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
+        return None
+    if text is None or render_mode == "ansi":
+        return text
+    print(text + "\n")
+    return None

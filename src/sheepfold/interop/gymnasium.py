@@ -41,7 +41,7 @@ from gymnasium import spaces
 
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction
 from sheepfold.interop import _UNSET, build_game
-from sheepfold.interop.encoding import encoder_for
+from sheepfold.interop.encoding import encoder_for, render_text
 
 ENV_IDS = {"dolly-crush": "sheepfold/DollyCrush-v0", "shave-a-sheep": "sheepfold/ShaveASheep-v0"}
 _ILLEGAL = ("lose", "random", "raise")
@@ -180,16 +180,8 @@ class SheepfoldEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, self._info(**extra)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        if self.state is None:
-            return None
-        text = self.encoder.text(self.state, self.seat)
-        if self.render_mode == "ansi":
-            return text
-        print(text + "\n")
-        return None
+        text = None if self.state is None or not self.render_mode else self.encoder.text(self.state, self.seat)
+        return render_text(self.render_mode, text)
 
     def close(self) -> None:
         pass

@@ -39,7 +39,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction
 from sheepfold.interop import _UNSET, build_game
-from sheepfold.interop.encoding import encoder_for
+from sheepfold.interop.encoding import encoder_for, render_text
 
 class SheepfoldAECEnv(AECEnv):
     """A sheepfold game as a PettingZoo AEC environment (see the module docstring)."""
@@ -152,14 +152,8 @@ class SheepfoldAECEnv(AECEnv):
                 self.terminations[a] = True
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
-            return None
-        text = self.encoder.text(self.state)
-        if self.render_mode == "ansi":
-            return text
-        print(text + "\n")
-        return None
+        text = self.encoder.text(self.state) if self.render_mode else None
+        return render_text(self.render_mode, text)
 
     def close(self) -> None:
         pass
