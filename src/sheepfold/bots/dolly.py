@@ -19,13 +19,14 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
   (two by that value, two by points now) are played out to the end of the game on 12 shared
   sampled decks (``game.determinize(view, seed)``), every player then greedy: the best average
   win share is played.
-* ``expert``: the same determinized Monte Carlo search with a budget: 8 plans, 320 playouts
-  shared by all plans (common random numbers), the weaker half dropped after each round
-  (successive halving), at most 0.8 s; in its playouts a player who can take nothing with one
-  swap denies the next player (the swap leaving them the least) instead of swapping blindly.
-  A flat (one-level) search: the opponents' replies come from the playout policy.
+* ``expert``: Monte Carlo search over every distinct end of its turn (every one-swap flock;
+  hard's best plans for a card of more swaps), each played out to the end of the game many times
+  with compiled playouts (:mod:`sheepfold.bots.dolly_mc`: refills drawn from the unseen cards,
+  then every player takes the most points, or, unable to take anything with one swap, leaves the
+  next player the least); the same random numbers for every candidate, the weaker half dropped
+  after each round (successive halving); 6,000 playouts or 0.8 s, whichever ends first.
 
-Bot options go after a colon: ``expert:iterations=120,time=0.5``, ``hard:iterations=0``.
+Bot options go after a colon: ``expert:iterations=2000,time=0.5``, ``hard:iterations=0``.
 """
 
 from __future__ import annotations
@@ -224,10 +225,8 @@ class LookaheadDollyBot(DollyBot):
         self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
         candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 12,
         sigma: float = 2.5, plans: int = 4, iterations: int = 48, time: float = 0.9,
-        deny: int = 0,
     ) -> None:
         super().__init__(game, seat, seed)
-        self.deny = bool(deny)  # playouts: a player who cannot score denies the next one
         self.plans = int(plans)  # whole-turn plans played out to the end of the game
         self.iterations = int(iterations)  # playouts in all (shared sampled decks)
         self.time_limit = float(time)  # seconds per decision, at most
@@ -464,7 +463,7 @@ class LookaheadDollyBot(DollyBot):
                         s.apply_unchecked(dog)
                     for x in seq:
                         s.apply_unchecked(SWAP0 + x)
-                    _playout(s, self.points, self.deny)
+                    _playout(s, self.points)
                     sc = s.scores()
                     share = s.returns()[seat]
                     best_other = max(v for j, v in enumerate(sc) if j != seat)
@@ -496,9 +495,8 @@ class LookaheadDollyBot(DollyBot):
         return float(fast_best_swaps(unpack(x), n, self.points)[0])
 
 
-# -- expert ---------------------------------------------------------------------------------
 def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
-    """Play one whole turn greedily on a full state (the playout policy)."""
+    """Play one whole turn greedily on a full state (hard's playout policy)."""
     seat = state.turn
     counts = state.game.dog_swaps[seat]
     played = state.dogs_played[seat]
@@ -520,54 +518,130 @@ def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
         state.apply_unchecked(SWAP0 + s)
 
 
-_ALL_SWAPS = np.arange(len(SWAPS), dtype=np.intp)
-
-
-def _denying_turn(state: Any, points: tuple[int, ...]) -> bool:
-    """A one-swap turn that takes nothing: the swap leaving the next player the least (their
-    best single swap), first such swap on ties. False if the turn is not of that kind."""
-    seat = state.turn
-    counts = state.game.dog_swaps[seat]
-    played = state.dogs_played[seat]
-    left = [d for d in range(len(counts)) if not played >> d & 1]
-    if any(counts[d] != 1 for d in left) or EMPTY in state.flock:
-        return False
-    x = np.array([pack(state.flock)], dtype=np.uint64)
-    ch = _children(x, _ALL_SWAPS).ravel()
-    if score_packed(ch, points).max() > 0:
-        return False
-    grand = _children(ch, _ALL_SWAPS)
-    reply = score_packed(grand.ravel(), points).reshape(grand.shape).max(axis=1)
-    state.apply_unchecked(left[0])
-    state.apply_unchecked(SWAP0 + int(np.argmin(reply)))
-    return True
-
-
-def _playout(state: Any, points: tuple[int, ...], deny: bool = False) -> None:
-    """Play to the end: every player greedy (``deny``: a one-swap turn that can take nothing
-    leaves the next player the least)."""
+def _playout(state: Any, points: tuple[int, ...]) -> None:
+    """Play to the end, every player greedy."""
     while True:
         p = state.current_player()
         if p == TERMINAL:
             return
         if p < 0:
             state.apply_unchecked(state.sample_chance())
-        elif not (deny and _denying_turn(state, points)):
+        else:
             _greedy_turn(state, points)
 
 
+# -- expert ---------------------------------------------------------------------------------
 class ExpertDollyBot(LookaheadDollyBot):
-    """``hard``'s machinery with a search budget: more plans, more playouts, halving."""
+    """Monte Carlo search over every distinct end of the turn, with compiled playouts
+    (:mod:`sheepfold.bots.dolly_mc`) and successive halving."""
 
     name = "expert"
 
     def __init__(
-        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 320,
-        time: float = 0.8, plans: int = 8, samples: int = 12, refine: int = 12,
-        sigma: float = 2.5, deny: int = 1,
+        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 6000,
+        time: float = 0.8, plans: int = 8,
     ) -> None:
-        super().__init__(game, seat, seed, samples=samples, plans=plans, iterations=iterations,
-                         time=time, refine=refine, sigma=sigma, deny=deny)
+        # hard's lookahead proposes the candidates of a card of many swaps
+        super().__init__(game, seat, seed, plans=plans, iterations=0)
+        self.budget = int(iterations)  # playouts in all
+        self.time_limit = float(time)  # seconds per decision, at most
+        try:
+            from sheepfold.bots import dolly_mc
+        except ImportError as e:  # numba is the ``fast`` extra
+            raise SheepfoldError(
+                f"the expert bot needs numba ({e}): pip install 'sheepfold[fast]'"
+            ) from None
+        self._mc = dolly_mc
+
+    def _candidates(self, view: View, flock: list[int], n: int) -> list[tuple[int, ...]]:
+        """Every distinct end flock of one swap; hard's best plans for more swaps."""
+        if n == 0:
+            return [()]
+        if n == 1:
+            out: list[tuple[int, ...]] = []
+            seen: set[tuple[int, ...]] = set()
+            for j in _legal_swaps(pack(flock)):
+                y = tuple(apply_swaps(flock, (int(j),)))
+                if y not in seen:
+                    seen.add(y)
+                    out.append((int(j),))
+            return out
+        _, r, idx = self.evaluate(view, flock, n, top=self.plans)
+        return [r.sequence(int(k)) for k in idx]
+
+    def _table(self, view: View, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """(who plays each turn from this one to the end, hands[seat, swaps] after this turn)
+        when this turn plays a card of ``n`` swaps."""
+        players = view["players"]
+        counts = view["dog_swaps"]
+        left = [[counts[s][d] for d in view["dogs_left"][s]] for s in range(players)]
+        if view["phase"] == "dog":
+            left[self.seat].remove(n)
+        hands = np.zeros((players, max(max(c) for c in counts) + 1), dtype=np.int64)
+        for s, cards in enumerate(left):
+            for c in cards:
+                hands[s, c] += 1
+        seat, s = [self.seat], self.seat
+        while any(left):
+            s = (s + 1) % players
+            if left[s]:
+                seat.append(s)
+                left[s].pop()
+        return np.array(seat, dtype=np.int64), hands
+
+    def plan_turn(self, view: View, flock: list[int]) -> Plan:
+        groups: list[tuple[int, int]] = []  # (dog, swaps), fewer swaps first
+        for dog, n in sorted(self.my_dogs(view), key=lambda d: (d[1], d[0])):
+            if all(n != m for _, m in groups):
+                groups.append((dog, n))
+        return self._search_turn(view, flock, groups)
+
+    def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
+        return self._search_turn(view, flock, [(-1, n)])[1]
+
+    def _search_turn(self, view: View, flock: list[int], groups: list[tuple[int, int]]) -> Plan:
+        start = time.perf_counter()
+        if EMPTY in flock:  # the game is over before anyone plays again: the most points
+            return LookaheadDollyBot.plan_turn(self, view, flock)
+        plans: list[Plan] = []
+        group: list[int] = []
+        for g, (dog, n) in enumerate(groups):
+            for seq in self._candidates(view, flock, n):
+                plans.append((dog, seq))
+                group.append(g)
+        if len(plans) == 1:
+            return plans[0]
+        ys = np.array([pack(apply_swaps(flock, seq)) for _, seq in plans], dtype=np.uint64)
+        tables = [self._table(view, n) for _, n in groups]
+        pool = np.zeros(len(self.points), dtype=np.int64)
+        for code, k in view["unseen"].items():
+            pool[parse_card(code)] += k
+        scores = np.array(view["scores"], dtype=np.int64)
+        total = np.zeros(len(plans))
+        count = np.zeros(len(plans))
+        alive = np.arange(len(plans))
+        member = np.array(group)
+        left = self.budget
+        per = max(1, min(4, left // len(plans)))  # a first, small round measures the cost
+        while len(alive) > 1 and per >= 1:
+            began = time.perf_counter()
+            seeds = np.array([self.rng.randrange(2**31) for _ in range(per)], dtype=np.int64)
+            for g, (seat, hands) in enumerate(tables):
+                idx = alive[member[alive] == g]
+                if idx.size:
+                    total[idx] += self._mc.playouts(
+                        ys[idx], pool, scores, hands, seat, self.seat, seeds, self.points
+                    )
+                    count[idx] += per
+            now = time.perf_counter()
+            cost = max(now - began, 1e-6) / (per * len(alive))  # seconds per playout
+            left = min(left - per * len(alive), int((self.time_limit - (now - start)) / cost))
+            mean = total[alive] / count[alive]
+            alive = np.sort(alive[np.lexsort((alive, -mean))[: max(1, len(alive) // 2)]])
+            rounds = max(1, math.ceil(math.log2(len(alive))))
+            per = left // rounds // len(alive)
+        mean = total[alive] / np.maximum(count[alive], 1)
+        return plans[int(alive[int(np.argmax(mean))])]
 
 
 # -- registry -------------------------------------------------------------------------------
@@ -581,7 +655,8 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     ),
     "expert": (
         ExpertDollyBot,
-        "determinized Monte Carlo search over whole turns (expert:iterations=320,time=0.8)",
+        "Monte Carlo search: every end of its turn played out to the end of the game "
+        "(expert:iterations=6000,time=0.8)",
     ),
 }
 
