@@ -601,8 +601,6 @@ class ExpertDollyBot(LookaheadDollyBot):
 
     def _search_turn(self, view: View, flock: list[int], groups: list[tuple[int, int]]) -> Plan:
         start = time.perf_counter()
-        if EMPTY in flock:  # the game is over before anyone plays again: the most points
-            return LookaheadDollyBot.plan_turn(self, view, flock)
         plans: list[Plan] = []
         group: list[int] = []
         for g, (dog, n) in enumerate(groups):
@@ -623,6 +621,7 @@ class ExpertDollyBot(LookaheadDollyBot):
         member = np.array(group)
         left = self.budget
         per = max(1, min(4, left // len(plans)))  # a first, small round measures the cost
+        measuring = True
         while len(alive) > 1 and per >= 1:
             began = time.perf_counter()
             seeds = np.array([self.rng.randrange(2**31) for _ in range(per)], dtype=np.int64)
@@ -636,8 +635,10 @@ class ExpertDollyBot(LookaheadDollyBot):
             now = time.perf_counter()
             cost = max(now - began, 1e-6) / (per * len(alive))  # seconds per playout
             left = min(left - per * len(alive), int((self.time_limit - (now - start)) / cost))
-            mean = total[alive] / count[alive]
-            alive = np.sort(alive[np.lexsort((alive, -mean))[: max(1, len(alive) // 2)]])
+            if not measuring:  # successive halving: the better half goes on
+                mean = total[alive] / count[alive]
+                alive = np.sort(alive[np.lexsort((alive, -mean))[: max(1, len(alive) // 2)]])
+            measuring = False
             rounds = max(1, math.ceil(math.log2(len(alive))))
             per = left // rounds // len(alive)
         mean = total[alive] / np.maximum(count[alive], 1)

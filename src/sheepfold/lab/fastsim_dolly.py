@@ -8,7 +8,8 @@ what is fast is the greedy decision:
   ``determinize`` (a shuffled copy of the unseen deck) and calls the swap search once for each
   swap count at the dog decision and again at every swap decision. Its decisions only depend on
   the flock, so the fast path reads the flock of the real state directly;
-- the swap search is :func:`fastsearch.fast_best_swaps` (the same answers as the reference
+- the swap search is fastsearch's algorithm compiled with numba
+  (:func:`sheepfold.games.dolly_crush.compiled.nb_best_swaps`: the same answers as the reference
   search, tie-breaks included), once per distinct swap count at the dog decision;
 - the plan found at the dog decision is played out swap by swap. Re-planning after each swap
   (what the bot does) gives the same swaps: the rest of a best plan is a best plan for the
@@ -21,30 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from sheepfold.core.protocol import CHANCE, TERMINAL
+from sheepfold.games.dolly_crush.compiled import nb_best_swaps
 
 
 def _search() -> Any:
-    """The swap search: the lab's compiled copy of ``fastsearch`` (numba), else fastsearch."""
-    try:
-        return nb_best_swaps
-    except NameError:  # pragma: no cover
-        pass
-    try:
-        from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps
-
-        return fast_best_swaps
-    except ImportError:  # pragma: no cover - before the fast search existed
-        from sheepfold.games.dolly_crush.search import best_swaps
-
-        return best_swaps
-
-
-# fastsearch's algorithm, compiled (numba): games/dolly_crush/compiled.py
-import sheepfold.lab  # noqa: E402,F401  (NUMBA_CACHE_DIR)
-from sheepfold.games.dolly_crush.compiled import nb_best_swaps  # noqa: E402
+    """The swap search: fastsearch's algorithm compiled (numba)."""
+    return nb_best_swaps
 
 
 def unsupported(job: Any) -> str | None:
