@@ -125,8 +125,8 @@ def test_a_compiled_refill_draws_only_unseen_cards_and_leaves_no_line(seed: int,
     pool = _pool(view)
     before = pool.copy()
     mask = sum(1 << c for c in taken)
-    np.random.seed(seed)
-    x, left, over = dolly_mc._refill(np.uint64(pack(flock)), mask, pool, int(pool.sum()), tabs[3], tabs[4])
+    rng = np.array([seed], dtype=np.uint64)
+    x, left, over = dolly_mc._refill(np.uint64(pack(flock)), mask, pool, int(pool.sum()), tabs[3], tabs[4], rng)
     after = unpack(int(x))
     assert not over and left == pool.sum() and -1 not in after
     assert find_lines(after) == []

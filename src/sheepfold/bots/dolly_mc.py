@@ -47,9 +47,19 @@ def _taken(x, hit, colline):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _draw(pool, total):  # type: ignore[no-untyped-def]
+def _next(rng):  # type: ignore[no-untyped-def]
+    """The next 64 random bits of the splitmix64 generator whose state is ``rng[0]``."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@_jit
+def _draw(pool, total, rng):  # type: ignore[no-untyped-def]
     """Take one card at random from the pool (counts per card id); ``total`` = its size > 0."""
-    r = np.random.randint(0, total)
+    r = np.int64(_next(rng) % np.uint64(total))
     k = 0
     while r >= pool[k]:
         r -= pool[k]
@@ -59,19 +69,19 @@ def _draw(pool, total):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _refill(x, mask, pool, total, hit, colline):  # type: ignore[no-untyped-def]
+def _refill(x, mask, pool, total, hit, colline, rng):  # type: ignore[no-untyped-def]
     """Take the ``mask`` cells and refill with clean-up (ruling 6) from ``pool`` (changed in
     place). Returns (flock, cards left in the pool, whether the game ends: the deck is empty)."""
     f = np.uint64(15)
     for c in range(15):
         if (mask >> c) & 1:
             x &= ~(f << np.uint64(4 * c))
-    returning = np.zeros(pool.shape[0], dtype=np.int64)
+    returning = np.zeros(0, dtype=np.int64)  # made when a clean-up first needs it
     n_ret = 0
     for _ in range(1000):  # ruling 6 gives up after 1,000 rounds
         for c in range(15):
             if ((x >> np.uint64(4 * c)) & f) == 0 and total > 0:
-                k = _draw(pool, total)
+                k = _draw(pool, total, rng)
                 total -= 1
                 x |= np.uint64(k + 1) << np.uint64(4 * c)
         if n_ret:  # the removed cards are shuffled back; still-empty cells are filled from them
@@ -84,6 +94,8 @@ def _refill(x, mask, pool, total, hit, colline):  # type: ignore[no-untyped-def]
         m = _taken(x, hit, colline)
         if m == 0:
             return x, total, total == 0
+        if returning.shape[0] == 0:
+            returning = np.zeros(pool.shape[0], dtype=np.int64)
         for c in range(15):
             if (m >> c) & 1:
                 returning[np.int64((x >> np.uint64(4 * c)) & f) - 1] += 1
@@ -123,6 +135,16 @@ def _best_one(x, sa, sb, tabs):  # type: ignore[no-untyped-def]
 
 
 @_jit
+def _beats(x, low, sa, sb, tabs):  # type: ignore[no-untyped-def]
+    """Whether the most points one swap takes from ``x`` is below ``low``."""
+    row_pts, col_pts, nib_pts, hit, colline = tabs
+    for j in range(sa.shape[0]):
+        if _score(_swap(x, sa[j], sb[j]), row_pts, col_pts, nib_pts, hit, colline) >= low:
+            return False
+    return True
+
+
+@_jit
 def _turn(x, hand, next_one, sa, sb, legal, seq, tabs):  # type: ignore[no-untyped-def]
     """The playout policy's turn: (points, flock after the swaps, swap count of the card)."""
     row_pts, col_pts, nib_pts, hit, colline = tabs
@@ -147,18 +169,18 @@ def _turn(x, hand, next_one, sa, sb, legal, seq, tabs):  # type: ignore[no-untyp
         low = 1 << 30
         for j in range(sa.shape[0]):
             y = _swap(x, sa[j], sb[j])
-            r, _ = _best_one(y, sa, sb, tabs)
-            if r < low:
-                low = r
+            if _beats(y, low, sa, sb, tabs):  # the first swap leaving the least
+                low, _ = _best_one(y, sa, sb, tabs)
                 by = y
+                if low == 0:
+                    break
     return best, by, bn
 
 
 @_jit
-def _playout(y, pool, total, scores, hands, seat, me, sa, sb, legal, tabs):  # type: ignore[no-untyped-def]
+def _playout(y, pool, total, scores, hands, seat, me, rng, seq, sa, sb, legal, tabs):  # type: ignore[no-untyped-def]
     """Turn 0's player leaves ``y``; play to the end. ``pool``, ``scores``, ``hands`` change."""
     row_pts, col_pts, nib_pts, hit, colline = tabs
-    seq = np.zeros(16, dtype=np.int64)
     mover = seat[0]
     pts = _score(y, row_pts, col_pts, nib_pts, hit, colline)
     x = y
@@ -166,7 +188,7 @@ def _playout(y, pool, total, scores, hands, seat, me, sa, sb, legal, tabs):  # t
     while True:
         if pts > 0:
             scores[mover] += pts
-            x, total, over = _refill(x, _taken(x, hit, colline), pool, total, hit, colline)
+            x, total, over = _refill(x, _taken(x, hit, colline), pool, total, hit, colline, rng)
             if over:
                 return _share(scores, me)
         t += 1
@@ -186,11 +208,16 @@ def _evaluate(ys, pool, scores, hands, seat, me, seeds, sa, sb, legal, tabs):  #
     """The sum over the playouts (one per seed) of each candidate's value."""
     out = np.zeros(ys.shape[0])
     total = pool.sum()
+    p, sc, h = pool.copy(), scores.copy(), hands.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    seq = np.zeros(hands.shape[1] + 1, dtype=np.int64)
     for i in range(ys.shape[0]):
         for k in range(seeds.shape[0]):
-            np.random.seed(seeds[k])
-            out[i] += _playout(ys[i], pool.copy(), total, scores.copy(), hands.copy(), seat, me,
-                               sa, sb, legal, tabs)
+            p[:] = pool
+            sc[:] = scores
+            h[:] = hands
+            rng[0] = np.uint64(seeds[k])
+            out[i] += _playout(ys[i], p, total, sc, h, seat, me, rng, seq, sa, sb, legal, tabs)
     return out
 
 
