@@ -24,7 +24,7 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
   with compiled playouts (:mod:`sheepfold.bots.dolly_mc`: refills drawn from the unseen cards,
   then every player takes the most points, or, unable to take anything with one swap, leaves the
   next player the least); the same random numbers for every candidate, the weaker half dropped
-  after each round (successive halving); 6,000 playouts or 0.8 s, whichever ends first.
+  after each round (successive halving); 30,000 playouts or 0.8 s, whichever ends first.
 
 Bot options go after a colon: ``expert:iterations=2000,time=0.5``, ``hard:iterations=0``.
 """
@@ -538,7 +538,7 @@ class ExpertDollyBot(LookaheadDollyBot):
     name = "expert"
 
     def __init__(
-        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 6000,
+        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 30000,
         time: float = 0.8, plans: int = 8,
     ) -> None:
         # hard's lookahead proposes the candidates of a card of many swaps
@@ -657,7 +657,7 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     "expert": (
         ExpertDollyBot,
         "Monte Carlo search: every end of its turn played out to the end of the game "
-        "(expert:iterations=6000,time=0.8)",
+        "(expert:iterations=30000,time=0.8)",
     ),
 }
 
