@@ -577,7 +577,7 @@ class ExpertDollyBot(LookaheadDollyBot):
         left = [[counts[s][d] for d in view["dogs_left"][s]] for s in range(players)]
         if view["phase"] == "dog":
             left[self.seat].remove(n)
-        hands = np.zeros((players, max(max(c) for c in counts) + 1), dtype=np.int64)
+        hands = np.zeros((players, max(2, max(max(c) for c in counts) + 1)), dtype=np.int64)
         for s, cards in enumerate(left):
             for c in cards:
                 hands[s, c] += 1
