@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from sheepfold.bots import make_bot
 from sheepfold.bots import dolly_mc
-from sheepfold.bots.dolly import ExpertDollyBot, apply_swaps, view_flock
+from sheepfold.bots.dolly import ExpertDollyBot, view_flock
 from sheepfold.core.play import resolve_chance
 from sheepfold.core.protocol import TERMINAL
 from sheepfold.games import make
 from sheepfold.games.dolly_crush import compiled, search
+from sheepfold.games.dolly_crush.search import apply_swaps
 from sheepfold.games.dolly_crush.cards import NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import pack, unpack
 from sheepfold.games.dolly_crush.game import SWAP0

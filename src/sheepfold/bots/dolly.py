@@ -41,6 +41,7 @@ import numpy as np
 from sheepfold.bots import Bot, bot_kwargs, register_bot
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
+from sheepfold.games.dolly_crush.search import apply_swaps
 from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import (
     _children,
@@ -48,6 +49,7 @@ from sheepfold.games.dolly_crush.fastsearch import (
     best_after,
     fast_best_swaps,
     pack,
+    reachable,
     score_packed,
     unpack,
 )
@@ -58,14 +60,6 @@ Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
 
 def view_flock(view: View) -> list[int]:
     return [EMPTY if c is None else parse_card(c) for row in view["flock"] for c in row]
-
-
-def apply_swaps(flock: Sequence[int], seq: Sequence[int]) -> list[int]:
-    f = list(flock)
-    for i in seq:
-        a, b = SWAPS[i]
-        f[a], f[b] = f[b], f[a]
-    return f
 
 
 class DollyBot(Bot):
@@ -211,11 +205,6 @@ def _turns_after(view: View, seat: int) -> list[int]:
         if left[s] > 0:
             out.append(s)
     return out
-
-
-def _next_players(view: View, seat: int) -> list[int]:
-    """The seat that plays right after this turn (empty if the game ends with this turn)."""
-    return _turns_after(view, seat)[:1]
 
 
 class LookaheadDollyBot(DollyBot):
@@ -553,21 +542,14 @@ class ExpertDollyBot(LookaheadDollyBot):
             ) from None
         self._mc = dolly_mc
 
-    def _candidates(self, view: View, flock: list[int], n: int) -> list[tuple[int, ...]]:
-        """Every distinct end flock of one swap; hard's best plans for more swaps."""
-        if n == 0:
-            return [()]
-        if n == 1:
-            out: list[tuple[int, ...]] = []
-            seen: set[tuple[int, ...]] = set()
-            for j in _legal_swaps(pack(flock)):
-                y = tuple(apply_swaps(flock, (int(j),)))
-                if y not in seen:
-                    seen.add(y)
-                    out.append((int(j),))
-            return out
+    def _candidates(self, view: View, flock: list[int], n: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+        """(swap sequences, packed end flocks): every distinct end of one swap (or none); hard's
+        best plans for more swaps."""
+        if n <= 1:
+            r = reachable(pack(flock), n)
+            return [r.sequence(k) for k in range(r.flocks.size)], r.flocks
         _, r, idx = self.evaluate(view, flock, n, top=self.plans)
-        return [r.sequence(int(k)) for k in idx]
+        return [r.sequence(int(k)) for k in idx], r.flocks[idx]
 
     def _table(self, view: View, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(who plays each turn from this one to the end, hands[seat, swaps] after this turn)
@@ -603,13 +585,15 @@ class ExpertDollyBot(LookaheadDollyBot):
         start = time.perf_counter()
         plans: list[Plan] = []
         group: list[int] = []
+        ends: list[np.ndarray] = []
         for g, (dog, n) in enumerate(groups):
-            for seq in self._candidates(view, flock, n):
-                plans.append((dog, seq))
-                group.append(g)
+            seqs, flocks = self._candidates(view, flock, n)
+            plans += [(dog, seq) for seq in seqs]
+            group += [g] * len(seqs)
+            ends.append(flocks)
         if len(plans) == 1:
             return plans[0]
-        ys = np.array([pack(apply_swaps(flock, seq)) for _, seq in plans], dtype=np.uint64)
+        ys = np.concatenate(ends).astype(np.uint64)
         tables = [self._table(view, n) for _, n in groups]
         pool = np.zeros(len(self.points), dtype=np.int64)
         for code, k in view["unseen"].items():

@@ -25,7 +25,7 @@ import numpy as np
 
 from sheepfold.games.dolly_crush import compiled
 from sheepfold.games.dolly_crush import fastsearch as fs
-from sheepfold.games.dolly_crush.compiled import _nb_search, _score, _swap
+from sheepfold.games.dolly_crush.compiled import _column, _nb_search, _score, _swap
 
 _jit: Any = compiled._jit
 MARGIN = 1e-3  # weight of the final margin beside the win share (breaks ties between sure things)
@@ -38,10 +38,7 @@ def _taken(x, hit, colline):  # type: ignore[no-untyped-def]
     for r in range(3):
         mask |= np.int64(hit[np.int64((x >> np.uint64(20 * r)) & np.uint64(0xFFFFF))]) << (5 * r)
     for c in range(5):
-        lo = (x >> np.uint64(4 * c)) & np.uint64(15)
-        mid = (x >> np.uint64(4 * (c + 5) - 4)) & np.uint64(0xF0)
-        hi = (x >> np.uint64(4 * (c + 10) - 8)) & np.uint64(0xF00)
-        if colline[np.int64(lo | mid | hi)]:
+        if colline[_column(x, c)]:
             mask |= (1 << c) | (1 << (c + 5)) | (1 << (c + 10))
     return mask
 

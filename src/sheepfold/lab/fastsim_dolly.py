@@ -26,11 +26,6 @@ from sheepfold.core.protocol import CHANCE, TERMINAL
 from sheepfold.games.dolly_crush.compiled import nb_best_swaps
 
 
-def _search() -> Any:
-    """The swap search: fastsearch's algorithm compiled (numba)."""
-    return nb_best_swaps
-
-
 def unsupported(job: Any) -> str | None:
     for spec in job.bots:
         if spec != "greedy":
@@ -42,7 +37,7 @@ def greedy_turn(state: Any, search: Any = None) -> list[int]:
     """The greedy bot's whole turn at a DOG decision: [dog, swap actions...] (engine ids)."""
     from sheepfold.games.dolly_crush.game import SWAP0
 
-    search = search or _search()
+    search = search or nb_best_swaps
     me = state.turn
     swaps_of = state.game.dog_swaps[me]
     points = state.game.points
@@ -67,7 +62,7 @@ def play(job: Any, i: int) -> tuple[Any, list[list[float]]]:
 
     game = job.make_game(i)
     state = game.new_initial_state(seed=job.game_seed(i))
-    search = _search()
+    search = nb_best_swaps
     standings: list[list[float]] = []
     started = 0
     while True:

@@ -31,19 +31,24 @@ def _swap(x, a, b):  # type: ignore[no-untyped-def]
 
 
 @_jit
+def _column(x, c):  # type: ignore[no-untyped-def]
+    """The 12-bit index of column ``c`` of the packed flock ``x`` (top nibble lowest)."""
+    lo = (x >> np.uint64(4 * c)) & np.uint64(15)
+    mid = (x >> np.uint64(4 * (c + 5) - 4)) & np.uint64(0xF0)
+    hi = (x >> np.uint64(4 * (c + 10) - 8)) & np.uint64(0xF00)
+    return np.int64(lo | mid | hi)
+
+
+@_jit
 def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyped-def]
     m20 = np.uint64(0xFFFFF)
-    f = np.uint64(15)
     r0 = np.int64((x >> np.uint64(0)) & m20)
     r1 = np.int64((x >> np.uint64(20)) & m20)
     r2 = np.int64((x >> np.uint64(40)) & m20)
     total = np.int64(row_pts[r0]) + np.int64(row_pts[r1]) + np.int64(row_pts[r2])
     vmask = 0
     for c in range(5):
-        lo = (x >> np.uint64(4 * c)) & f
-        mid = (x >> np.uint64(4 * (c + 5) - 4)) & np.uint64(0xF0)
-        hi = (x >> np.uint64(4 * (c + 10) - 8)) & np.uint64(0xF00)
-        ci = np.int64(lo | mid | hi)
+        ci = _column(x, c)
         total += col_pts[ci]
         if colline[ci]:
             vmask |= 1 << c
