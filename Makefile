@@ -5,12 +5,16 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play play-terminal test bench setup system clean help
+.PHONY: play play-terminal test test-fast test-random lint format bench setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
 	@echo "make play-terminal - play in the terminal instead"
-	@echo "make test   - run the whole test suite"
+	@echo "make test   - run the whole test suite (derandomized: the same examples every run)"
+	@echo "make test-fast - the edit loop: no browser, no PostgreSQL, no slow statistics"
+	@echo "make test-random - property tests exploring new random examples (pin what fails with @example)"
+	@echo "make lint   - ruff (format check + lint) and mypy"
+	@echo "make format - let ruff format and fix the code"
 	@echo "make bench  - run the benchmarks and print their numbers"
 
 $(STAMP): pyproject.toml
@@ -37,6 +41,21 @@ play-terminal: $(STAMP)
 
 test: $(STAMP) $(SYSTAMP)
 	$(PY) -m pytest -q
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow and not browser and not postgres"
+
+test-random: $(STAMP)
+	HYPOTHESIS_PROFILE=random $(PY) -m pytest -q -m "not browser and not postgres"
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff format --check src tests bench examples
+	$(VENV)/bin/ruff check src tests bench examples
+	$(VENV)/bin/mypy
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format src tests bench examples
+	$(VENV)/bin/ruff check --fix src tests bench examples
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py

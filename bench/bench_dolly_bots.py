@@ -47,7 +47,9 @@ def bench_search() -> None:
     points = make("dolly-crush").points
     fast_best_swaps(dealt_flocks(1, 0)[0], 4, points)  # build the line tables once
     print("exhaustive swap search (ms per search; same flocks for both)")
-    print(f"{'swaps':>5} {'flocks':>7} {'reference med':>14} {'fast med':>9} {'fast p95':>9} {'speed-up':>9}")
+    print(
+        f"{'swaps':>5} {'flocks':>7} {'reference med':>14} {'fast med':>9} {'fast p95':>9} {'speed-up':>9}"
+    )
     for n, count in ((1, 200), (2, 100), (3, 60), (4, 30 if QUICK else 60)):
         flocks = dealt_flocks(count, 100 + n)
         ref, fast = [], []
@@ -61,9 +63,11 @@ def bench_search() -> None:
             ref.append(t1 - t0)
             fast.append(t2 - t1)
         distinct = statistics.median(len(reachable(f, n).flocks) for f in flocks[:10])
-        print(f"{n:>5} {distinct:>7.0f} {1e3 * statistics.median(ref):>14.2f} "
-              f"{1e3 * statistics.median(fast):>9.2f} {1e3 * pct(fast, 0.95):>9.2f} "
-              f"{statistics.median(ref) / statistics.median(fast):>8.1f}x")
+        print(
+            f"{n:>5} {distinct:>7.0f} {1e3 * statistics.median(ref):>14.2f} "
+            f"{1e3 * statistics.median(fast):>9.2f} {1e3 * pct(fast, 0.95):>9.2f} "
+            f"{statistics.median(ref) / statistics.median(fast):>8.1f}x"
+        )
 
 
 def decision_positions(breeds: list[str], games: int) -> list[tuple[object, int]]:
@@ -86,7 +90,10 @@ def decision_positions(breeds: list[str], games: int) -> list[tuple[object, int]
 def bench_levels() -> None:
     print("\nturn decision time per level (ms; the dog decision plans the whole turn)")
     print(f"{'level':<22} {'dog cards':<22} {'decisions':>9} {'median':>9} {'p95':>9} {'max':>9}")
-    setups = [("1-swap", ["pastore-maremmano", "bobtail"]), ("4-swap (Australian)", ["australian-shepherd", "bobtail"])]
+    setups = [
+        ("1-swap", ["pastore-maremmano", "bobtail"]),
+        ("4-swap (Australian)", ["australian-shepherd", "bobtail"]),
+    ]
     for label, breeds in setups:
         game = make("dolly-crush", breeds=breeds)
         positions = decision_positions(breeds, 2 if QUICK else 4)
@@ -102,8 +109,10 @@ def bench_levels() -> None:
                 t0 = time.perf_counter()
                 bot.act(view)
                 times.append(time.perf_counter() - t0)
-            print(f"{level:<22} {label:<22} {len(times):>9} {1e3 * statistics.median(times):>9.1f} "
-                  f"{1e3 * pct(times, 0.95):>9.1f} {1e3 * max(times):>9.1f}")
+            print(
+                f"{level:<22} {label:<22} {len(times):>9} {1e3 * statistics.median(times):>9.1f} "
+                f"{1e3 * pct(times, 0.95):>9.1f} {1e3 * max(times):>9.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,13 @@ def decision_flocks(count: int) -> tuple[list[list[int]], tuple[int, ...]]:
     return flocks, g.points  # type: ignore[attr-defined]
 
 
-def median_ms(fn: Callable[..., Any], flocks: list[list[int]], n: int, points: tuple[int, ...],
-              budget_s: float = 20.0) -> tuple[float, int]:
+def median_ms(
+    fn: Callable[..., Any],
+    flocks: list[list[int]],
+    n: int,
+    points: tuple[int, ...],
+    budget_s: float = 20.0,
+) -> tuple[float, int]:
     fn(flocks[0], n, points)  # warm-up (tables, imports)
     times = []
     start = time.perf_counter()
@@ -105,8 +110,12 @@ def main() -> None:
         print("  skipped: sheepfold.games.dolly_crush.search is not there yet")
         return
     fns: list[tuple[str, Callable[..., Any]]] = [
-        (f"best_swaps ({getattr(search.best_swaps, '__name__', '?')})", search.best_swaps)]
-    if hasattr(search, "reference_best_swaps") and search.best_swaps is not search.reference_best_swaps:
+        (f"best_swaps ({getattr(search.best_swaps, '__name__', '?')})", search.best_swaps)
+    ]
+    if (
+        hasattr(search, "reference_best_swaps")
+        and search.best_swaps is not search.reference_best_swaps
+    ):
         fns.append(("reference_best_swaps", search.reference_best_swaps))
     try:
         from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps

@@ -90,7 +90,7 @@ def bench_pettingzoo(name: str, players: int, opts: dict, n: int) -> int:
     while done < n:
         env.reset(seed=game)
         game += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
@@ -113,7 +113,9 @@ def bench_gymnasium(name: str, players: int, opts: dict, n: int) -> int:
         obs, info = env.reset(seed=game)
         game += 1
         while True:
-            obs, _, term, trunc, info = env.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+            obs, _, term, trunc, info = env.step(
+                rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            )
             if term or trunc:
                 break
         done += sum(1 for seat, _ in env.state.history if seat >= 0)  # agent + bot decisions
@@ -121,8 +123,10 @@ def bench_gymnasium(name: str, players: int, opts: dict, n: int) -> int:
 
 
 def main() -> None:
-    print(f"{N} decisions per row, uniformly random legal play, 2 players "
-          f"(Shave a Sheep: turn limit 1000); best of {REPEATS} interleaved runs (shared CPU)")
+    print(
+        f"{N} decisions per row, uniformly random legal play, 2 players "
+        f"(Shave a Sheep: turn limit 1000); best of {REPEATS} interleaved runs (shared CPU)"
+    )
     rows = [
         ("engine (baseline)", bench_engine),
         ("openspiel", bench_openspiel),
@@ -138,7 +142,7 @@ def main() -> None:
                 done = fn(name, players, opts, N)
                 best[i] = max(best[i], done / (time.perf_counter() - t))
         print(f"\n{name}")
-        for (label, _), rate in zip(rows, best):
+        for (label, _), rate in zip(rows, best, strict=False):
             print(f"  {label:<24} {rate:>10,.0f} decisions/s   {rate / best[0]:6.2f}x engine")
 
 

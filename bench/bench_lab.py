@@ -56,17 +56,23 @@ def shave() -> None:
     eturns, ewall, ecpu = timed(lambda: engine_loop(n_eng))
     eng_cpu = n_eng / ecpu * 60
     print("Shave a Sheep, random policy, 2 players, 30 wool (one core)")
-    print(f"  fast simulator : {fast_cpu:>14,.0f} games/min  (wall: {fast_wall:,.0f}; {n_fast:,} games, "
-          f"{turns / n_fast:.1f} turns/game, seat 0 won {wins / n_fast:.3f})")
-    print(f"  engine loop    : {eng_cpu:>14,.0f} games/min  (wall: {n_eng / ewall * 60:,.0f}; {n_eng:,} games, "
-          f"{eturns / n_eng:.1f} turns/game)")
-    print(f"  ratio          : {fast_cpu / eng_cpu:>14,.0f}x   goal >= 10,000,000 games/min: "
-          f"{'met' if fast_cpu >= 10_000_000 else 'NOT met'}")
+    print(
+        f"  fast simulator : {fast_cpu:>14,.0f} games/min  (wall: {fast_wall:,.0f}; {n_fast:,} games, "
+        f"{turns / n_fast:.1f} turns/game, seat 0 won {wins / n_fast:.3f})"
+    )
+    print(
+        f"  engine loop    : {eng_cpu:>14,.0f} games/min  (wall: {n_eng / ewall * 60:,.0f}; {n_eng:,} games, "
+        f"{eturns / n_eng:.1f} turns/game)"
+    )
+    print(
+        f"  ratio          : {fast_cpu / eng_cpu:>14,.0f}x   goal >= 10,000,000 games/min: "
+        f"{'met' if fast_cpu >= 10_000_000 else 'NOT met'}"
+    )
 
 
 def dolly() -> None:
-    from sheepfold.core.play import play_game
     from sheepfold.bots import make_bot
+    from sheepfold.core.play import play_game
     from sheepfold.lab import fastsim_dolly as fd
     from sheepfold.lab.runner import make_job
 
@@ -85,8 +91,10 @@ def dolly() -> None:
     print("Dolly Crush, greedy bots, 2 players, rulebook dogs (one core)")
     print(f"  fast path      : {n / cpu:>10.1f} games/s  (wall: {n / wall:.1f}; {n} games)")
     print(f"  engine + bots  : {m / ecpu:>10.2f} games/s  (wall: {m / ewall:.2f}; {m} games)")
-    print(f"  ratio          : {(n / cpu) / (m / ecpu):>10.0f}x   goal >= 50 games/s: "
-          f"{'met' if n / cpu >= 50 else 'NOT met'}")
+    print(
+        f"  ratio          : {(n / cpu) / (m / ecpu):>10.0f}x   goal >= 50 games/s: "
+        f"{'met' if n / cpu >= 50 else 'NOT met'}"
+    )
 
 
 def scaling() -> None:
@@ -94,21 +102,31 @@ def scaling() -> None:
 
     cores = os.cpu_count() or 1
     load = os.getloadavg()[0]
-    print(f"Scaling, whole runs through lab.runner (Parquet rows and features included; {cores} cores, "
-          f"load average {load:.1f}: with other jobs running, 2 workers cannot get 2 cores)")
+    print(
+        f"Scaling, whole runs through lab.runner (Parquet rows and features included; {cores} cores, "
+        f"load average {load:.1f}: with other jobs running, 2 workers cannot get 2 cores)"
+    )
     for label, job in (
-        ("Shave a Sheep fast, random", make_job("shave-a-sheep", None, games=200_000 if QUICK else 1_000_000, seed=0)),
-        ("Dolly Crush fast, greedy", make_job("dolly-crush", None, bots=["greedy"], games=80 if QUICK else 240, seed=0)),
+        (
+            "Shave a Sheep fast, random",
+            make_job("shave-a-sheep", None, games=200_000 if QUICK else 1_000_000, seed=0),
+        ),
+        (
+            "Dolly Crush fast, greedy",
+            make_job("dolly-crush", None, bots=["greedy"], games=80 if QUICK else 240, seed=0),
+        ),
     ):
         run(job.__class__(**{**job.__dict__, "games": 4}), workers=1)  # warm up
         rates = {}
         for w in (1, 2):
-            _, wall, _ = timed(lambda: run(job, workers=w))
+            _, wall, _ = timed(lambda job=job, w=w: run(job, workers=w))
             rates[w] = job.games / wall
         unit = "games/min" if job.game == "shave-a-sheep" else "games/s"
         k = 60 if unit == "games/min" else 1
-        print(f"  {label:28s}: 1 worker {rates[1] * k:>12,.1f} {unit}, 2 workers {rates[2] * k:>12,.1f} "
-              f"{unit}  (x{rates[2] / rates[1]:.2f})")
+        print(
+            f"  {label:28s}: 1 worker {rates[1] * k:>12,.1f} {unit}, 2 workers {rates[2] * k:>12,.1f} "
+            f"{unit}  (x{rates[2] / rates[1]:.2f})"
+        )
 
 
 if __name__ == "__main__":

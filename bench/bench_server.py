@@ -33,7 +33,8 @@ from typing import Any
 import httpx
 
 SWAPS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + [
-    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)]
+    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)
+]
 
 
 def free_port() -> int:
@@ -67,8 +68,9 @@ class Stats:
         self.measuring = False
 
 
-async def seat_player(ws: Any, seat: int, stats: Stats, rng: random.Random, stop: asyncio.Event,
-                      think: float) -> None:
+async def seat_player(
+    ws: Any, seat: int, stats: Stats, rng: random.Random, stop: asyncio.Event, think: float
+) -> None:
     sent_at: float | None = None
     sent_seq = -1
     async for text in ws:
@@ -98,9 +100,17 @@ async def seat_player(ws: Any, seat: int, stats: Stats, rng: random.Random, stop
                 await ws.send(json.dumps(msg))
 
 
-async def table_loop(base: str, game: str, idx: int, stats: Stats, stop: asyncio.Event,
-                     ready: asyncio.Event, http: httpx.AsyncClient, connected: list[int],
-                     think: float) -> None:
+async def table_loop(
+    base: str,
+    game: str,
+    idx: int,
+    stats: Stats,
+    stop: asyncio.Event,
+    ready: asyncio.Event,
+    http: httpx.AsyncClient,
+    connected: list[int],
+    think: float,
+) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random(idx)
@@ -109,8 +119,10 @@ async def table_loop(base: str, game: str, idx: int, stats: Stats, stop: asyncio
         g = game if game != "mixed" else ("dolly-crush" if idx % 2 else "shave-a-sheep")
         spec: dict[str, Any] = {"game": g, "seats": [{}, {}]}
         t = (await http.post("/api/tables", json=spec)).json()
-        tokens = [(await http.post(f"/api/tables/{t['id']}/join", json={"name": f"b{s}"})).json()["token"]
-                  for s in range(2)]
+        tokens = [
+            (await http.post(f"/api/tables/{t['id']}/join", json={"name": f"b{s}"})).json()["token"]
+            for s in range(2)
+        ]
         url = base.replace("http", "ws") + f"/ws/{t['id']}"
         async with connect(url, max_size=1 << 22) as w0, connect(url, max_size=1 << 22) as w1:
             for w, tok in ((w0, tokens[0]), (w1, tokens[1])):
@@ -120,8 +132,10 @@ async def table_loop(base: str, game: str, idx: int, stats: Stats, stop: asyncio
                 connected[0] += 1
                 first = False
                 await ready.wait()
-            await asyncio.gather(seat_player(w0, 0, stats, rng, stop, think),
-                                 seat_player(w1, 1, stats, rng, stop, think))
+            await asyncio.gather(
+                seat_player(w0, 0, stats, rng, stop, think),
+                seat_player(w1, 1, stats, rng, stop, think),
+            )
 
 
 async def phase(base: str, tables: int, seconds: float, game: str, rate: float = 0.0) -> Stats:
@@ -132,8 +146,12 @@ async def phase(base: str, tables: int, seconds: float, game: str, rate: float =
     connected = [0]
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        tasks = [asyncio.create_task(table_loop(base, game, i, stats, stop, ready, http, connected, think))
-                 for i in range(tables)]
+        tasks = [
+            asyncio.create_task(
+                table_loop(base, game, i, stats, stop, ready, http, connected, think)
+            )
+            for i in range(tables)
+        ]
         t0 = time.perf_counter()
         while connected[0] < tables and time.perf_counter() - t0 < 120:
             await asyncio.sleep(0.05)
@@ -162,11 +180,18 @@ async def phase(base: str, tables: int, seconds: float, game: str, rate: float =
 def report(label: str, s: Stats) -> dict[str, float]:
     lat = sorted(s.lat)
     el = getattr(s, "elapsed", 1.0)
-    p = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
+    p = (
+        (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000)
+        if lat
+        else (lambda q: float("nan"))
+    )
     out = {"actions_per_s": s.actions / el, "p50_ms": p(0.50), "p99_ms": p(0.99)}
-    print(f"{label:<22} {s.actions:>7} actions in {el:5.1f} s = {out['actions_per_s']:7.0f} actions/s   "
-          f"latency p50 {out['p50_ms']:6.1f} ms  p99 {out['p99_ms']:6.1f} ms   "
-          f"games finished {s.games_done}, errors {s.errors}", flush=True)
+    print(
+        f"{label:<22} {s.actions:>7} actions in {el:5.1f} s = {out['actions_per_s']:7.0f} actions/s   "
+        f"latency p50 {out['p50_ms']:6.1f} ms  p99 {out['p99_ms']:6.1f} ms   "
+        f"games finished {s.games_done}, errors {s.errors}",
+        flush=True,
+    )
     return out
 
 
@@ -174,9 +199,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--game", default="shave-a-sheep", choices=["shave-a-sheep", "dolly-crush", "mixed"])
-    ap.add_argument("--rate", type=float, default=600.0,
-                    help="actions/s offered in total by the N tables (players think between moves)")
+    ap.add_argument(
+        "--game", default="shave-a-sheep", choices=["shave-a-sheep", "dolly-crush", "mixed"]
+    )
+    ap.add_argument(
+        "--rate",
+        type=float,
+        default=600.0,
+        help="actions/s offered in total by the N tables (players think between moves)",
+    )
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
     args = ap.parse_args()
     args.tables = max(1, min(args.tables, 1000))
@@ -184,9 +215,23 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="sheepfold-bench-")
     db = args.db or os.path.join(tmp, "bench.db")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", db, "--bot-delay", "0"],
-                            stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sheepfold.cli.main",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--bot-delay",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -198,15 +243,28 @@ def main() -> int:
         else:
             print("the server did not start")
             return 1
-        print(f"server: sheepfold serve (1 process) on 127.0.0.1, db {db.split('@')[-1]}; "
-              f"client: this process (asyncio); {os.cpu_count()} cores shared", flush=True)
-        base_stats = report("baseline: 1 table", asyncio.run(phase(base, 1, min(args.seconds, 5.0), args.game)))
-        load = report(f"load: {args.tables} tables", asyncio.run(
-            phase(base, args.tables, args.seconds, args.game, args.rate)))
-        report(f"saturated: {args.tables}", asyncio.run(phase(base, args.tables, min(args.seconds, 5.0), args.game)))
+        print(
+            f"server: sheepfold serve (1 process) on 127.0.0.1, db {db.split('@')[-1]}; "
+            f"client: this process (asyncio); {os.cpu_count()} cores shared",
+            flush=True,
+        )
+        base_stats = report(
+            "baseline: 1 table", asyncio.run(phase(base, 1, min(args.seconds, 5.0), args.game))
+        )
+        load = report(
+            f"load: {args.tables} tables",
+            asyncio.run(phase(base, args.tables, args.seconds, args.game, args.rate)),
+        )
+        report(
+            f"saturated: {args.tables}",
+            asyncio.run(phase(base, args.tables, min(args.seconds, 5.0), args.game)),
+        )
         goal = load["actions_per_s"] >= 500 and load["p99_ms"] <= 50
-        print(f"goal (200 tables, >= 500 actions/s, p99 <= 50 ms): {'met' if goal and args.tables >= 200 else 'not met'}"
-              f"; baseline p50 {base_stats['p50_ms']:.1f} ms", flush=True)
+        print(
+            f"goal (200 tables, >= 500 actions/s, p99 <= 50 ms): {'met' if goal and args.tables >= 200 else 'not met'}"
+            f"; baseline p50 {base_stats['p50_ms']:.1f} ms",
+            flush=True,
+        )
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

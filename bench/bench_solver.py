@@ -30,8 +30,10 @@ def measure(label, fn):
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{label:<52} {secs:8.2f} s   peak {peak / 2**20:8.1f} MB   (process max RSS {rss:7.0f} MB)",
-          flush=True)
+    print(
+        f"{label:<52} {secs:8.2f} s   peak {peak / 2**20:8.1f} MB   (process max RSS {rss:7.0f} MB)",
+        flush=True,
+    )
     return out, secs
 
 
@@ -44,7 +46,9 @@ def main() -> None:
     print(f"warm-up (load or compile the numba kernels): {time.perf_counter() - t:.1f} s")
     sp2 = S.Space(rules, 2)
     sp3 = S.Space(rules, 3)
-    print(f"positions: 2 players {sp2.size:,}; 3 players {sp3.size:,}; 4 players {S.count_positions(rules, 4):,}")
+    print(
+        f"positions: 2 players {sp2.size:,}; 3 players {sp3.size:,}; 4 players {S.count_positions(rules, 4):,}"
+    )
 
     def reference():
         kinds = np.array([S.K.MAX, S.K.MIN], dtype=np.int64)
@@ -53,23 +57,38 @@ def main() -> None:
 
     (_, st0), base = measure("baseline: 2 players, reference kernel", reference)
     sol, secs = measure("2 players, minimax (target 2 s)", lambda: S.solve_minimax(sp2))
-    print(f"   seat 0 wins {sol.start_value:.10f}; {sol.stats.sweeps_mean:.1f} sweeps per block "
-          f"(max {sol.stats.sweeps_max}); {base / secs:.1f}x the baseline")
-    sols, secs3 = measure("3 players, guaranteed shares of all 3 seats (target 60 s)",
-                          lambda: S.guaranteed_shares_all(sp3, 3))
-    print("   guaranteed shares: " + ", ".join(f"{s.start_value:.6f}" for s in sols)
-          + f"; one solve for every seat (rotation), {sols[0].stats.seconds:.1f} s of it iterating")
+    print(
+        f"   seat 0 wins {sol.start_value:.10f}; {sol.stats.sweeps_mean:.1f} sweeps per block "
+        f"(max {sol.stats.sweeps_max}); {base / secs:.1f}x the baseline"
+    )
+    sols, secs3 = measure(
+        "3 players, guaranteed shares of all 3 seats (target 60 s)",
+        lambda: S.guaranteed_shares_all(sp3, 3),
+    )
+    print(
+        "   guaranteed shares: "
+        + ", ".join(f"{s.start_value:.6f}" for s in sols)
+        + f"; one solve for every seat (rotation), {sols[0].stats.seconds:.1f} s of it iterating"
+    )
     del sols
-    _, secs3b = measure("3 players, seat 0 alone (the seat-by-seat solve)", lambda: S.guaranteed_share(sp3, 3, 0))
-    _, secs_ev = measure("3 players, exact evaluation of greedy x3", lambda: S.evaluate(sp3, 3, ["greedy"] * 3))
+    _, secs3b = measure(
+        "3 players, seat 0 alone (the seat-by-seat solve)", lambda: S.guaranteed_share(sp3, 3, 0)
+    )
+    _, secs_ev = measure(
+        "3 players, exact evaluation of greedy x3", lambda: S.evaluate(sp3, 3, ["greedy"] * 3)
+    )
     if os.environ.get("SHEEPFOLD_BENCH_4P"):
         sp4 = S.Space(rules, 4)
         shares: list[float] = []
-        _, secs4 = measure("4 players, guaranteed shares of all 4 seats (target 15 min per seat)",
-                           lambda: S.guaranteed_shares_all(sp4, 4, on_seat=lambda s: shares.append(s.start_value)))
+        _, secs4 = measure(
+            "4 players, guaranteed shares of all 4 seats (target 15 min per seat)",
+            lambda: S.guaranteed_shares_all(sp4, 4, on_seat=lambda s: shares.append(s.start_value)),
+        )
         print("   guaranteed shares: " + ", ".join(f"{v:.6f}" for v in shares))
     else:
-        print("4 players: skipped (set SHEEPFOLD_BENCH_4P=1: all seats in one solve, about 20 minutes, ~3 GB)")
+        print(
+            "4 players: skipped (set SHEEPFOLD_BENCH_4P=1: all seats in one solve, about 20 minutes, ~3 GB)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Roll out a masked random policy in the Gymnasium environments, against sheepfold bots.
 
-    python examples/gymnasium_rollout.py --episodes 20 --opponents random
+python examples/gymnasium_rollout.py --episodes 20 --opponents random
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ def rollout(env_id: str, episodes: int, seed: int, **kwargs) -> None:
                 break
         rewards.append(total)
         lengths.append(steps)
-    print(f"{env_id} {kwargs}: {episodes} episodes, mean win share {np.mean(rewards):.3f}, "
-          f"mean agent steps {np.mean(lengths):.1f}, truncated {truncated}")
+    print(
+        f"{env_id} {kwargs}: {episodes} episodes, mean win share {np.mean(rewards):.3f}, "
+        f"mean agent steps {np.mean(lengths):.1f}, truncated {truncated}"
+    )
     env.close()
 
 
@@ -41,8 +43,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opponents", default="random", help="bot name for the other seats")
     args = parser.parse_args()
-    rollout("sheepfold/DollyCrush-v0", args.episodes, args.seed, players=2, opponents=args.opponents)
-    rollout("sheepfold/ShaveASheep-v0", args.episodes, args.seed, players=3, opponents=args.opponents)
+    rollout(
+        "sheepfold/DollyCrush-v0", args.episodes, args.seed, players=2, opponents=args.opponents
+    )
+    rollout(
+        "sheepfold/ShaveASheep-v0", args.episodes, args.seed, players=3, opponents=args.opponents
+    )
 
 
 if __name__ == "__main__":

@@ -26,15 +26,21 @@ def play(game_string: str, simulations: int, seed: int) -> pyspiel.State:
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bots = [
-        mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
-                     random_state=rng, solve=False)
+        mcts.MCTSBot(
+            game,
+            uct_c=2.0,
+            max_simulations=simulations,
+            evaluator=evaluator,
+            random_state=rng,
+            solve=False,
+        )
         for _ in range(game.num_players())
     ]
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
+            actions, probs = zip(*state.chance_outcomes(), strict=False)
             state.apply_action(int(rng.choice(actions, p=probs)))
         else:
             player = state.current_player()
@@ -54,8 +60,10 @@ def main() -> None:
         state, decisions = play(gs, args.simulations, args.seed)
         s = state.engine_state
         print(f"{gs}: {decisions} decisions in {time.perf_counter() - t:.1f} s")
-        print(f"  scores {s.scores()}, returns {state.returns()}"
-              + (" (truncated)" if state.truncated() else ""))
+        print(
+            f"  scores {s.scores()}, returns {state.returns()}"
+            + (" (truncated)" if state.truncated() else "")
+        )
         print("  " + str(state).replace("\n", "\n  "))
 
 

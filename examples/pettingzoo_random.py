@@ -1,6 +1,6 @@
 """A random agent loop over the PettingZoo AEC environments of both games.
 
-    python examples/pettingzoo_random.py --games 3 --seed 0
+python examples/pettingzoo_random.py --games 3 --seed 0
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def run(make_env, games: int, seed: int, **kwargs) -> None:
                 steps += 1
             env.step(action)
         print(f"  game {g}: {steps} decisions, scores {info['scores']}, winners {info['winners']}")
-    print(f"  final position of the last game:\n    " + env.render().replace("\n", "\n    "))
+    print("  final position of the last game:\n    " + env.render().replace("\n", "\n    "))
     print(f"  win shares over {games} games: " + ", ".join(f"{a} {v:g}" for a, v in totals.items()))
     env.close()
 

@@ -46,7 +46,10 @@ def test_reference_search_matches_brute_force_1_and_2_swaps():
     for _ in range(25):
         flock = random_flock(rng, kinds=rng.choice([4, 6, 10]))
         for n in (0, 1, 2):
-            assert search.reference_best_swaps(flock, n, POINTS) == brute_force(flock, n), (flock, n)
+            assert search.reference_best_swaps(flock, n, POINTS) == brute_force(flock, n), (
+                flock,
+                n,
+            )
 
 
 def test_reference_search_matches_brute_force_3_swaps():
@@ -138,7 +141,9 @@ def test_greedy_dolly_on_the_hand_worked_position():
     assert second == SWAP0 + sw("a2", "a3")
     s.apply(second)
     assert s.scores()[0] == 7
-    assert sorted(s.observe(None)["last_taken"]) == sorted(["a3", "a4", "a5", "b1", "b2", "b3", "c3"])
+    assert sorted(s.observe(None)["last_taken"]) == sorted(
+        ["a3", "a4", "a5", "b1", "b2", "b3", "c3"]
+    )
 
 
 def test_greedy_dolly_takes_the_best_score_of_its_turn():
@@ -149,8 +154,9 @@ def test_greedy_dolly_takes_the_best_score_of_its_turn():
         flock, left = list(s.flock), s.dogs_left(0)
         # restrict the choice to the cheap cards to keep the test quick
         s.dogs_played[0] = 0b1100
-        best = max(search.reference_best_swaps(flock, game.dog_swaps[0][d], game.points)[0]
-                   for d in (0, 1))
+        best = max(
+            search.reference_best_swaps(flock, game.dog_swaps[0][d], game.points)[0] for d in (0, 1)
+        )
         d = bot.act(s.observe(0))
         assert d in (0, 1) and left
         assert search.reference_best_swaps(flock, game.dog_swaps[0][d], game.points)[0] == best
@@ -189,7 +195,8 @@ def test_greedy_dolly_never_sees_the_deck_order():
         resolve_chance(other)
         if s.observe(1) == other.observe(1):  # same refill drawn: compare the decisions
             assert make_bot("greedy", game, 1, seed=5).act(s.observe(1)) == make_bot(
-                "greedy", game, 1, seed=5).act(other.observe(1))
+                "greedy", game, 1, seed=5
+            ).act(other.observe(1))
 
 
 def test_greedy_shave_does_not_depend_on_the_hidden_seed():
@@ -208,7 +215,8 @@ def test_greedy_shave_does_not_depend_on_the_hidden_seed():
         assert twin.observe(s.current_player()) == s.observe(s.current_player())
         p = s.current_player()
         assert make_bot("greedy", game, p, seed=1).act(s.observe(p)) == make_bot(
-            "greedy", game, p, seed=2).act(twin.observe(p))
+            "greedy", game, p, seed=2
+        ).act(twin.observe(p))
 
 
 def test_greedy_registered_for_both_games():
@@ -223,7 +231,10 @@ def match(game, games: int) -> tuple[float, float]:
     greedy = rand = 0.0
     for i in range(games):
         gs = i % n
-        bots = [make_bot("greedy" if s == gs else "random", game, s, seed=1000 * i + s) for s in range(n)]
+        bots = [
+            make_bot("greedy" if s == gs else "random", game, s, seed=1000 * i + s)
+            for s in range(n)
+        ]
         r = play_game(game, bots, seed=i).returns()
         greedy += r[gs]
         rand += (sum(r) - r[gs]) / (n - 1)
@@ -251,7 +262,10 @@ def test_greedy_beats_random_at_dolly_crush():
     # 1-swap and 2-swap dog cards keep the 200 games quick; every seat has the same cards.
     g1, r1 = match(make("dolly-crush", breeds=["pastore-maremmano", "bobtail"]), 120)
     assert g1 >= 0.85 and r1 <= 0.15, (g1, r1)
-    two = make("dolly-crush", dog_swaps={"pastore-maremmano": 2, "bobtail": 2},
-               breeds=["pastore-maremmano", "bobtail"])
+    two = make(
+        "dolly-crush",
+        dog_swaps={"pastore-maremmano": 2, "bobtail": 2},
+        breeds=["pastore-maremmano", "bobtail"],
+    )
     g2, r2 = match(two, 80)
     assert g2 >= 0.85 and r2 <= 0.15, (g2, r2)

@@ -26,21 +26,33 @@ def test_the_four_levels_are_registered_by_name() -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(
-    "breeds", [ONE_SWAP, ["australian-shepherd", "bobtail"], ["bobtail", "border-collie", "pastore-maremmano"]]
+    "breeds",
+    [
+        ONE_SWAP,
+        ["australian-shepherd", "bobtail"],
+        ["bobtail", "border-collie", "pastore-maremmano"],
+    ],
 )
 def test_every_level_plays_whole_legal_games(level: str, breeds: list[str]) -> None:
     game = make("dolly-crush", players=len(breeds), breeds=breeds)
-    bots = [make_bot(level if s == 0 else "medium", game, s, seed=s + 3) for s in range(len(breeds))]
+    bots = [
+        make_bot(level if s == 0 else "medium", game, s, seed=s + 3) for s in range(len(breeds))
+    ]
     state = play_game(game, bots, seed=11)  # play_game applies with apply(): illegal raises
     assert state.is_terminal()
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
 def test_graded_dog_cards_are_all_played() -> None:
-    game = make("dolly-crush", rules={"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4],
-                                                     "bobtail": [1, 2, 3, 4]}}, breeds=ONE_SWAP)
+    game = make(
+        "dolly-crush",
+        rules={"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4], "bobtail": [1, 2, 3, 4]}},
+        breeds=ONE_SWAP,
+    )
     for level in ("easy", "medium", "hard", "expert:iterations=12"):
-        state = play_game(game, [make_bot(level, game, 0, 1), make_bot("medium", game, 1, 2)], seed=4)
+        state = play_game(
+            game, [make_bot(level, game, 0, 1), make_bot("medium", game, 1, 2)], seed=4
+        )
         assert state.is_terminal()
 
 
@@ -100,8 +112,15 @@ def test_bad_bot_options_are_a_clear_error() -> None:
 
 
 def test_medium_beats_easy_over_100_duplicate_games() -> None:
-    cfg = TournamentConfig(game="dolly-crush", bots=("medium", "easy"), games=100, duplicate=True,
-                           seed=1, breeds=tuple(ONE_SWAP), workers=1)
+    cfg = TournamentConfig(
+        game="dolly-crush",
+        bots=("medium", "easy"),
+        games=100,
+        duplicate=True,
+        seed=1,
+        breeds=tuple(ONE_SWAP),
+        workers=1,
+    )
     s = run_tournament(cfg).summary()
     row = s["head_to_head"][0]
     assert row["bot"] == "medium" and row["games"] == 100
@@ -110,7 +129,14 @@ def test_medium_beats_easy_over_100_duplicate_games() -> None:
 
 def test_medium_against_itself_in_duplicate_is_exactly_even() -> None:
     # deterministic bots, every deal played from both seats: luck cancels out exactly
-    cfg = TournamentConfig(game="dolly-crush", bots=("medium", "medium"), games=40, duplicate=True,
-                           seed=2, breeds=tuple(ONE_SWAP), workers=1)
+    cfg = TournamentConfig(
+        game="dolly-crush",
+        bots=("medium", "medium"),
+        games=40,
+        duplicate=True,
+        seed=2,
+        breeds=tuple(ONE_SWAP),
+        workers=1,
+    )
     s = run_tournament(cfg).summary()
     assert s["head_to_head"][0]["share"] == pytest.approx(0.5)

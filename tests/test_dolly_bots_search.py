@@ -9,7 +9,13 @@ import pytest
 
 from sheepfold.games.dolly_crush import fastsearch, search
 from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines
-from sheepfold.games.dolly_crush.fastsearch import best_after, fast_best_swaps, pack, reachable, unpack
+from sheepfold.games.dolly_crush.fastsearch import (
+    best_after,
+    fast_best_swaps,
+    pack,
+    reachable,
+    unpack,
+)
 from sheepfold.games.dolly_crush.game import DollyGame
 from sheepfold.games.dolly_crush.search import apply_swaps, combination_points, reference_best_swaps
 
@@ -101,9 +107,7 @@ def test_best_swaps_is_the_fast_search_or_the_reference() -> None:
 def test_score_packed_counts_crossing_lines_once() -> None:
     # a row of three rams crossed by a column of three rams at b2: 5 cards, the centre once
     ram_w, ram_b, bell = 8, 9, 0
-    f = [bell, 2, 4, 6, bell,
-         ram_w, ram_b, ram_w, 2, 4,
-         6, ram_w, bell, 2, 4]
+    f = [bell, 2, 4, 6, bell, ram_w, ram_b, ram_w, 2, 4, 6, ram_w, bell, 2, 4]
     f[1] = ram_w
     assert find_lines(f) == [1, 5, 6, 7, 11]
     got = fastsearch.score_packed(np.array([pack(f)], dtype=np.uint64), POINTS)

@@ -9,17 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheepfold.bots import make_bot
-from sheepfold.bots import dolly_mc
+from sheepfold.bots import dolly_mc, make_bot
 from sheepfold.bots.dolly import ExpertDollyBot, view_flock
 from sheepfold.core.play import resolve_chance
 from sheepfold.core.protocol import TERMINAL
 from sheepfold.games import make
 from sheepfold.games.dolly_crush import compiled, search
-from sheepfold.games.dolly_crush.search import apply_swaps
 from sheepfold.games.dolly_crush.cards import NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import pack, unpack
 from sheepfold.games.dolly_crush.game import SWAP0
+from sheepfold.games.dolly_crush.search import apply_swaps
 
 ONE_SWAP = ["pastore-maremmano", "bobtail"]
 
@@ -59,14 +58,18 @@ def _engine_value(game, state, seat: int, swap: int, draws: int) -> float:  # ty
             p = d.current_player()
             pts, seq = search.best_swaps(d.flock, 1, game.points)
             if pts == 0 and sum(len(h) for h in d.observe(p)["dogs_left"]) > 1:  # a next turn
-                replies = [search.best_swaps(apply_swaps(d.flock, (j,)), 1, game.points)[0]
-                           for j in range(len(SWAPS))]
+                replies = [
+                    search.best_swaps(apply_swaps(d.flock, (j,)), 1, game.points)[0]
+                    for j in range(len(SWAPS))
+                ]
                 seq = (int(np.argmin(replies)),)
             d.apply_unchecked(d.observe(p)["dogs_left"][p][0])
             d.apply_unchecked(SWAP0 + seq[0])
             resolve_chance(d)
         sc = d.scores()
-        total += d.returns()[seat] + dolly_mc.MARGIN * (sc[seat] - max(sc[q] for q in range(len(sc)) if q != seat))
+        total += d.returns()[seat] + dolly_mc.MARGIN * (
+            sc[seat] - max(sc[q] for q in range(len(sc)) if q != seat)
+        )
     return total / draws
 
 
@@ -80,8 +83,19 @@ def test_the_last_turn_of_the_game_is_valued_exactly() -> None:
         assert list(seats) == [1] and hands.sum() == 0
         flock = view_flock(view)
         ys = np.array([pack(apply_swaps(flock, (j,))) for j in range(len(SWAPS))], dtype=np.uint64)
-        got = dolly_mc.playouts(ys, _pool(view), np.array(view["scores"]), hands, seats, 1,
-                                np.array([1, 2]), game.points) / 2
+        got = (
+            dolly_mc.playouts(
+                ys,
+                _pool(view),
+                np.array(view["scores"]),
+                hands,
+                seats,
+                1,
+                np.array([1, 2]),
+                game.points,
+            )
+            / 2
+        )
         want = [_engine_value(game, s, 1, j, draws=1) for j in range(len(SWAPS))]
         assert got == pytest.approx(want, abs=1e-9)
 
@@ -104,8 +118,19 @@ def test_playouts_agree_with_the_engine_two_turns_from_the_end() -> None:
         for j in scoring[:2]:
             y = np.array([pack(apply_swaps(flock, (j,)))], dtype=np.uint64)
             n = 600
-            got = dolly_mc.playouts(y, _pool(view), np.array(view["scores"]), hands, seats, 0,
-                                    np.arange(n), game.points)[0] / n
+            got = (
+                dolly_mc.playouts(
+                    y,
+                    _pool(view),
+                    np.array(view["scores"]),
+                    hands,
+                    seats,
+                    0,
+                    np.arange(n),
+                    game.points,
+                )[0]
+                / n
+            )
             want = _engine_value(game, s, 0, j, draws=n)
             se = max(0.5 / np.sqrt(n), 1e-3)
             assert abs(got - want) < 4 * se * np.sqrt(2), (seed, j, got, want)
@@ -127,7 +152,9 @@ def test_a_compiled_refill_draws_only_unseen_cards_and_leaves_no_line(seed: int,
     before = pool.copy()
     mask = sum(1 << c for c in taken)
     rng = np.array([seed], dtype=np.uint64)
-    x, left, over = dolly_mc._refill(np.uint64(pack(flock)), mask, pool, int(pool.sum()), tabs[3], tabs[4], rng)
+    x, left, over = dolly_mc._refill(
+        np.uint64(pack(flock)), mask, pool, int(pool.sum()), tabs[3], tabs[4], rng
+    )
     after = unpack(int(x))
     assert not over and left == pool.sum() and -1 not in after
     assert find_lines(after) == []
@@ -146,7 +173,10 @@ def test_the_expert_takes_the_swap_that_wins_on_the_last_turn() -> None:
         view = s.observe(1)
         flock = view_flock(view)
         lead = view["scores"][1] - view["scores"][0]
-        pts = [search.combination_points(apply_swaps(flock, (j,)), game.points) for j in range(len(SWAPS))]
+        pts = [
+            search.combination_points(apply_swaps(flock, (j,)), game.points)
+            for j in range(len(SWAPS))
+        ]
         if lead + max(pts) <= 0 or lead > 0:  # only positions where the right swap decides
             continue
         bot = make_bot("expert", game, 1, seed=3)

@@ -22,10 +22,18 @@ def test_dolly_action_ids_are_stable() -> None:
     g = make("dolly-crush", 2)
     assert g.info.num_distinct_actions == 26 and g.info.max_chance_outcomes == 10
     s = g.new_initial_state(seed=0)
-    assert s.current_player() == CHANCE and s.action_to_string(s.sample_chance()).startswith("draw ")
+    assert s.current_player() == CHANCE and s.action_to_string(s.sample_chance()).startswith(
+        "draw "
+    )
     resolve_chance(s)
-    for text, a in (("dog 2", 2), ("d 1", 1), ("swap b2-b3", dg.swap_action("b2", "b3")),
-                    ("B3-b2", dg.swap_action("b2", "b3")), ("a1 b1", 5), ("s c4,c5", 25)):
+    for text, a in (
+        ("dog 2", 2),
+        ("d 1", 1),
+        ("swap b2-b3", dg.swap_action("b2", "b3")),
+        ("B3-b2", dg.swap_action("b2", "b3")),
+        ("a1 b1", 5),
+        ("s c4,c5", 25),
+    ):
         assert s.string_to_action(text) == a
     for bad in ("fly away", "swap a1-a3", "swap z9-a1", ""):
         with pytest.raises(IllegalAction):
@@ -33,11 +41,31 @@ def test_dolly_action_ids_are_stable() -> None:
 
 
 def test_shave_action_ids_are_stable() -> None:
-    assert (sg.GROW, sg.DOUBLE, sg.SHEAR, sg.SWAP0, sg.WOLF0, sg.RAID, sg.PASS) == (0, 1, 2, 3, 7, 11, 12)
+    assert (sg.GROW, sg.DOUBLE, sg.SHEAR, sg.SWAP0, sg.WOLF0, sg.RAID, sg.PASS) == (
+        0,
+        1,
+        2,
+        3,
+        7,
+        11,
+        12,
+    )
     names = [sg.action_name(a) for a in range(13)]
-    assert names == ["grow", "double", "shear", "swap seat 0", "swap seat 1", "swap seat 2",
-                     "swap seat 3", "wolf seat 0", "wolf seat 1", "wolf seat 2", "wolf seat 3",
-                     "raid", "pass"]
+    assert names == [
+        "grow",
+        "double",
+        "shear",
+        "swap seat 0",
+        "swap seat 1",
+        "swap seat 2",
+        "swap seat 3",
+        "wolf seat 0",
+        "wolf seat 1",
+        "wolf seat 2",
+        "wolf seat 3",
+        "raid",
+        "pass",
+    ]
     g = make("shave-a-sheep", 3)
     assert g.info.num_distinct_actions == 13 and g.info.perfect_information
     s = g.new_initial_state(seed=0)

@@ -32,26 +32,53 @@ def test_conformance_dolly(players: int, edition: str) -> None:
 
 def test_conformance_dolly_house_decks() -> None:
     # a small deck (the game ends on the empty deck), heavy black cards, every breed
-    check_game(make("dolly-crush", 2, white_per_type=3, black_per_type=1, black_points=5),
-               num_games=4, seed=11)
-    check_game(make("dolly-crush", 4, breeds=["border-collie", "bobtail", "australian-shepherd",
-                                              "pastore-maremmano"], dog_swaps={"bobtail": 0}),
-               num_games=2, seed=12)
+    check_game(
+        make("dolly-crush", 2, white_per_type=3, black_per_type=1, black_points=5),
+        num_games=4,
+        seed=11,
+    )
+    check_game(
+        make(
+            "dolly-crush",
+            4,
+            breeds=["border-collie", "bobtail", "australian-shepherd", "pastore-maremmano"],
+            dog_swaps={"bobtail": 0},
+        ),
+        num_games=2,
+        seed=12,
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("variants", ALLOWED_VARIANT_SETS, ids=lambda v: "+".join(v) or "rulebook")
 def test_conformance_shave(players: int, variants: list[str]) -> None:
-    report = check_game(make("shave-a-sheep", players, variants=variants), num_games=2,
-                        seed=players * 10 + len(variants))
+    report = check_game(
+        make("shave-a-sheep", players, variants=variants),
+        num_games=2,
+        seed=players * 10 + len(variants),
+    )
     assert report.games == report.terminal == 2
 
 
 def test_conformance_shave_house_rules() -> None:
-    check_game(make("shave-a-sheep", 3, wool=12, max_wool=3,
-                    die=["white/white", "x2", "gray/green", "pink"]), num_games=3, seed=5)
-    check_game(make("shave-a-sheep", 2, variants=["howling-wolf"], die=["gray/pink", "x2"],
-                    reaction_weights=[3, 1]), num_games=3, seed=6)
+    check_game(
+        make(
+            "shave-a-sheep", 3, wool=12, max_wool=3, die=["white/white", "x2", "gray/green", "pink"]
+        ),
+        num_games=3,
+        seed=5,
+    )
+    check_game(
+        make(
+            "shave-a-sheep",
+            2,
+            variants=["howling-wolf"],
+            die=["gray/pink", "x2"],
+            reaction_weights=[3, 1],
+        ),
+        num_games=3,
+        seed=6,
+    )
     report = check_game(make("shave-a-sheep", 2, max_turns=7), num_games=3, seed=7)
     assert report.truncated > 0
 
@@ -112,8 +139,9 @@ def test_checker_catches_wrong_probabilities(monkeypatch: pytest.MonkeyPatch) ->
     from sheepfold.games.shave_a_sheep.game import ShaveState
 
     real = ShaveState.chance_outcomes
-    monkeypatch.setattr(ShaveState, "chance_outcomes",
-                        lambda self: [(a, p * 0.9) for a, p in real(self)])
+    monkeypatch.setattr(
+        ShaveState, "chance_outcomes", lambda self: [(a, p * 0.9) for a, p in real(self)]
+    )
     _expect_check("chance", make("shave-a-sheep", 2))
 
 
@@ -142,8 +170,9 @@ def test_checker_catches_nondeterminism(monkeypatch: pytest.MonkeyPatch) -> None
     from sheepfold.games.shave_a_sheep.game import ShaveState
 
     real = ShaveState.sample_chance
-    monkeypatch.setattr(ShaveState, "sample_chance",
-                        lambda self, rng=None: real(self, rng or _random.Random()))
+    monkeypatch.setattr(
+        ShaveState, "sample_chance", lambda self, rng=None: real(self, rng or _random.Random())
+    )
     with pytest.raises(ConformanceError) as info:
         check_game(make("shave-a-sheep", 2), num_games=2, seed=3)
     assert info.value.check in ("determinism", "record")
@@ -157,7 +186,9 @@ def test_checker_catches_a_line_left_in_the_flock(monkeypatch: pytest.MonkeyPatc
     _expect_check("no-line", make("dolly-crush", 2), num_games=12)
 
 
-def test_checker_catches_a_determinize_that_loses_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checker_catches_a_determinize_that_loses_the_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from sheepfold.games.shave_a_sheep.game import ShaveGame
 
     real = ShaveGame.determinize

@@ -17,7 +17,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def _run(script: str, *args: str) -> str:
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout

@@ -19,12 +19,15 @@ from sheepfold.interop.gymnasium import (  # noqa: E402
 
 
 @pytest.mark.filterwarnings("error")
-@pytest.mark.parametrize("env_id,kwargs", [
-    (ENV_IDS["dolly-crush"], {}),
-    (ENV_IDS["dolly-crush"], {"players": 3, "seat": "random"}),
-    (ENV_IDS["shave-a-sheep"], {}),
-    (ENV_IDS["shave-a-sheep"], {"players": 4, "variants": ["howling-wolf"], "seat": 2}),
-])
+@pytest.mark.parametrize(
+    "env_id,kwargs",
+    [
+        (ENV_IDS["dolly-crush"], {}),
+        (ENV_IDS["dolly-crush"], {"players": 3, "seat": "random"}),
+        (ENV_IDS["shave-a-sheep"], {}),
+        (ENV_IDS["shave-a-sheep"], {"players": 4, "variants": ["howling-wolf"], "seat": 2}),
+    ],
+)
 def test_check_env(env_id: str, kwargs: dict, capsys) -> None:
     env = gym.make(env_id, **kwargs)
     check_env(env.unwrapped)  # also builds the 'human' and 'ansi' render modes from the spec
@@ -47,10 +50,13 @@ def _episode(env, seed: int):
             return actions, total, terminated, truncated, info
 
 
-@pytest.mark.parametrize("cls,kwargs", [
-    (DollyCrushEnv, {"players": 2}),
-    (ShaveASheepEnv, {"players": 3, "variants": ["my-friend-mr-wolf"]}),
-])
+@pytest.mark.parametrize(
+    "cls,kwargs",
+    [
+        (DollyCrushEnv, {"players": 2}),
+        (ShaveASheepEnv, {"players": 3, "variants": ["my-friend-mr-wolf"]}),
+    ],
+)
 def test_episodes_are_seeded_and_pay_the_win_share(cls, kwargs) -> None:
     env = cls(**kwargs)
     a1, r1, term, trunc, info = _episode(env, 5)
@@ -66,9 +72,10 @@ def test_episodes_are_seeded_and_pay_the_win_share(cls, kwargs) -> None:
     assert len(seeds) > 1
 
 
-@pytest.mark.parametrize("game,name", [
-    (g, b) for g in ("dolly-crush", "shave-a-sheep") for b in sorted(available_bots(g))
-])
+@pytest.mark.parametrize(
+    "game,name",
+    [(g, b) for g in ("dolly-crush", "shave-a-sheep") for b in sorted(available_bots(g))],
+)
 def test_every_registered_bot_can_be_the_opponent(game: str, name: str) -> None:
     # A few steps only: some bots think for a while (the bot layer tests their play).
     cls = DollyCrushEnv if game == "dolly-crush" else ShaveASheepEnv

@@ -14,8 +14,14 @@ from sheepfold.games import make  # noqa: E402
 from sheepfold.interop import openspiel as sos  # noqa: E402
 from sheepfold.interop.encoding import encoder_for  # noqa: E402
 
-SHAVE_VARIANTS = ["", "cutting-costs", "howling-wolf", "my-friend-mr-wolf",
-                  "cutting-costs+howling-wolf", "cutting-costs+my-friend-mr-wolf"]
+SHAVE_VARIANTS = [
+    "",
+    "cutting-costs",
+    "howling-wolf",
+    "my-friend-mr-wolf",
+    "cutting-costs+howling-wolf",
+    "cutting-costs+my-friend-mr-wolf",
+]
 CONFIGS = [("python_dolly_crush", "")] + [
     ("python_shave_a_sheep", f"variants={v}") for v in SHAVE_VARIANTS
 ]
@@ -30,17 +36,22 @@ def test_random_sim_test(short: str, params: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("game_string", [
-    "python_dolly_crush(players=3,rules=dolly-graded,breeds=border-collie+bobtail+australian-shepherd)",
-    "python_dolly_crush(players=2,dog_swaps=pastore-maremmano:0/1/2/3+australian-shepherd:2,white_points=3)",
-    "python_dolly_crush(players=2,white_per_type=3,black_per_type=1)",  # the deck runs out
-    "python_shave_a_sheep(players=3,die=white+x2+gray/pink+white/green,wool=12,max_wool=3)",
-    "python_shave_a_sheep(players=3,variants=howling-wolf,reaction_weights=1/0/3)",
-    "python_shave_a_sheep(players=2,max_turns=4)",  # always truncated
-    "python_shave_a_sheep(players=2,rules=my-friend-mr-wolf)",
-])
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_dolly_crush(players=3,rules=dolly-graded,breeds=border-collie+bobtail+australian-shepherd)",
+        "python_dolly_crush(players=2,dog_swaps=pastore-maremmano:0/1/2/3+australian-shepherd:2,white_points=3)",
+        "python_dolly_crush(players=2,white_per_type=3,black_per_type=1)",  # the deck runs out
+        "python_shave_a_sheep(players=3,die=white+x2+gray/pink+white/green,wool=12,max_wool=3)",
+        "python_shave_a_sheep(players=3,variants=howling-wolf,reaction_weights=1/0/3)",
+        "python_shave_a_sheep(players=2,max_turns=4)",  # always truncated
+        "python_shave_a_sheep(players=2,rules=my-friend-mr-wolf)",
+    ],
+)
 def test_random_sim_test_rule_options(game_string: str) -> None:
-    pyspiel.random_sim_test(pyspiel.load_game(game_string), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game(game_string), num_sims=2, serialize=True, verbose=False
+    )
 
 
 def test_game_metadata() -> None:
@@ -71,14 +82,22 @@ def test_readable_action_strings() -> None:
     rng = random.Random(3)
     while s.is_chance_node():
         s.apply_action(rng.choice(s.legal_actions()))
-    assert [s.action_to_string(0, a) for a in s.legal_actions()] == ["dog 0", "dog 1", "dog 2", "dog 3"]
+    assert [s.action_to_string(0, a) for a in s.legal_actions()] == [
+        "dog 0",
+        "dog 1",
+        "dog 2",
+        "dog 3",
+    ]
     s.apply_action(2)
     names = [s.action_to_string(0, a) for a in s.legal_actions()]
     assert "swap b2-b3" in names and "swap a1-b1" in names
     shave = pyspiel.load_game("python_shave_a_sheep(players=2)").new_initial_state()
     assert shave.action_to_string(pyspiel.PlayerId.CHANCE, 5) == "roll gray/green"
     shave.apply_action(5)
-    assert [shave.action_to_string(0, a) for a in shave.legal_actions()] == ["swap seat 1", "wolf seat 1"]
+    assert [shave.action_to_string(0, a) for a in shave.legal_actions()] == [
+        "swap seat 1",
+        "wolf seat 1",
+    ]
 
 
 def test_draw_probabilities_follow_the_unseen_cards() -> None:
@@ -134,8 +153,9 @@ def test_bad_parameters_are_refused_with_a_reason() -> None:
 
 
 def test_load_game_helper_builds_the_game_string() -> None:
-    g = sos.load_game("shave-a-sheep", players=3, variants=["cutting-costs", "howling-wolf"],
-                      max_turns=40)
+    g = sos.load_game(
+        "shave-a-sheep", players=3, variants=["cutting-costs", "howling-wolf"], max_turns=40
+    )
     engine = g.new_initial_state().engine_state.game
     assert engine.num_players == 3 and engine.rules.max_turns == 40
     assert engine.rules.variants == ("cutting-costs", "howling-wolf")
@@ -170,8 +190,9 @@ def _agree(game_string: str, engine_game, seed: int) -> int:
             assert os_state.legal_actions(p) == eng.legal_actions()
             mask = os_state.legal_actions_mask(p)
             assert [i for i, m in enumerate(mask) if m] == eng.legal_actions()
-            assert np.array_equal(np.array(os_state.observation_tensor(p), np.float32),
-                                  enc.encode(eng, p))
+            assert np.array_equal(
+                np.array(os_state.observation_tensor(p), np.float32), enc.encode(eng, p)
+            )
             action = rng.choice(eng.legal_actions())
             assert os_state.action_to_string(p, action) == eng.action_to_string(action)
         os_state.apply_action(action)
@@ -179,19 +200,23 @@ def _agree(game_string: str, engine_game, seed: int) -> int:
         steps += 1
         if steps % 37 == 0:  # a serialized and deserialized copy goes on identically
             _, os_state = pyspiel.deserialize_game_and_state(
-                pyspiel.serialize_game_and_state(os_state.get_game(), os_state))
+                pyspiel.serialize_game_and_state(os_state.get_game(), os_state)
+            )
     assert os_state.returns() == pytest.approx(eng.returns())
     assert os_state.engine_state.outcome() == eng.outcome()
     return steps
 
 
-@pytest.mark.parametrize("name,players,options", [
-    ("dolly-crush", 2, {}),
-    ("dolly-crush", 4, {"rules": "dolly-graded"}),
-    ("shave-a-sheep", 2, {}),
-    ("shave-a-sheep", 3, {"variants": ["cutting-costs", "howling-wolf"]}),
-    ("shave-a-sheep", 4, {"variants": ["my-friend-mr-wolf"]}),
-])
+@pytest.mark.parametrize(
+    "name,players,options",
+    [
+        ("dolly-crush", 2, {}),
+        ("dolly-crush", 4, {"rules": "dolly-graded"}),
+        ("shave-a-sheep", 2, {}),
+        ("shave-a-sheep", 3, {"variants": ["cutting-costs", "howling-wolf"]}),
+        ("shave-a-sheep", 4, {"variants": ["my-friend-mr-wolf"]}),
+    ],
+)
 def test_openspiel_state_agrees_with_the_engine(name: str, players: int, options: dict) -> None:
     opts = dict(options)
     rules = None

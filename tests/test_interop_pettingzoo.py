@@ -67,8 +67,10 @@ def test_same_seed_same_game_and_win_shares() -> None:
     rewards = [f1[a][0] for a in sorted(f1)]
     assert sum(rewards) == pytest.approx(1.0)
     winners = f1["player_0"][3]["winners"]
-    assert all(r == pytest.approx(1 / len(winners)) if i in winners else r == 0
-               for i, r in enumerate(rewards))
+    assert all(
+        r == pytest.approx(1 / len(winners)) if i in winners else r == 0
+        for i, r in enumerate(rewards)
+    )
     assert all(term and not trunc for _, term, trunc, _ in f1.values())
 
 

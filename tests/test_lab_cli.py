@@ -20,8 +20,26 @@ def _ok(args: list[str]) -> str:
 def test_run_show_record_and_report(tmp_path):  # type: ignore[no-untyped-def]
     out = tmp_path / "cc.parquet"
     html = tmp_path / "cc.html"
-    data = json.loads(_ok(["lab", "run", "shave-a-sheep", "--rules", "cutting-costs", "--games", "3000",
-                           "--workers", "1", "--out", str(out), "--report", str(html), "--json"]))
+    data = json.loads(
+        _ok(
+            [
+                "lab",
+                "run",
+                "shave-a-sheep",
+                "--rules",
+                "cutting-costs",
+                "--games",
+                "3000",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+                "--report",
+                str(html),
+                "--json",
+            ]
+        )
+    )
     assert data["games"] == 3000 and data["job"]["engine"] == "fast"
     keys = {m["key"] for m in data["metrics"]}
     assert {"length_mean", "win_seat0", "balance", "lead_changes", "drama_rate"} <= keys
@@ -40,21 +58,67 @@ def test_run_show_record_and_report(tmp_path):  # type: ignore[no-untyped-def]
 
 def test_compare_json_and_verdict(tmp_path):  # type: ignore[no-untyped-def]
     html = tmp_path / "cmp.html"
-    data = json.loads(_ok(["lab", "compare", "shave-a-sheep", "rulebook", "cutting-costs",
-                           "--games", "4000", "--workers", "1", "--json", "--report", str(html)]))
+    data = json.loads(
+        _ok(
+            [
+                "lab",
+                "compare",
+                "shave-a-sheep",
+                "rulebook",
+                "cutting-costs",
+                "--games",
+                "4000",
+                "--workers",
+                "1",
+                "--json",
+                "--report",
+                str(html),
+            ]
+        )
+    )
     assert data["games"] == 4000
     assert "cutting-costs makes games" in data["verdict"]
     L = next(m for m in data["metrics"] if m["key"] == "length_mean")
     assert L["significant"] and L["lo"] <= L["diff"] <= L["hi"]
     assert "B − A" in html.read_text()
-    text = _ok(["lab", "compare", "shave-a-sheep", "rulebook", "howling-wolf", "--games", "2000", "--workers", "1"])
+    text = _ok(
+        [
+            "lab",
+            "compare",
+            "shave-a-sheep",
+            "rulebook",
+            "howling-wolf",
+            "--games",
+            "2000",
+            "--workers",
+            "1",
+        ]
+    )
     assert "howling-wolf" in text and "seat 0" in text
 
 
 def test_variants_plot(tmp_path):  # type: ignore[no-untyped-def]
     png = tmp_path / "v.png"
-    rows = json.loads(_ok(["lab", "variants", "shave-a-sheep", "-r", "shave-rulebook", "-r", "cutting-costs",
-                           "--games", "2000", "--workers", "1", "--plot", str(png), "--json"]))
+    rows = json.loads(
+        _ok(
+            [
+                "lab",
+                "variants",
+                "shave-a-sheep",
+                "-r",
+                "shave-rulebook",
+                "-r",
+                "cutting-costs",
+                "--games",
+                "2000",
+                "--workers",
+                "1",
+                "--plot",
+                str(png),
+                "--json",
+            ]
+        )
+    )
     assert [r["name"] for r in rows] == ["shave-rulebook", "cutting-costs"]
     assert rows[1]["length"] > rows[0]["length"]
     assert png.read_bytes()[:4] == b"\x89PNG"
@@ -67,7 +131,10 @@ def test_bad_input_is_one_clear_line(tmp_path):  # type: ignore[no-untyped-def]
         (["lab", "run", "shave-a-sheep", "--bot", "nobody"], "no bot named"),
         (["lab", "run", "dolly-crush", "--bot", "random", "--engine", "fast"], "greedy bots only"),
         (["lab", "show", str(tmp_path / "missing.parquet")], "no such file"),
-        (["lab", "compare", "shave-a-sheep", "rulebook", "dolly-graded"], "no rule set named 'dolly-graded'"),
+        (
+            ["lab", "compare", "shave-a-sheep", "rulebook", "dolly-graded"],
+            "no rule set named 'dolly-graded'",
+        ),
     ]
     for args, message in cases:
         r = runner.invoke(app, args)
@@ -86,8 +153,26 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
     import pyarrow.parquet as pq
 
     out = tmp_path / "big.parquet"
-    args = [sys.executable, "-m", "sheepfold.cli.main", "lab", "run", "shave-a-sheep", "--engine", "engine",
-            "--games", "1200", "--workers", "2", "--seed", "77", "--chunk-size", "20", "--out", str(out)]
+    args = [
+        sys.executable,
+        "-m",
+        "sheepfold.cli.main",
+        "lab",
+        "run",
+        "shave-a-sheep",
+        "--engine",
+        "engine",
+        "--games",
+        "1200",
+        "--workers",
+        "2",
+        "--seed",
+        "77",
+        "--chunk-size",
+        "20",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     parts = tmp_path / "big.parquet.parts"
     deadline = time.time() + 120

@@ -17,7 +17,10 @@ RULE_SETS = [
     {"variants": ["howling-wolf"]},
     {"variants": ["howling-wolf"], "reaction_weights": [3, 1, 0.5, 2]},
     {"variants": ["my-friend-mr-wolf"]},
-    {"variants": ["my-friend-mr-wolf", "cutting-costs"], "die": ["white", "gray/green", "x2", "gray"]},
+    {
+        "variants": ["my-friend-mr-wolf", "cutting-costs"],
+        "die": ["white", "gray/green", "x2", "gray"],
+    },
     {"wool": 12, "max_wool": 3, "max_turns": 25},
     {"wool": 40, "die": ["white/white", "x2", "white/pink", "white/pink", "gray/green", "green"]},
 ]
@@ -47,7 +50,9 @@ def _engine_standings(game, seed, actions):  # type: ignore[no-untyped-def]
     return st, standings
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: ",".join(f"{k}" for k in r) or "rulebook")
+@pytest.mark.parametrize(
+    "rules", RULE_SETS, ids=lambda r: ",".join(f"{k}" for k in r) or "rulebook"
+)
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("mix", POLICY_MIXES)
 def test_shave_fast_games_replay_exactly_in_the_engine(rules, players, mix):  # type: ignore[no-untyped-def]
@@ -96,22 +101,29 @@ def test_shave_fast_simulator_is_reproducible():
     pols = np.zeros((200, 2), dtype=np.int64)
     a = fs.simulate(game, np.arange(200), pols)
     b = fs.simulate(game, np.arange(200), pols)
-    assert np.array_equal(a["scores"], b["scores"]) and np.array_equal(a["standings"], b["standings"])
+    assert np.array_equal(a["scores"], b["scores"]) and np.array_equal(
+        a["standings"], b["standings"]
+    )
     c = fs.simulate(game, np.arange(1, 201), pols)
     assert not np.array_equal(a["scores"], c["scores"])
 
 
-@pytest.mark.parametrize("rules,players", [
-    ({"wool": 10, "max_wool": 3}, 2),
-    ({"wool": 10, "max_wool": 3, "variants": ["howling-wolf"]}, 2),
-    ({"wool": 9, "max_wool": 3, "variants": ["my-friend-mr-wolf", "cutting-costs"]}, 3),
-])
+@pytest.mark.parametrize(
+    "rules,players",
+    [
+        ({"wool": 10, "max_wool": 3}, 2),
+        ({"wool": 10, "max_wool": 3, "variants": ["howling-wolf"]}, 2),
+        ({"wool": 9, "max_wool": 3, "variants": ["my-friend-mr-wolf", "cutting-costs"]}, 3),
+    ],
+)
 def test_shave_perfect_policy_is_the_solvers(rules, players):  # type: ignore[no-untyped-def]
     from sheepfold.games.shave_a_sheep import solver
 
     game = make("shave-a-sheep", players=players, rules=rules)
     ex = fs.exact_for(game, ["perfect"])
-    sols = [solver.cached(game.rules, players, seat=s)[0] for s in range(1 if players == 2 else players)]
+    sols = [
+        solver.cached(game.rules, players, seat=s)[0] for s in range(1 if players == 2 else players)
+    ]
     pols = [fs.PERFECT] * players
     checked = 0
     for seed in range(20):
@@ -136,11 +148,15 @@ def test_shave_perfect_policy_is_the_solvers(rules, players):  # type: ignore[no
 def test_dolly_fast_path_equals_the_engine_with_greedy_bots():
     from sheepfold.lab.runner import make_job, run
 
-    for rules, breeds in ((None, None), ({"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4]}}, "mix")):
+    for rules, breeds in (
+        (None, None),
+        ({"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4]}}, "mix"),
+    ):
         fast = make_job("dolly-crush", rules, bots=["greedy"], games=4, seed=11, breeds=breeds)
         assert fast.engine == "fast"
-        slow = make_job("dolly-crush", rules, bots=["greedy"], games=4, seed=11, breeds=breeds,
-                        engine="engine")
+        slow = make_job(
+            "dolly-crush", rules, bots=["greedy"], games=4, seed=11, breeds=breeds, engine="engine"
+        )
         cols = ["game_index", "seed", "scores", "winners", "length", "standings", "breeds"]
         a = run(fast, workers=1).select(cols).to_pylist()
         b = run(slow, workers=1).select(cols).to_pylist()
@@ -157,4 +173,6 @@ def test_dolly_compiled_search_agrees_with_the_reference():
         while st.is_chance_node():
             st.apply(st.sample_chance())
         for n in (1, 2, 3):
-            assert nb_best_swaps(st.flock, n, game.points) == search.reference_best_swaps(st.flock, n, game.points)
+            assert nb_best_swaps(st.flock, n, game.points) == search.reference_best_swaps(
+                st.flock, n, game.points
+            )

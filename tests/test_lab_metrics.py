@@ -62,11 +62,26 @@ def test_win_shares_agree_with_the_solvers_exact_values(bots):  # type: ignore[n
 
 
 def test_metrics_of_a_run_have_intervals_and_definitions():
-    job = make_job("shave-a-sheep", None, bots=["greedy", "random"], rotate=True, games=4000, seed=1)
+    job = make_job(
+        "shave-a-sheep", None, bots=["greedy", "random"], rotate=True, games=4000, seed=1
+    )
     vals = {v.key: v for v in evaluate(game_arrays(run(job, workers=1)))}
-    for key in ("length_mean", "length_sd", "length_p50", "truncated", "win_seat0",
-                "first_player_advantage", "balance", "tie_rate", "lead_changes", "drama_rate",
-                "drama_depth", "decisiveness", "margin", "skill_gap"):
+    for key in (
+        "length_mean",
+        "length_sd",
+        "length_p50",
+        "truncated",
+        "win_seat0",
+        "first_player_advantage",
+        "balance",
+        "tie_rate",
+        "lead_changes",
+        "drama_rate",
+        "drama_depth",
+        "decisiveness",
+        "margin",
+        "skill_gap",
+    ):
         v = vals[key]
         assert v.definition
         assert v.lo <= v.value <= v.hi or (v.lo == v.hi == v.value), key
@@ -88,8 +103,13 @@ def test_compare_same_rules_shows_nothing_and_cutting_costs_lengthens():
     same = run(base, workers=1)
     diffs = compare_tables(same, same)
     assert all(d.diff == 0 and not d.significant for d in diffs)
-    cc = make_job("shave-a-sheep", {"variants": ["cutting-costs"]}, ruleset="cutting-costs",
-                  games=6000, seed=5)
+    cc = make_job(
+        "shave-a-sheep",
+        {"variants": ["cutting-costs"]},
+        ruleset="cutting-costs",
+        games=6000,
+        seed=5,
+    )
     diffs = compare_tables(same, run(cc, workers=1))
     by = {d.key: d for d in diffs}
     L = by["length_mean"]

@@ -10,8 +10,22 @@ import pytest
 from sheepfold.core.records import replay
 from sheepfold.lab.runner import LabError, make_job, read_table, record_of, row_dict, run
 
-COLS = ["game_index", "seed", "scores", "winners", "shares", "length", "truncated", "standings",
-        "bots", "lead_changes", "winner_trailed", "winner_deficit", "decisive_turn", "engine"]
+COLS = [
+    "game_index",
+    "seed",
+    "scores",
+    "winners",
+    "shares",
+    "length",
+    "truncated",
+    "standings",
+    "bots",
+    "lead_changes",
+    "winner_trailed",
+    "winner_deficit",
+    "decisive_turn",
+    "engine",
+]
 
 
 def _rows(table):  # type: ignore[no-untyped-def]
@@ -19,8 +33,15 @@ def _rows(table):  # type: ignore[no-untyped-def]
 
 
 def test_engine_rows_turn_back_into_records(tmp_path):  # type: ignore[no-untyped-def]
-    job = make_job("shave-a-sheep", {"variants": ["howling-wolf"]}, bots=["greedy", "random"],
-                   games=12, seed=40, engine="engine", rotate=True)
+    job = make_job(
+        "shave-a-sheep",
+        {"variants": ["howling-wolf"]},
+        bots=["greedy", "random"],
+        games=12,
+        seed=40,
+        engine="engine",
+        rotate=True,
+    )
     out = tmp_path / "r.parquet"
     table = run(job, out, workers=1)
     assert table.num_rows == 12
@@ -38,8 +59,13 @@ def test_engine_rows_turn_back_into_records(tmp_path):  # type: ignore[no-untype
 
 
 def test_fast_rows_turn_back_into_records():
-    job = make_job("shave-a-sheep", {"variants": ["my-friend-mr-wolf"]}, bots=["greedy", "random"],
-                   games=300, seed=7)
+    job = make_job(
+        "shave-a-sheep",
+        {"variants": ["my-friend-mr-wolf"]},
+        bots=["greedy", "random"],
+        games=300,
+        seed=7,
+    )
     assert job.engine == "fast"
     table = run(job, workers=1)
     for k in (0, 123, 299):
@@ -60,8 +86,9 @@ def test_parallel_run_equals_serial_run():
 
 
 def test_stop_and_resume_lose_no_game(tmp_path):  # type: ignore[no-untyped-def]
-    job = make_job("shave-a-sheep", {"variants": ["cutting-costs"]}, games=40, seed=9,
-                   engine="engine")
+    job = make_job(
+        "shave-a-sheep", {"variants": ["cutting-costs"]}, games=40, seed=9, engine="engine"
+    )
     full = run(job, workers=1)
     out = tmp_path / "run.parquet"
     calls = []
@@ -81,13 +108,17 @@ def test_stop_and_resume_lose_no_game(tmp_path):  # type: ignore[no-untyped-def]
     with pytest.raises(LabError, match="another job"):
         run(other, out, workers=1, resume=True)
     seen = []
-    table = run(job, out, workers=2, chunk_size=5, resume=True, progress=lambda d, t: seen.append(d))
+    table = run(
+        job, out, workers=2, chunk_size=5, resume=True, progress=lambda d, t: seen.append(d)
+    )
     assert seen[0] == 16  # resumed where it stopped
     assert _rows(table) == _rows(full)
     assert _rows(read_table(out)[1]) == _rows(full)
     assert not (tmp_path / "run.parquet.parts").exists()
     # a bigger --games extends the run
-    more = make_job("shave-a-sheep", {"variants": ["cutting-costs"]}, games=50, seed=9, engine="engine")
+    more = make_job(
+        "shave-a-sheep", {"variants": ["cutting-costs"]}, games=50, seed=9, engine="engine"
+    )
     assert _rows(run(more, out, workers=1, resume=True))[:40] == _rows(full)
 
 
@@ -101,19 +132,47 @@ def test_ray_local_gives_the_same_rows_as_a_local_run(tmp_path):  # type: ignore
     pytest.importorskip("ray")
     env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
     fast = make_job("shave-a-sheep", None, bots=["greedy", "random"], games=3000, seed=21)
-    slow = make_job("shave-a-sheep", {"variants": ["howling-wolf"]}, games=24, seed=5, engine="engine")
+    slow = make_job(
+        "shave-a-sheep", {"variants": ["howling-wolf"]}, games=24, seed=5, engine="engine"
+    )
     out_fast, out_slow = tmp_path / "fast.parquet", tmp_path / "slow.parquet"
     cli = subprocess.run(
-        [sys.executable, "-m", "sheepfold.cli.main", "lab", "run", "shave-a-sheep", "--bot", "greedy",
-         "--bot", "random", "--games", "3000", "--seed", "21", "--ray", "local", "--out", str(out_fast),
-         "--json"], capture_output=True, env=env, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "sheepfold.cli.main",
+            "lab",
+            "run",
+            "shave-a-sheep",
+            "--bot",
+            "greedy",
+            "--bot",
+            "random",
+            "--games",
+            "3000",
+            "--seed",
+            "21",
+            "--ray",
+            "local",
+            "--out",
+            str(out_fast),
+            "--json",
+        ],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
     assert cli.returncode == 0, cli.stderr.decode()[-2000:]
     script = (
         "import sys; from sheepfold.lab.runner import Job, run\n"
         "job = Job.from_json(sys.argv[1]); run(job, sys.argv[2], ray='local', chunk_size=5)\n"
     )
-    py = subprocess.run([sys.executable, "-c", script, slow.to_json(), str(out_slow)],
-                        capture_output=True, env=env, timeout=300)
+    py = subprocess.run(
+        [sys.executable, "-c", script, slow.to_json(), str(out_slow)],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
     assert py.returncode == 0, py.stderr.decode()[-2000:]
     for job, out in ((fast, out_fast), (slow, out_slow)):
         ray_job, ray_rows = read_table(out)

@@ -18,23 +18,29 @@ from sheepfold.core.records import replay
 ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
 
 
-def run_play(args: list[str], lines: list[str], timeout: float = 120) -> subprocess.CompletedProcess:
+def run_play(
+    args: list[str], lines: list[str], timeout: float = 120
+) -> subprocess.CompletedProcess:
     """The real command in a subprocess, stdin a pipe (as a person at a terminal would type)."""
     return subprocess.run(
         [sys.executable, "-m", "sheepfold.cli.main", "play", *args],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=timeout, env=ENV,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
     )
 
 
 def result_scores(out: str) -> dict[int, int]:
     """Seat -> score, read from the result screen's table."""
-    tail = out[out.index("Final result"):]
+    tail = out[out.index("Final result") :]
     rows = re.findall(r"^\s*(?:WINNER)?\s+(\d)\s+.+?\s+(\d+)\s*$", tail, flags=re.M)
     return {int(s): int(v) for s, v in rows}
 
 
 def result_winners(out: str) -> set[int]:
-    tail = out[out.index("Final result"):]
+    tail = out[out.index("Final result") :]
     return {int(s) for s in re.findall(r"^\s*WINNER\s+(\d)\s", tail, flags=re.M)}
 
 
@@ -56,9 +62,25 @@ def test_play_dolly_whole_game_one_person_and_bots(tmp_path):
     # The person plays Bobtail (1 swap per card): every turn is "dog D" then one swap.
     turn = ["dog 0", "a1-a2", "dog 1", "b2 b3", "2", "c4-c5", "d3", "a5 b5"]
     r = run_play(
-        ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seat", "bot:random",
-         "--breed", "bobtail", "--breed", "pastore-maremmano", "--breed", "border-collie",
-         "--seed", "11", "--save", str(rec)],
+        [
+            "dolly-crush",
+            "--seat",
+            "ann",
+            "--seat",
+            "bot:greedy",
+            "--seat",
+            "bot:random",
+            "--breed",
+            "bobtail",
+            "--breed",
+            "pastore-maremmano",
+            "--breed",
+            "border-collie",
+            "--seed",
+            "11",
+            "--save",
+            str(rec),
+        ],
         turn * 3,
     )
     assert r.returncode == 0, r.stderr
@@ -75,8 +97,19 @@ def test_play_dolly_whole_game_one_person_and_bots(tmp_path):
 @pytest.mark.parametrize("rules", [None, "cutting-costs", "howling-wolf", "my-friend-mr-wolf"])
 def test_play_shave_whole_game_one_person_and_bots(tmp_path, rules):
     rec = tmp_path / "shave.json"
-    args = ["shave-a-sheep", "--seat", "ann", "--seat", "bot:greedy", "--seat", "random",
-            "--seed", "5", "--save", str(rec)]
+    args = [
+        "shave-a-sheep",
+        "--seat",
+        "ann",
+        "--seat",
+        "bot:greedy",
+        "--seat",
+        "random",
+        "--seed",
+        "5",
+        "--save",
+        str(rec),
+    ]
     if rules:
         args += ["--rules", rules]
     r = run_play(args, ["1"] * 1500)  # always the first entry of the numbered menu
@@ -174,8 +207,23 @@ def test_players_option_asks_who_sits_where():
 
 
 def test_all_bots_game_runs_to_the_end_and_hides_scores_until_then():
-    res = invoke(["dolly-crush", "--seat", "bot:greedy", "--seat", "bot:random", "--seed", "2",
-                  "--breed", "bobtail", "--breed", "border-collie", "--hide-scores"], [])
+    res = invoke(
+        [
+            "dolly-crush",
+            "--seat",
+            "bot:greedy",
+            "--seat",
+            "bot:random",
+            "--seed",
+            "2",
+            "--breed",
+            "bobtail",
+            "--breed",
+            "border-collie",
+            "--hide-scores",
+        ],
+        [],
+    )
     assert res.exit_code == 0, res.output
     body, result = res.output.split("The game is over")
     assert "hidden" in body and "points." not in body
@@ -187,14 +235,35 @@ def test_all_bots_game_runs_to_the_end_and_hides_scores_until_then():
     [
         (["nope"], "unknown game 'nope'"),
         (["shave-a-sheep", "--breed", "bobtail"], "--breed is for Dolly Crush only"),
-        (["dolly-crush", "--seat", "a", "--seat", "b", "--breed", "bobtail"], "1 --breed options for 2 seats"),
-        (["dolly-crush", "--seat", "a", "--seat", "b", "--breed", "bobtail", "--breed", "bobtail"],
-         "a breed is used by one player at most"),
+        (
+            ["dolly-crush", "--seat", "a", "--seat", "b", "--breed", "bobtail"],
+            "1 --breed options for 2 seats",
+        ),
+        (
+            [
+                "dolly-crush",
+                "--seat",
+                "a",
+                "--seat",
+                "b",
+                "--breed",
+                "bobtail",
+                "--breed",
+                "bobtail",
+            ],
+            "a breed is used by one player at most",
+        ),
         (["dolly-crush", "--seat", "a", "--players", "3"], "--players 3 but 1 --seat"),
         (["dolly-crush", "--seat", "a"], "2 to 4 seats"),
         (["dolly-crush", "--seat", "a", "--seat", "bot:x"], "no bot named 'x'"),
-        (["dolly-crush", "--seat", "a", "--seat", "b", "--rules", "no-such-rules"], "no rule set named"),
-        (["shave-a-sheep", "--seat", "a", "--seat", "b", "--hide-scores"], "--hide-scores is for Dolly Crush"),
+        (
+            ["dolly-crush", "--seat", "a", "--seat", "b", "--rules", "no-such-rules"],
+            "no rule set named",
+        ),
+        (
+            ["shave-a-sheep", "--seat", "a", "--seat", "b", "--hide-scores"],
+            "--hide-scores is for Dolly Crush",
+        ),
     ],
 )
 def test_bad_options_get_a_one_line_error(args, message):
@@ -205,10 +274,38 @@ def test_bad_options_get_a_one_line_error(args, message):
 
 
 def test_seed_is_reproducible():
-    a = invoke(["dolly-crush", "--seat", "bot:greedy", "--seat", "bot:random", "--seed", "8",
-                "--breed", "bobtail", "--breed", "border-collie"], [])
-    b = invoke(["dolly-crush", "--seat", "bot:greedy", "--seat", "bot:random", "--seed", "8",
-                "--breed", "bobtail", "--breed", "border-collie"], [])
+    a = invoke(
+        [
+            "dolly-crush",
+            "--seat",
+            "bot:greedy",
+            "--seat",
+            "bot:random",
+            "--seed",
+            "8",
+            "--breed",
+            "bobtail",
+            "--breed",
+            "border-collie",
+        ],
+        [],
+    )
+    b = invoke(
+        [
+            "dolly-crush",
+            "--seat",
+            "bot:greedy",
+            "--seat",
+            "bot:random",
+            "--seed",
+            "8",
+            "--breed",
+            "bobtail",
+            "--breed",
+            "border-collie",
+        ],
+        [],
+    )
     assert a.output == b.output
 
 
@@ -258,9 +355,27 @@ def test_dolly_ruling_4_the_table_picks_the_starting_player(tmp_path):
     """Ruling 4: the front end lets the table pick who starts; the order stays clockwise."""
     save = tmp_path / "first.json"
     result = invoke(
-        ["dolly-crush", "--seat", "ann", "--seat", "bob", "--seat", "bot:random",
-         "--breed", "bobtail", "--breed", "border-collie", "--breed", "pastore-maremmano",
-         "--first", "bob", "--seed", "5", "--save", str(save)],
+        [
+            "dolly-crush",
+            "--seat",
+            "ann",
+            "--seat",
+            "bob",
+            "--seat",
+            "bot:random",
+            "--breed",
+            "bobtail",
+            "--breed",
+            "border-collie",
+            "--breed",
+            "pastore-maremmano",
+            "--first",
+            "bob",
+            "--seed",
+            "5",
+            "--save",
+            str(save),
+        ],
         ["quit"],
     )
     assert result.exit_code == 0, result.output

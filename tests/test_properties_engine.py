@@ -12,7 +12,7 @@ import itertools
 import json
 import random
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from hypothesis import given
@@ -48,18 +48,24 @@ DOLLY_RULES: list[dict[str, Any]] = [
 
 configs = st.one_of(
     st.tuples(st.just("dolly-crush"), st.integers(2, 4), st.sampled_from(range(len(DOLLY_RULES)))),
-    st.tuples(st.just("shave-a-sheep"), st.integers(2, 4), st.sampled_from(range(len(SHAVE_RULES)))),
+    st.tuples(
+        st.just("shave-a-sheep"), st.integers(2, 4), st.sampled_from(range(len(SHAVE_RULES)))
+    ),
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_of(name: str, players: int, rules_index: int) -> Any:
     rules = (DOLLY_RULES if name == "dolly-crush" else SHAVE_RULES)[rules_index]
     return make(name, players, rules=rules)
 
 
-def walk(config: tuple[str, int, int], seed: int, on_state: Callable[[State], None],
-         stop_after: int | None = None) -> State:
+def walk(
+    config: tuple[str, int, int],
+    seed: int,
+    on_state: Callable[[State], None],
+    stop_after: int | None = None,
+) -> State:
     """Play a random game (chance: mostly the seeded deck/die, sometimes another outcome),
     calling ``on_state`` on every state reached; stop early after ``stop_after`` steps."""
     game = game_of(*config)
@@ -81,8 +87,10 @@ seeds = st.integers(0, 2**31 - 1)
 
 
 # -- conservation and the flock ----------------------------------------------------------------
-@given(st.tuples(st.just("dolly-crush"), st.integers(2, 4), st.sampled_from(range(len(DOLLY_RULES)))),
-       seeds)
+@given(
+    st.tuples(st.just("dolly-crush"), st.integers(2, 4), st.sampled_from(range(len(DOLLY_RULES)))),
+    seeds,
+)
 def test_cards_are_conserved_in_every_reachable_state(config: Any, seed: int) -> None:
     size = game_of(*config).rules.deck_size()
 
@@ -93,8 +101,12 @@ def test_cards_are_conserved_in_every_reachable_state(config: Any, seed: int) ->
     walk(config, seed, check)
 
 
-@given(st.tuples(st.just("shave-a-sheep"), st.integers(2, 4), st.sampled_from(range(len(SHAVE_RULES)))),
-       seeds)
+@given(
+    st.tuples(
+        st.just("shave-a-sheep"), st.integers(2, 4), st.sampled_from(range(len(SHAVE_RULES)))
+    ),
+    seeds,
+)
 def test_wool_is_conserved_in_every_reachable_state(config: Any, seed: int) -> None:
     rules = game_of(*config).rules
 
@@ -105,8 +117,10 @@ def test_wool_is_conserved_in_every_reachable_state(config: Any, seed: int) -> N
     walk(config, seed, check)
 
 
-@given(st.tuples(st.just("dolly-crush"), st.integers(2, 4), st.sampled_from(range(len(DOLLY_RULES)))),
-       seeds)
+@given(
+    st.tuples(st.just("dolly-crush"), st.integers(2, 4), st.sampled_from(range(len(DOLLY_RULES)))),
+    seeds,
+)
 def test_no_line_in_the_flock_when_a_turn_starts(config: Any, seed: int) -> None:
     starts = []
 
@@ -156,14 +170,20 @@ def test_replaying_a_record_reproduces_the_game(config: Any, seed: int, stop: in
 
 
 junk_actions = st.one_of(
-    st.integers(-(2**70), 2**70), st.integers(-3, 20), st.none(), st.booleans(),
-    st.floats(allow_nan=True), st.text(max_size=4), st.lists(st.integers(0, 3), max_size=2),
+    st.integers(-(2**70), 2**70),
+    st.integers(-3, 20),
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.text(max_size=4),
+    st.lists(st.integers(0, 3), max_size=2),
 )
 
 
 @given(configs, seeds, st.integers(0, 300), st.lists(junk_actions, min_size=1, max_size=6))
-def test_a_rejected_move_leaves_the_state_exactly_as_it_was(config: Any, seed: int, stop: int,
-                                                           actions: list[Any]) -> None:
+def test_a_rejected_move_leaves_the_state_exactly_as_it_was(
+    config: Any, seed: int, stop: int, actions: list[Any]
+) -> None:
     s = walk(config, seed, lambda s: None, stop_after=stop)
     for a in actions:
         if type(a) is int and s.illegal_reason(a) is None:
@@ -200,10 +220,16 @@ def test_clones_never_share_state(config: Any, seed: int, stop: int, seed2: int)
 # -- bad input never gives a traceback --------------------------------------------------------
 def _base_records() -> list[dict[str, Any]]:
     out = []
-    for config, seed in ((("dolly-crush", 2, 0), 1), (("dolly-crush", 3, 1), 2),
-                         (("dolly-crush", 2, 2), 3), (("shave-a-sheep", 2, 0), 4),
-                         (("shave-a-sheep", 3, 3), 5), (("shave-a-sheep", 2, 4), 6),
-                         (("shave-a-sheep", 4, 1), 7), (("shave-a-sheep", 2, 6), 8)):
+    for config, seed in (
+        (("dolly-crush", 2, 0), 1),
+        (("dolly-crush", 3, 1), 2),
+        (("dolly-crush", 2, 2), 3),
+        (("shave-a-sheep", 2, 0), 4),
+        (("shave-a-sheep", 3, 3), 5),
+        (("shave-a-sheep", 2, 4), 6),
+        (("shave-a-sheep", 4, 1), 7),
+        (("shave-a-sheep", 2, 6), 8),
+    ):
         s = walk(config, seed, lambda s: None, stop_after=120)
         while not at_boundary(s):
             s.apply(s.sample_chance() if s.is_chance_node() else s.legal_actions()[0])
@@ -215,11 +241,33 @@ def _base_records() -> list[dict[str, Any]]:
 
 BASE_RECORDS = _base_records()
 junk_values = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False),
-    st.text(max_size=8), st.lists(st.integers(-2, 5), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+    st.lists(st.integers(-2, 5), max_size=3),
     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
-    st.sampled_from(["a0", "d1", "c6", "ram-pink", "goat-white", "gray/purple", "x3", "wolf",
-                     "raid", "send", "-1", "", "A1", "ram_black", "white/", "/"]),
+    st.sampled_from(
+        [
+            "a0",
+            "d1",
+            "c6",
+            "ram-pink",
+            "goat-white",
+            "gray/purple",
+            "x3",
+            "wolf",
+            "raid",
+            "send",
+            "-1",
+            "",
+            "A1",
+            "ram_black",
+            "white/",
+            "/",
+        ]
+    ),
 )
 
 
@@ -262,7 +310,11 @@ def malformed_records(draw: Any) -> str:
             cut = draw(st.integers(0, len(text)))
             if kind == "text-cut":
                 return text[:cut]
-            return text[:cut] + draw(st.sampled_from(list('{}[],:"\\x0 \x00é') + ["NaN", "1e999"])) + text[cut:]
+            return (
+                text[:cut]
+                + draw(st.sampled_from(list('{}[],:"\\x0 \x00é') + ["NaN", "1e999"]))
+                + text[cut:]
+            )
     return json.dumps(rec)
 
 
@@ -321,17 +373,38 @@ dolly_moves = st.fixed_dictionaries(
     optional={"seat": st.integers(0, 4)},
 )
 shave_moves = st.fixed_dictionaries(
-    {"roll": st.sampled_from(["white", "x2", "white/pink", "white/green", "gray/pink",
-                              "gray/green", "gray/white", "green/pink", "pink/white", "pink",
-                              "gray/green/white"])},
-    optional={"action": st.sampled_from(["grow", "double", "swap", "wolf", "shear"]),
-              "target": st.integers(0, 4), "grabber": st.integers(0, 4), "grow": st.booleans(),
-              "mode": st.sampled_from(["send", "raid"]), "seat": st.integers(0, 4)},
+    {
+        "roll": st.sampled_from(
+            [
+                "white",
+                "x2",
+                "white/pink",
+                "white/green",
+                "gray/pink",
+                "gray/green",
+                "gray/white",
+                "green/pink",
+                "pink/white",
+                "pink",
+                "gray/green/white",
+            ]
+        )
+    },
+    optional={
+        "action": st.sampled_from(["grow", "double", "swap", "wolf", "shear"]),
+        "target": st.integers(0, 4),
+        "grabber": st.integers(0, 4),
+        "grow": st.booleans(),
+        "mode": st.sampled_from(["send", "raid"]),
+        "seat": st.integers(0, 4),
+    },
 )
 
 
 @given(st.sampled_from(range(len(BASE_RECORDS))), st.data())
-def test_random_illegal_moves_give_a_clear_error_and_nothing_half_applied(i: int, data: Any) -> None:
+def test_random_illegal_moves_give_a_clear_error_and_nothing_half_applied(
+    i: int, data: Any
+) -> None:
     rec = copy.deepcopy(BASE_RECORDS[i])
     moves = rec["moves"]
     k = data.draw(st.integers(0, len(moves)))
@@ -346,6 +419,6 @@ def test_random_illegal_moves_give_a_clear_error_and_nothing_half_applied(i: int
         return
     if out.error is not None:
         assert out.error.move >= k  # the moves before it were legal
-        before = replay(json.dumps({**rec, "moves": rec["moves"][:out.error.move]}))
+        before = replay(json.dumps({**rec, "moves": rec["moves"][: out.error.move]}))
         assert before.error is None
         assert before.state.snapshot() == out.state.snapshot()  # nothing half-applied

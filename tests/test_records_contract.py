@@ -24,8 +24,14 @@ from sheepfold.games import make
 RECORDS = Path(__file__).parent / "records"
 
 
-def random_game(name: str, players: int = 2, seed: int = 0, steps: int | None = None,
-                chance_rng: random.Random | None = None, **rules: object):  # noqa: ANN201
+def random_game(
+    name: str,
+    players: int = 2,
+    seed: int = 0,
+    steps: int | None = None,
+    chance_rng: random.Random | None = None,
+    **rules: object,
+):  # noqa: ANN201
     s = make(name, players, **rules).new_initial_state(seed=seed)
     rng = random.Random(seed)
     n = 0
@@ -43,9 +49,11 @@ def test_to_record_writes_the_contract_fields() -> None:
     rec = to_record(s, ["ann", "bob", "cat"])
     assert list(rec)[:2] == ["format", "game"] and rec["format"] == FORMAT == "sheepfold-record/1"
     assert rec["game"] == "dolly-crush"
-    assert rec["players"] == [{"name": "ann", "breed": "pastore-maremmano"},
-                              {"name": "bob", "breed": "australian-shepherd"},
-                              {"name": "cat", "breed": "bobtail"}]
+    assert rec["players"] == [
+        {"name": "ann", "breed": "pastore-maremmano"},
+        {"name": "bob", "breed": "australian-shepherd"},
+        {"name": "cat", "breed": "bobtail"},
+    ]
     assert "rules" not in rec  # the rulebook defaults: absent
     assert rec["seed"] == 4 and len(rec["deck"]) == 100 and "draws" not in rec
     assert all(set(m) == {"dog", "swaps"} for m in rec["moves"]) and len(rec["moves"]) == 12
@@ -72,8 +80,12 @@ def test_the_deck_is_top_card_first_and_fixes_the_deal() -> None:
 
 
 def test_without_a_deck_the_standard_deck_is_shuffled_with_the_seed() -> None:
-    base = {"format": FORMAT, "game": "dolly-crush", "moves": [],
-            "players": [{"name": "a", "breed": "bobtail"}, {"name": "b", "breed": "border-collie"}]}
+    base = {
+        "format": FORMAT,
+        "game": "dolly-crush",
+        "moves": [],
+        "players": [{"name": "a", "breed": "bobtail"}, {"name": "b", "breed": "border-collie"}],
+    }
     a, a2, b = (summary(replay({**base, "seed": x}).state, 0) for x in (1, 1, 2))
     assert a == a2 and a["flock"] != b["flock"] and a["deck_size"] == 85
 
@@ -87,7 +99,8 @@ def test_any_game_finished_or_not_is_saved_and_replays(tmp_path: Path) -> None:
             assert out.error is None and out.names == ("a", "b", "c")
             # a turn in progress is left out; whole turns are all there
             assert summary(out.state, out.moves_applied)["moves_applied"] == len(
-                json.loads(path.read_text())["moves"])
+                json.loads(path.read_text())["moves"]
+            )
             if steps is None:
                 assert out.state.snapshot() == s.snapshot()
     assert not list((tmp_path / "sub").glob(".*.tmp"))  # atomic writes leave nothing behind
@@ -115,22 +128,25 @@ def test_new_optional_fields_are_accepted() -> None:
     assert out.error is None and out.moves_applied == 6
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"format": "sheepfold-record/2"}, "format", "sheepfold-record/1"),
-    ({"game": "chess"}, "game", "dolly-crush"),
-    ({"players": [{"name": "solo"}]}, "players", "at least 2"),
-    ({"players": [{"name": str(i)} for i in range(5)]}, "players", "at most 4"),
-    ({"players": [{"name": 3}, {"name": "b"}]}, "players.0.name", "string"),
-    ({"moves": {"roll": "white"}}, "moves", "list"),
-    ({"seed": "7"}, "seed", "integer"),
-    ({"seed": True}, "seed", "integer"),
-    ({"rules": {"wool": -3}}, "rules", "wool"),
-    ({"rules": {"colour": "pink"}}, "rules", "unknown field"),
-    ({"moves": [{"roll": 6, "action": "grow"}]}, "moves.0.roll", "string"),
-    ({"moves": [{"roll": "white", "action": "fly"}]}, "moves.0.action", "grow"),
-    ({"moves": [{"action": "grow"}]}, "moves.0.roll", "required"),
-    ({"moves": [{"roll": "white", "action": "grow", "target": -1}]}, "moves.0.target", "0"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"format": "sheepfold-record/2"}, "format", "sheepfold-record/1"),
+        ({"game": "chess"}, "game", "dolly-crush"),
+        ({"players": [{"name": "solo"}]}, "players", "at least 2"),
+        ({"players": [{"name": str(i)} for i in range(5)]}, "players", "at most 4"),
+        ({"players": [{"name": 3}, {"name": "b"}]}, "players.0.name", "string"),
+        ({"moves": {"roll": "white"}}, "moves", "list"),
+        ({"seed": "7"}, "seed", "integer"),
+        ({"seed": True}, "seed", "integer"),
+        ({"rules": {"wool": -3}}, "rules", "wool"),
+        ({"rules": {"colour": "pink"}}, "rules", "unknown field"),
+        ({"moves": [{"roll": 6, "action": "grow"}]}, "moves.0.roll", "string"),
+        ({"moves": [{"roll": "white", "action": "fly"}]}, "moves.0.action", "grow"),
+        ({"moves": [{"action": "grow"}]}, "moves.0.roll", "required"),
+        ({"moves": [{"roll": "white", "action": "grow", "target": -1}]}, "moves.0.target", "0"),
+    ],
+)
 def test_a_file_that_is_not_a_record_names_the_field(change: dict, field: str, words: str) -> None:
     rec = {**json.loads((RECORDS / "shave-rulebook.json").read_text()), **change}
     with pytest.raises(RecordError) as e:
@@ -139,19 +155,32 @@ def test_a_file_that_is_not_a_record_names_the_field(change: dict, field: str, w
     assert words in e.value.message, e.value.message
 
 
-@pytest.mark.parametrize("move, k, words", [
-    ({"roll": "white", "action": "grow", "target": 1}, 0, "only for swap and wolf"),
-    ({"roll": "white", "action": "grow", "seat": 1}, 0, "seat 0's turn"),
-    ({"roll": "gray/pink", "action": "wolf", "mode": "send", "target": 1}, 0, "My friend Mr. Wolf"),
-    ({"roll": "white", "grabber": 1, "target": 0, "grow": True}, 0, "Howling Wolf"),
-    ({"roll": "white/pink"}, 0, "needs an 'action'"),
-    ({"roll": "gray/green", "action": "swap"}, 0, "needs a 'target'"),
-    ({"roll": "gray/green", "action": "wolf", "target": 2}, 0, "no seat 2"),
-    ({"roll": "purple", "action": "grow"}, 0, "not a face"),
-])
-def test_a_move_that_breaks_a_rule_is_reported_with_its_index(move: dict, k: int, words: str) -> None:
-    rec = {"format": FORMAT, "game": "shave-a-sheep", "players": [{"name": "a"}, {"name": "b"}],
-           "moves": [move]}
+@pytest.mark.parametrize(
+    "move, k, words",
+    [
+        ({"roll": "white", "action": "grow", "target": 1}, 0, "only for swap and wolf"),
+        ({"roll": "white", "action": "grow", "seat": 1}, 0, "seat 0's turn"),
+        (
+            {"roll": "gray/pink", "action": "wolf", "mode": "send", "target": 1},
+            0,
+            "My friend Mr. Wolf",
+        ),
+        ({"roll": "white", "grabber": 1, "target": 0, "grow": True}, 0, "Howling Wolf"),
+        ({"roll": "white/pink"}, 0, "needs an 'action'"),
+        ({"roll": "gray/green", "action": "swap"}, 0, "needs a 'target'"),
+        ({"roll": "gray/green", "action": "wolf", "target": 2}, 0, "no seat 2"),
+        ({"roll": "purple", "action": "grow"}, 0, "not a face"),
+    ],
+)
+def test_a_move_that_breaks_a_rule_is_reported_with_its_index(
+    move: dict, k: int, words: str
+) -> None:
+    rec = {
+        "format": FORMAT,
+        "game": "shave-a-sheep",
+        "players": [{"name": "a"}, {"name": "b"}],
+        "moves": [move],
+    }
     out = replay(rec)
     assert out.error is not None and out.error.move == k and out.moves_applied == k
     assert words in out.error.message, out.error.message
@@ -175,15 +204,34 @@ def test_dolly_seat_field_must_match() -> None:
 
 def test_summary_fields_are_exactly_the_contract() -> None:
     d = summary(random_game("dolly-crush", 2, seed=1), 8)
-    assert list(d) == ["game", "finished", "scores", "winners", "moves_applied", "flock",
-                       "deck_size", "collected", "dogs_left"]
+    assert list(d) == [
+        "game",
+        "finished",
+        "scores",
+        "winners",
+        "moves_applied",
+        "flock",
+        "deck_size",
+        "collected",
+        "dogs_left",
+    ]
     assert len(d["flock"]) == 3 and all(len(r) == 5 for r in d["flock"])
     assert all(isinstance(x, int) for x in d["scores"])
     s = random_game("shave-a-sheep", 3, seed=1)
     sh = summary(s, 1)
     # the contract's fields, then the lead's extras: middle (wool in the middle), truncated
-    assert list(sh) == ["game", "finished", "scores", "winners", "moves_applied", "pile",
-                        "sheep", "wolf", "middle", "truncated"]
+    assert list(sh) == [
+        "game",
+        "finished",
+        "scores",
+        "winners",
+        "moves_applied",
+        "pile",
+        "sheep",
+        "wolf",
+        "middle",
+        "truncated",
+    ]
     assert sh["pile"] == s.piles and sh["scores"] == s.piles  # pile = each seat's safe pile
     assert sh["middle"] + sum(sh["sheep"]) + sum(sh["pile"]) == 30
     unfinished = summary(random_game("shave-a-sheep", 2, seed=1, steps=4), 2)
@@ -194,9 +242,14 @@ def test_parse_record_accepts_text_bytes_paths_and_objects(tmp_path: Path) -> No
     text = (RECORDS / "shave-rulebook.json").read_text()
     for source in (text, text.encode(), RECORDS / "shave-rulebook.json", json.loads(text)):
         assert parse_record(source).game == "shave-a-sheep"
-    for bad, words in (("[1, 2]", "JSON object"), ("", "not valid JSON"), ("{", "not valid JSON"),
-                       ('{"seed": NaN}', "NaN"), ("[" * 100_000, "not valid JSON"),
-                       (tmp_path / "missing.json", "cannot read")):
+    for bad, words in (
+        ("[1, 2]", "JSON object"),
+        ("", "not valid JSON"),
+        ("{", "not valid JSON"),
+        ('{"seed": NaN}', "NaN"),
+        ("[" * 100_000, "not valid JSON"),
+        (tmp_path / "missing.json", "cannot read"),
+    ):
         with pytest.raises(RecordError, match=words):
             parse_record(bad)
     (tmp_path / "latin1.json").write_bytes(b'{"name": "\xe9"}')
@@ -212,16 +265,29 @@ def test_resolve_chance_after_replay_is_a_no_op() -> None:
 
 
 def test_mr_wolf_moves_mode_inference_and_raid_target() -> None:
-    base = {"format": FORMAT, "game": "shave-a-sheep", "players": [{"name": "a"}, {"name": "b"}],
-            "rules": {"variants": ["my-friend-mr-wolf"]}}
+    base = {
+        "format": FORMAT,
+        "game": "shave-a-sheep",
+        "players": [{"name": "a"}, {"name": "b"}],
+        "rules": {"variants": ["my-friend-mr-wolf"]},
+    }
     # without 'mode': a target means send (option A)
     out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "target": 1}]})
     assert out.error is None and summary(out.state, 1)["wolf"] == 1
     # a raid naming a target must name the wolf's seat
-    out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "target": 1},
-                                    {"roll": "white", "action": "grow"},
-                                    {"roll": "gray/green", "action": "wolf", "mode": "raid", "target": 0}]})
+    out = replay(
+        {
+            **base,
+            "moves": [
+                {"roll": "gray/pink", "action": "wolf", "target": 1},
+                {"roll": "white", "action": "grow"},
+                {"roll": "gray/green", "action": "wolf", "mode": "raid", "target": 0},
+            ],
+        }
+    )
     assert out.error and out.error.move == 2 and "seat 1" in out.error.message
     # a raid while the wolf is in the middle: ruling 9, whatever the target says
-    out = replay({**base, "moves": [{"roll": "gray/pink", "action": "wolf", "mode": "raid", "target": 1}]})
+    out = replay(
+        {**base, "moves": [{"roll": "gray/pink", "action": "wolf", "mode": "raid", "target": 1}]}
+    )
     assert out.error and out.error.message.endswith("in the middle (ruling 9)")

@@ -59,7 +59,9 @@ def test_the_golden_set_is_complete() -> None:
         assert p.with_name(p.stem + ".expected.json").exists(), p
     kinds = {n.split("-")[0] for n in names}
     assert kinds == {"dolly", "shave", "bad"}
-    assert any("error" in expected(p) for p in GOLDEN) and any("error" not in expected(p) for p in GOLDEN)
+    assert any("error" in expected(p) for p in GOLDEN) and any(
+        "error" not in expected(p) for p in GOLDEN
+    )
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
@@ -105,8 +107,13 @@ def test_the_installed_command_keeps_the_contract() -> None:
     env = {**os.environ, "COLUMNS": "100"}
     for name, code in (("dolly-cross", 0), ("shave-illegal-swap", 2), ("bad-json", 2)):
         path = RECORDS / f"{name}.json"
-        proc = subprocess.run([*cmd, "replay", str(path), "--json"], capture_output=True,
-                              text=True, env=env, timeout=60)
+        proc = subprocess.run(
+            [*cmd, "replay", str(path), "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
         assert proc.returncode == code, proc.stderr
         assert json.loads(proc.stdout) == expected(path)
         assert "Traceback" not in proc.stderr

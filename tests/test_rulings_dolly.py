@@ -31,8 +31,11 @@ LETTERS = {"b": "bell", "l": "lamb", "y": "butterfly", "f": "flower", "r": "ram"
 
 
 def codes(text: str) -> list[str]:
-    return [f"{LETTERS[ch.lower()]}-{'black' if ch.isupper() else 'white'}"
-            for ch in text if not ch.isspace()]
+    return [
+        f"{LETTERS[ch.lower()]}-{'black' if ch.isupper() else 'white'}"
+        for ch in text
+        if not ch.isspace()
+    ]
 
 
 def ids(text: str) -> list[int]:
@@ -45,13 +48,18 @@ def flock_text(state: DollyState) -> str:
             return "."
         ch = "blyfr"[c >> 1]
         return ch.upper() if c & 1 else ch
-    return " ".join("".join(letter(c) for c in state.flock[r * 5:r * 5 + 5]) for r in range(3))
+
+    return " ".join("".join(letter(c) for c in state.flock[r * 5 : r * 5 + 5]) for r in range(3))
 
 
-def deal(deck: str, players: int = 2, breeds: list[str] | None = None, seed: int = 0,
-         **rules: object) -> DollyState:
-    game = make("dolly-crush", players, breeds=breeds, **rules) if breeds else \
-        make("dolly-crush", players, **rules)
+def deal(
+    deck: str, players: int = 2, breeds: list[str] | None = None, seed: int = 0, **rules: object
+) -> DollyState:
+    game = (
+        make("dolly-crush", players, breeds=breeds, **rules)
+        if breeds
+        else make("dolly-crush", players, **rules)
+    )
     s = game.new_initial_state(seed=seed, deck=codes(deck))
     resolve_chance(s)
     return s
@@ -65,20 +73,29 @@ def turn(s: DollyState, dog: int, *swaps: str) -> None:
     resolve_chance(s)
 
 
-def rec(deck: str, moves: list[dict], breeds: tuple[str, ...] = ("pastore-maremmano",
-        "australian-shepherd"), **extra: object) -> dict:
-    return {"format": "sheepfold-record/1", "game": "dolly-crush",
-            "players": [{"name": f"p{i}", "breed": b} for i, b in enumerate(breeds)],
-            "deck": codes(deck), "moves": moves, **extra}
+def rec(
+    deck: str,
+    moves: list[dict],
+    breeds: tuple[str, ...] = ("pastore-maremmano", "australian-shepherd"),
+    **extra: object,
+) -> dict:
+    return {
+        "format": "sheepfold-record/1",
+        "game": "dolly-crush",
+        "players": [{"name": f"p{i}", "breed": b} for i, b in enumerate(breeds)],
+        "deck": codes(deck),
+        "moves": moves,
+        **extra,
+    }
 
 
 # The rulebook's figure-7 kind of take: a row of 5 and a row of 3 after one swap (8 cards).
-FLOCK_8 = "fybfy rrlrr llRbf"           # swap b3-c3 -> b: rrRrr, c: lllbf
-REFILL_8 = "lfrlb ybl"                   # b1..b5 then c1..c3: no new line
+FLOCK_8 = "fybfy rrlrr llRbf"  # swap b3-c3 -> b: rrRrr, c: lllbf
+REFILL_8 = "lfrlb ybl"  # b1..b5 then c1..c3: no new line
 # A row of 5 crossed by a column of 3 after four swaps (7 cards): Australian Shepherd.
 FLOCK_7 = "lfBBy BbrbB fyblr"
-CROSS_SWAPS = ("a1-a2", "a2-a1", "b3-b4", "a4-b4")   # the first two swap back
-REFILL_7 = "y rlfyb b"                   # a3, b1..b5, c3
+CROSS_SWAPS = ("a1-a2", "a2-a1", "b3-b4", "a4-b4")  # the first two swap back
+REFILL_7 = "y rlfyb b"  # a3, b1..b5, c3
 
 
 def test_dolly_ruling_1_flock_cells() -> None:
@@ -119,14 +136,17 @@ def test_dolly_ruling_2_deck() -> None:
 
 
 def test_dolly_ruling_3_dog_cards() -> None:
-    g = DollyGame(4, breeds=["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"])
+    g = DollyGame(
+        4, breeds=["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
+    )
     assert g.dog_swaps == ((1, 1, 1, 1), (4, 4, 4, 4), (1, 1, 1, 1), (1, 1, 1, 1))
     with pytest.raises(RulesError, match="one player at most"):
         DollyGame(2, breeds=["bobtail", "bobtail"])
     graded = make("dolly-crush", 3, rules=find_ruleset("dolly-graded", "dolly-crush").rules)
     assert graded.dog_swaps == ((1, 2, 3, 4),) * 3
-    custom = make("dolly-crush", 2, dog_swaps={"bobtail": [2, 2, 3, 0]},
-                  breeds=["bobtail", "border-collie"])
+    custom = make(
+        "dolly-crush", 2, dog_swaps={"bobtail": [2, 2, 3, 0]}, breeds=["bobtail", "border-collie"]
+    )
     assert custom.dog_swaps == ((2, 2, 3, 0), (1, 1, 1, 1))
     with pytest.raises(RulesError, match="4 dog cards"):
         make("dolly-crush", 2, dog_swaps={"bobtail": [1, 2, 3]})
@@ -171,12 +191,12 @@ def _lines(text: str) -> list[str]:
 def test_dolly_ruling_5_lines() -> None:
     # a row of 5 crossed by a column of 3 is 7 cards, colour never matters
     assert _lines("lfByr bBbBB fybyr") == ["a3", "b1", "b2", "b3", "b4", "b5", "c3"]
-    assert _lines("bbbfy lrLyf fyrbl") == ["a1", "a2", "a3"]          # a row of 3
-    assert _lines("bBbBf lrLyf fyrbl") == ["a1", "a2", "a3", "a4"]    # a row of 4, mixed colours
-    assert _lines("bflfy Brlyf byrbl") == ["a1", "b1", "c1"]          # a column
+    assert _lines("bbbfy lrLyf fyrbl") == ["a1", "a2", "a3"]  # a row of 3
+    assert _lines("bBbBf lrLyf fyrbl") == ["a1", "a2", "a3", "a4"]  # a row of 4, mixed colours
+    assert _lines("bflfy Brlyf byrbl") == ["a1", "b1", "c1"]  # a column
     assert _lines("bbbfy brlyf byrbl") == ["a1", "a2", "a3", "b1", "c1"]  # corner shared: 5
-    assert _lines("bbfby lrLyf fyrbl") == []                          # 2 + 1 is no line
-    assert _lines("bb.bb lrLyf fyrbl") == []                          # empty cells never join
+    assert _lines("bbfby lrLyf fyrbl") == []  # 2 + 1 is no line
+    assert _lines("bb.bb lrLyf fyrbl") == []  # empty cells never join
     assert _lines("rrrrr lllll fffff") == [cell_name(c) for c in range(15)]
     # in play: four swaps make the cross, the player takes exactly those 7 cards (11 points)
     s = deal(FLOCK_7 + REFILL_7 + "lyrfb", breeds=["australian-shepherd", "bobtail"])
@@ -194,7 +214,10 @@ def test_dolly_ruling_5_rulebook_scoring_example() -> None:
     g = make("dolly-crush", 2)
     s = g.new_initial_state(seed=0)
     pts = {1: parse_card("lamb-white"), 2: parse_card("lamb-black")}
-    s.collected = [[pts[p] for p in (1, 1, 2, 1, 1, 1, 1, 1)], [pts[p] for p in (2, 1, 1, 2, 1, 2, 2)]]
+    s.collected = [
+        [pts[p] for p in (1, 1, 2, 1, 1, 1, 1, 1)],
+        [pts[p] for p in (2, 1, 1, 2, 1, 2, 2)],
+    ]
     assert s.scores() == [9.0, 11.0]
 
 
@@ -264,8 +287,13 @@ def test_dolly_ruling_7_turn() -> None:
             swap_action(a, b)
     # a record with too few or too many swaps is refused, naming the rule
     for swaps in (CROSS_SWAPS[:3], CROSS_SWAPS + ("a1-a2",)):
-        r = replay(rec(FLOCK_7 + REFILL_7 + "lyrfb", [{"dog": 0, "swaps": [s.split("-") for s in swaps]}],
-                       breeds=("australian-shepherd", "bobtail")))
+        r = replay(
+            rec(
+                FLOCK_7 + REFILL_7 + "lyrfb",
+                [{"dog": 0, "swaps": [s.split("-") for s in swaps]}],
+                breeds=("australian-shepherd", "bobtail"),
+            )
+        )
         assert r.error is not None and r.error.move == 0 and r.moves_applied == 0
         assert "shows 4 swaps" in r.error.message and "ruling 7" in r.error.message
 
@@ -275,7 +303,7 @@ def test_dolly_ruling_8_end() -> None:
     for n in (2, 3):
         s = make("dolly-crush", n).new_initial_state(seed=5)
         resolve_chance(s)
-        for t in range(4 * n):
+        for _t in range(4 * n):
             assert not s.is_terminal()
             s.apply(s.legal_actions()[0])
             while s.phase == SWAP:

@@ -22,6 +22,7 @@ from sheepfold.games import make
 from sheepfold.games.dolly_crush.cards import card_code
 from sheepfold.games.shave_a_sheep.rules import VARIANTS
 
+
 # -- Dolly Crush ----------------------------------------------------------------------------
 def kind(code: str | None) -> str | None:
     return None if code is None else code.split("-")[0]
@@ -34,7 +35,11 @@ def ref_lines(f: list[str | None]) -> list[int]:
         c = 0
         while c < 5:
             e = c
-            while e + 1 < 5 and f[r * 5 + c] is not None and kind(f[r * 5 + e + 1]) == kind(f[r * 5 + c]):
+            while (
+                e + 1 < 5
+                and f[r * 5 + c] is not None
+                and kind(f[r * 5 + e + 1]) == kind(f[r * 5 + c])
+            ):
                 e += 1
             if f[r * 5 + c] is not None and e - c + 1 >= 3:
                 hit |= {r * 5 + x for x in range(c, e + 1)}
@@ -47,8 +52,14 @@ def ref_lines(f: list[str | None]) -> list[int]:
 
 
 class RefDolly:
-    def __init__(self, deck: list[str], seed: int, swaps: list[list[int]], points: dict[str, int],
-                 max_rounds: int = 1000) -> None:
+    def __init__(
+        self,
+        deck: list[str],
+        seed: int,
+        swaps: list[list[int]],
+        points: dict[str, int],
+        max_rounds: int = 1000,
+    ) -> None:
         self.deck = list(deck)  # top card first
         self.seed, self.swaps, self.points, self.max_rounds = seed, swaps, points, max_rounds
         self.n = len(swaps)
@@ -110,27 +121,43 @@ class RefDolly:
 
 
 def dolly_view(state: Any) -> tuple:
-    return ([None if c < 0 else card_code(c) for c in state.flock],
-            [[card_code(c) for c in p] for p in state.collected],
-            [card_code(c) for c in reversed(state.deck)], state.is_terminal())
+    return (
+        [None if c < 0 else card_code(c) for c in state.flock],
+        [[card_code(c) for c in p] for p in state.collected],
+        [card_code(c) for c in reversed(state.deck)],
+        state.is_terminal(),
+    )
 
 
 def ref_view(ref: RefDolly) -> tuple:
     return (list(ref.flock), [list(p) for p in ref.collected], list(ref.deck), ref.over)
 
 
-DECK_TYPES = st.sampled_from([("bell", "lamb", "ram"), ("bell", "lamb", "butterfly", "flower", "ram"),
-                              ("flower", "ram", "lamb", "bell")])
+DECK_TYPES = st.sampled_from(
+    [
+        ("bell", "lamb", "ram"),
+        ("bell", "lamb", "butterfly", "flower", "ram"),
+        ("flower", "ram", "lamb", "bell"),
+    ]
+)
 
 
-@given(st.integers(2, 4), st.integers(0, 2**31 - 1), DECK_TYPES, st.integers(15, 60),
-       st.booleans())
-def test_dolly_engine_matches_the_reference(players: int, seed: int, types: tuple[str, ...],
-                                            size: int, graded: bool) -> None:
+@given(st.integers(2, 4), st.integers(0, 2**31 - 1), DECK_TYPES, st.integers(15, 60), st.booleans())
+def test_dolly_engine_matches_the_reference(
+    players: int, seed: int, types: tuple[str, ...], size: int, graded: bool
+) -> None:
     rng = random.Random(seed)
     deck = [f"{rng.choice(types)}-{rng.choice(['white', 'white', 'black'])}" for _ in range(size)]
-    rules = {"dog_swaps": {b: [1, 2, 3, 4] for b in ("pastore-maremmano", "australian-shepherd",
-                                                        "bobtail", "border-collie")}} if graded else {}
+    rules = (
+        {
+            "dog_swaps": {
+                b: [1, 2, 3, 4]
+                for b in ("pastore-maremmano", "australian-shepherd", "bobtail", "border-collie")
+            }
+        }
+        if graded
+        else {}
+    )
     game = make("dolly-crush", players, rules=rules, max_cleanup_rounds=50)
     s = game.new_initial_state(seed=seed, deck=deck)
     boundaries = []
@@ -143,8 +170,9 @@ def test_dolly_engine_matches_the_reference(players: int, seed: int, types: tupl
         s.apply(rng.choice(s.legal_actions()))
     boundaries.append(dolly_view(s))
     rec = to_record(s)
-    ref = RefDolly(deck, seed, [list(c) for c in game.dog_swaps], {"white": 1, "black": 2},
-                   max_rounds=50)
+    ref = RefDolly(
+        deck, seed, [list(c) for c in game.dog_swaps], {"white": 1, "black": 2}, max_rounds=50
+    )
     assert ref_view(ref) == boundaries[0]
     for k, move in enumerate(rec["moves"]):
         ref.play(move["dog"], move["swaps"])
@@ -156,8 +184,11 @@ def test_dolly_engine_matches_the_reference(players: int, seed: int, types: tupl
 class RefShave:
     def __init__(self, n: int, wool: int, cap: int, variants: list[str]) -> None:
         self.n, self.cap = n, cap
-        self.cc, self.hw, self.mw = ("cutting-costs" in variants, "howling-wolf" in variants,
-                                     "my-friend-mr-wolf" in variants)
+        self.cc, self.hw, self.mw = (
+            "cutting-costs" in variants,
+            "howling-wolf" in variants,
+            "my-friend-mr-wolf" in variants,
+        )
         self.middle, self.sheep, self.piles = wool, [0] * n, [0] * n
         self.wolf: int | None = None
         self.turn, self.over = 0, False
@@ -222,16 +253,27 @@ class RefShave:
             self.shear(self.turn)
 
 
-SHAVE_SETS = [list(c) for r in range(4) for c in __import__("itertools").combinations(VARIANTS, r)
-              if not {"howling-wolf", "my-friend-mr-wolf"} <= set(c)]
+SHAVE_SETS = [
+    list(c)
+    for r in range(4)
+    for c in __import__("itertools").combinations(VARIANTS, r)
+    if not {"howling-wolf", "my-friend-mr-wolf"} <= set(c)
+]
 
 
-@given(st.integers(2, 4), st.integers(0, 2**31 - 1), st.sampled_from(SHAVE_SETS),
-       st.integers(1, 40), st.integers(1, 6))
-def test_shave_engine_matches_the_reference(players: int, seed: int, variants: list[str],
-                                            wool: int, cap: int) -> None:
-    s = make("shave-a-sheep", players, variants=variants, wool=wool, max_wool=cap,
-             max_turns=400).new_initial_state(seed=seed)
+@given(
+    st.integers(2, 4),
+    st.integers(0, 2**31 - 1),
+    st.sampled_from(SHAVE_SETS),
+    st.integers(1, 40),
+    st.integers(1, 6),
+)
+def test_shave_engine_matches_the_reference(
+    players: int, seed: int, variants: list[str], wool: int, cap: int
+) -> None:
+    s = make(
+        "shave-a-sheep", players, variants=variants, wool=wool, max_wool=cap, max_turns=400
+    ).new_initial_state(seed=seed)
     rng = random.Random(seed)
     boundaries = []
     while not s.is_terminal():

@@ -34,9 +34,15 @@ from sheepfold.games.shave_a_sheep.rules import HOWLING_DIE, STANDARD_DIE
 from sheepfold.rulesets import RuleSet, find_ruleset, save_ruleset
 
 
-def position(players: int = 2, middle: int = 20, sheep: list[int] | None = None,
-             piles: list[int] | None = None, wolf: int | None = None, turn: int = 0,
-             **rules: object) -> ShaveState:
+def position(
+    players: int = 2,
+    middle: int = 20,
+    sheep: list[int] | None = None,
+    piles: list[int] | None = None,
+    wolf: int | None = None,
+    turn: int = 0,
+    **rules: object,
+) -> ShaveState:
     sheep = list(sheep or [0] * players)
     piles = list(piles or [0] * players)
     g = make("shave-a-sheep", players, wool=middle + sum(sheep) + sum(piles), **rules)
@@ -55,8 +61,12 @@ def play(s: ShaveState, face: str, action: str) -> None:
 
 
 def record(moves: list[dict], players: int = 2, **rules: object) -> dict:
-    out = {"format": "sheepfold-record/1", "game": "shave-a-sheep",
-           "players": [{"name": f"p{i}"} for i in range(players)], "moves": moves}
+    out = {
+        "format": "sheepfold-record/1",
+        "game": "shave-a-sheep",
+        "players": [{"name": f"p{i}"} for i in range(players)],
+        "moves": moves,
+    }
     if rules:
         out["rules"] = rules
     return out
@@ -97,8 +107,11 @@ def test_shave_ruling_2_wool() -> None:
 
 def test_shave_ruling_3_die() -> None:
     g = make("shave-a-sheep", 2)
-    assert g.faces == STANDARD_DIE == ("white", "x2", "white/pink", "white/green", "gray/pink",
-                                       "gray/green")
+    assert (
+        g.faces
+        == STANDARD_DIE
+        == ("white", "x2", "white/pink", "white/green", "gray/pink", "gray/green")
+    )
     s = g.new_initial_state()
     assert s.chance_outcomes() == [(i, 1 / 6) for i in range(6)]
     # a face with two colours offers two actions; exactly one is carried out
@@ -119,7 +132,9 @@ def test_shave_ruling_3_die() -> None:
         counts[s.sample_chance(rng)] += 1
     assert all(850 < c < 1150 for c in counts), counts
     a = g.new_initial_state(seed=3)
-    assert [a.sample_chance() for _ in range(2)] == [g.new_initial_state(seed=3).sample_chance()] * 2
+    assert [a.sample_chance() for _ in range(2)] == [
+        g.new_initial_state(seed=3).sample_chance()
+    ] * 2
     # records: the face must be on the die, the action one of its actions
     r = replay(record([{"roll": "gray/white", "action": "wolf", "target": 1}]))
     assert r.error and r.error.move == 0 and "not a face of the die" in r.error.message
@@ -245,8 +260,11 @@ def test_shave_ruling_7_cutting_costs() -> None:
 def test_shave_ruling_8_howling_wolf() -> None:
     hw = {"variants": ["howling-wolf"]}
     g = make("shave-a-sheep", 3, **hw)
-    assert g.faces == HOWLING_DIE == ("gray/white", "white/green", "green/pink", "pink/white",
-                                      "white/gray", "x2")
+    assert (
+        g.faces
+        == HOWLING_DIE
+        == ("gray/white", "white/green", "green/pink", "pink/white", "white/gray", "x2")
+    )
     # a face that shows gray always starts the race, whichever side the gray is on
     for face in ("gray/white", "white/gray"):
         s = position(3, middle=5, sheep=[2, 3, 0], **hw)
@@ -282,8 +300,15 @@ def test_shave_ruling_8_howling_wolf() -> None:
     s.apply(WOLF0)
     assert s.legal_actions() == [GROW, PASS]
     # records
-    r = replay(record([{"roll": "gray/white", "grabber": 1, "target": 0, "grow": True},
-                       {"roll": "x2", "action": "double"}], **hw))
+    r = replay(
+        record(
+            [
+                {"roll": "gray/white", "grabber": 1, "target": 0, "grow": True},
+                {"roll": "x2", "action": "double"},
+            ],
+            **hw,
+        )
+    )
     assert r.error is None and summary(r.state, 2)["sheep"] == [1, 2]
     r = replay(record([{"roll": "gray/white", "action": "grow"}], **hw))
     assert r.error and "ruling 8" in r.error.message
@@ -331,9 +356,16 @@ def test_shave_ruling_9_mr_wolf() -> None:
         replay(record([], variants=["howling-wolf", "my-friend-mr-wolf"]))
     assert e.value.field == "rules"
     # records: send / raid
-    r = replay(record([{"roll": "gray/pink", "action": "wolf", "mode": "send", "target": 1},
-                       {"roll": "white", "action": "grow"},
-                       {"roll": "gray/green", "action": "wolf", "mode": "raid"}], **mw))
+    r = replay(
+        record(
+            [
+                {"roll": "gray/pink", "action": "wolf", "mode": "send", "target": 1},
+                {"roll": "white", "action": "grow"},
+                {"roll": "gray/green", "action": "wolf", "mode": "raid"},
+            ],
+            **mw,
+        )
+    )
     # the wolf went to bare seat 1 (nothing taken), seat 1 grew one, seat 0 raids that piece
     assert r.error is None
     assert summary(r.state, 3)["pile"] == [1, 0] and summary(r.state, 3)["wolf"] is None
@@ -342,8 +374,14 @@ def test_shave_ruling_9_mr_wolf() -> None:
 
 
 def test_shave_ruling_10_your_own_rules(tmp_path: Path) -> None:
-    g = make("shave-a-sheep", 2, die=["white", "white/x2", "pink"], wool=10, max_wool=3,
-             variants=["cutting-costs"])
+    g = make(
+        "shave-a-sheep",
+        2,
+        die=["white", "white/x2", "pink"],
+        wool=10,
+        max_wool=3,
+        variants=["cutting-costs"],
+    )
     s = g.new_initial_state()
     assert g.faces == ("white", "white/x2", "pink") and s.middle == 10
     s.sheep, s.middle = [2, 0], 8
@@ -358,11 +396,13 @@ def test_shave_ruling_10_your_own_rules(tmp_path: Path) -> None:
         loaded = find_ruleset(str(path), "shave-a-sheep")
         assert loaded.rules == mine.rules and loaded.name == "short-shear"
     # rule sets that make no sense are refused, saying why
-    for bad, why in (({"die": ["white/purple"]}, "unknown colour 'purple'"),
-                     ({"max_wool": 0}, "max_wool"),
-                     ({"wool": 0}, "wool"),
-                     ({"die": []}, "at least one face"),
-                     ({"variants": ["wolf-pack"]}, "unknown variant")):
+    for bad, why in (
+        ({"die": ["white/purple"]}, "unknown colour 'purple'"),
+        ({"max_wool": 0}, "max_wool"),
+        ({"wool": 0}, "wool"),
+        ({"die": []}, "at least one face"),
+        ({"variants": ["wolf-pack"]}, "unknown variant"),
+    ):
         with pytest.raises(RulesError, match=why):
             make("shave-a-sheep", 2, **bad)
     # a game under house rules round-trips through its record

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import random
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -40,7 +38,9 @@ def test_perfect_bot_plays_the_minimax_policy(home):
     # against a minimax opponent and at least it against anything
     for seat in range(2):
         bot = make_bot("perfect", game, seat, 1)
-        pol = S.Policy("table", S.tabulate(sol.space, seat, lambda st, b=bot, s=seat: b.act(st.observe(s))))
+        pol = S.Policy(
+            "table", S.tabulate(sol.space, seat, lambda st, b=bot, s=seat: b.act(st.observe(s)))
+        )
         pols = [sol, sol]
         pols[seat] = pol
         ev = S.evaluate(sol.space, 2, pols)
@@ -79,7 +79,9 @@ def test_perfect_best_response_with_a_known_table(home):
 def test_perfect_bot_in_engine_games(home):
     game = make("shave-a-sheep", players=2, rules={"wool": 12, "variants": ["my-friend-mr-wolf"]})
     for seed in range(3):
-        st = play_game(game, [make_bot("perfect", game, 0, seed), make_bot("random", game, 1, seed)], seed=seed)
+        st = play_game(
+            game, [make_bot("perfect", game, 0, seed), make_bot("random", game, 1, seed)], seed=seed
+        )
         assert st.is_terminal()
 
 
@@ -105,31 +107,55 @@ def test_solve_command_and_cache(home, tmp_path):
     assert b["cached"] is True and b["win_share"] == a["win_share"]
     assert list((home / "cache" / "solver").glob("*.npz"))
     r3 = runner.invoke(app, ["solve", "shave-a-sheep", "-p", "2", "--rules", rf])
-    assert r3.exit_code == 0 and "from the cache" in r3.stdout and "first-player advantage" in r3.stdout
+    assert (
+        r3.exit_code == 0
+        and "from the cache" in r3.stdout
+        and "first-player advantage" in r3.stdout
+    )
 
 
 def test_solve_three_players_table_and_against(home, tmp_path):
     rf = _rules_file(tmp_path, wool=7, max_wool=3)
-    r = runner.invoke(app, ["solve", "shave-a-sheep", "-p", "3", "--rules", rf, "--table", "greedy",
-                            "--against", "random", "--json"])
+    r = runner.invoke(
+        app,
+        [
+            "solve",
+            "shave-a-sheep",
+            "-p",
+            "3",
+            "--rules",
+            rf,
+            "--table",
+            "greedy",
+            "--against",
+            "random",
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     rules = ShaveRules(wool=7, max_wool=3)
     for seat in range(3):
-        assert abs(out["guaranteed_share"][seat] - S.guaranteed_share(rules, 3, seat).start_value) < 1e-9
+        assert (
+            abs(out["guaranteed_share"][seat] - S.guaranteed_share(rules, 3, seat).start_value)
+            < 1e-9
+        )
     assert abs(sum(out["table"]["win_share"]) - 1) < 1e-9
     for row in out["against"]["seats"]:
         assert row["best_response_share"] >= row["perfect_share"] - 1e-9
         assert row["perfect_share"] >= out["guaranteed_share"][row["seat"]] - 1e-9
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["solve", "dolly-crush"], "only Shave a Sheep"),
-    (["solve", "shave-a-sheep", "-p", "5"], "--players must be"),
-    (["solve", "shave-a-sheep", "--rules", "no-such-rules"], ""),
-    (["solve", "shave-a-sheep", "-p", "3", "--table", "greedy,random"], "--table"),
-    (["solve", "shave-a-sheep", "-p", "3", "--against", "nobody"], "no bot named"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["solve", "dolly-crush"], "only Shave a Sheep"),
+        (["solve", "shave-a-sheep", "-p", "5"], "--players must be"),
+        (["solve", "shave-a-sheep", "--rules", "no-such-rules"], ""),
+        (["solve", "shave-a-sheep", "-p", "3", "--table", "greedy,random"], "--table"),
+        (["solve", "shave-a-sheep", "-p", "3", "--against", "nobody"], "no bot named"),
+    ],
+)
 def test_solve_errors_are_one_line(home, args, msg):
     r = runner.invoke(app, args)
     assert r.exit_code == 2

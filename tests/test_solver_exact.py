@@ -20,7 +20,16 @@ from sheepfold.games.shave_a_sheep.rules import ShaveRules
 
 
 def key(st):
-    return (st.phase, st.turn, st.middle, tuple(st.sheep), tuple(st.piles), st.wolf, st.face, st.grabber)
+    return (
+        st.phase,
+        st.turn,
+        st.middle,
+        tuple(st.sheep),
+        tuple(st.piles),
+        st.wolf,
+        st.face,
+        st.grabber,
+    )
 
 
 def build_graph(game):
@@ -60,7 +69,7 @@ def brute_force(nodes, seat_kind, focal, tol=1e-14):
             V[k] = st.returns()[focal]
     for _ in range(100_000):
         delta = 0.0
-        for k, (p, edges, st) in nodes.items():
+        for k, (p, edges, _st) in nodes.items():
             if p == TERMINAL:
                 continue
             vals = [V[c] for _, c, _ in edges]
@@ -93,10 +102,14 @@ def linear_eval(nodes, policy, exact):
         A[i][i] += one
         if p == TERMINAL:
             for s in range(n):
-                b[i][s] = Fraction(st.returns()[s]).limit_denominator(12) if exact else st.returns()[s]
+                b[i][s] = (
+                    Fraction(st.returns()[s]).limit_denominator(12) if exact else st.returns()[s]
+                )
             continue
         if p == CHANCE:
-            probs = {a: (Fraction(pr).limit_denominator(1000) if exact else pr) for pr, _, a in edges}
+            probs = {
+                a: (Fraction(pr).limit_denominator(1000) if exact else pr) for pr, _, a in edges
+            }
         else:
             probs = policy(st, exact)
         for _, c, a in edges:
@@ -112,7 +125,7 @@ def linear_eval(nodes, policy, exact):
 def gauss(A, b):
     N = len(A)
     n = len(b[0])
-    M = [row[:] + bb[:] for row, bb in zip(A, b)]
+    M = [row[:] + bb[:] for row, bb in zip(A, b, strict=False)]
     for c in range(N):
         piv = next(r for r in range(c, N) if M[r][c] != 0)
         M[c], M[piv] = M[piv], M[c]
@@ -121,8 +134,8 @@ def gauss(A, b):
         for r in range(N):
             if r != c and M[r][c] != 0:
                 f = M[r][c]
-                M[r] = [a - f * bb for a, bb in zip(M[r], M[c])]
-    return [row[N:N + n] for row in M]
+                M[r] = [a - f * bb for a, bb in zip(M[r], M[c], strict=False)]
+    return [row[N : N + n] for row in M]
 
 
 def uniform(st, exact):
@@ -165,7 +178,7 @@ def test_minimax_equals_brute_force(opts):
     assert abs(sol.start_value - ref[start]) < 1e-9
     # every turn start the engine reaches has the same value
     checked = 0
-    for k, (p, _, st) in nodes.items():
+    for k, (_p, _, st) in nodes.items():
         if st.phase == ROLL:
             assert abs(float(sol.V[sol.space.index_of(st), 0]) - ref[k]) < 1e-9, st
             checked += 1
@@ -192,8 +205,11 @@ def test_minimax_policies_are_worth_the_value(opts):
     assert abs(float(vals[start][0]) - sol.start_value) < 1e-9
 
 
-@pytest.mark.parametrize("opts", [CASES[0], CASES[1], CASES[6], CASES[10], CASES[13], CASES[14]],
-                         ids=[_ids(c) for c in (CASES[0], CASES[1], CASES[6], CASES[10], CASES[13], CASES[14])])
+@pytest.mark.parametrize(
+    "opts",
+    [CASES[0], CASES[1], CASES[6], CASES[10], CASES[13], CASES[14]],
+    ids=[_ids(c) for c in (CASES[0], CASES[1], CASES[6], CASES[10], CASES[13], CASES[14])],
+)
 def test_random_table_equals_linear_system(opts):
     rules = ShaveRules(**opts)
     game = ShaveGame(2, rules)
@@ -205,9 +221,15 @@ def test_random_table_equals_linear_system(opts):
         assert abs(ev.shares[s] - float(ref[start][s])) < 1e-9
 
 
-@pytest.mark.parametrize("opts", [dict(wool=4, max_wool=2), dict(wool=3, max_wool=2, variants=["howling-wolf"]),
-                                  dict(wool=3, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])],
-                         ids=["rulebook", "howling", "mrwolf-cc"])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        dict(wool=4, max_wool=2),
+        dict(wool=3, max_wool=2, variants=["howling-wolf"]),
+        dict(wool=3, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"]),
+    ],
+    ids=["rulebook", "howling", "mrwolf-cc"],
+)
 def test_three_players_guaranteed_share_and_best_response(opts):
     rules = ShaveRules(**opts)
     game = ShaveGame(3, rules)
@@ -235,8 +257,11 @@ def test_greedy_table_equals_engine_bot_evaluation():
     evaluated on the engine's graph (linear system)."""
     from sheepfold.bots.greedy import GreedyShave
 
-    for opts in (dict(wool=5, max_wool=3), dict(wool=4, max_wool=2, variants=["howling-wolf"]),
-                 dict(wool=5, max_wool=3, variants=["my-friend-mr-wolf", "cutting-costs"])):
+    for opts in (
+        dict(wool=5, max_wool=3),
+        dict(wool=4, max_wool=2, variants=["howling-wolf"]),
+        dict(wool=5, max_wool=3, variants=["my-friend-mr-wolf", "cutting-costs"]),
+    ):
         rules = ShaveRules(**opts)
         game = ShaveGame(2, rules)
         start, nodes = build_graph(game)
@@ -253,11 +278,15 @@ def test_greedy_table_equals_engine_bot_evaluation():
         assert np.allclose(ev.shares, ref[start], atol=1e-9), opts
 
 
-@pytest.mark.parametrize("players,opts", [
-    (3, dict(wool=7, max_wool=3)),
-    (3, dict(wool=6, max_wool=3, variants=["howling-wolf"])),
-    (4, dict(wool=6, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])),
-], ids=["3p", "3p-howling", "4p-mrwolf-cc"])
+@pytest.mark.parametrize(
+    "players,opts",
+    [
+        (3, dict(wool=7, max_wool=3)),
+        (3, dict(wool=6, max_wool=3, variants=["howling-wolf"])),
+        (4, dict(wool=6, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])),
+    ],
+    ids=["3p", "3p-howling", "4p-mrwolf-cc"],
+)
 def test_all_seats_at_once_by_rotation(players, opts):
     """The one-solve guaranteed shares of every seat (turned positions) equal the seat-by-seat
     solves at every position, and each seat's policy secures its share against the others'
@@ -267,7 +296,9 @@ def test_all_seats_at_once_by_rotation(players, opts):
     rules = ShaveRules(**opts)
     space = S.Space(rules, players)
     together = S.guaranteed_shares_all(space, players)
-    canon = np.array([space.decode(x)[1][space.decode(x)[0]] < space.cap for x in range(space.size)])
+    canon = np.array(
+        [space.decode(x)[1][space.decode(x)[0]] < space.cap for x in range(space.size)]
+    )
     for f in range(players):
         alone = S.guaranteed_share(space, players, f)
         assert np.abs(together[f].V[canon, 0] - alone.V[canon, 0]).max() < 1e-9
@@ -278,4 +309,6 @@ def test_all_seats_at_once_by_rotation(players, opts):
         V, _ = S._run(space, kinds, 1, f, tab, False, S.DEFAULT_TOL, None)
         assert abs(V[space.start_index(), 0] - alone.start_value) < 1e-9
     with pytest.raises(S.SolverError):
-        S.guaranteed_shares_all(ShaveRules(wool=5, variants=["howling-wolf"], reaction_weights=[1, 2, 1]), 3)
+        S.guaranteed_shares_all(
+            ShaveRules(wool=5, variants=["howling-wolf"], reaction_weights=[1, 2, 1]), 3
+        )

@@ -8,9 +8,16 @@ import random
 
 import pytest
 
-from sheepfold.core.protocol import TERMINAL
 from sheepfold.games.shave_a_sheep import solver as S
-from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_GROW, HOWL_TARGET, OVER, ROLL, WOLF0, ShaveGame
+from sheepfold.games.shave_a_sheep.game import (
+    GRAB,
+    HOWL_GROW,
+    HOWL_TARGET,
+    OVER,
+    ROLL,
+    WOLF0,
+    ShaveGame,
+)
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 
 RULES = [
@@ -71,8 +78,11 @@ def test_transitions_match_the_engine(players, opts):
                 assert (t, list(sheep), list(piles), wolf) == (st.turn, st.sheep, st.piles, st.wolf)
                 assert sheep[t] < rules.max_wool
                 for f in range(space.F):
-                    mine = {path: (idx, pl) for path, idx, pl in space.successors(x, f)
-                            if len(path) == 1 or space.grab_prob[path[0]] > 0}
+                    mine = {
+                        path: (idx, pl)
+                        for path, idx, pl in space.successors(x, f)
+                        if len(path) == 1 or space.grab_prob[path[0]] > 0
+                    }
                     theirs = {}
                     for path, d in engine_paths(st, f):
                         if d.phase == OVER:
@@ -85,7 +95,8 @@ def test_transitions_match_the_engine(players, opts):
                     g0 = st.clone()
                     g0.apply(int(space.race.argmax()))
                     assert [p for _, p in g0.chance_outcomes()] == [
-                        p for p in space.grab_prob if p > 0]
+                        p for p in space.grab_prob if p > 0
+                    ]
                 seen += 1
             if st.current_player() == -1:
                 st.apply(st.sample_chance(rng))

@@ -22,8 +22,15 @@ ONE_SWAP = ("pastore-maremmano", "bobtail")
 
 
 def test_duplicate_plays_every_deal_from_every_seat_with_the_same_cards() -> None:
-    cfg = TournamentConfig(game="dolly-crush", bots=("easy", "medium"), games=10, duplicate=True,
-                           seed=3, breeds=ONE_SWAP, workers=1)
+    cfg = TournamentConfig(
+        game="dolly-crush",
+        bots=("easy", "medium"),
+        games=10,
+        duplicate=True,
+        seed=3,
+        breeds=ONE_SWAP,
+        workers=1,
+    )
     res = run_tournament(cfg)
     assert len(res.games) == total_games(cfg) == 10
     by_deal: dict[int, list] = {}
@@ -47,19 +54,33 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_non_duplicate_games_rotate_seats() -> None:
-    cfg = TournamentConfig(game="dolly-crush", bots=("easy", "medium"), games=6, seed=1,
-                           breeds=ONE_SWAP, workers=1)
+    cfg = TournamentConfig(
+        game="dolly-crush", bots=("easy", "medium"), games=6, seed=1, breeds=ONE_SWAP, workers=1
+    )
     res = run_tournament(cfg)
     assert [g.seats for g in res.games] == [(0, 1), (1, 0)] * 3
 
 
 def test_three_bots_two_seats_play_every_pair_and_three_seats_work() -> None:
-    cfg = TournamentConfig(game="dolly-crush", bots=("easy", "medium", "hard"), games=4,
-                           seed=2, breeds=ONE_SWAP, workers=1)
+    cfg = TournamentConfig(
+        game="dolly-crush",
+        bots=("easy", "medium", "hard"),
+        games=4,
+        seed=2,
+        breeds=ONE_SWAP,
+        workers=1,
+    )
     s = run_tournament(cfg).summary()
     assert s["games"] == 12 and len(s["head_to_head"]) == 3
-    cfg3 = TournamentConfig(game="dolly-crush", bots=("easy", "medium", "medium"), games=6,
-                            players=3, duplicate=True, seed=2, workers=1)
+    cfg3 = TournamentConfig(
+        game="dolly-crush",
+        bots=("easy", "medium", "medium"),
+        games=6,
+        players=3,
+        duplicate=True,
+        seed=2,
+        workers=1,
+    )
     s3 = run_tournament(cfg3).summary()
     assert {r["bot"] for r in s3["standings"]} == {"easy", "medium#1", "medium#2"}
     assert sum(r["win_share"] for r in s3["seats"]) == pytest.approx(1.0)
@@ -82,10 +103,26 @@ def test_bradley_terry_recovers_a_known_elo_gap() -> None:
 
 
 def test_confidence_interval_contains_the_mean_and_shrinks_with_games() -> None:
-    small = run_tournament(TournamentConfig(game="dolly-crush", bots=("medium", "easy"), games=20,
-                                            duplicate=True, breeds=ONE_SWAP, workers=1)).summary()
-    big = run_tournament(TournamentConfig(game="dolly-crush", bots=("medium", "easy"), games=80,
-                                          duplicate=True, breeds=ONE_SWAP, workers=1)).summary()
+    small = run_tournament(
+        TournamentConfig(
+            game="dolly-crush",
+            bots=("medium", "easy"),
+            games=20,
+            duplicate=True,
+            breeds=ONE_SWAP,
+            workers=1,
+        )
+    ).summary()
+    big = run_tournament(
+        TournamentConfig(
+            game="dolly-crush",
+            bots=("medium", "easy"),
+            games=80,
+            duplicate=True,
+            breeds=ONE_SWAP,
+            workers=1,
+        )
+    ).summary()
     for s in (small, big):
         r = s["head_to_head"][0]
         assert r["ci95"][0] <= r["share"] <= r["ci95"][1]
@@ -107,18 +144,35 @@ runner = CliRunner()
 
 
 def test_cli_json_report() -> None:
-    r = runner.invoke(app, ["tournament", "dolly-crush", "--bot", "easy", "--bot", "medium",
-                            "--games", "6", "--duplicate", "--workers", "1", "--json",
-                            "--breeds", "pastore-maremmano,bobtail"])
+    r = runner.invoke(
+        app,
+        [
+            "tournament",
+            "dolly-crush",
+            "--bot",
+            "easy",
+            "--bot",
+            "medium",
+            "--games",
+            "6",
+            "--duplicate",
+            "--workers",
+            "1",
+            "--json",
+            "--breeds",
+            "pastore-maremmano,bobtail",
+        ],
+    )
     assert r.exit_code == 0, r.output
-    data = json.loads(r.stdout[r.stdout.index("{"):])
+    data = json.loads(r.stdout[r.stdout.index("{") :])
     assert data["games"] == 6 and data["breeds"] == list(ONE_SWAP)
     assert {row["bot"] for row in data["standings"]} == {"easy", "medium"}
 
 
 def test_cli_table_report_and_list() -> None:
-    r = runner.invoke(app, ["tournament", "dolly-crush", "-b", "medium", "-b", "medium",
-                            "-n", "4", "-w", "1"])
+    r = runner.invoke(
+        app, ["tournament", "dolly-crush", "-b", "medium", "-b", "medium", "-n", "4", "-w", "1"]
+    )
     assert r.exit_code == 0, r.output
     assert "medium#1" in r.stdout and "Elo" in r.stdout and "australian-shepherd" in r.stdout
     r = runner.invoke(app, ["tournament", "dolly-crush", "--list"])

@@ -12,4 +12,13 @@ from sheepfold.games import GAME_NAMES, make
 
 __version__ = "0.1.0"
 
-__all__ = ["CHANCE", "GAME_NAMES", "TERMINAL", "Game", "IllegalAction", "RulesError", "State", "make"]
+__all__ = [
+    "CHANCE",
+    "GAME_NAMES",
+    "TERMINAL",
+    "Game",
+    "IllegalAction",
+    "RulesError",
+    "State",
+    "make",
+]

@@ -47,7 +47,9 @@ def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
     data = dict(data)
     name = data.pop("game", None) or game
     if name is None:
-        raise RulesError(f"{source}: game: say which game the rules are for ({', '.join(GAME_NAMES)})")
+        raise RulesError(
+            f"{source}: game: say which game the rules are for ({', '.join(GAME_NAMES)})"
+        )
     if name not in GAME_NAMES:
         raise RulesError(f"{source}: game: unknown game {name!r} ({', '.join(GAME_NAMES)})")
     if game is not None and name != game:

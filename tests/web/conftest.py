@@ -31,13 +31,27 @@ class LiveServer:
         from sheepfold.server.app import create_app
         from sheepfold.server.tables import Settings
 
-        defaults = dict(bot_delay=0.0, react_min=0.6, react_max=1.5, race_timeout=8.0,
-                        leave_grace=60.0, allow_seed=True)
+        defaults = dict(
+            bot_delay=0.0,
+            react_min=0.6,
+            react_max=1.5,
+            race_timeout=8.0,
+            leave_grace=60.0,
+            allow_seed=True,
+        )
         defaults.update(settings)
         self.settings = Settings(**defaults)
         self.app = create_app(db, self.settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
-                                log_level="warning", lifespan="on", ws_max_size=1 << 20, ws_per_message_deflate=False)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            ws="websockets-sansio",
+            log_level="warning",
+            lifespan="on",
+            ws_max_size=1 << 20,
+            ws_per_message_deflate=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -186,7 +200,9 @@ def postgres_url() -> Iterator[str]:
 
     It fails (never skips) when PostgreSQL cannot be started: the storage must be tested on it.
     """
-    assert (PG_BIN / "initdb").exists(), f"PostgreSQL is not installed ({PG_BIN}); run scripts/install-system-packages.sh"
+    assert (PG_BIN / "initdb").exists(), (
+        f"PostgreSQL is not installed ({PG_BIN}); run scripts/install-system-packages.sh"
+    )
     run_as: list[str] = []
     user = None
     if os.geteuid() == 0:  # postgres refuses to run as root
@@ -199,30 +215,74 @@ def postgres_url() -> Iterator[str]:
         shutil.chown(tmp, user)
         shutil.chown(sock, user)
     port = free_port()
-    subprocess.run([*run_as, str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *run_as,
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ],
+        check=True,
+        capture_output=True,
+    )
     logf = tmp / "log"
-    subprocess.run([*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(logf), "-w", "-t", "60",
-                    "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            *run_as,
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(logf),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(
+            [*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+        )
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 # -- Chromium ----------------------------------------------------------------------------------
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    exe = "/usr/lib/chromium/chromium" if Path("/usr/lib/chromium/chromium").exists() else "/usr/bin/chromium"
+    exe = (
+        "/usr/lib/chromium/chromium"
+        if Path("/usr/lib/chromium/chromium").exists()
+        else "/usr/bin/chromium"
+    )
     assert Path(exe).exists(), "Chromium is missing: run scripts/install-system-packages.sh"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)

@@ -30,15 +30,19 @@ def play_dolly(clients: list[Any], rng: random.Random, limit: int = 200) -> dict
         c = clients[seat]
         seq = st["seq"]
         c.send(dolly_turn(c.last_state["view"], seat, rng))
-        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
-        clients[0].wait(lambda m: m["type"] == "state" and m["seq"] > seq) if seat != 0 else None
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
+        clients[0].wait(
+            lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq
+        ) if seat != 0 else None
         for other in clients:
             other.drain(0.02)
     raise AssertionError("the game did not end")
 
 
 def test_create_join_and_play_dolly_to_the_end(live_server, ws_client):
-    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=11)
+    t = live_server.create(
+        game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=11
+    )
     assert t["invite"] == f"/t/{t['id']}"
     assert [s["free"] for s in t["seats"]] == [True, True]
     a = live_server.join(t["id"], "Ann")
@@ -61,9 +65,16 @@ def test_create_join_and_play_dolly_to_the_end(live_server, ws_client):
 
 
 def test_shave_against_bots_to_the_end(live_server, ws_client):
-    t = live_server.create(game="shave-a-sheep", rules={"wool": 8},
-                           seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"},
-                                  {"kind": "bot", "bot": "random"}], seed=5)
+    t = live_server.create(
+        game="shave-a-sheep",
+        rules={"wool": 8},
+        seats=[
+            {"kind": "human"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "random"},
+        ],
+        seed=5,
+    )
     me = live_server.join(t["id"], "Zoe")
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
     rng = random.Random(1)
@@ -76,7 +87,9 @@ def test_shave_against_bots_to_the_end(live_server, ws_client):
         elif view["to_move"] == 0 and view["legal_actions"]:
             c.send({"type": "act", "action": rng.choice(view["legal_actions"])})
         seq = c.last_state["seq"]
-        msg = c.wait(lambda m: m["type"] == "state" and m["seq"] != seq or m["type"] == "error")
+        msg = c.wait(
+            lambda m, seq=seq: m["type"] == "state" and m["seq"] != seq or m["type"] == "error"
+        )
         assert msg["type"] == "state", msg
     view = c.last_state["view"]
     assert view["finished"] and sum(view["piles"]) + view["middle"] + sum(view["sheep"]) == 8
@@ -98,7 +111,10 @@ def test_bad_input_gets_an_error_and_changes_nothing(live_server, ws_client):
         (ca, json.dumps({"type": "fly"})),
         (ca, json.dumps({"type": "turn", "dog": 0, "swaps": [["a1", "c5"]]})),  # not adjacent
         (ca, json.dumps({"type": "turn", "dog": 9, "swaps": []})),
-        (ca, json.dumps({"type": "turn", "dog": 1, "swaps": [["a1", "a2"], ["a2", "a3"]]})),  # 1 swap
+        (
+            ca,
+            json.dumps({"type": "turn", "dog": 1, "swaps": [["a1", "a2"], ["a2", "a3"]]}),
+        ),  # 1 swap
         (ca, json.dumps({"type": "turn", "dog": "x", "swaps": "y"})),
         (ca, json.dumps({"type": "act", "action": {"x": 1}})),
         (ca, json.dumps({"type": "roll"})),
@@ -131,8 +147,13 @@ def test_bad_input_gets_an_error_and_changes_nothing(live_server, ws_client):
 
 
 def test_reconnect_same_seat_and_leave_replaced_by_bot(live_server, ws_client):
-    t = live_server.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
-                           replace_leavers=True, replacement_bot="random", seed=9)
+    t = live_server.create(
+        game="shave-a-sheep",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        replace_leavers=True,
+        replacement_bot="random",
+        seed=9,
+    )
     a = live_server.join(t["id"], "Ann")
     b = live_server.join(t["id"], "Bob")
     ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
@@ -156,9 +177,13 @@ def test_lobby_api(live_server):
     g = live_server.http.get("/api/games").json()
     assert "random" in g["dolly-crush"]["bots"] and "random" in g["shave-a-sheep"]["bots"]
     assert any(r["name"] == "howling-wolf" for r in g["shave-a-sheep"]["rulesets"])
-    r = live_server.http.post("/api/tables", json={"game": "shave-a-sheep", "seats": [{"kind": "bot", "bot": "nope"}, {}]})
+    r = live_server.http.post(
+        "/api/tables", json={"game": "shave-a-sheep", "seats": [{"kind": "bot", "bot": "nope"}, {}]}
+    )
     assert r.status_code == 400 and "nope" in r.json()["detail"]
-    r = live_server.http.post("/api/tables", json={"game": "shave-a-sheep", "rules": {"wool": -3}, "seats": [{}, {}]})
+    r = live_server.http.post(
+        "/api/tables", json={"game": "shave-a-sheep", "rules": {"wool": -3}, "seats": [{}, {}]}
+    )
     assert r.status_code == 400 and "wool" in r.json()["detail"]
     r = live_server.http.post("/api/tables", json={"game": "chess", "seats": [{}, {}]})
     assert r.status_code == 422
@@ -170,10 +195,19 @@ def test_a_player_gone_for_good_is_replaced_or_the_seat_freed(make_server, ws_cl
     import time
 
     srv = make_server(leave_grace=0.3)
-    kept = srv.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
-                      replace_leavers=True, replacement_bot="random", seed=1)
-    freed = srv.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}],
-                       replace_leavers=False, seed=1)
+    kept = srv.create(
+        game="shave-a-sheep",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        replace_leavers=True,
+        replacement_bot="random",
+        seed=1,
+    )
+    freed = srv.create(
+        game="shave-a-sheep",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        replace_leavers=False,
+        seed=1,
+    )
     for t in (kept, freed):
         a = srv.join(t["id"], "Ann")
         c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
@@ -195,7 +229,10 @@ def test_a_normal_server_refuses_a_given_seed(make_server):
     srv = make_server(allow_seed=False)
     r = srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}], "seed": 5})
     assert r.status_code == 400 and "seed" in r.json()["detail"]
-    assert srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}]}).status_code == 201
+    assert (
+        srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}, {}]}).status_code
+        == 201
+    )
 
 
 def test_a_broken_bot_does_not_stall_the_table(live_server, ws_client, monkeypatch):
@@ -205,8 +242,12 @@ def test_a_broken_bot_does_not_stall_the_table(live_server, ws_client, monkeypat
         raise RuntimeError("bug")
 
     monkeypatch.setattr(RandomBot, "act", boom)
-    t = live_server.create(game="shave-a-sheep", rules={"wool": 5},
-                           seats=[{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], seed=3)
+    t = live_server.create(
+        game="shave-a-sheep",
+        rules={"wool": 5},
+        seats=[{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+        seed=3,
+    )
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}")
     msg = c.wait(lambda m: m["type"] == "state" and m["view"]["finished"], timeout=30)
     assert msg["view"]["finished"]  # every bot move failed, yet the game went on to the end
@@ -223,13 +264,15 @@ def _roll_until_race(c, seats_of_client):
             c.send({"type": "roll"})
         elif v["to_move"] in seats_of_client:
             c.send({"type": "act", "action": v["legal_actions"][0]})
-        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
     raise AssertionError("no race")
 
 
 def test_howling_wolf_timeout_and_bot_grabs(make_server, ws_client):
     srv = make_server(race_timeout=0.4, react_min=5.0, react_max=5.0)  # bots too slow: timeout
-    t = srv.create(game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6)
+    t = srv.create(
+        game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6
+    )
     a = srv.join(t["id"], "Ann")
     c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
     _roll_until_race(c, {0})
@@ -238,7 +281,9 @@ def test_howling_wolf_timeout_and_bot_grabs(make_server, ws_client):
     assert any("nobody howled in time" in e["text"] for e in msg["events"])
 
     srv2 = make_server(race_timeout=30, react_min=0.05, react_max=0.1)  # a quick bot wins
-    t = srv2.create(game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6)
+    t = srv2.create(
+        game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {"kind": "bot"}], seed=6
+    )
     a = srv2.join(t["id"], "Ann")
     c = ws_client(f"{srv2.ws_url}/ws/{t['id']}", a["token"])
     _roll_until_race(c, {0})
@@ -274,7 +319,7 @@ def test_a_failed_commit_changes_nothing_and_tells_only_the_sender(live_server, 
     now = ca.wait(lambda m: m["type"] == "state")
     assert now["seq"] == before["seq"] and now["view"] == before["view"]
     table = live_server.manager.get(t["id"])
-    assert table.state.snapshot()["history"] == tuple(table.state.history[:table.stored])
+    assert table.state.snapshot()["history"] == tuple(table.state.history[: table.stored])
     cb.drain()  # Bob never saw the roll that was not saved, nor the error
     for text in cb.received[seen_by_bob:]:
         m = json.loads(text)

@@ -38,12 +38,18 @@ def last(page: Any) -> dict[str, Any]:
 
 
 NEIGHBOURS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + [
-    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)]
+    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)
+]
 
 
 def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
-    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}],
-                           breeds=["pastore-maremmano", "bobtail"], show_scores=False, seed=21)
+    t = live_server.create(
+        game="dolly-crush",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        breeds=["pastore-maremmano", "bobtail"],
+        show_scores=False,
+        seed=21,
+    )
     url = live_server.url + t["invite"]
     pages = [new_page(browser, PHONE), new_page(browser)]
     sit(pages[0], url, "Mia", 0)
@@ -101,9 +107,16 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
 
 def test_shave_a_sheep_against_bots_in_the_browser(browser, make_server, shots):
     srv = make_server(bot_delay=0.05)
-    t = srv.create(game="shave-a-sheep", rules={"wool": 7},
-                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"},
-                          {"kind": "bot", "bot": "random"}], seed=8)
+    t = srv.create(
+        game="shave-a-sheep",
+        rules={"wool": 7},
+        seats=[
+            {"kind": "human"},
+            {"kind": "bot", "bot": "random"},
+            {"kind": "bot", "bot": "random"},
+        ],
+        seed=8,
+    )
     page = new_page(browser, PHONE)
     sit(page, srv.url + t["invite"], "Ada")
     shot = False
@@ -130,8 +143,12 @@ def test_shave_a_sheep_against_bots_in_the_browser(browser, make_server, shots):
 
 def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots):
     srv = make_server(bot_delay=0.05, race_timeout=30.0)
-    t = srv.create(game="shave-a-sheep", ruleset="howling-wolf",
-                   seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
+    t = srv.create(
+        game="shave-a-sheep",
+        ruleset="howling-wolf",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        seed=3,
+    )
     url = srv.url + t["invite"]
     pages = [new_page(browser), new_page(browser, PHONE)]
     sit(pages[0], url, "Ann", 0)
@@ -171,8 +188,12 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
 
 
 def test_a_turn_started_elsewhere_is_finished_in_the_page(browser, live_server, ws_client, shots):
-    t = live_server.create(game="dolly-crush", seats=[{}, {"kind": "bot"}],
-                           breeds=["australian-shepherd", "bobtail"], seed=30)
+    t = live_server.create(
+        game="dolly-crush",
+        seats=[{}, {"kind": "bot"}],
+        breeds=["australian-shepherd", "bobtail"],
+        seed=30,
+    )
     me = live_server.join(t["id"], "Ivy")
     page = new_page(browser, PHONE)
     page.goto(live_server.url + t["invite"])

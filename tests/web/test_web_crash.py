@@ -13,10 +13,10 @@ import time
 from typing import Any
 
 import httpx
+from test_web_api import dolly_turn
 
 from sheepfold.server.storage import Storage
 from sheepfold.server.tables import TableManager
-from test_web_api import dolly_turn
 
 
 def free_port() -> int:
@@ -30,9 +30,26 @@ def free_port() -> int:
 def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     log = open(db + f".{port}.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", db, "--bot-delay", "0", "--dev-seeds", "--race-timeout", "0.3"],
-        stdout=subprocess.DEVNULL, stderr=log)
+        [
+            sys.executable,
+            "-m",
+            "sheepfold.cli.main",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--bot-delay",
+            "0",
+            "--dev-seeds",
+            "--race-timeout",
+            "0.3",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     log.close()
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -103,10 +120,25 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
     http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     specs = [
         {"game": "dolly-crush", "seats": [{}, {}], "seed": 100},
-        {"game": "dolly-crush", "seats": [{}, {}], "seed": 101, "breeds": ["bobtail", "border-collie"]},
+        {
+            "game": "dolly-crush",
+            "seats": [{}, {}],
+            "seed": 101,
+            "breeds": ["bobtail", "border-collie"],
+        },
         {"game": "shave-a-sheep", "seats": [{}, {}], "seed": 102},
-        {"game": "shave-a-sheep", "ruleset": "howling-wolf", "seats": [{}, {}, {"kind": "bot"}], "seed": 103},
-        {"game": "shave-a-sheep", "ruleset": "my-friend-mr-wolf", "seats": [{}, {"kind": "bot"}], "seed": 104},
+        {
+            "game": "shave-a-sheep",
+            "ruleset": "howling-wolf",
+            "seats": [{}, {}, {"kind": "bot"}],
+            "seed": 103,
+        },
+        {
+            "game": "shave-a-sheep",
+            "ruleset": "my-friend-mr-wolf",
+            "seats": [{}, {"kind": "bot"}],
+            "seed": 104,
+        },
     ]
     seats: list[tuple[str, int, str]] = []  # (table, seat, token)
     for sp in specs:
@@ -115,10 +147,15 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
             if s["kind"] == "human":
                 j = http.post(f"/api/tables/{t['id']}/join", json={"name": f"p{s['seat']}"}).json()
                 seats.append((t["id"], j["seat"], j["token"]))
-    clients = [(tid, seat, tok, ws_client(f"ws://127.0.0.1:{port}/ws/{tid}", tok)) for tid, seat, tok in seats]
+    clients = [
+        (tid, seat, tok, ws_client(f"ws://127.0.0.1:{port}/ws/{tid}", tok))
+        for tid, seat, tok in seats
+    ]
     stop = threading.Event()
-    threads = [threading.Thread(target=player, args=(c, seat, random.Random(i), stop), daemon=True)
-               for i, (_, seat, _, c) in enumerate(clients)]
+    threads = [
+        threading.Thread(target=player, args=(c, seat, random.Random(i), stop), daemon=True)
+        for i, (_, seat, _, c) in enumerate(clients)
+    ]
     for th in threads:
         th.start()
     # let the games run, then kill the server in the middle of them
@@ -143,7 +180,7 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
     # every state a client was told about is in the database, exactly
     rows = rebuild(db)
     acked = 0
-    for tid, seat, _, c in clients:
+    for tid, _seat, _, c in clients:
         row = rows[tid]
         states = [json.loads(t) for t in c.received]
         states = [m for m in states if m["type"] == "state"]
@@ -168,8 +205,12 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
             assert m is not None and m["you"] == seat
             new_clients.append((tid, seat, tok, c))
         stop2 = threading.Event()
-        threads = [threading.Thread(target=player, args=(c, seat, random.Random(50 + i), stop2), daemon=True)
-                   for i, (_, seat, _, c) in enumerate(new_clients)]
+        threads = [
+            threading.Thread(
+                target=player, args=(c, seat, random.Random(50 + i), stop2), daemon=True
+            )
+            for i, (_, seat, _, c) in enumerate(new_clients)
+        ]
         for th in threads:
             th.start()
         deadline = time.time() + 90
@@ -186,7 +227,7 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
             row = final[tid]
             assert row.finished
             assert len(row.actions) >= len(rows[tid].actions)
-            assert row.actions[:len(rows[tid].actions)] == rows[tid].actions  # nothing rewritten
+            assert row.actions[: len(rows[tid].actions)] == rows[tid].actions  # nothing rewritten
             end = state_at(row, len(row.actions))
             assert end.is_terminal() and end.observe(seat) == c.last_state["view"]
     finally:

@@ -6,9 +6,9 @@ import json
 import random
 from typing import Any
 
-from sheepfold.games.dolly_crush.cards import card_code
-
 from test_web_api import play_dolly
+
+from sheepfold.games.dolly_crush.cards import card_code
 
 SEED = 987_654_321_987
 
@@ -28,14 +28,18 @@ def assert_no_secrets(text: str, deck_top: list[str] | None = None) -> None:
     data = json.loads(text)
     for path, value in walk(data):
         last = path.rsplit(".", 1)[-1]
-        assert last not in ("seed", "deck", "initial_deck", "returning", "token", "token_hash"), path
+        assert last not in ("seed", "deck", "initial_deck", "returning", "token", "token_hash"), (
+            path
+        )
         if deck_top and isinstance(value, list) and len(value) >= len(deck_top):
             for i in range(len(value) - len(deck_top) + 1):
-                assert value[i:i + len(deck_top)] != deck_top, f"deck order leaked at {path}"
+                assert value[i : i + len(deck_top)] != deck_top, f"deck order leaked at {path}"
 
 
 def test_no_deck_order_or_seed_reaches_any_client(live_server, ws_client):
-    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=SEED)
+    t = live_server.create(
+        game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=SEED
+    )
     a = live_server.join(t["id"], "Ann")
     b = live_server.join(t["id"], "Bob")
     url = f"{live_server.ws_url}/ws/{t['id']}"
@@ -54,8 +58,15 @@ def test_no_deck_order_or_seed_reaches_any_client(live_server, ws_client):
     play_dolly([ca, cb], random.Random(9))
     spec.drain()
     texts = ca.received + cb.received + spec.received
-    texts += [live_server.http.get(p).text for p in
-              ("/api/tables", f"/api/tables/{t['id']}", f"/api/tables/{t['id']}/replay", "/api/games")]
+    texts += [
+        live_server.http.get(p).text
+        for p in (
+            "/api/tables",
+            f"/api/tables/{t['id']}",
+            f"/api/tables/{t['id']}/replay",
+            "/api/games",
+        )
+    ]
     assert len(texts) > 30 and tops
     for text in texts:
         assert_no_secrets(text)
@@ -65,8 +76,12 @@ def test_no_deck_order_or_seed_reaches_any_client(live_server, ws_client):
 
 
 def test_shave_messages_hold_no_seed(live_server, ws_client):
-    t = live_server.create(game="shave-a-sheep", rules={"wool": 6},
-                           seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=SEED)
+    t = live_server.create(
+        game="shave-a-sheep",
+        rules={"wool": 6},
+        seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        seed=SEED,
+    )
     a = live_server.join(t["id"], "Ann")
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
     rng = random.Random(2)
@@ -77,13 +92,15 @@ def test_shave_messages_hold_no_seed(live_server, ws_client):
             c.send({"type": "roll"})
         elif v["to_move"] == 0:
             c.send({"type": "act", "action": rng.choice(v["legal_actions"])})
-        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
     for text in c.received + [live_server.http.get(f"/api/tables/{t['id']}/replay").text]:
         assert_no_secrets(text)
 
 
 def test_acting_without_the_seat_token_is_refused(live_server, ws_client):
-    t = live_server.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}], seed=4)
+    t = live_server.create(
+        game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}], seed=4
+    )
     a = live_server.join(t["id"], "Ann")
     b = live_server.join(t["id"], "Bob")
     url = f"{live_server.ws_url}/ws/{t['id']}"

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 from sheepfold.server.tables import Conn, Settings, TableManager
@@ -29,14 +30,22 @@ def db_url(request: Any, tmp_path: Any) -> str:
 def test_storage_round_trip(db_url):
     s = Storage(db_url)
     assert s.kind in ("sqlite", "postgresql")
-    row = TableRow("t1", "shave-a-sheep", 2, {"rules": {"wool": 9}, "show_scores": True},
-                   2**40 + 7, 123.0, False, [SeatRow(0, "human"), SeatRow(1, "bot", "b", "random")],
-                   [(-1, 3), (0, 1)])
+    row = TableRow(
+        "t1",
+        "shave-a-sheep",
+        2,
+        {"rules": {"wool": 9}, "show_scores": True},
+        2**40 + 7,
+        123.0,
+        False,
+        [SeatRow(0, "human"), SeatRow(1, "bot", "b", "random")],
+        [(-1, 3), (0, 1)],
+    )
     s.create_table(row)
     s.append_actions("t1", 2, [(-1, 0), (1, 2)])
     s.update_seat("t1", SeatRow(0, "human", "Ann", None, "ab" * 32))
     s.append_actions("t1", 4, [], finished=True)
-    with pytest.raises(Exception):  # an action index is written once
+    with pytest.raises(IntegrityError):  # an action index is written once
         s.append_actions("t1", 3, [(0, 0)])
     s.close()
     s2 = Storage(db_url)
@@ -44,7 +53,13 @@ def test_storage_round_trip(db_url):
     s2.close()
     assert len(again) == 1
     got = again[0]
-    assert (got.id, got.game, got.players, got.seed, got.finished) == ("t1", "shave-a-sheep", 2, 2**40 + 7, True)
+    assert (got.id, got.game, got.players, got.seed, got.finished) == (
+        "t1",
+        "shave-a-sheep",
+        2,
+        2**40 + 7,
+        True,
+    )
     assert got.config == {"rules": {"wool": 9}, "show_scores": True}
     assert got.actions == [(-1, 3), (0, 1), (-1, 0), (1, 2)]
     assert got.seats[0] == SeatRow(0, "human", "Ann", None, "ab" * 32)
@@ -81,15 +96,33 @@ def _drive(manager: TableManager, rng: random.Random, steps: int) -> None:
 
 def test_tables_rebuild_exactly_from_storage(db_url):
     async def run() -> None:
-        settings = Settings(bot_delay=0, react_min=0, react_max=0.01, race_timeout=0.05, allow_seed=True)
+        settings = Settings(
+            bot_delay=0, react_min=0, react_max=0.01, race_timeout=0.05, allow_seed=True
+        )
         m = TableManager(Storage(db_url), settings)
         specs = [
-            {"game": "dolly-crush", "rules": {}, "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 1},
-            {"game": "shave-a-sheep", "rules": {"wool": 12, "variants": ["howling-wolf"]},
-             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random", "name": "B"}],
-             "seed": 2},
-            {"game": "shave-a-sheep", "rules": {"variants": ["my-friend-mr-wolf"]},
-             "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 3},
+            {
+                "game": "dolly-crush",
+                "rules": {},
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "seed": 1,
+            },
+            {
+                "game": "shave-a-sheep",
+                "rules": {"wool": 12, "variants": ["howling-wolf"]},
+                "seats": [
+                    {"kind": "human"},
+                    {"kind": "human"},
+                    {"kind": "bot", "bot": "random", "name": "B"},
+                ],
+                "seed": 2,
+            },
+            {
+                "game": "shave-a-sheep",
+                "rules": {"variants": ["my-friend-mr-wolf"]},
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "seed": 3,
+            },
         ]
         for sp in specs:
             m.create(sp)
@@ -137,8 +170,12 @@ def test_live_server_on_postgres_plays_a_game(make_server, postgres_url, ws_clie
     s.close()
     srv = make_server(postgres_url)
     assert srv.http.get("/healthz").json()["db"] == "postgresql"
-    t = srv.create(game="shave-a-sheep", rules={"wool": 6},
-                   seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], seed=12)
+    t = srv.create(
+        game="shave-a-sheep",
+        rules={"wool": 6},
+        seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        seed=12,
+    )
     a = srv.join(t["id"], "Ann")
     c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
     rng = random.Random(1)
@@ -148,7 +185,7 @@ def test_live_server_on_postgres_plays_a_game(make_server, postgres_url, ws_clie
             c.send({"type": "roll"})
         elif v["to_move"] == 0:
             c.send({"type": "act", "action": rng.choice(v["legal_actions"])})
-        c.wait(lambda m: m["type"] == "state" and m["seq"] > seq)
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
     stored = Storage(postgres_url)
     rows = {r.id: r for r in stored.load_all()}
     assert rows[t["id"]].finished and len(rows[t["id"]].actions) == c.last_state["seq"]

@@ -41,7 +41,6 @@ import numpy as np
 from sheepfold.bots import Bot, bot_kwargs, register_bot
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
-from sheepfold.games.dolly_crush.search import apply_swaps
 from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import (
     _children,
@@ -54,6 +53,7 @@ from sheepfold.games.dolly_crush.fastsearch import (
     unpack,
 )
 from sheepfold.games.dolly_crush.game import SWAP0
+from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
 
@@ -135,7 +135,9 @@ class GreedyDollyBot(DollyBot):
 class EasyDollyBot(GreedyDollyBot):
     name = "easy"
 
-    def __init__(self, game: Game, seat: Seat, seed: int | None = None, greedy: float = 0.25) -> None:
+    def __init__(
+        self, game: Game, seat: Seat, seed: int | None = None, greedy: float = 0.25
+    ) -> None:
         super().__init__(game, seat, seed)
         self.greedy = float(greedy)
 
@@ -211,9 +213,19 @@ class LookaheadDollyBot(DollyBot):
     name = "hard"
 
     def __init__(
-        self, game: Game, seat: Seat, seed: int | None = None, samples: int = 12,
-        candidates: int = 10, weight: float = 1.0, replies: int = 8, refine: int = 12,
-        sigma: float = 2.5, plans: int = 4, iterations: int = 48, time: float = 0.9,
+        self,
+        game: Game,
+        seat: Seat,
+        seed: int | None = None,
+        samples: int = 12,
+        candidates: int = 10,
+        weight: float = 1.0,
+        replies: int = 8,
+        refine: int = 12,
+        sigma: float = 2.5,
+        plans: int = 4,
+        iterations: int = 48,
+        time: float = 0.9,
     ) -> None:
         super().__init__(game, seat, seed)
         self.plans = int(plans)  # whole-turn plans played out to the end of the game
@@ -313,8 +325,11 @@ class LookaheadDollyBot(DollyBot):
                     total += ended * float(self._utility(np.array([lead + pts[k]]), 0)[0])
                 value[k] = total / (len(refilled) + ended)
         if (
-            view["players"] == 2 and after[-1] == self.seat and opp_n == 1
-            and self.refine > 1 and self.replies > 0
+            view["players"] == 2
+            and after[-1] == self.seat
+            and opp_n == 1
+            and self.refine > 1
+            and self.replies > 0
         ):
             counts = view["dog_swaps"][self.seat]
             rest = [counts[d] for d in view["dogs_left"][self.seat]]
@@ -344,8 +359,14 @@ class LookaheadDollyBot(DollyBot):
         return value[order], r, order
 
     def _two_turns(
-        self, flocks: np.ndarray, pts: np.ndarray, cand: np.ndarray, pool: _Pool, my_n: int,
-        lead: float, turns: int,
+        self,
+        flocks: np.ndarray,
+        pts: np.ndarray,
+        cand: np.ndarray,
+        pool: _Pool,
+        my_n: int,
+        lead: float,
+        turns: int,
     ) -> np.ndarray:
         """The value of each candidate over two more turns: the next player's greedy reply (one
         swap), then my best; refills sampled from the unseen cards at each step."""
@@ -414,7 +435,7 @@ class LookaheadDollyBot(DollyBot):
                 continue
             by_n[n] = dog
             values, r, idx = self.evaluate(view, flock, n, top=self.plans)
-            for v, k in zip(values, idx):
+            for v, k in zip(values, idx, strict=False):
                 cands.append((float(v), n, dog, r.sequence(int(k))))
         if self.iterations <= 0:
             cands.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
@@ -474,7 +495,9 @@ class LookaheadDollyBot(DollyBot):
         """The most points one swap takes, for each packed full flock."""
         legal = np.arange(len(SWAPS), dtype=np.intp)
         ch = _children(flocks, legal)
-        return score_packed(ch.ravel(), self.points).reshape(ch.shape).max(axis=1).astype(np.float64)
+        return (
+            score_packed(ch.ravel(), self.points).reshape(ch.shape).max(axis=1).astype(np.float64)
+        )
 
     def _best_n(self, x: int, n: int) -> float:
         if n == 0:
@@ -527,8 +550,13 @@ class ExpertDollyBot(LookaheadDollyBot):
     name = "expert"
 
     def __init__(
-        self, game: Game, seat: Seat, seed: int | None = None, iterations: int = 30000,
-        time: float = 0.8, plans: int = 8,
+        self,
+        game: Game,
+        seat: Seat,
+        seed: int | None = None,
+        iterations: int = 30000,
+        time: float = 0.8,
+        plans: int = 8,
     ) -> None:
         # hard's lookahead proposes the candidates of a card of many swaps
         super().__init__(game, seat, seed, plans=plans, iterations=0)
@@ -542,7 +570,9 @@ class ExpertDollyBot(LookaheadDollyBot):
             ) from None
         self._mc = dolly_mc
 
-    def _candidates(self, view: View, flock: list[int], n: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    def _candidates(
+        self, view: View, flock: list[int], n: int
+    ) -> tuple[list[tuple[int, ...]], np.ndarray]:
         """(swap sequences, packed end flocks): every distinct end of one swap (or none); hard's
         best plans for more swaps."""
         if n <= 1:

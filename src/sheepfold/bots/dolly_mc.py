@@ -219,8 +219,14 @@ def _evaluate(ys, pool, scores, hands, seat, me, seeds, sa, sb, legal, tabs):  #
 
 
 def playouts(
-    ys: np.ndarray, pool: np.ndarray, scores: np.ndarray, hands: np.ndarray, seat: np.ndarray,
-    me: int, seeds: np.ndarray, points: tuple[int, ...],
+    ys: np.ndarray,
+    pool: np.ndarray,
+    scores: np.ndarray,
+    hands: np.ndarray,
+    seat: np.ndarray,
+    me: int,
+    seeds: np.ndarray,
+    points: tuple[int, ...],
 ) -> np.ndarray:
     """Sum, over one playout per seed, of the value of each candidate flock ``ys`` (packed).
 
@@ -228,7 +234,15 @@ def playouts(
     cards of ``n`` swaps seat ``s`` holds after this turn; ``seat``: who plays each turn from this
     one (turn 0, whose player leaves ``ys``) to the end of the game; ``me``: whose share counts."""
     return _evaluate(
-        ys.astype(np.uint64), pool.astype(np.int64), scores.astype(np.int64),
-        hands.astype(np.int64), seat.astype(np.int64), np.int64(me), seeds.astype(np.int64),
-        fs._SA, fs._SB, np.arange(len(fs._SA), dtype=np.int64), compiled.tables(tuple(points)),
+        ys.astype(np.uint64),
+        pool.astype(np.int64),
+        scores.astype(np.int64),
+        hands.astype(np.int64),
+        seat.astype(np.int64),
+        np.int64(me),
+        seeds.astype(np.int64),
+        fs._SA,
+        fs._SB,
+        np.arange(len(fs._SA), dtype=np.int64),
+        compiled.tables(tuple(points)),
     )

@@ -40,8 +40,12 @@ class GreedyDolly(Bot):
         return state.legal_actions()[0]  # not reached: a bot decides only at DOG or SWAP
 
 
-def choose_dog(flock: list[int], dogs_left: list[int], swaps_of: tuple[int, ...] | list[int],
-               points: tuple[int, ...] | list[int]) -> int:
+def choose_dog(
+    flock: list[int],
+    dogs_left: list[int],
+    swaps_of: tuple[int, ...] | list[int],
+    points: tuple[int, ...] | list[int],
+) -> int:
     """The dog card greedy plays: most points; ties -> fewest swaps, then lowest index."""
     value: dict[int, int] = {}
     best: tuple[int, int, int] | None = None  # (-points, swaps, dog): smallest is best

@@ -52,7 +52,9 @@ def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> 
         sol, _ = solver.cached(rules, n, seat=seat, space=space)
     else:
         if space.size > ON_THE_FLY_LIMIT:
-            raise SheepfoldError(f"a best response in this {n}-player game ({space.size:,} positions) is too big to compute here")
+            raise SheepfoldError(
+                f"a best response in this {n}-player game ({space.size:,} positions) is too big to compute here"
+            )
         policies = [None if i == seat else table[i] for i in range(n)]
         sol = solver.best_response(space, n, seat, policies)
     _SOLUTIONS[key] = sol
@@ -62,11 +64,14 @@ def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> 
 class PerfectShave(Bot):
     name = "perfect"
 
-    def __init__(self, game: Game, seat: Seat, seed: int | None = None,
-                 table: Sequence[Any] | None = None) -> None:
+    def __init__(
+        self, game: Game, seat: Seat, seed: int | None = None, table: Sequence[Any] | None = None
+    ) -> None:
         super().__init__(game, seat, seed)
         if table is not None and len(table) != game.num_players:
-            raise SheepfoldError(f"perfect: the table needs one entry per seat ({game.num_players})")
+            raise SheepfoldError(
+                f"perfect: the table needs one entry per seat ({game.num_players})"
+            )
         self.table = list(table) if table is not None else None
         self._sol: Any = None
 
@@ -95,8 +100,11 @@ def parse_table(arg: str, players: int) -> list[str | None] | None:
     return [None if x in ("-", "") else x for x in names]
 
 
-@register_bot("shave-a-sheep", "perfect",
-              "exact optimal play from the solver (2 players: minimax; 3-4: guaranteed share, or "
-              "perfect:BOT,-,BOT for the best response to known bots)")
+@register_bot(
+    "shave-a-sheep",
+    "perfect",
+    "exact optimal play from the solver (2 players: minimax; 3-4: guaranteed share, or "
+    "perfect:BOT,-,BOT for the best response to known bots)",
+)
 def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> PerfectShave:
     return PerfectShave(game, seat, seed, parse_table(arg, game.num_players))

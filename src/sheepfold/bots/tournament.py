@@ -113,7 +113,9 @@ def _seed(*parts: int) -> int:
     return random.Random(":".join(map(str, parts))).randrange(2**31)
 
 
-def _play_deal(cfg: TournamentConfig, m: int, entrants: tuple[int, ...], deal: int) -> list[GameResult]:
+def _play_deal(
+    cfg: TournamentConfig, m: int, entrants: tuple[int, ...], deal: int
+) -> list[GameResult]:
     """Play one deal of a match-up: all rotations in duplicate mode, one otherwise."""
     from sheepfold.bots import make_bot
     from sheepfold.core.play import play_game
@@ -141,7 +143,9 @@ def _play_deal(cfg: TournamentConfig, m: int, entrants: tuple[int, ...], deal: i
     return out
 
 
-def _play_chunk(cfg: TournamentConfig, jobs: list[tuple[int, tuple[int, ...], int]]) -> list[GameResult]:
+def _play_chunk(
+    cfg: TournamentConfig, jobs: list[tuple[int, tuple[int, ...], int]]
+) -> list[GameResult]:
     out: list[GameResult] = []
     for m, entrants, deal in jobs:
         out.extend(_play_deal(cfg, m, entrants, deal))
@@ -214,25 +218,25 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def bradley_terry(
-    wins: dict[tuple[int, int], float], games: dict[tuple[int, int], float], n: int,
+    wins: dict[tuple[int, int], float],
+    games: dict[tuple[int, int], float],
+    n: int,
     iterations: int = 2000,
 ) -> list[float]:
     """Elo ratings (mean 1500) from pairwise points ``wins[i, j]`` (i's points against j) over
     ``games[i, j]`` games, by the MM algorithm of Bradley-Terry; ties count half."""
     w = [0.0] * n
-    for (i, j), v in wins.items():
+    for (i, _j), v in wins.items():
         w[i] += v
     p = [1.0] * n
     for _ in range(iterations):
         new = []
         for i in range(n):
-            denom = sum(
-                games.get((i, j), 0.0) / (p[i] + p[j]) for j in range(n) if j != i
-            )
+            denom = sum(games.get((i, j), 0.0) / (p[i] + p[j]) for j in range(n) if j != i)
             new.append(w[i] / denom if denom > 0 else p[i])
         g = math.exp(sum(math.log(max(x, 1e-300)) for x in new) / n)
         new = [x / g for x in new]
-        delta = max(abs(a - b) for a, b in zip(new, p))
+        delta = max(abs(a - b) for a, b in zip(new, p, strict=False))
         p = new
         if delta < 1e-10:
             break
@@ -279,7 +283,7 @@ class TournamentResult:
                 for a, b, v in self._pair_points(g):
                     wins[a, b] = wins.get((a, b), 0.0) + v
                     games[a, b] = games.get((a, b), 0.0) + 1
-        for (a, b) in list(games):  # half a pseudo-game each way: a 100% record stays finite
+        for a, b in list(games):  # half a pseudo-game each way: a 100% record stays finite
             wins[a, b] = wins.get((a, b), 0.0) + 0.5
             games[a, b] += 1
         return bradley_terry(wins, games, n)
@@ -345,10 +349,18 @@ class TournamentResult:
             if not vals:
                 continue
             m, lo, hi = _mean_ci(vals)
-            h2h.append({
-                "bot": self.labels[a], "opponent": self.labels[b], "games": wins + ties + losses,
-                "wins": wins, "ties": ties, "losses": losses, "share": m, "ci95": [lo, hi],
-            })
+            h2h.append(
+                {
+                    "bot": self.labels[a],
+                    "opponent": self.labels[b],
+                    "games": wins + ties + losses,
+                    "wins": wins,
+                    "ties": ties,
+                    "losses": losses,
+                    "share": m,
+                    "ci95": [lo, hi],
+                }
+            )
         # seats
         seats = []
         for s in range(k):
@@ -357,8 +369,12 @@ class TournamentResult:
                 v = [g.shares[s] for g in unit]
                 per_unit.append(sum(v) / len(v))
             m, lo, hi = _mean_ci(per_unit)
-            row = {"seat": s, "win_share": m, "ci95": [lo, hi],
-                   "mean_score": sum(g.scores[s] for g in self.games) / len(self.games)}
+            row = {
+                "seat": s,
+                "win_share": m,
+                "ci95": [lo, hi],
+                "mean_score": sum(g.scores[s] for g in self.games) / len(self.games),
+            }
             if self.breeds:
                 row["breed"] = self.breeds[s]
             seats.append(row)

@@ -17,8 +17,10 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-BOT_HELP = ("bot per seat, repeat the option (one --bot: every seat); fast policies: random, "
-            "greedy, perfect (Shave a Sheep); any registered bot with --engine engine")
+BOT_HELP = (
+    "bot per seat, repeat the option (one --bot: every seat); fast policies: random, "
+    "greedy, perfect (Shave a Sheep); any registered bot with --engine engine"
+)
 
 
 def register(root: typer.Typer) -> None:
@@ -40,37 +42,81 @@ def _progress() -> Any:
     )
 
     return Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("games"), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-        console=err_console, transient=False,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
     )
 
 
-def _job(game: str, rules: str | None, bots: list[str] | None, games: int, players: int, seed: int,
-         rotate: bool, breeds: str | None, engine: str, max_turns: int, exact: bool = False) -> Any:
+def _job(
+    game: str,
+    rules: str | None,
+    bots: list[str] | None,
+    games: int,
+    players: int,
+    seed: int,
+    rotate: bool,
+    breeds: str | None,
+    engine: str,
+    max_turns: int,
+    exact: bool = False,
+) -> Any:
     from sheepfold.cli.common import resolve_rules
     from sheepfold.lab.runner import make_job
 
     check_game(game)
     model = resolve_rules(game, rules)
-    name = (getattr(model, "name", None) or (Path(rules).stem if rules else None)
-            or "rulebook")
+    name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
     br: Any = None
     if breeds:
         br = "mix" if breeds == "mix" else [b.strip() for b in breeds.split(",")]
-    return make_job(game, model, ruleset=name, players=players, bots=bots or ["random"],
-                    games=games, seed=seed, rotate=rotate, breeds=br, engine=engine,
-                    max_turns=max_turns, exact=exact)
+    return make_job(
+        game,
+        model,
+        ruleset=name,
+        players=players,
+        bots=bots or ["random"],
+        games=games,
+        seed=seed,
+        rotate=rotate,
+        breeds=br,
+        engine=engine,
+        max_turns=max_turns,
+        exact=exact,
+    )
 
 
-def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resume: bool,
-          overwrite: bool, quiet: bool, label: str = "playing", chunk_size: int | None = None) -> Any:
+def _play(
+    job: Any,
+    out: Path | None,
+    workers: int | None,
+    ray: str | None,
+    resume: bool,
+    overwrite: bool,
+    quiet: bool,
+    label: str = "playing",
+    chunk_size: int | None = None,
+) -> Any:
     from sheepfold.lab.runner import run
 
     keep = out is not None  # rows in memory only: the standings are not needed
     if quiet:
-        return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
-                   standings=keep, chunk_size=chunk_size)
+        return run(
+            job,
+            out,
+            workers=workers,
+            ray=ray,
+            resume=resume,
+            overwrite=overwrite,
+            standings=keep,
+            chunk_size=chunk_size,
+        )
     with _progress() as prog:
         task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
 
@@ -78,11 +124,22 @@ def _play(job: Any, out: Path | None, workers: int | None, ray: str | None, resu
             prog.update(task, completed=done, total=total)
 
         try:
-            return run(job, out, workers=workers, ray=ray, resume=resume, overwrite=overwrite,
-                       progress=update, standings=keep, chunk_size=chunk_size)
+            return run(
+                job,
+                out,
+                workers=workers,
+                ray=ray,
+                resume=resume,
+                overwrite=overwrite,
+                progress=update,
+                standings=keep,
+                chunk_size=chunk_size,
+            )
         except KeyboardInterrupt:
             if out is not None:
-                err_console.print(f"stopped: the finished games are in {out}; add --resume to go on")
+                err_console.print(
+                    f"stopped: the finished games are in {out}; add --resume to go on"
+                )
             raise
 
 
@@ -97,7 +154,9 @@ def _metrics_table(values: list[Any], title: str) -> Any:
     t.add_column("95% CI", justify="right")
     t.add_column("games", justify="right")
     for v in values:
-        t.add_row(v.label, fmt(v.value, v.kind), f"{fmt(v.lo, v.kind)} – {fmt(v.hi, v.kind)}", str(v.n))
+        t.add_row(
+            v.label, fmt(v.value, v.kind), f"{fmt(v.lo, v.kind)} – {fmt(v.hi, v.kind)}", str(v.n)
+        )
     return t
 
 
@@ -106,24 +165,55 @@ def _metrics_table(values: list[Any], title: str) -> Any:
 @friendly_errors
 def run_command(
     game: str = typer.Argument(..., help=GAME_HELP),
-    rules: str | None = typer.Option(None, "--rules", "-r", help="rule set name or file (default: the rulebook)"),
+    rules: str | None = typer.Option(
+        None, "--rules", "-r", help="rule set name or file (default: the rulebook)"
+    ),
     bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
     games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
     players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="players per game"),
     seed: int = typer.Option(0, "--seed", help="game i is seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="local worker processes (default: every core)"),
-    ray: str | None = typer.Option(None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
+    ),
+    ray: str | None = typer.Option(
+        None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"
+    ),
     out: Path | None = typer.Option(None, "--out", "-o", help="Parquet file, one row per game"),
-    resume: bool = typer.Option(False, "--resume", help="finish the run in --out (plays only the missing games)"),
+    resume: bool = typer.Option(
+        False, "--resume", help="finish the run in --out (plays only the missing games)"
+    ),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing --out file"),
-    rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats game by game"),
-    breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)"),
-    engine: str = typer.Option("auto", "--engine", help="auto (fast simulator when it can), fast, or engine"),
-    max_turns: int = typer.Option(1000, "--max-turns", help="Shave a Sheep: stop (truncated) after this many turns unless the rules say"),
-    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
+    rotate: bool = typer.Option(
+        False, "--rotate", help="rotate the bots through the seats game by game"
+    ),
+    breeds: str | None = typer.Option(
+        None,
+        "--breeds",
+        help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)",
+    ),
+    engine: str = typer.Option(
+        "auto", "--engine", help="auto (fast simulator when it can), fast, or engine"
+    ),
+    max_turns: int = typer.Option(
+        1000,
+        "--max-turns",
+        help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
+    ),
+    exact: bool = typer.Option(
+        False,
+        "--exact",
+        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
+    ),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(None, "--plots", help="also write the PNG plots into this folder"),
-    chunk_size: int | None = typer.Option(None, "--chunk-size", min=1, help="games per task (default: a few tasks per worker); finished tasks are saved at once"),
+    plots: Path | None = typer.Option(
+        None, "--plots", help="also write the PNG plots into this folder"
+    ),
+    chunk_size: int | None = typer.Option(
+        None,
+        "--chunk-size",
+        min=1,
+        help="games per task (default: a few tasks per worker); finished tasks are saved at once",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
 ) -> None:
     """Play N games in parallel and print their quality metrics (95% CIs).
@@ -138,9 +228,16 @@ def run_command(
     table = _play(job, out, workers, ray, resume, overwrite, as_json, chunk_size=chunk_size)
     values = evaluate(game_arrays(table))
     if as_json:
-        print(json.dumps({"job": json.loads(job.to_json()), "games": table.num_rows,
-                          "out": str(out) if out else None,
-                          "metrics": [v.to_json() for v in values]}))
+        print(
+            json.dumps(
+                {
+                    "job": json.loads(job.to_json()),
+                    "games": table.num_rows,
+                    "out": str(out) if out else None,
+                    "metrics": [v.to_json() for v in values],
+                }
+            )
+        )
     else:
         console.print(_metrics_table(values, f"{job.game}, {job.ruleset}: {table.num_rows} games"))
         if out:
@@ -175,10 +272,19 @@ def show_command(
     job, table = read_table(file)
     values = evaluate(game_arrays(table))
     if as_json:
-        print(json.dumps({"job": json.loads(job.to_json()), "games": table.num_rows,
-                          "metrics": [v.to_json() for v in values]}))
+        print(
+            json.dumps(
+                {
+                    "job": json.loads(job.to_json()),
+                    "games": table.num_rows,
+                    "metrics": [v.to_json() for v in values],
+                }
+            )
+        )
     else:
-        console.print(_metrics_table(values, f"{file}: {job.game}, {job.ruleset}, {table.num_rows} games"))
+        console.print(
+            _metrics_table(values, f"{file}: {job.game}, {job.ruleset}, {table.num_rows} games")
+        )
     if report:
         from sheepfold.lab.report import run_report, write
 
@@ -191,7 +297,9 @@ def show_command(
 def record_command(
     file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
     game_index: int = typer.Argument(..., help="the row's game_index (game i is seeded SEED + i)"),
-    out: Path | None = typer.Option(None, "--out", "-o", help="write the record here (default: print it)"),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="write the record here (default: print it)"
+    ),
 ) -> None:
     """Turn one row back into a game record (played again from its seed): `sheepfold replay` it."""
     from sheepfold.lab.runner import read_table, record_of
@@ -216,18 +324,28 @@ def compare_command(
     a: str = typer.Argument(..., help="rule set A: name, file, 'rulebook', or a Parquet run"),
     b: str = typer.Argument(..., help="rule set B: name, file, 'rulebook', or a Parquet run"),
     bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
-    games: int = typer.Option(20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"),
+    games: int = typer.Option(
+        20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"
+    ),
     players: int = typer.Option(2, "--players", "-p", min=2, max=4),
     seed: int = typer.Option(0, "--seed", help="game i of both rule sets is seeded SEED + i"),
     workers: int | None = typer.Option(None, "--workers", "-w", min=1),
     ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
     rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats"),
-    breeds: str | None = typer.Option(None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"),
+    breeds: str | None = typer.Option(
+        None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"
+    ),
     engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
     max_turns: int = typer.Option(1000, "--max-turns"),
-    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares"),
+    exact: bool = typer.Option(
+        False,
+        "--exact",
+        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
+    ),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(None, "--plots", help="also write the PNG plots into this folder"),
+    plots: Path | None = typer.Option(
+        None, "--plots", help="also write the PNG plots into this folder"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
@@ -241,8 +359,19 @@ def compare_command(
         """(job, table) of a Parquet run, or (job, None) for a rule set still to play."""
         if spec.endswith(".parquet"):
             return read_table(spec)
-        return _job(game, None if spec == "rulebook" else spec, bot, games, players, seed, rotate,
-                    breeds, engine, max_turns, exact), None
+        return _job(
+            game,
+            None if spec == "rulebook" else spec,
+            bot,
+            games,
+            players,
+            seed,
+            rotate,
+            breeds,
+            engine,
+            max_turns,
+            exact,
+        ), None
 
     check_game(game)
     job_a, ta = side(a)  # both checked before anything is played
@@ -250,11 +379,15 @@ def compare_command(
     if job_a.game != job_b.game:
         raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
     if job_a.players != job_b.players:
-        raise fail(f"A has {job_a.players} players and B {job_b.players}: compare games of one size")
+        raise fail(
+            f"A has {job_a.players} players and B {job_b.players}: compare games of one size"
+        )
     if job_a.seed != job_b.seed or job_a.engine != job_b.engine:
-        raise fail(f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
-                   f"{job_a.engine}; B: seed {job_b.seed}, {job_b.engine}): a paired comparison "
-                   "needs both (give the same --seed, or --engine)")
+        raise fail(
+            f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
+            f"{job_a.engine}; B: seed {job_b.seed}, {job_b.engine}): a paired comparison "
+            "needs both (give the same --seed, or --engine)"
+        )
     if ta is None:
         ta = _play(job_a, None, workers, ray, False, False, as_json, "A:")
     if tb is None:
@@ -265,15 +398,25 @@ def compare_command(
     diffs = compare_tables(ta, tb)
     text = verdict(diffs, name_a, name_b)
     if as_json:
-        print(json.dumps({"a": json.loads(job_a.to_json()), "b": json.loads(job_b.to_json()),
-                          "games": min(ta.num_rows, tb.num_rows), "verdict": text,
-                          "metrics": [x.to_json() for x in diffs]}))
+        print(
+            json.dumps(
+                {
+                    "a": json.loads(job_a.to_json()),
+                    "b": json.loads(job_b.to_json()),
+                    "games": min(ta.num_rows, tb.num_rows),
+                    "verdict": text,
+                    "metrics": [x.to_json() for x in diffs],
+                }
+            )
+        )
     else:
         from rich.table import Table
 
         from sheepfold.lab.metrics import fmt
 
-        t = Table(title=f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games")
+        t = Table(
+            title=f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
+        )
         for col in ("metric", "A", "B", "B − A", "95% CI", "p"):
             t.add_column(col, justify="left" if col == "metric" else "right")
         for x in diffs:
@@ -281,8 +424,15 @@ def compare_command(
             rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
             style = "bold" if x.significant else None
             p = "-" if x.p != x.p else ("<0.001" if x.p < 0.001 else f"{x.p:.3f}")
-            t.add_row(x.label, fmt(x.a, kind), fmt(x.b, kind), f"{fmt(x.diff, kind)}{rel}",
-                      f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}", p, style=style)
+            t.add_row(
+                x.label,
+                fmt(x.a, kind),
+                fmt(x.b, kind),
+                f"{fmt(x.diff, kind)}{rel}",
+                f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}",
+                p,
+                style=style,
+            )
         console.print(t)
         console.print(text)
     if report:
@@ -306,7 +456,9 @@ def compare_command(
 @friendly_errors
 def variants_command(
     game: str = typer.Argument("shave-a-sheep", help=GAME_HELP),
-    rules: list[str] | None = typer.Option(None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"),
+    rules: list[str] | None = typer.Option(
+        None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"
+    ),
     bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
     games: int = typer.Option(20000, "--games", "-n", min=2),
     players: int = typer.Option(2, "--players", "-p", min=2, max=4),
@@ -314,8 +466,16 @@ def variants_command(
     workers: int | None = typer.Option(None, "--workers", "-w", min=1),
     engine: str = typer.Option("auto", "--engine"),
     max_turns: int = typer.Option(1000, "--max-turns"),
-    exact: bool = typer.Option(False, "--exact", help="Shave a Sheep: add the solver's exact seat-0 share and the outcome uncertainty"),
-    plot: Path | None = typer.Option(None, "--plot", help="write a PNG: length, first-player advantage (and uncertainty) per rule set"),
+    exact: bool = typer.Option(
+        False,
+        "--exact",
+        help="Shave a Sheep: add the solver's exact seat-0 share and the outcome uncertainty",
+    ),
+    plot: Path | None = typer.Option(
+        None,
+        "--plot",
+        help="write a PNG: length, first-player advantage (and uncertainty) per rule set",
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Several rule sets side by side on the same seeds: length, first-player advantage, ties.
@@ -339,11 +499,22 @@ def variants_command(
         d = game_arrays(table)
         vals = {v.key: v for v in evaluate(d)}
         L, F, S = vals["length_mean"], vals["first_player_advantage"], vals["win_seat0"]
-        row = {"name": name, "length": L.value, "length_lo": L.lo, "length_hi": L.hi,
-               "fpa": F.value, "fpa_lo": F.lo, "fpa_hi": F.hi,
-               "seat0": S.value, "seat0_lo": S.lo, "seat0_hi": S.hi, "ties": vals["tie_rate"].value,
-               "lead_changes": vals["lead_changes"].value, "truncated": vals["truncated"].value,
-               "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games:,} games each"}
+        row = {
+            "name": name,
+            "length": L.value,
+            "length_lo": L.lo,
+            "length_hi": L.hi,
+            "fpa": F.value,
+            "fpa_lo": F.lo,
+            "fpa_hi": F.hi,
+            "seat0": S.value,
+            "seat0_lo": S.lo,
+            "seat0_hi": S.hi,
+            "ties": vals["tie_rate"].value,
+            "lead_changes": vals["lead_changes"].value,
+            "truncated": vals["truncated"].value,
+            "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games:,} games each",
+        }
         if exact:
             from sheepfold.lab.perfect import exact_start_shares
 
@@ -366,8 +537,11 @@ def variants_command(
         t.add_column("ties", justify="right")
         t.add_column("lead chg.", justify="right")
         for r in rows:
-            cells = [r["name"], f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
-                     f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]"]
+            cells = [
+                r["name"],
+                f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
+                f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]",
+            ]
             if exact:
                 cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
             cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]

@@ -23,10 +23,18 @@ def _register_optional() -> None:
     from sheepfold.cli import play
 
     play.register(app)
-    from sheepfold.cli import serve; serve.register(app)  # noqa: E702
-    from sheepfold.cli import tournament; tournament.register(app)  # noqa: E702
-    from sheepfold.cli import lab; lab.register(app)  # noqa: E702
-    from sheepfold.cli import solve; solve.register(app)  # noqa: E702
+    from sheepfold.cli import serve
+
+    serve.register(app)  # noqa: E702
+    from sheepfold.cli import tournament
+
+    tournament.register(app)  # noqa: E702
+    from sheepfold.cli import lab
+
+    lab.register(app)  # noqa: E702
+    from sheepfold.cli import solve
+
+    solve.register(app)  # noqa: E702
 
 
 _register_optional()

@@ -126,7 +126,9 @@ class Session:
 
         view = self.state.observe(seat)
         console.print()
-        console.print(render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None)))
+        console.print(
+            render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None))
+        )
 
     # -- the game loop -----------------------------------------------------------------
     def run(self) -> None:
@@ -162,7 +164,9 @@ class Session:
         self.before_decision(p)
         if p in self.bots:
             action = self.bots[p].act(st.observe(p))
-            self.say(f"{self.who(p)} (bot){self.roll_note()} plays: {escape(self.describe(action))}")
+            self.say(
+                f"{self.who(p)} (bot){self.roll_note()} plays: {escape(self.describe(action))}"
+            )
         else:
             action = self.ask_move(p)
         before = st.clone()
@@ -232,7 +236,9 @@ class Session:
 
     def _weights(self) -> str:
         w = self.game.rules.reaction_weights
-        return "equal" if w is None else ", ".join(f"{self.names[i]} {x:g}" for i, x in enumerate(w))
+        return (
+            "equal" if w is None else ", ".join(f"{self.names[i]} {x:g}" for i, x in enumerate(w))
+        )
 
     def _after_dolly(self, before: Any, action: int) -> None:
         from sheepfold.games.dolly_crush.game import DOG, SWAP
@@ -244,7 +250,7 @@ class Session:
         )
         if not ended:
             return
-        got = st.collected[seat][len(before.collected[seat]):]
+        got = st.collected[seat][len(before.collected[seat]) :]
         if not got:
             self.say(f"{self.who(seat)} made no line and takes nothing; the dog card is spent.")
             return
@@ -265,9 +271,13 @@ class Session:
                 continue
             gained = st.piles[s] - before.piles[s]
             if gained > 0 and not st.is_terminal():
-                self.say(f"Auto-shear: {self.who(s)}'s full sheep is shorn, {gained} to the safe pile.")
+                self.say(
+                    f"Auto-shear: {self.who(s)}'s full sheep is shorn, {gained} to the safe pile."
+                )
         if st.is_terminal() and not st.truncated:
-            self.say("The last piece of wool has left the middle: every sheep is shorn one last time.")
+            self.say(
+                "The last piece of wool has left the middle: every sheep is shorn one last time."
+            )
 
     # -- describing actions ------------------------------------------------------------
     def describe(self, action: int) -> str:
@@ -301,7 +311,9 @@ class Session:
             if not line:
                 continue
             try:
-                action = parse_dolly(st, line) if self.is_dolly else parse_shave(st, line, self.names)
+                action = (
+                    parse_dolly(st, line) if self.is_dolly else parse_shave(st, line, self.names)
+                )
             except BadInput as e:
                 self.say(f"[red]Not a move:[/] {escape(str(e))}")
                 continue
@@ -403,7 +415,9 @@ class Session:
         try:
             path = save_record(self.state, self.save, self.names)
         except OSError as e:
-            self.say(f"[red]Could not save the record to {escape(str(self.save))}:[/] {escape(str(e))}")
+            self.say(
+                f"[red]Could not save the record to {escape(str(self.save))}:[/] {escape(str(e))}"
+            )
             return
         self.saved = True
         what = "The game so far (whole turns)" if stopped else "The record"
@@ -445,13 +459,28 @@ def parse_dolly(state: Any, text: str) -> int:
 
 
 _VERBS = {
-    "grow": "grow", "white": "grow", "g": "grow",
-    "double": "double", "x2": "double", "d": "double",
-    "shear": "shear", "pink": "shear", "s": "shear",
-    "swap": "swap", "green": "swap",
-    "wolf": "wolf", "gray": "wolf", "grey": "wolf", "send": "wolf", "w": "wolf",
-    "raid": "raid", "b": "raid",
-    "pass": "pass", "no": "pass", "skip": "pass", "p": "pass",
+    "grow": "grow",
+    "white": "grow",
+    "g": "grow",
+    "double": "double",
+    "x2": "double",
+    "d": "double",
+    "shear": "shear",
+    "pink": "shear",
+    "s": "shear",
+    "swap": "swap",
+    "green": "swap",
+    "wolf": "wolf",
+    "gray": "wolf",
+    "grey": "wolf",
+    "send": "wolf",
+    "w": "wolf",
+    "raid": "raid",
+    "b": "raid",
+    "pass": "pass",
+    "no": "pass",
+    "skip": "pass",
+    "p": "pass",
     "yes": "grow",
 }
 
@@ -505,8 +534,13 @@ def parse_shave(state: Any, text: str, names: list[str]) -> int:
     if verb in ("grow", "double", "shear", "raid", "pass"):
         if rest:
             raise BadInput(f"'{verb}' takes no seat")
-        return {"grow": sg.GROW, "double": sg.DOUBLE, "shear": sg.SHEAR, "raid": sg.RAID,
-                "pass": sg.PASS}[verb]
+        return {
+            "grow": sg.GROW,
+            "double": sg.DOUBLE,
+            "shear": sg.SHEAR,
+            "raid": sg.RAID,
+            "pass": sg.PASS,
+        }[verb]
     base = sg.SWAP0 if verb == "swap" else sg.WOLF0
     if not rest:
         options = [a for a in state.legal_actions() if base <= a < base + sg.MAX_PLAYERS]
@@ -537,6 +571,8 @@ def resolve_breed(text: str) -> str:
         return t
     hits = [b for b in BREEDS if b.startswith(t)] if t else []
     return hits[0] if len(hits) == 1 else t  # an unknown name: the engine says which exist
+
+
 def choose_game() -> str:
     console.print("Which game?  1) Dolly Crush   2) Shave a Sheep", highlight=False)
     while True:
@@ -561,8 +597,10 @@ def choose_seats(game: str, n: int) -> list[SeatSpec]:
     from sheepfold.core.protocol import SheepfoldError
 
     bots = ", ".join(f"bot:{b}" for b in sorted(available_bots(game)))
-    console.print(f"Who sits where? Type a name for a person at this keyboard, or a bot ({bots}).",
-                  highlight=False)
+    console.print(
+        f"Who sits where? Type a name for a person at this keyboard, or a bot ({bots}).",
+        highlight=False,
+    )
     specs = []
     for i in range(n):
         default = "player" if i == 0 else "bot:greedy"
@@ -576,12 +614,13 @@ def choose_seats(game: str, n: int) -> list[SeatSpec]:
 
 
 def choose_breeds(n: int, names: list[str]) -> list[str]:
+    from sheepfold.cli.render import BREED_TITLES
     from sheepfold.games.dolly_crush.cards import BREEDS
 
-    from sheepfold.cli.render import BREED_TITLES
-
-    console.print("Dog breeds: " + ", ".join(f"{i + 1}) {BREED_TITLES[b]}" for i, b in enumerate(BREEDS)),
-                  highlight=False)
+    console.print(
+        "Dog breeds: " + ", ".join(f"{i + 1}) {BREED_TITLES[b]}" for i, b in enumerate(BREEDS)),
+        highlight=False,
+    )
     chosen: list[str] = []
     for i in range(n):
         free = [b for b in BREEDS if b not in chosen]
@@ -615,7 +654,9 @@ def choose_rules(game: str) -> str | None:
             return None
         if text in names or Path(text).exists():
             return text
-        console.print("Type one of the names above, a rule-set file, or press Enter for the rulebook.")
+        console.print(
+            "Type one of the names above, a rule-set file, or press Enter for the rulebook."
+        )
 
 
 def starting_seat(first: str, names: list[str], seed: int | None) -> int:
@@ -624,12 +665,18 @@ def starting_seat(first: str, names: list[str], seed: int | None) -> int:
 
     text = first.strip()
     if text.lower() == "random":
-        return random.Random(seed).randrange(len(names)) if seed is not None else random.randrange(len(names))
+        return (
+            random.Random(seed).randrange(len(names))
+            if seed is not None
+            else random.randrange(len(names))
+        )
     if text.isdigit() and int(text) < len(names):
         return int(text)
     if text in names:
         return names.index(text)
-    raise fail(f"--first {first!r}: not a player's name ({', '.join(names)}), a seat number or 'random'")
+    raise fail(
+        f"--first {first!r}: not a player's name ({', '.join(names)}), a seat number or 'random'"
+    )
 
 
 # -- the command ------------------------------------------------------------------------
@@ -637,26 +684,49 @@ def starting_seat(first: str, names: list[str], seed: int | None) -> int:
 def play_command(
     game: str = typer.Argument(None, help="dolly-crush or shave-a-sheep (asked when left out)"),
     seat: list[str] = typer.Option(
-        [], "--seat", metavar="NAME",
+        [],
+        "--seat",
+        metavar="NAME",
         help="one per seat, in seat order: a name = a person at this keyboard; bot:greedy, "
         "bot:random (or any bot's name) = a bot",
     ),
-    players: int = typer.Option(None, "--players", min=2, max=4, metavar="N",
-                                help="number of players (without --seat: you are asked who sits where)"),
-    seed: int = typer.Option(None, "--seed", metavar="N", help="seed of the deal / dice (default: a fresh one, shown)"),
-    rules: str = typer.Option(None, "--rules", metavar="NAME|FILE", help="a rule set's name or a .toml/.json file"),
-    save: Path = typer.Option(None, "--save", metavar="FILE",
-                              help="write the game's record here at the end (or when you quit)"),
+    players: int = typer.Option(
+        None,
+        "--players",
+        min=2,
+        max=4,
+        metavar="N",
+        help="number of players (without --seat: you are asked who sits where)",
+    ),
+    seed: int = typer.Option(
+        None, "--seed", metavar="N", help="seed of the deal / dice (default: a fresh one, shown)"
+    ),
+    rules: str = typer.Option(
+        None, "--rules", metavar="NAME|FILE", help="a rule set's name or a .toml/.json file"
+    ),
+    save: Path = typer.Option(
+        None,
+        "--save",
+        metavar="FILE",
+        help="write the game's record here at the end (or when you quit)",
+    ),
     breed: list[str] = typer.Option(
-        [], "--breed", metavar="BREED",
+        [],
+        "--breed",
+        metavar="BREED",
         help="Dolly Crush: one dog breed per seat, in order (pastore-maremmano, "
         "australian-shepherd, bobtail, border-collie; default: in that order)",
     ),
-    hide_scores: bool = typer.Option(False, "--hide-scores",
-                                     help="Dolly Crush: keep running scores hidden (ruling 9)"),
-    first: str = typer.Option(None, "--first", metavar="NAME|SEAT|random",
-                              help="who starts (ruling 4): a player's name, a seat number, or "
-                              "'random'; the order stays clockwise (default: the first --seat)"),
+    hide_scores: bool = typer.Option(
+        False, "--hide-scores", help="Dolly Crush: keep running scores hidden (ruling 9)"
+    ),
+    first: str = typer.Option(
+        None,
+        "--first",
+        metavar="NAME|SEAT|random",
+        help="who starts (ruling 4): a player's name, a seat number, or "
+        "'random'; the order stays clockwise (default: the first --seat)",
+    ),
 ) -> None:
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
@@ -676,14 +746,18 @@ def play_command(
         if breed and game != "dolly-crush":
             raise fail("--breed is for Dolly Crush only")
         if hide_scores and game != "dolly-crush":
-            raise fail("--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)")
+            raise fail(
+                "--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)"
+            )
         if rules is None and interactive:
             rules = choose_rules(game)
         rules_obj = resolve_rules(game, rules)
         if seat:
             specs = [parse_seat(s, game) for s in seat]
             if players is not None and players != len(specs):
-                raise fail(f"--players {players} but {len(specs)} --seat options: give one --seat per player")
+                raise fail(
+                    f"--players {players} but {len(specs)} --seat options: give one --seat per player"
+                )
             if not 2 <= len(specs) <= 4:
                 raise fail(f"a game has 2 to 4 seats, not {len(specs)} (one --seat per player)")
         else:
@@ -694,7 +768,9 @@ def play_command(
         if game == "dolly-crush":
             if breed:
                 if len(breed) != len(specs):
-                    raise fail(f"{len(breed)} --breed options for {len(specs)} seats: give one per seat")
+                    raise fail(
+                        f"{len(breed)} --breed options for {len(specs)} seats: give one per seat"
+                    )
                 options["breeds"] = [resolve_breed(b) for b in breed]
             elif interactive:
                 options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])

@@ -18,7 +18,13 @@ from rich.text import Text
 from sheepfold.core.protocol import State
 
 TYPE_LETTERS = {"bell": "B", "lamb": "L", "butterfly": "Y", "flower": "F", "ram": "R"}
-TYPE_STYLES = {"bell": "yellow", "lamb": "cyan", "butterfly": "magenta", "flower": "green", "ram": "red"}
+TYPE_STYLES = {
+    "bell": "yellow",
+    "lamb": "cyan",
+    "butterfly": "magenta",
+    "flower": "green",
+    "ram": "red",
+}
 BREED_TITLES = {
     "pastore-maremmano": "Pastore Maremmano",
     "australian-shepherd": "Australian Shepherd",
@@ -45,8 +51,10 @@ def legend(points: Sequence[int] | None = None) -> Text:
         out.append(letter.lower(), style=TYPE_STYLES[t])
         out.append(f" {t}  " if t != "ram" else f" {t}")
     white, black = (points[0], points[1]) if points else (1, 2)
-    out.append(f"\n     lower case = white sheep ({white} pt), [X] = black sheep ({black} pts)"
-               " · dogs left: card:swaps")
+    out.append(
+        f"\n     lower case = white sheep ({white} pt), [X] = black sheep ({black} pts)"
+        " · dogs left: card:swaps"
+    )
     return out
 
 
@@ -64,7 +72,7 @@ def flock_table(view: dict[str, Any], highlight: Sequence[str] = ()) -> Table:
     grid.add_column("", style="bold")
     for c in range(1, 6):
         grid.add_column(str(c), justify="center")
-    for r, row in zip("abc", view["flock"]):
+    for r, row in zip("abc", view["flock"], strict=False):
         cells = []
         for c, code in enumerate(row, start=1):
             t = card_text(code)
@@ -75,7 +83,9 @@ def flock_table(view: dict[str, Any], highlight: Sequence[str] = ()) -> Table:
     return grid
 
 
-def dolly_seats_table(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False) -> Table:
+def dolly_seats_table(
+    view: dict[str, Any], names: Sequence[str], hide_scores: bool = False
+) -> Table:
     table = Table(box=None, padding=(0, 1))
     for col in ("", "seat", "player", "breed", "dogs left", "points", "taken"):
         table.add_column(col)
@@ -99,12 +109,18 @@ def dolly_status(view: dict[str, Any], names: Sequence[str]) -> Text:
     parts = [f"deck: {_plural(view['deck_size'], 'card')}"]
     if view["to_move"] is not None and view["phase"] == "swap":
         s = view["turn"]
-        parts.append(f"{names[s]} plays dog {view['dog']}: {_plural(view['swaps_left'], 'swap')} left")
+        parts.append(
+            f"{names[s]} plays dog {view['dog']}: {_plural(view['swaps_left'], 'swap')} left"
+        )
     return Text(" · ".join(parts))
 
 
-def render_dolly(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False,
-                 points: Sequence[int] | None = None) -> RenderableType:
+def render_dolly(
+    view: dict[str, Any],
+    names: Sequence[str],
+    hide_scores: bool = False,
+    points: Sequence[int] | None = None,
+) -> RenderableType:
     return Group(
         flock_table(view),
         legend(points),
@@ -160,8 +176,12 @@ def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 # -- both ---------------------------------------------------------------------------------
-def render_view(view: dict[str, Any], names: Sequence[str], hide_scores: bool = False,
-                points: Sequence[int] | None = None) -> RenderableType:
+def render_view(
+    view: dict[str, Any],
+    names: Sequence[str],
+    hide_scores: bool = False,
+    points: Sequence[int] | None = None,
+) -> RenderableType:
     """Draw what ``view`` (a seat's ``observe``) shows."""
     if view["game"] == "dolly-crush":
         body = render_dolly(view, names, hide_scores, points)
@@ -172,8 +192,12 @@ def render_view(view: dict[str, Any], names: Sequence[str], hide_scores: bool = 
     return body
 
 
-def render_state(state: State, names: Sequence[str] | None = None, seat: int | None = None,
-                 hide_scores: bool = False) -> RenderableType:
+def render_state(
+    state: State,
+    names: Sequence[str] | None = None,
+    seat: int | None = None,
+    hide_scores: bool = False,
+) -> RenderableType:
     """Draw a state as ``seat`` sees it (default: a spectator)."""
     view = state.observe(seat)
     names = seat_names(state.game.num_players, names)
@@ -204,5 +228,7 @@ def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
     for s in order:
         mark = "WINNER" if s in view["winners"] else ""
         sc = view["scores"][s]
-        table.add_row(mark, str(s), escape(names[s]), str(int(sc) if float(sc).is_integer() else sc))
+        table.add_row(
+            mark, str(s), escape(names[s]), str(int(sc) if float(sc).is_integer() else sc)
+        )
     return table

@@ -11,7 +11,9 @@ from sheepfold.cli.common import console
 
 
 def replay_command(
-    file: Path = typer.Argument(..., help="a sheepfold-record/1 JSON file ('-' reads standard input)"),
+    file: Path = typer.Argument(
+        ..., help="a sheepfold-record/1 JSON file ('-' reads standard input)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the contract's JSON summary"),
 ) -> None:
     """Replay a game record: exit 0 and the final position, or exit 2 naming the broken rule."""

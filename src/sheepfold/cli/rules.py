@@ -9,12 +9,16 @@ from rich.table import Table
 
 from sheepfold.cli.common import GAME_HELP, check_game, console, friendly_errors
 
-app = typer.Typer(help="Named rule sets: the presets and your own house rules.", no_args_is_help=True)
+app = typer.Typer(
+    help="Named rule sets: the presets and your own house rules.", no_args_is_help=True
+)
 
 
 @app.command("list")
 @friendly_errors
-def list_rules(game: str = typer.Option(None, "--game", help=f"only this game ({GAME_HELP})")) -> None:
+def list_rules(
+    game: str = typer.Option(None, "--game", help=f"only this game ({GAME_HELP})"),
+) -> None:
     """List the rule sets: built-in presets and yours (in $SHEEPFOLD_HOME/rules)."""
     from sheepfold.rulesets import all_rulesets, user_dir
 
@@ -33,7 +37,9 @@ def list_rules(game: str = typer.Option(None, "--game", help=f"only this game ({
 
 @app.command("show")
 @friendly_errors
-def show_rules(name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file")) -> None:
+def show_rules(
+    name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file"),
+) -> None:
     """Print a rule set as TOML, every option spelled out (a starting point for your own)."""
     from sheepfold.rulesets import find_ruleset
 
@@ -55,10 +61,16 @@ def check_rules(file: Path = typer.Argument(..., help="a rule-set file (.toml or
 def new_rules(
     name: str = typer.Argument(..., help="the new rule set's name"),
     game: str = typer.Option(..., "--game", help=GAME_HELP),
-    base: str = typer.Option(None, "--from", help="start from this rule set (default: the rulebook)"),
-    set_: list[str] = typer.Option([], "--set", help="an option as KEY=VALUE (TOML value), repeatable"),
+    base: str = typer.Option(
+        None, "--from", help="start from this rule set (default: the rulebook)"
+    ),
+    set_: list[str] = typer.Option(
+        [], "--set", help="an option as KEY=VALUE (TOML value), repeatable"
+    ),
     description: str = typer.Option(None, "--description", help="what your rules change"),
-    output: Path = typer.Option(None, "--output", "-o", help="write here instead of your rules folder"),
+    output: Path = typer.Option(
+        None, "--output", "-o", help="write here instead of your rules folder"
+    ),
 ) -> None:
     """Create a rule set, e.g. --set wool=40 --set 'variants=["cutting-costs"]'."""
     import tomllib

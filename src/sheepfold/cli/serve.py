@@ -18,9 +18,16 @@ def serve_command(
         help="where tables are stored: an SQLite file path, sqlite:///FILE, or postgresql://USER@HOST/DB",
     ),
     bot_delay: float = typer.Option(0.7, help="seconds a bot waits before each decision"),
-    race_timeout: float = typer.Option(8.0, help="Howling Wolf: seconds before the reaction weights pick a grabber"),
-    leave_grace: float = typer.Option(90.0, help="seconds before a disconnected player is replaced by a bot (when the table allows it)"),
-    dev_seeds: bool = typer.Option(False, "--dev-seeds", help="tests only: let a table be created with a given seed"),
+    race_timeout: float = typer.Option(
+        8.0, help="Howling Wolf: seconds before the reaction weights pick a grabber"
+    ),
+    leave_grace: float = typer.Option(
+        90.0,
+        help="seconds before a disconnected player is replaced by a bot (when the table allows it)",
+    ),
+    dev_seeds: bool = typer.Option(
+        False, "--dev-seeds", help="tests only: let a table be created with a given seed"
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
@@ -34,10 +41,12 @@ def serve_command(
         from sheepfold.server.storage import normalise_url
         from sheepfold.server.tables import Settings
     except ImportError as e:
-        raise fail(f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)")
+        raise fail(
+            f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)"
+        ) from None
     url = normalise_url(db)
     if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///"):])
+        path = Path(url[len("sqlite:///") :])
         if path.parent and not path.parent.exists():
             raise fail(f"--db: the folder {path.parent} does not exist")
     try:  # open the database once here, so that a bad --db is one clear line, not a traceback
@@ -47,11 +56,23 @@ def serve_command(
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
-    settings = Settings(bot_delay=bot_delay, race_timeout=race_timeout, leave_grace=leave_grace,
-                        allow_seed=dev_seeds)
+    settings = Settings(
+        bot_delay=bot_delay,
+        race_timeout=race_timeout,
+        leave_grace=leave_grace,
+        allow_seed=dev_seeds,
+    )
     app = create_app(db, settings)
-    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", log_level=log_level,
-                            ws_max_size=1 << 20, ws_per_message_deflate=False, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        log_level=log_level,
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+        lifespan="on",
+    )
     server = uvicorn.Server(config)
 
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -62,10 +83,13 @@ def serve_command(
         while not server.started:
             await asyncio.sleep(0.05)
         real = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        where = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url.split("@")[-1]
+        where = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url.split("@")[-1]
         console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]", highlight=False)
-        console.print(f"open that address in a browser; tables are kept in {where}; Ctrl+C stops",
-                      highlight=False, soft_wrap=True)
+        console.print(
+            f"open that address in a browser; tables are kept in {where}; Ctrl+C stops",
+            highlight=False,
+            soft_wrap=True,
+        )
 
     async def main() -> None:
         import asyncio

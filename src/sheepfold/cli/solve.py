@@ -9,10 +9,25 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from sheepfold.cli.common import GAME_HELP, check_game, console, err_console, fail, friendly_errors, resolve_rules
+from sheepfold.cli.common import (
+    GAME_HELP,
+    check_game,
+    console,
+    err_console,
+    fail,
+    friendly_errors,
+    resolve_rules,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -27,9 +42,15 @@ def _pct(x: float) -> str:
 
 def _progress(quiet: bool) -> Progress:
     return Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} positions"), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True, disable=quiet,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} positions"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+        disable=quiet,
     )
 
 
@@ -40,36 +61,56 @@ def _names(values: Sequence[str] | None) -> list[str]:
     return out
 
 
-def _solutions(rules: Any, players: int, quiet: bool, use_cache: bool) -> tuple[list[Any], list[bool], float]:
+def _solutions(
+    rules: Any, players: int, quiet: bool, use_cache: bool
+) -> tuple[list[Any], list[bool], float]:
     """The minimax solution (2 players) or every seat's guaranteed share, with a progress bar."""
     from sheepfold.games.shave_a_sheep import solver
 
     space = solver.Space(rules, players)
     t0 = time.perf_counter()
     with _progress(quiet) as prog:
+
         def bar(label: str) -> Any:
             task = prog.add_task(label, total=space.size)
             return lambda done, total: prog.update(task, completed=done, total=total)
 
         if players == 2:
-            sol, hit = solver.cached(rules, 2, space=space, progress=bar("minimax"), use_cache=use_cache)
+            sol, hit = solver.cached(
+                rules, 2, space=space, progress=bar("minimax"), use_cache=use_cache
+            )
             return [sol], [hit], time.perf_counter() - t0
         if solver.symmetric(space):
             if not use_cache:
-                sols = solver.guaranteed_shares_all(space, players, progress=bar("guaranteed shares, all seats"))
+                sols = solver.guaranteed_shares_all(
+                    space, players, progress=bar("guaranteed shares, all seats")
+                )
                 return sols, [False] * players, time.perf_counter() - t0
-            first, hit = solver.cached(rules, players, seat=0, space=space,
-                                       progress=bar("guaranteed shares, all seats"))
+            first, hit = solver.cached(
+                rules, players, seat=0, space=space, progress=bar("guaranteed shares, all seats")
+            )
             sols, hits = [first], [hit]
             for seat in range(1, players):
-                sol, h = solver.cached(rules, players, seat=seat, space=space, progress=bar("guaranteed shares, all seats"))
+                sol, h = solver.cached(
+                    rules,
+                    players,
+                    seat=seat,
+                    space=space,
+                    progress=bar("guaranteed shares, all seats"),
+                )
                 sols.append(sol)
                 hits.append(h)
             return sols, hits, time.perf_counter() - t0
         sols, hits = [], []
         for seat in range(players):
-            sol, hit = solver.cached(rules, players, seat=seat, space=space,
-                                     progress=bar(f"guaranteed share, seat {seat}"), use_cache=use_cache)
+            sol, hit = solver.cached(
+                rules,
+                players,
+                seat=seat,
+                space=space,
+                progress=bar(f"guaranteed share, seat {seat}"),
+                use_cache=use_cache,
+            )
             sols.append(sol)
             hits.append(hit)
     return sols, hits, time.perf_counter() - t0
@@ -79,21 +120,34 @@ def _solutions(rules: Any, players: int, quiet: bool, use_cache: bool) -> tuple[
 def solve_command(
     game: str = typer.Argument(..., help=GAME_HELP + " (only Shave a Sheep is solved)"),
     players: int = typer.Option(2, "--players", "-p", help="2, 3 or 4 seats"),
-    rules: str = typer.Option(None, "--rules", "-r", help="a rule set name or file (default: the rulebook)"),
+    rules: str = typer.Option(
+        None, "--rules", "-r", help="a rule set name or file (default: the rulebook)"
+    ),
     against: list[str] = typer.Option(
-        None, "--against", "-a",
+        None,
+        "--against",
+        "-a",
         help="bots for the other seats (repeatable or comma separated; one name = every other "
         "seat): prints each seat's exact share playing perfect against them, and its best response",
     ),
     table: str = typer.Option(
-        None, "--table", "-t",
+        None,
+        "--table",
+        "-t",
         help="exact win shares of a table of bots, one per seat, comma separated (one name = every "
         "seat), e.g. --table greedy,greedy,greedy",
     ),
-    games: int = typer.Option(0, "--games", "-n", help="with --against: also simulate this many games per "
-                              "seat (fast compiled simulator) and print the share with its 95% CI"),
+    games: int = typer.Option(
+        0,
+        "--games",
+        "-n",
+        help="with --against: also simulate this many games per "
+        "seat (fast compiled simulator) and print the share with its 95% CI",
+    ),
     seed: int = typer.Option(0, "--seed", help="seed of the simulated games"),
-    no_cache: bool = typer.Option(False, "--no-cache", help="solve again (do not read or write the disk cache)"),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="solve again (do not read or write the disk cache)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the answers as JSON"),
 ) -> None:
     """Solve Shave a Sheep exactly: every seat's win chance from the start under optimal play.
@@ -110,7 +164,9 @@ def solve_command(
     """
     check_game(game)
     if game != "shave-a-sheep":
-        raise fail("only Shave a Sheep is solved (Dolly Crush's deck is far too big for an exact solution)")
+        raise fail(
+            "only Shave a Sheep is solved (Dolly Crush's deck is far too big for an exact solution)"
+        )
     if not 2 <= players <= 4:
         raise fail(f"--players must be 2, 3 or 4 (not {players})")
     from sheepfold.games.shave_a_sheep import solver
@@ -138,10 +194,19 @@ def solve_command(
             raise fail(f"no bot named {name!r} for {game} (bots: {', '.join(sorted(known))})")
     sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
     out: dict[str, Any] = {
-        "game": game, "players": players, "rules": rs.options(), "rules_name": rs.name,
-        "positions": space.size, "seconds": round(secs, 3), "cached": all(hits),
-        "solve_seconds": round(max(s.stats.seconds for s in sols) if sols[0].stats.joint
-                               else sum(s.stats.seconds for s in sols), 3),
+        "game": game,
+        "players": players,
+        "rules": rs.options(),
+        "rules_name": rs.name,
+        "positions": space.size,
+        "seconds": round(secs, 3),
+        "cached": all(hits),
+        "solve_seconds": round(
+            max(s.stats.seconds for s in sols)
+            if sols[0].stats.joint
+            else sum(s.stats.seconds for s in sols),
+            3,
+        ),
     }
     if players == 2:
         v = sols[0].start_value
@@ -167,16 +232,35 @@ def solve_command(
                 def advance(done: int, total: int, task: Any = task) -> None:
                     prog.update(task, completed=done, total=total)
 
-                br = solver.best_response(space, players, seat, [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
-                                          progress=advance)
-            row = {"seat": seat, "table": [str(p) for p in table_pols], "perfect_share": ev.shares[seat],
-                   "shares": list(ev.shares), "best_response_share": br.start_value}
+                br = solver.best_response(
+                    space,
+                    players,
+                    seat,
+                    [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
+                    progress=advance,
+                )
+            row = {
+                "seat": seat,
+                "table": [str(p) for p in table_pols],
+                "perfect_share": ev.shares[seat],
+                "shares": list(ev.shares),
+                "best_response_share": br.start_value,
+            }
             if games > 0:
-                sim = solver.simulate(space, players, [_policy(p, space, i, sols) for i, p in enumerate(table_pols)],
-                                      games, seed=seed + seat)
+                sim = solver.simulate(
+                    space,
+                    players,
+                    [_policy(p, space, i, sols) for i, p in enumerate(table_pols)],
+                    games,
+                    seed=seed + seat,
+                )
                 lo, hi = sim.ci95(seat)
-                row["simulated"] = {"games": games, "share": sim.shares[seat], "ci95": [lo, hi],
-                                    "unfinished": sim.unfinished}
+                row["simulated"] = {
+                    "games": games,
+                    "share": sim.shares[seat],
+                    "ci95": [lo, hi],
+                    "unfinished": sim.unfinished,
+                }
             rows.append(row)
         out["against"] = {"bots": opp, "seats": rows}
     out["notes"] = notes
@@ -199,8 +283,9 @@ def _evaluate(space: Any, names: Sequence[Any], sols: list[Any], quiet: bool) ->
     pols = [_policy(p, space, i, sols) for i, p in enumerate(names)]
     with _progress(quiet) as prog:
         task = prog.add_task("exact evaluation", total=space.size)
-        return solver.evaluate(space, space.n, pols,
-                               progress=lambda d, t: prog.update(task, completed=d, total=t))
+        return solver.evaluate(
+            space, space.n, pols, progress=lambda d, t: prog.update(task, completed=d, total=t)
+        )
 
 
 def _print_solve(out: dict[str, Any], rs: Any) -> None:
@@ -221,7 +306,9 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
     if n == 2:
         console.print(f"first-player advantage: {100 * out['first_player_advantage']:+.4f} points")
     if "table" in out:
-        tb = Table(title=f"exact win shares: {', '.join(out['table']['bots'])}", header_style="bold")
+        tb = Table(
+            title=f"exact win shares: {', '.join(out['table']['bots'])}", header_style="bold"
+        )
         tb.add_column("seat")
         tb.add_column("bot")
         tb.add_column("win share", justify="right")
@@ -231,21 +318,35 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
     if "against" in out:
         ta = Table(title=f"against {', '.join(out['against']['bots'])}", header_style="bold")
         ta.add_column("seat")
-        ta.add_column("perfect" + (" (guaranteed-share policy)" if n > 2 else " (minimax)") + ": share", justify="right")
+        ta.add_column(
+            "perfect" + (" (guaranteed-share policy)" if n > 2 else " (minimax)") + ": share",
+            justify="right",
+        )
         ta.add_column("best response: share", justify="right")
         sim_rows = [r for r in out["against"]["seats"] if "simulated" in r]
         if sim_rows:
-            ta.add_column(f"perfect, {sim_rows[0]['simulated']['games']:,} simulated games (95% CI)", justify="right")
+            ta.add_column(
+                f"perfect, {sim_rows[0]['simulated']['games']:,} simulated games (95% CI)",
+                justify="right",
+            )
         for row in out["against"]["seats"]:
             cells = [str(row["seat"]), _pct(row["perfect_share"]), _pct(row["best_response_share"])]
             if "simulated" in row:
                 sm = row["simulated"]
-                cells.append(f"{100 * sm['share']:.2f}% ({100 * sm['ci95'][0]:.2f}–{100 * sm['ci95'][1]:.2f}%)")
+                cells.append(
+                    f"{100 * sm['share']:.2f}% ({100 * sm['ci95'][0]:.2f}–{100 * sm['ci95'][1]:.2f}%)"
+                )
             ta.add_row(*cells)
         console.print(ta)
     how = "from the cache" if out["cached"] else "solved"
-    console.print(f"{out['positions']:,} positions; {how} in {out['seconds']:.2f} s"
-                  + ("" if not out["cached"] else f" (first solved in {out['solve_seconds']:.2f} s, numba compilation included)"))
+    console.print(
+        f"{out['positions']:,} positions; {how} in {out['seconds']:.2f} s"
+        + (
+            ""
+            if not out["cached"]
+            else f" (first solved in {out['solve_seconds']:.2f} s, numba compilation included)"
+        )
+    )
     for note in out["notes"]:
         console.print(f"[yellow]note:[/] {note}")
 
@@ -253,16 +354,28 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
 # -- analyse --------------------------------------------------------------------------------
 @friendly_errors
 def analyse_command(
-    record: Path = typer.Argument(..., help="a Shave a Sheep record (sheepfold-record/1 JSON; '-' reads standard input)"),
-    as_json: bool = typer.Option(False, "--json", help="print every decision and the summary as JSON"),
+    record: Path = typer.Argument(
+        ..., help="a Shave a Sheep record (sheepfold-record/1 JSON; '-' reads standard input)"
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="print every decision and the summary as JSON"
+    ),
     top: int = typer.Option(5, "--top", help="how many of the biggest mistakes to list"),
-    all_moves: bool = typer.Option(False, "--all", help="list every decision, not only the costly ones"),
+    all_moves: bool = typer.Option(
+        False, "--all", help="list every decision, not only the costly ones"
+    ),
 ) -> None:
     """For every decision of a Shave a Sheep game: the move played, the best move, and the win
     share it cost (2 players: against perfect play; 3-4: the mover's guaranteed share)."""
     import sys
 
-    from sheepfold.core.records import RecordError, ShaveRecord, new_game_state, parse_record, replay
+    from sheepfold.core.records import (
+        RecordError,
+        ShaveRecord,
+        new_game_state,
+        parse_record,
+        replay,
+    )
 
     try:
         source: Any = sys.stdin.read() if str(record) == "-" else record
@@ -321,37 +434,64 @@ def analyse_state(final: Any, start: Any, quiet: bool = True) -> dict[str, Any]:
             vals = value_for(who, sol.action_values(st))
             best_v = max(vals.values())
             best = next(x for x in sorted(vals) if vals[x] >= best_v - 1e-12)
-            decisions.append({
-                "move": move, "seat": who, "roll": roll,
-                "phase": PHASE_NAMES[st.phase],
-                "position": {"middle": st.middle, "sheep": list(st.sheep), "piles": list(st.piles), "wolf": st.wolf},
-                "played": st.action_to_string(a), "best": st.action_to_string(best),
-                "value_played": vals[a], "value_best": best_v, "cost": max(0.0, best_v - vals[a]),
-                "options": {st.action_to_string(x): v for x, v in sorted(vals.items())},
-            })
+            decisions.append(
+                {
+                    "move": move,
+                    "seat": who,
+                    "roll": roll,
+                    "phase": PHASE_NAMES[st.phase],
+                    "position": {
+                        "middle": st.middle,
+                        "sheep": list(st.sheep),
+                        "piles": list(st.piles),
+                        "wolf": st.wolf,
+                    },
+                    "played": st.action_to_string(a),
+                    "best": st.action_to_string(best),
+                    "value_played": vals[a],
+                    "value_best": best_v,
+                    "cost": max(0.0, best_v - vals[a]),
+                    "options": {st.action_to_string(x): v for x, v in sorted(vals.items())},
+                }
+            )
         st.apply_unchecked(a)
     per_seat = []
     for s in range(n):
         mine = [d for d in decisions if d["seat"] == s]
-        per_seat.append({"seat": s, "decisions": len(mine),
-                         "mistakes": sum(1 for d in mine if d["cost"] > 1e-9),
-                         "total_cost": sum(d["cost"] for d in mine)})
+        per_seat.append(
+            {
+                "seat": s,
+                "decisions": len(mine),
+                "mistakes": sum(1 for d in mine if d["cost"] > 1e-9),
+                "total_cost": sum(d["cost"] for d in mine),
+            }
+        )
     biggest = sorted((d for d in decisions if d["cost"] > 1e-9), key=lambda d: -d["cost"])
     return {
-        "game": "shave-a-sheep", "kind": "minimax" if n == 2 else "guaranteed",
-        "rules": game.rules.options(), "start_value": [s.start_value for s in sols],
-        "finished": final.is_terminal(), "winners": list(final.winners()),
+        "game": "shave-a-sheep",
+        "kind": "minimax" if n == 2 else "guaranteed",
+        "rules": game.rules.options(),
+        "start_value": [s.start_value for s in sols],
+        "finished": final.is_terminal(),
+        "winners": list(final.winners()),
         "decisions": decisions,
-        "summary": {"per_seat": per_seat,
-                    "biggest_mistakes": [{k: d[k] for k in ("move", "seat", "roll", "played", "best", "cost")}
-                                         for d in biggest[:10]]},
+        "summary": {
+            "per_seat": per_seat,
+            "biggest_mistakes": [
+                {k: d[k] for k in ("move", "seat", "roll", "played", "best", "cost")}
+                for d in biggest[:10]
+            ],
+        },
     }
 
 
 def _print_analysis(report: dict[str, Any], top: int, all_moves: bool) -> None:
     names = report["players"]
-    what = ("win share against perfect play" if report["kind"] == "minimax"
-            else "the mover's guaranteed share (all others against it)")
+    what = (
+        "win share against perfect play"
+        if report["kind"] == "minimax"
+        else "the mover's guaranteed share (all others against it)"
+    )
     console.print(f"[bold]Shave a Sheep analysis[/]: values are {what}")
     t = Table(header_style="bold")
     for col in ("move", "player", "roll", "played", "best", "value", "cost"):
@@ -363,9 +503,15 @@ def _print_analysis(report: dict[str, Any], top: int, all_moves: bool) -> None:
         shown += 1
         cost = d["cost"]
         style = "red" if cost >= 0.05 else ("yellow" if cost >= 0.01 else "")
-        t.add_row(str(d["move"]), names[d["seat"]], d["roll"] or "", d["played"],
-                  "" if d["played"] == d["best"] else d["best"], _pct(d["value_played"]),
-                  f"[{style}]{100 * cost:.2f}[/]" if style else f"{100 * cost:.2f}")
+        t.add_row(
+            str(d["move"]),
+            names[d["seat"]],
+            d["roll"] or "",
+            d["played"],
+            "" if d["played"] == d["best"] else d["best"],
+            _pct(d["value_played"]),
+            f"[{style}]{100 * cost:.2f}[/]" if style else f"{100 * cost:.2f}",
+        )
     if shown:
         console.print(t)
     else:
@@ -374,13 +520,22 @@ def _print_analysis(report: dict[str, Any], top: int, all_moves: bool) -> None:
     for col in ("player", "decisions", "mistakes", "total cost"):
         s.add_column(col, justify="left" if col == "player" else "right")
     for row in report["summary"]["per_seat"]:
-        s.add_row(names[row["seat"]], str(row["decisions"]), str(row["mistakes"]), f"{100 * row['total_cost']:.2f}")
+        s.add_row(
+            names[row["seat"]],
+            str(row["decisions"]),
+            str(row["mistakes"]),
+            f"{100 * row['total_cost']:.2f}",
+        )
     console.print(s)
     big = report["summary"]["biggest_mistakes"][:top]
     if big:
         console.print("[bold]biggest mistakes[/]:")
         for d in big:
-            console.print(f"  move {d['move']}: {names[d['seat']]} rolled {d['roll']}, played {d['played']}, "
-                          f"best was {d['best']}: cost {100 * d['cost']:.2f} points")
-    console.print(f"{len(report['decisions'])} decisions with a choice; winners: "
-                  f"{', '.join(names[w] for w in report['winners']) or '-'}")
+            console.print(
+                f"  move {d['move']}: {names[d['seat']]} rolled {d['roll']}, played {d['played']}, "
+                f"best was {d['best']}: cost {100 * d['cost']:.2f} points"
+            )
+    console.print(
+        f"{len(report['decisions'])} decisions with a choice; winners: "
+        f"{', '.join(names[w] for w in report['winners']) or '-'}"
+    )

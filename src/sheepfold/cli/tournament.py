@@ -8,10 +8,25 @@ import os
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from sheepfold.cli.common import GAME_HELP, check_game, console, err_console, fail, friendly_errors, resolve_rules
+from sheepfold.cli.common import (
+    GAME_HELP,
+    check_game,
+    console,
+    err_console,
+    fail,
+    friendly_errors,
+    resolve_rules,
+)
 
 
 def _pct(x: float) -> str:
@@ -29,20 +44,37 @@ def _ci(ci: list[float]) -> str:
 def tournament_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     bot: list[str] = typer.Option(
-        [], "--bot", "-b",
+        [],
+        "--bot",
+        "-b",
         help="a bot by name, repeatable (e.g. --bot easy --bot hard; options after a colon: "
         "expert:iterations=100). Name a bot twice to play it against itself.",
     ),
     games: int = typer.Option(100, "--games", "-n", help="games per match-up"),
-    players: int = typer.Option(2, "--players", "-p", help="seats per game; with more bots than "
-                                "seats every combination of bots plays"),
-    duplicate: bool = typer.Option(False, "--duplicate", help="play every deal once per seat "
-                                   "rotation (twice for 2 players), same seed: luck cancels"),
-    seed: int = typer.Option(0, "--seed", help="tournament seed (every game's and bot's seed "
-                             "derives from it)"),
-    rules: str = typer.Option(None, "--rules", help="a rule set name or file (default: the rulebook)"),
-    breeds: str = typer.Option(None, "--breeds", help="Dolly Crush: one breed per seat, comma "
-                               "separated (e.g. pastore-maremmano,bobtail); default: the game's"),
+    players: int = typer.Option(
+        2,
+        "--players",
+        "-p",
+        help="seats per game; with more bots than seats every combination of bots plays",
+    ),
+    duplicate: bool = typer.Option(
+        False,
+        "--duplicate",
+        help="play every deal once per seat "
+        "rotation (twice for 2 players), same seed: luck cancels",
+    ),
+    seed: int = typer.Option(
+        0, "--seed", help="tournament seed (every game's and bot's seed derives from it)"
+    ),
+    rules: str = typer.Option(
+        None, "--rules", help="a rule set name or file (default: the rulebook)"
+    ),
+    breeds: str = typer.Option(
+        None,
+        "--breeds",
+        help="Dolly Crush: one breed per seat, comma "
+        "separated (e.g. pastore-maremmano,bobtail); default: the game's",
+    ),
     workers: int = typer.Option(0, "--workers", "-w", help="worker processes (0: every core)"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     list_bots: bool = typer.Option(False, "--list", help="list the game's bots and exit"),
@@ -70,16 +102,23 @@ def tournament_command(
         players=players,
         duplicate=duplicate,
         seed=seed,
-        rules=rules_model.model_dump(mode="json", exclude_defaults=True,
-                                     exclude={"name", "description"}) or None,
+        rules=rules_model.model_dump(
+            mode="json", exclude_defaults=True, exclude={"name", "description"}
+        )
+        or None,
         breeds=tuple(b.strip() for b in breeds.split(",")) if breeds else None,
         workers=workers or os.cpu_count() or 1,
     )
     validate(cfg)
     n = total_games(cfg)
     with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TimeRemainingColumn(), console=err_console, transient=as_json,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=as_json,
         disable=not err_console.is_terminal and as_json,
     ) as progress:
         task = progress.add_task(f"{game}: {n} games on {cfg.workers} worker(s)", total=n)
@@ -103,23 +142,40 @@ def _clean(x: Any) -> Any:
 
 
 def _print(s: dict[str, Any]) -> None:
-    title = (f"{s['game']}: {s['games']} games, {s['players']} players"
-             + (", duplicate" if s["duplicate"] else "") + f", seed {s['seed']}")
+    title = (
+        f"{s['game']}: {s['games']} games, {s['players']} players"
+        + (", duplicate" if s["duplicate"] else "")
+        + f", seed {s['seed']}"
+    )
     t = Table(title=title)
     for col in ("bot", "games", "win share", "95% CI", "Elo", "Elo 95% CI", "mean score"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for r in s["standings"]:
         eci = r.get("elo_ci95")
-        t.add_row(r["bot"], str(r["games"]), _pct(r["win_share"]), _ci(r["ci95"]),
-                  f"{r['elo']:.0f}", f"{eci[0]:.0f}–{eci[1]:.0f}" if eci else "-",
-                  f"{r['mean_score']:.2f}")
+        t.add_row(
+            r["bot"],
+            str(r["games"]),
+            _pct(r["win_share"]),
+            _ci(r["ci95"]),
+            f"{r['elo']:.0f}",
+            f"{eci[0]:.0f}–{eci[1]:.0f}" if eci else "-",
+            f"{r['mean_score']:.2f}",
+        )
     console.print(t)
     h = Table(title="head to head (higher final score; ties count half)")
     for col in ("bot", "opponent", "games", "won", "tied", "lost", "share", "95% CI"):
         h.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
     for r in s["head_to_head"]:
-        h.add_row(r["bot"], r["opponent"], str(r["games"]), str(r["wins"]), str(r["ties"]),
-                  str(r["losses"]), _pct(r["share"]), _ci(r["ci95"]))
+        h.add_row(
+            r["bot"],
+            r["opponent"],
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["ties"]),
+            str(r["losses"]),
+            _pct(r["share"]),
+            _ci(r["ci95"]),
+        )
     console.print(h)
     st = Table(title="seats")
     cols = ["seat"] + (["breed"] if s.get("breeds") else []) + ["win share", "95% CI", "mean score"]

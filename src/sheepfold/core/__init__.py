@@ -16,6 +16,16 @@ from sheepfold.core.protocol import (
 )
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Action", "Game", "GameInfo", "IllegalAction", "Outcome",
-    "RulesError", "Seat", "SheepfoldError", "State", "View",
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "Game",
+    "GameInfo",
+    "IllegalAction",
+    "Outcome",
+    "RulesError",
+    "Seat",
+    "SheepfoldError",
+    "State",
+    "View",
 ]

@@ -59,8 +59,15 @@ HIDDEN_KEYS = ("deck", "seed", "initial_deck", "draws", "returning", "rng")
 class ConformanceError(AssertionError):
     """A broken promise of the protocol; ``check`` names it."""
 
-    def __init__(self, check: str, message: str, *, game: int | None = None,
-                 step: int | None = None, history: Any = None) -> None:
+    def __init__(
+        self,
+        check: str,
+        message: str,
+        *,
+        game: int | None = None,
+        step: int | None = None,
+        history: Any = None,
+    ) -> None:
         where = []
         if game is not None:
             where.append(f"game {game}")
@@ -102,17 +109,27 @@ def _game_invariants(state: State) -> list[tuple[str, str]]:
 
         assert isinstance(state, DollyState)
         if state.initial_deck and state.total_cards() != len(state.initial_deck):
-            bad.append(("conservation",
-                        f"flock + deck + waiting + collected = {state.total_cards()}, "
-                        f"the deck has {len(state.initial_deck)} cards"))
+            bad.append(
+                (
+                    "conservation",
+                    f"flock + deck + waiting + collected = {state.total_cards()}, "
+                    f"the deck has {len(state.initial_deck)} cards",
+                )
+            )
         if state.initial_deck:
+
             def counts(cards: Any) -> list[int]:
                 out = [0] * NUM_KINDS
                 for c in cards:
                     out[c] += 1
                 return out
-            now = counts([c for c in state.flock if c != EMPTY] + state.deck + state.returning
-                         + [c for p in state.collected for c in p])
+
+            now = counts(
+                [c for c in state.flock if c != EMPTY]
+                + state.deck
+                + state.returning
+                + [c for p in state.collected for c in p]
+            )
             if now != counts(state.initial_deck):
                 bad.append(("conservation", f"card kinds changed: {now} vs the deck's"))
         if any(not (EMPTY <= c < NUM_KINDS) for c in state.flock):
@@ -132,19 +149,27 @@ def _game_invariants(state: State) -> list[tuple[str, str]]:
         assert isinstance(state, ShaveState)
         rules = state.game.rules
         if state.total_wool() != rules.wool:
-            bad.append(("conservation",
-                        f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} "
-                        f"!= {rules.wool}"))
+            bad.append(
+                (
+                    "conservation",
+                    f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} "
+                    f"!= {rules.wool}",
+                )
+            )
         if state.middle < 0 or min(state.sheep) < 0 or min(state.piles) < 0:
             bad.append(("conservation", f"negative wool: {state!r}"))
         if max(state.sheep) > rules.max_wool:
-            bad.append(("conservation", f"a sheep carries more than {rules.max_wool}: {state.sheep}"))
+            bad.append(
+                ("conservation", f"a sheep carries more than {rules.max_wool}: {state.sheep}")
+            )
         if state.scores() != [float(p) for p in state.piles]:
             bad.append(("scores", f"scores {state.scores()} but the piles are {state.piles}"))
         if not state.is_terminal() and state.middle == 0:
             bad.append(("conservation", "the middle is empty but the game goes on (ruling 6)"))
         if state.wolf is not None and not rules.mr_wolf:
-            bad.append(("conservation", "the wolf stands next to a seat outside My friend Mr. Wolf"))
+            bad.append(
+                ("conservation", "the wolf stands next to a seat outside My friend Mr. Wolf")
+            )
     return bad
 
 
@@ -180,18 +205,26 @@ def _move_boundary(state: State) -> bool:
     if name == "dolly-crush":
         from sheepfold.games.dolly_crush.game import DOG
 
-        return state.phase == DOG  # type: ignore[attr-defined]
+        return bool(state.phase == DOG)  # type: ignore[attr-defined]
     if name == "shave-a-sheep":
         from sheepfold.games.shave_a_sheep.game import ROLL
 
-        return state.phase == ROLL  # type: ignore[attr-defined]
+        return bool(state.phase == ROLL)  # type: ignore[attr-defined]
     return False
 
 
 # -- the checker ----------------------------------------------------------------------------
 class _Checker:
-    def __init__(self, game: Game, seed: int, report: ConformanceReport, *,
-                 illegal_probes: int, chance_rng_share: float, record_share: float) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        report: ConformanceReport,
+        *,
+        illegal_probes: int,
+        chance_rng_share: float,
+        record_share: float,
+    ) -> None:
         self.game = game
         self.rng = random.Random(seed)
         self.report = report
@@ -215,28 +248,42 @@ class _Checker:
     def check_state(self, s: State) -> list[int]:
         g = self.game
         p = s.current_player()
-        self.expect(p in (CHANCE, TERMINAL) or 0 <= p < g.num_players, "player",
-                    f"current_player() = {p}")
-        self.expect(s.is_chance_node() == (p == CHANCE) and s.is_terminal() == (p == TERMINAL),
-                    "player", "is_chance_node / is_terminal disagree with current_player")
+        self.expect(
+            p in (CHANCE, TERMINAL) or 0 <= p < g.num_players, "player", f"current_player() = {p}"
+        )
+        self.expect(
+            s.is_chance_node() == (p == CHANCE) and s.is_terminal() == (p == TERMINAL),
+            "player",
+            "is_chance_node / is_terminal disagree with current_player",
+        )
         legal = s.legal_actions()
-        self.expect(all(type(a) is int for a in legal), "legal-sorted",
-                    lambda: f"legal actions are not all ints: {legal!r}")
-        self.expect(legal == sorted(set(legal)), "legal-sorted",
-                    lambda: f"legal actions not sorted and distinct: {legal}")
+        self.expect(
+            all(type(a) is int for a in legal),
+            "legal-sorted",
+            lambda: f"legal actions are not all ints: {legal!r}",
+        )
+        self.expect(
+            legal == sorted(set(legal)),
+            "legal-sorted",
+            lambda: f"legal actions not sorted and distinct: {legal}",
+        )
         if p == TERMINAL:
             self.expect(legal == [], "legal-sorted", f"a finished game lists actions {legal}")
         else:
             self.expect(bool(legal), "legal-sorted", "no legal action before the end of the game")
         if p >= 0:
-            self.expect(all(0 <= a < g.info.num_distinct_actions for a in legal), "legal-sorted",
-                        lambda: f"an action id outside 0..{g.info.num_distinct_actions - 1}: {legal}")
+            self.expect(
+                all(0 <= a < g.info.num_distinct_actions for a in legal),
+                "legal-sorted",
+                lambda: f"an action id outside 0..{g.info.num_distinct_actions - 1}: {legal}",
+            )
         for a in legal:
             reason = s.illegal_reason(a)
             self.expect(reason is None, "legal-reason", f"legal action {a} has reason {reason!r}")
             text = s.action_to_string(a)
-            self.expect(isinstance(text, str) and bool(text), "legal-reason",
-                        f"action {a} has no name")
+            self.expect(
+                isinstance(text, str) and bool(text), "legal-reason", f"action {a} has no name"
+            )
             try:
                 back = s.string_to_action(text)
             except IllegalAction as e:
@@ -244,16 +291,30 @@ class _Checker:
             self.expect(back == a, "legal-reason", f"'{text}' parses to {back}, not {a}")
         if p == CHANCE:
             outs = s.chance_outcomes()
-            self.expect([a for a, _ in outs] == legal, "chance",
-                        f"chance outcomes {outs} are not the legal actions {legal}")
-            self.expect(all(pr > 0 for _, pr in outs), "chance", f"an outcome without chance: {outs}")
-            self.expect(math.isclose(sum(pr for _, pr in outs), 1.0, abs_tol=1e-9), "chance",
-                        f"probabilities sum to {sum(pr for _, pr in outs)}")
-            self.expect(len(outs) <= g.info.max_chance_outcomes, "chance",
-                        f"{len(outs)} outcomes, more than info.max_chance_outcomes")
+            self.expect(
+                [a for a, _ in outs] == legal,
+                "chance",
+                f"chance outcomes {outs} are not the legal actions {legal}",
+            )
+            self.expect(
+                all(pr > 0 for _, pr in outs), "chance", f"an outcome without chance: {outs}"
+            )
+            self.expect(
+                math.isclose(sum(pr for _, pr in outs), 1.0, abs_tol=1e-9),
+                "chance",
+                f"probabilities sum to {sum(pr for _, pr in outs)}",
+            )
+            self.expect(
+                len(outs) <= g.info.max_chance_outcomes,
+                "chance",
+                f"{len(outs)} outcomes, more than info.max_chance_outcomes",
+            )
             self.expect(s.sample_chance() in legal, "chance", "sample_chance() is not an outcome")
-            self.expect(s.sample_chance(random.Random(self.rng.random())) in legal, "chance",
-                        "sample_chance(rng) is not an outcome")
+            self.expect(
+                s.sample_chance(random.Random(self.rng.random())) in legal,
+                "chance",
+                "sample_chance(rng) is not an outcome",
+            )
         else:
             self.expect(s.chance_outcomes() == [], "chance", "chance outcomes at a decision")
         self.check_illegal(s, legal)
@@ -274,10 +335,16 @@ class _Checker:
             return  # bots decide at decision points only
         view = s.observe(seat)
         d = self.game.determinize(view, seed=self.rng.randrange(2**31))
-        self.expect(json.dumps(d.observe(seat), sort_keys=True) == json.dumps(view, sort_keys=True),
-                    "determinize", f"determinize(observe({seat})) shows another position")
-        self.expect(d.legal_actions() == legal, "determinize",
-                    "a determinized state has other legal actions")
+        self.expect(
+            json.dumps(d.observe(seat), sort_keys=True) == json.dumps(view, sort_keys=True),
+            "determinize",
+            f"determinize(observe({seat})) shows another position",
+        )
+        self.expect(
+            d.legal_actions() == legal,
+            "determinize",
+            "a determinized state has other legal actions",
+        )
         for _check, msg in _game_invariants(d):
             self.expect(False, "determinize", f"determinized state: {msg}")
 
@@ -293,16 +360,22 @@ class _Checker:
             if a in legal and type(a) is int:
                 continue
             reason = s.illegal_reason(a)
-            self.expect(isinstance(reason, str) and bool(reason), "illegal-rejected",
-                        f"illegal action {a!r} has no reason")
+            self.expect(
+                isinstance(reason, str) and bool(reason),
+                "illegal-rejected",
+                f"illegal action {a!r} has no reason",
+            )
             try:
                 s.apply(a)
             except IllegalAction:
                 pass
             else:
                 raise self.fail("illegal-rejected", f"apply({a!r}) did not raise IllegalAction")
-            self.expect(s.snapshot() == before and len(s.history) == hist_len,
-                        "illegal-unchanged", f"apply({a!r}) was refused but changed the state")
+            self.expect(
+                s.snapshot() == before and len(s.history) == hist_len,
+                "illegal-unchanged",
+                f"apply({a!r}) was refused but changed the state",
+            )
 
     def check_results(self, s: State) -> None:
         n = self.game.num_players
@@ -311,8 +384,11 @@ class _Checker:
         out = s.outcome()
         ret = s.returns()
         if not s.is_terminal():
-            self.expect(out is None and s.winners() == [] and ret == [0.0] * n, "scores",
-                        "a result before the end")
+            self.expect(
+                out is None and s.winners() == [] and ret == [0.0] * n,
+                "scores",
+                "a result before the end",
+            )
             return
         self.expect(out is not None, "scores", "no outcome at the end")
         assert out is not None
@@ -322,11 +398,17 @@ class _Checker:
             self.expect(out.winners == (), "scores", "a truncated game names winners")
         else:
             best = max(scores)
-            self.expect(list(out.winners) == [i for i in range(n) if scores[i] == best], "scores",
-                        f"winners {out.winners} are not the top scores {scores}")
+            self.expect(
+                list(out.winners) == [i for i in range(n) if scores[i] == best],
+                "scores",
+                f"winners {out.winners} are not the top scores {scores}",
+            )
             k = len(out.winners)
-            self.expect(ret == [1 / k if i in out.winners else 0.0 for i in range(n)], "scores",
-                        f"returns {ret} are not 1/k shares")
+            self.expect(
+                ret == [1 / k if i in out.winners else 0.0 for i in range(n)],
+                "scores",
+                f"returns {ret} are not 1/k shares",
+            )
         self.expect(math.isclose(sum(ret), 1.0), "scores", f"returns sum to {sum(ret)}")
 
     def check_views(self, s: State) -> None:
@@ -342,26 +424,38 @@ class _Checker:
             self.expect(not missing, "observe", f"view of seat {seat} misses {missing}")
             hidden = _find_keys(view, HIDDEN_KEYS)
             self.expect(not hidden, "observe", f"view of seat {seat} shows {hidden}")
-            self.expect(not any(_contains_list(view, o) for o in orders), "observe",
-                        f"view of seat {seat} holds the deck order")
+            self.expect(
+                not any(_contains_list(view, o) for o in orders),
+                "observe",
+                f"view of seat {seat} holds the deck order",
+            )
             if other is not None:
-                self.expect(json.dumps(other.observe(seat), sort_keys=True) == text, "observe",
-                            f"view of seat {seat} changes with the hidden deck order or seed")
+                self.expect(
+                    json.dumps(other.observe(seat), sort_keys=True) == text,
+                    "observe",
+                    f"view of seat {seat} changes with the hidden deck order or seed",
+                )
 
     def check_clone(self, s: State, legal: list[int]) -> None:
         before = s.snapshot()
         c = s.clone()
         self.expect(c is not s and type(c) is type(s), "clone-independent", "clone() is no copy")
-        self.expect(c.snapshot() == before and c == s, "clone-independent",
-                    "a clone differs from its original")
+        self.expect(
+            c.snapshot() == before and c == s,
+            "clone-independent",
+            "a clone differs from its original",
+        )
         shared = _shared_mutables(s, c)
         self.expect(not shared, "clone-independent", f"clone shares mutable {shared}")
         if legal:
             c.apply(self.rng.choice(legal))
             while not c.is_terminal() and self.rng.random() < 0.7:
                 c.apply_unchecked(self.rng.choice(c.legal_actions()))
-            self.expect(s.snapshot() == before, "clone-independent",
-                        "playing on a clone changed the original")
+            self.expect(
+                s.snapshot() == before,
+                "clone-independent",
+                "playing on a clone changed the original",
+            )
 
     # -- whole games -------------------------------------------------------------------------
     def play(self, seed: int, max_steps: int) -> State:
@@ -390,8 +484,11 @@ class _Checker:
             decisions.append((self.step, a))
             n = len(s.history)
             s.apply(a)
-            self.expect(len(s.history) == n + 1 and s.history[-1][1] == a, "history",
-                        "apply did not add exactly one history entry")
+            self.expect(
+                len(s.history) == n + 1 and s.history[-1][1] == a,
+                "history",
+                "apply did not add exactly one history entry",
+            )
             self.step += 1
             self.report.steps += 1
         self.report.terminal += 1
@@ -402,8 +499,11 @@ class _Checker:
         again = self.game.new_initial_state(seed=seed)
         for _, a in final.history:
             again.apply(a)
-        self.expect(again.snapshot() == final.snapshot(), "determinism",
-                    "the same seed and the same actions gave a different state")
+        self.expect(
+            again.snapshot() == final.snapshot(),
+            "determinism",
+            "the same seed and the same actions gave a different state",
+        )
         # Same seed + same decisions, chance from the state's own randomness, twice over.
         runs = []
         for _ in range(2):
@@ -423,12 +523,21 @@ class _Checker:
         rec = to_record(s)
         text = json.dumps(rec)
         result = replay(text)
-        self.expect(result.error is None, "record",
-                    lambda: f"the record of a legal game does not replay: {result.error}")
-        self.expect(result.state.snapshot() == s.snapshot(), "record",
-                    "replaying the record gives another state")
-        self.expect(summary(result.state, result.moves_applied) == summary(s, len(rec["moves"])),
-                    "record", "replaying the record gives another summary")
+        self.expect(
+            result.error is None,
+            "record",
+            lambda: f"the record of a legal game does not replay: {result.error}",
+        )
+        self.expect(
+            result.state.snapshot() == s.snapshot(),
+            "record",
+            "replaying the record gives another state",
+        )
+        self.expect(
+            summary(result.state, result.moves_applied) == summary(s, len(rec["moves"])),
+            "record",
+            "replaying the record gives another summary",
+        )
 
 
 def _find_keys(obj: Any, keys: tuple[str, ...], path: str = "") -> list[str]:
@@ -459,7 +568,9 @@ def _attrs(state: State) -> dict[str, Any]:
     names: list[str] = []
     for cls in type(state).__mro__:
         names += list(getattr(cls, "__slots__", ()))
-    out = {n: getattr(state, n) for n in names if n not in ("game", "__dict__") and hasattr(state, n)}
+    out = {
+        n: getattr(state, n) for n in names if n not in ("game", "__dict__") and hasattr(state, n)
+    }
     out.update({k: v for k, v in getattr(state, "__dict__", {}).items() if k != "game"})
     return out
 
@@ -482,9 +593,16 @@ def _shared_mutables(a: State, b: State) -> list[str]:
     return [p for name, v in _attrs(b).items() for p, o in _mutables(v, name) if id(o) in ma]
 
 
-def check_game(game: Game, num_games: int = 10, seed: int = 0, *, max_steps: int = 20_000,
-               illegal_probes: int = 3, chance_rng_share: float = 0.25,
-               record_share: float = 0.1) -> ConformanceReport:
+def check_game(
+    game: Game,
+    num_games: int = 10,
+    seed: int = 0,
+    *,
+    max_steps: int = 20_000,
+    illegal_probes: int = 3,
+    chance_rng_share: float = 0.25,
+    record_share: float = 0.1,
+) -> ConformanceReport:
     """Play ``num_games`` random games of ``game`` checking every promise of the protocol.
 
     Chance is mostly resolved by the state's own seeded randomness and sometimes
@@ -493,8 +611,14 @@ def check_game(game: Game, num_games: int = 10, seed: int = 0, *, max_steps: int
     move boundaries. Raises :class:`ConformanceError` on the first broken promise.
     """
     report = ConformanceReport()
-    checker = _Checker(game, seed, report, illegal_probes=illegal_probes,
-                       chance_rng_share=chance_rng_share, record_share=record_share)
+    checker = _Checker(
+        game,
+        seed,
+        report,
+        illegal_probes=illegal_probes,
+        chance_rng_share=chance_rng_share,
+        record_share=record_share,
+    )
     for i in range(num_games):
         checker.game_no = i
         checker.play(seed * 1_000_003 + i, max_steps)

@@ -13,7 +13,7 @@ def describe_validation_error(err: ValidationError, prefix: str = "") -> str:
         where = ".".join(x for x in (prefix, loc) if x)
         msg = e["msg"]
         if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
+            msg = msg[len("Value error, ") :]
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
         if e["type"] == "missing":

@@ -215,7 +215,7 @@ class State(abc.ABC):
         """Every field of the state, as plain data (tests compare snapshots for equality)."""
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.snapshot() == other.snapshot()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.snapshot() == other.snapshot()
 
     __hash__ = None  # type: ignore[assignment]
 

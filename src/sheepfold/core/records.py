@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
 
@@ -46,6 +55,8 @@ def _no_constant(name: str) -> Any:
 
 # -- the format, as pydantic models ----------------------------------------------------------
 Breed = Literal["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
+
+
 def _check_cell(name: str) -> str:
     from sheepfold.games.dolly_crush.cards import parse_cell
 
@@ -131,7 +142,9 @@ def parse_record(data: Any) -> Record:
         try:
             data = json.loads(data, parse_constant=_no_constant)
         except json.JSONDecodeError as e:
-            raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+            raise RecordError(
+                f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
+            ) from None
         except UnicodeDecodeError:
             raise RecordError("not valid JSON: the text is not UTF-8") from None
         except RecursionError:
@@ -140,7 +153,7 @@ def parse_record(data: Any) -> Record:
         raise RecordError("a record is a JSON object with format, game, players and moves")
     if data.get("format") != FORMAT:
         raise RecordError(
-            f"format: expected \"{FORMAT}\", got {json.dumps(data.get('format'))}", field="format"
+            f'format: expected "{FORMAT}", got {json.dumps(data.get("format"))}', field="format"
         )
     game = data.get("game")
     model: type[DollyRecord] | type[ShaveRecord]
@@ -150,14 +163,18 @@ def parse_record(data: Any) -> Record:
         model = ShaveRecord
     else:
         raise RecordError(
-            f"game: expected \"dolly-crush\" or \"shave-a-sheep\", got {json.dumps(game)}",
+            f'game: expected "dolly-crush" or "shave-a-sheep", got {json.dumps(game)}',
             field="game",
         )
     try:
         rec = model.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]["loc"]
-        move = first[1] if len(first) > 1 and first[0] == "moves" and isinstance(first[1], int) else None
+        move = (
+            first[1]
+            if len(first) > 1 and first[0] == "moves" and isinstance(first[1], int)
+            else None
+        )
         raise RecordError(_first_problem(e), move=move, field=".".join(map(str, first))) from None
     if isinstance(rec, DollyRecord):
         breeds = [p.breed for p in rec.players]
@@ -165,7 +182,8 @@ def parse_record(data: Any) -> Record:
             if breeds.index(b) != i:
                 raise RecordError(
                     f"players.{i}.breed: {b} is already taken by seat {breeds.index(b)} "
-                    "(each breed at most once)", field=f"players.{i}.breed"
+                    "(each breed at most once)",
+                    field=f"players.{i}.breed",
                 )
     return rec
 
@@ -203,8 +221,12 @@ def new_game_state(rec: Record) -> State:
 
     try:
         if isinstance(rec, DollyRecord):
-            game = make("dolly-crush", players=len(rec.players), rules=rec.rules,
-                        breeds=[p.breed for p in rec.players])
+            game = make(
+                "dolly-crush",
+                players=len(rec.players),
+                rules=rec.rules,
+                breeds=[p.breed for p in rec.players],
+            )
             state = game.new_initial_state(seed=rec.seed, deck=rec.deck)
         else:
             game = make("shave-a-sheep", players=len(rec.players), rules=rec.rules)
@@ -334,10 +356,14 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
         return
     for extra in ("grabber", "grow"):
         if getattr(move, extra) is not None:
-            raise IllegalAction(f"'{extra}' belongs to Howling Wolf's race, which face {face} does not start")
+            raise IllegalAction(
+                f"'{extra}' belongs to Howling Wolf's race, which face {face} does not start"
+            )
     if move.action is None:
-        raise IllegalAction(f"the move needs an 'action' (the face {face} offers "
-                            f"{' or '.join(g.face_actions[face_i])})")
+        raise IllegalAction(
+            f"the move needs an 'action' (the face {face} offers "
+            f"{' or '.join(g.face_actions[face_i])})"
+        )
     act = move.action
     if act not in g.face_actions[face_i]:
         raise IllegalAction(
@@ -385,7 +411,9 @@ def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any
         raise ValueError(f"{len(names)} names for {g.num_players} seats")
     rec: dict[str, Any] = {"format": FORMAT, "game": g.name}
     if isinstance(state, DollyState):
-        rec["players"] = [{"name": nm, "breed": b} for nm, b in zip(names, state.game.breeds)]
+        rec["players"] = [
+            {"name": nm, "breed": b} for nm, b in zip(names, state.game.breeds, strict=False)
+        ]
     else:
         rec["players"] = [{"name": nm} for nm in names]
     options = g.rules.options()
@@ -400,8 +428,8 @@ def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any
 
 
 def _dolly_moves(state: State, rec: dict[str, Any]) -> None:
-    from sheepfold.games.dolly_crush.cards import card_code, cell_name
-    from sheepfold.games.dolly_crush.game import SWAP0, SWAPS, DollyState
+    from sheepfold.games.dolly_crush.cards import SWAPS, card_code, cell_name
+    from sheepfold.games.dolly_crush.game import SWAP0, DollyState
 
     assert isinstance(state, DollyState)
     rec["deck"] = [card_code(c) for c in state.initial_deck]
@@ -443,7 +471,7 @@ def _shave_moves(state: State, rec: dict[str, Any]) -> None:
     probe = g.new_initial_state(seed=state.seed)
     moves: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
-    for who, a in state.history:
+    for _who, a in state.history:
         phase = probe.phase
         if phase == sg.ROLL:
             current = {"roll": g.faces[a]}
@@ -524,7 +552,9 @@ def describe_move(rec_move: Mapping[str, Any]) -> str:
         return f"dog {rec_move['dog']}: {swaps or 'no swap'}"
     parts = [f"rolled {rec_move.get('roll')}"]
     if "grabber" in rec_move:
-        parts.append(f"seat {rec_move['grabber']} grabbed the wolf -> seat {rec_move.get('target')}")
+        parts.append(
+            f"seat {rec_move['grabber']} grabbed the wolf -> seat {rec_move.get('target')}"
+        )
         parts.append("grew" if rec_move.get("grow") else "did not grow")
     else:
         parts.append(str(rec_move.get("action")))

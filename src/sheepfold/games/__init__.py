@@ -37,7 +37,9 @@ def rules_class(name: str) -> type[BaseModel]:
     raise RulesError(f"unknown game {name!r} (games: {', '.join(GAME_NAMES)})")
 
 
-def parse_rules(name: str, options: Mapping[str, Any] | BaseModel | None, where: str = "rules") -> Any:
+def parse_rules(
+    name: str, options: Mapping[str, Any] | BaseModel | None, where: str = "rules"
+) -> Any:
     """Validate rule options for a game; :class:`RulesError` naming the field if they are wrong."""
     cls = rules_class(name)
     if isinstance(options, cls):
@@ -52,8 +54,9 @@ def parse_rules(name: str, options: Mapping[str, Any] | BaseModel | None, where:
         raise RulesError(describe_validation_error(e, where)) from None
 
 
-def make(name: str, players: int = 2, rules: Mapping[str, Any] | BaseModel | None = None,
-         **options: Any) -> Game:
+def make(
+    name: str, players: int = 2, rules: Mapping[str, Any] | BaseModel | None = None, **options: Any
+) -> Game:
     """A game by name. Rule options come as ``rules`` (a mapping or rules object) and/or
     keywords; Dolly Crush also takes ``breeds=[...]`` (one per seat)."""
     extra: dict[str, Any] = {}

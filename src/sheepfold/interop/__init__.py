@@ -24,8 +24,13 @@ DEFAULT_MAX_TURNS = 1000
 _UNSET: Any = object()
 
 
-def build_game(game: str | Game, players: int = 2, rules: Any = None,
-               max_turns: int | None = _UNSET, **options: Any) -> Game:
+def build_game(
+    game: str | Game,
+    players: int = 2,
+    rules: Any = None,
+    max_turns: int | None = _UNSET,
+    **options: Any,
+) -> Game:
     """The sheepfold game an environment plays.
 
     ``game`` is a game object (used as is) or a name with ``players``, ``rules`` (a mapping, a

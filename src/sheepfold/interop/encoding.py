@@ -90,33 +90,44 @@ def dolly_card_short(card: int) -> str:
 class DollyEncoder(Encoder):
     """Dolly Crush (n players, K = 10 card kinds, seats relative to the observer)::
 
-        seat        (n,)      one-hot: the observer's absolute seat
-        phase       (4,)      one-hot: draw (chance), dog, swap, over
-        turn        (n,)      one-hot: whose turn it is (relative)
-        flock       (15, 10)  cells a1..c5, one-hot card kind (all zero: empty cell)
-        deck        (10,)     cards of each kind left in the deck / that kind's copies
-        returning   (10,)     clean-up cards waiting to be shuffled back / copies
-        collected   (n, 10)   each seat's collected cards per kind / copies
-        dogs_left   (n, 4)    1 if that seat's dog card d is still unplayed
-        dog_swaps   (n, 4)    swaps shown by each dog card / 20
-        dog         (4,)      one-hot: the dog card in play (swap phase)
-        swaps_left  (1,)      swaps left this turn / 20
-        scores      (n,)      points / all points in the deck
+    seat        (n,)      one-hot: the observer's absolute seat
+    phase       (4,)      one-hot: draw (chance), dog, swap, over
+    turn        (n,)      one-hot: whose turn it is (relative)
+    flock       (15, 10)  cells a1..c5, one-hot card kind (all zero: empty cell)
+    deck        (10,)     cards of each kind left in the deck / that kind's copies
+    returning   (10,)     clean-up cards waiting to be shuffled back / copies
+    collected   (n, 10)   each seat's collected cards per kind / copies
+    dogs_left   (n, 4)    1 if that seat's dog card d is still unplayed
+    dog_swaps   (n, 4)    swaps shown by each dog card / 20
+    dog         (4,)      one-hot: the dog card in play (swap phase)
+    swaps_left  (1,)      swaps left this turn / 20
+    scores      (n,)      points / all points in the deck
     """
 
     def __init__(self, game: Any) -> None:
         from sheepfold.games.dolly_crush.cards import NUM_CELLS, NUM_KINDS
 
         n = game.num_players
-        super().__init__(game, [
-            ("seat", (n,)), ("phase", (4,)), ("turn", (n,)), ("flock", (NUM_CELLS, NUM_KINDS)),
-            ("deck", (NUM_KINDS,)), ("returning", (NUM_KINDS,)), ("collected", (n, NUM_KINDS)),
-            ("dogs_left", (n, 4)), ("dog_swaps", (n, 4)), ("dog", (4,)), ("swaps_left", (1,)),
-            ("scores", (n,)),
-        ])
+        super().__init__(
+            game,
+            [
+                ("seat", (n,)),
+                ("phase", (4,)),
+                ("turn", (n,)),
+                ("flock", (NUM_CELLS, NUM_KINDS)),
+                ("deck", (NUM_KINDS,)),
+                ("returning", (NUM_KINDS,)),
+                ("collected", (n, NUM_KINDS)),
+                ("dogs_left", (n, 4)),
+                ("dog_swaps", (n, 4)),
+                ("dog", (4,)),
+                ("swaps_left", (1,)),
+                ("scores", (n,)),
+            ],
+        )
         self.kinds = NUM_KINDS
         self.inv_copies = [1.0 / c if c else 0.0 for c in game.composition]
-        total_points = sum(p * c for p, c in zip(game.points, game.composition))
+        total_points = sum(p * c for p, c in zip(game.points, game.composition, strict=False))
         self.inv_points = 1.0 / total_points if total_points else 0.0
         o = {k: v[0] for k, v in self.offsets.items()}
         self.o = o
@@ -172,7 +183,9 @@ class DollyEncoder(Encoder):
         p = s.current_player()
         if p == TERMINAL:
             res = s.outcome()
-            head += f" | over: winners {list(res.winners)}" + (" (clean-up gave up)" if s.aborted else "")
+            head += f" | over: winners {list(res.winners)}" + (
+                " (clean-up gave up)" if s.aborted else ""
+            )
         elif p == CHANCE:
             head += f" | chance: draw a card (seat {s.turn}'s turn)"
         else:
@@ -188,7 +201,9 @@ class DollyEncoder(Encoder):
         counts = [0] * self.kinds
         for c in s.deck:
             counts[c] += 1
-        deck = " ".join(f"{dolly_card_short(k)}:{counts[k]}" for k in range(self.kinds) if counts[k])
+        deck = " ".join(
+            f"{dolly_card_short(k)}:{counts[k]}" for k in range(self.kinds) if counts[k]
+        )
         lines.append(f"deck {len(s.deck)}: {deck or '-'}")
         if s.returning:
             lines.append("to shuffle back: " + " ".join(card_code(c) for c in s.returning))
@@ -211,36 +226,46 @@ _FACE_VERBS = ("grow", "double", "swap", "wolf", "shear")
 class ShaveEncoder(Encoder):
     """Shave a Sheep (n players, F distinct die faces, seats relative to the observer)::
 
-        seat        (n,)      one-hot: the observer's absolute seat
-        phase       (6,)      one-hot: roll (chance), choose, grab (chance), howl-target,
-                              howl-grow, over
-        turn        (n,)      one-hot: whose turn it is (the roller, relative)
-        to_move     (n,)      one-hot: who decides now (all zero at chance and at the end)
-        middle      (1,)      wool in the middle / wool
-        sheep       (n,)      wool on each seat's sheep / max_wool
-        piles       (n,)      each seat's safe pile / wool
-        wolf        (n+1,)    one-hot: the seat Mr. Wolf stands next to; last = the middle
-        roll        (F,)      one-hot: the face rolled this turn
-        roll_verbs  (5,)      what the rolled face offers: grow, double, swap, wolf, shear
-        grabber     (n,)      one-hot: who grabbed the Howling Wolf (relative)
-        progress    (1,)      turns played / max_turns (0 without a turn limit)
+    seat        (n,)      one-hot: the observer's absolute seat
+    phase       (6,)      one-hot: roll (chance), choose, grab (chance), howl-target,
+                          howl-grow, over
+    turn        (n,)      one-hot: whose turn it is (the roller, relative)
+    to_move     (n,)      one-hot: who decides now (all zero at chance and at the end)
+    middle      (1,)      wool in the middle / wool
+    sheep       (n,)      wool on each seat's sheep / max_wool
+    piles       (n,)      each seat's safe pile / wool
+    wolf        (n+1,)    one-hot: the seat Mr. Wolf stands next to; last = the middle
+    roll        (F,)      one-hot: the face rolled this turn
+    roll_verbs  (5,)      what the rolled face offers: grow, double, swap, wolf, shear
+    grabber     (n,)      one-hot: who grabbed the Howling Wolf (relative)
+    progress    (1,)      turns played / max_turns (0 without a turn limit)
     """
 
     def __init__(self, game: Any) -> None:
         n = game.num_players
         f = len(game.faces)
-        super().__init__(game, [
-            ("seat", (n,)), ("phase", (6,)), ("turn", (n,)), ("to_move", (n,)), ("middle", (1,)),
-            ("sheep", (n,)), ("piles", (n,)), ("wolf", (n + 1,)), ("roll", (f,)),
-            ("roll_verbs", (5,)), ("grabber", (n,)), ("progress", (1,)),
-        ])
+        super().__init__(
+            game,
+            [
+                ("seat", (n,)),
+                ("phase", (6,)),
+                ("turn", (n,)),
+                ("to_move", (n,)),
+                ("middle", (1,)),
+                ("sheep", (n,)),
+                ("piles", (n,)),
+                ("wolf", (n + 1,)),
+                ("roll", (f,)),
+                ("roll_verbs", (5,)),
+                ("grabber", (n,)),
+                ("progress", (1,)),
+            ],
+        )
         r = game.rules
         self.inv_wool = 1.0 / r.wool
         self.inv_max = 1.0 / r.max_wool
         self.inv_turns = 1.0 / r.max_turns if r.max_turns else 0.0
-        self.face_verbs = [
-            [_FACE_VERBS.index(v) for v in acts] for acts in game.face_actions
-        ]
+        self.face_verbs = [[_FACE_VERBS.index(v) for v in acts] for acts in game.face_actions]
         self.o = {k: v[0] for k, v in self.offsets.items()}
 
     def _write(self, s: Any, seat: Seat, out: list[float]) -> None:
@@ -279,7 +304,9 @@ class ShaveEncoder(Encoder):
         p = s.current_player()
         if p == TERMINAL:
             res = s.outcome()
-            head += " | over: truncated" if res.truncated else f" | over: winners {list(res.winners)}"
+            head += (
+                " | over: truncated" if res.truncated else f" | over: winners {list(res.winners)}"
+            )
         elif p == CHANCE:
             what = "roll the die" if s.phase == 0 else "who grabs the wolf"
             head += f" | chance: {what} (seat {s.turn}'s turn)"
@@ -294,8 +321,10 @@ class ShaveEncoder(Encoder):
         if s.grabber >= 0:
             turn += f", seat {s.grabber} grabbed the wolf"
         lines.append(turn)
-        wolf = "" if not g.rules.mr_wolf else (
-            ", wolf in the middle" if s.wolf is None else f", wolf next to seat {s.wolf}"
+        wolf = (
+            ""
+            if not g.rules.mr_wolf
+            else (", wolf in the middle" if s.wolf is None else f", wolf next to seat {s.wolf}")
         )
         lines.append(f"middle {s.middle}{wolf}")
         for q in range(n):

@@ -65,9 +65,13 @@ class SheepfoldEnv(gymnasium.Env):
         **options: Any,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
         if illegal_action not in _ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {', '.join(_ILLEGAL)}, not {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(_ILLEGAL)}, not {illegal_action!r}"
+            )
         self.game = build_game(game, players, rules, max_turns, **options)
         n = self.game.num_players
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < n):
@@ -105,7 +109,10 @@ class SheepfoldEnv(gymnasium.Env):
         return self.encoder.encode(self.state, self.seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        info: dict[str, Any] = {
+            "action_mask": self.action_masks().astype(np.int8),
+            "seat": self.seat,
+        }
         out = self.state.outcome()
         if out is not None:
             info.update(scores=list(out.scores), winners=list(out.winners), truncated=out.truncated)
@@ -146,7 +153,7 @@ class SheepfoldEnv(gymnasium.Env):
         others = [p for p in range(n) if p != self.seat]
         self.bots = {
             p: make_bot(spec, self.game, p, rng.randrange(2**31))
-            for p, spec in zip(others, self.opponent_specs)
+            for p, spec in zip(others, self.opponent_specs, strict=False)
         }
         self.state = self.game.new_initial_state(seed=rng.randrange(2**31))
         self._advance()
@@ -180,7 +187,11 @@ class SheepfoldEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, self._info(**extra)
 
     def render(self) -> str | None:
-        text = None if self.state is None or not self.render_mode else self.encoder.text(self.state, self.seat)
+        text = (
+            None
+            if self.state is None or not self.render_mode
+            else self.encoder.text(self.state, self.seat)
+        )
         return render_text(self.render_mode, text)
 
     def close(self) -> None:

@@ -46,8 +46,13 @@ SHORT_NAMES: dict[str, str] = {
     "shave-a-sheep": "python_shave_a_sheep",
 }
 
-_DOLLY_RULE_PARAMS = ("white_per_type", "black_per_type", "white_points", "black_points",
-                      "max_cleanup_rounds")
+_DOLLY_RULE_PARAMS = (
+    "white_per_type",
+    "black_per_type",
+    "white_points",
+    "black_points",
+    "max_cleanup_rounds",
+)
 _SHAVE_RULE_PARAMS = ("wool", "max_wool")
 
 
@@ -115,7 +120,9 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
                     nums = [int(c) for c in counts.split("/")]
                     swaps[breed.strip()] = nums[0] if len(nums) == 1 else nums
                 except ValueError:
-                    raise RulesError(f"dog_swaps: {item!r}: swap counts are whole numbers") from None
+                    raise RulesError(
+                        f"dog_swaps: {item!r}: swap counts are whole numbers"
+                    ) from None
             base["dog_swaps"] = swaps
     else:
         if p["variants"]:
@@ -376,6 +383,15 @@ def load_game(game: str, players: int = 2, **options: Any) -> pyspiel.Game:
 register()
 
 __all__ = [
-    "DEFAULT_MAX_TURNS", "SHORT_NAMES", "DollyCrushGame", "ShaveASheepGame", "SheepfoldGame",
-    "SheepfoldObserver", "SheepfoldState", "engine_game", "game_string", "load_game", "register",
+    "DEFAULT_MAX_TURNS",
+    "SHORT_NAMES",
+    "DollyCrushGame",
+    "ShaveASheepGame",
+    "SheepfoldGame",
+    "SheepfoldObserver",
+    "SheepfoldState",
+    "engine_game",
+    "game_string",
+    "load_game",
+    "register",
 ]

@@ -41,6 +41,7 @@ from sheepfold.core.protocol import CHANCE, Game, IllegalAction
 from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import encoder_for, render_text
 
+
 class SheepfoldAECEnv(AECEnv):
     """A sheepfold game as a PettingZoo AEC environment (see the module docstring)."""
 
@@ -62,9 +63,14 @@ class SheepfoldAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
         self.game = build_game(game, players, rules, max_turns, **options)
-        self.metadata = {**self.metadata, "name": f"sheepfold_{self.game.name.replace('-', '_')}_v0"}
+        self.metadata = {
+            **self.metadata,
+            "name": f"sheepfold_{self.game.name.replace('-', '_')}_v0",
+        }
         self.render_mode = render_mode
         self.encoder = encoder_for(self.game)
         n = self.game.num_players
@@ -72,10 +78,12 @@ class SheepfoldAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-            })
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+                }
+            )
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
@@ -144,8 +152,11 @@ class SheepfoldAECEnv(AECEnv):
         shares = out.shares()
         for a in self.agents:
             self.rewards[a] = float(shares[self.agent_name_mapping[a]])
-            self.infos[a] = {"scores": list(out.scores), "winners": list(out.winners),
-                             "truncated": out.truncated}
+            self.infos[a] = {
+                "scores": list(out.scores),
+                "winners": list(out.winners),
+                "truncated": out.truncated,
+            }
             if out.truncated:
                 self.truncations[a] = True
             else:

@@ -65,8 +65,16 @@ def _align(ta: Any, tb: Any) -> tuple[Any, Any]:
         from sheepfold.lab.runner import LabError
 
         raise LabError("the two runs share no game (compare needs the same seeds)")
-    pa_idx = np.searchsorted(ia, common) if np.all(np.diff(ia) >= 0) else np.array([np.where(ia == c)[0][0] for c in common])
-    pb_idx = np.searchsorted(ib, common) if np.all(np.diff(ib) >= 0) else np.array([np.where(ib == c)[0][0] for c in common])
+    pa_idx = (
+        np.searchsorted(ia, common)
+        if np.all(np.diff(ia) >= 0)
+        else np.array([np.where(ia == c)[0][0] for c in common])
+    )
+    pb_idx = (
+        np.searchsorted(ib, common)
+        if np.all(np.diff(ib) >= 0)
+        else np.array([np.where(ib == c)[0][0] for c in common])
+    )
     return ta.take(pa.array(pa_idx)), tb.take(pa.array(pb_idx))
 
 
@@ -116,7 +124,9 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
                 rel = b / a - 1
                 rel_lo, rel_hi = (float(x) for x in np.quantile(rr, [0.025, 0.975]))
         m = defs_a[k]
-        out.append(Diff(k, m.label, m.kind, a, b, diff, lo, hi, p, sig, rel, rel_lo, rel_hi, m.definition))
+        out.append(
+            Diff(k, m.label, m.kind, a, b, diff, lo, hi, p, sig, rel, rel_lo, rel_hi, m.definition)
+        )
     return out
 
 
@@ -136,13 +146,19 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
         pm_text = f"{pm:.1f}" if pm < 1 else f"{pm:.0f}"
         if L.significant:
             word = "longer" if L.rel > 0 else "shorter"
-            parts.append(f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
-                         f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)")
+            parts.append(
+                f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
+                f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)"
+            )
         elif L.a == L.b and L.lo == L.hi == 0:
-            parts.append(f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)")
+            parts.append(
+                f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)"
+            )
         else:
-            parts.append(f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
-                         f"{fmt(L.b, 'num')} turns, ±{pm_text}%)")
+            parts.append(
+                f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
+                f"{fmt(L.b, 'num')} turns, ±{pm_text}%)"
+            )
     else:
         parts.append(f"{name_b} compared with {name_a}")
     s0 = by.get("win_seat0")
@@ -163,13 +179,21 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
         if d.kind in ("pct", "pp"):
             others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}")
         elif d.rel is not None:
-            others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)} ({100 * d.rel:+.0f}%)")
+            others.append(
+                f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)} ({100 * d.rel:+.0f}%)"
+            )
         else:
             others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}")
     if others:
         text += " Also significant (95%): " + "; ".join(others) + "."
-    same = [d.label for d in diffs if not d.significant and d.key not in skip
-            and not d.key.startswith("win_seat") and not (d.lo == d.hi == d.diff == 0)]
+    same = [
+        d.label
+        for d in diffs
+        if not d.significant
+        and d.key not in skip
+        and not d.key.startswith("win_seat")
+        and not (d.lo == d.hi == d.diff == 0)
+    ]
     if same:
         text += " No measurable change in: " + ", ".join(same) + "."
     return text

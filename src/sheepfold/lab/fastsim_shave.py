@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 import sheepfold.lab  # noqa: F401  (NUMBA_CACHE_DIR)
-from numba import njit
 
 # engine action ids (games/shave_a_sheep/game.py)
 GROW, DOUBLE, SHEAR, SWAP0, WOLF0, RAID, PASS = 0, 1, 2, 3, 7, 11, 12
@@ -75,8 +75,10 @@ def params_for(game: Any) -> Params:
     r = game.rules
     n = game.num_players
     mode = MODE_HOWL if r.howling_wolf else (MODE_MRWOLF if r.mr_wolf else MODE_STD)
-    p = np.array([n, r.wool, r.max_wool, int(r.cutting_costs), mode, r.max_turns or 0,
-                  len(game.faces)], dtype=np.int64)
+    p = np.array(
+        [n, r.wool, r.max_wool, int(r.cutting_costs), mode, r.max_turns or 0, len(game.faces)],
+        dtype=np.int64,
+    )
     mask = np.array([sum(_BITS[a] for a in acts) for acts in game.face_actions], dtype=np.int64)
     # the engine accumulates probabilities one by one: do exactly the same
     cum = np.zeros(len(game.faces))
@@ -360,8 +362,27 @@ def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
-          trace, stand, stand_base, wv, fv, win):  # type: ignore[no-untyped-def]
+def _play(  # type: ignore[no-untyped-def]
+    seed,
+    p,
+    mask,
+    cum,
+    race,
+    gcum,
+    pol,
+    st,
+    legal,
+    tab,
+    sp,
+    V,
+    ubuf,
+    trace,
+    stand,
+    stand_base,
+    wv,
+    fv,
+    win,
+):
     """Play one game into ``st``; returns (turns started, trace length, standings written).
 
     ``trace`` (length 0: off) receives the engine's action history; ``stand`` (rows 0: off)
@@ -426,8 +447,24 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
                 if k != grabber:
                     legal[c] = WOLF0 + k
                     c += 1
-            a = _decide(pol[grabber], st, legal, c, _u(key, 2, 4 * t + 1), grabber, 1, p,
-                        wv, fv, win, tab, x, face, grabber, -1)
+            a = _decide(
+                pol[grabber],
+                st,
+                legal,
+                c,
+                _u(key, 2, 4 * t + 1),
+                grabber,
+                1,
+                p,
+                wv,
+                fv,
+                win,
+                tab,
+                x,
+                face,
+                grabber,
+                -1,
+            )
             if do_trace:
                 trace[tlen] = a
                 tlen += 1
@@ -440,8 +477,24 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
             else:
                 legal[0] = PASS
                 c = 1
-            a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t + 2), me, 2, p,
-                        wv, fv, win, tab, x, face, grabber, target)
+            a = _decide(
+                pol[me],
+                st,
+                legal,
+                c,
+                _u(key, 2, 4 * t + 2),
+                me,
+                2,
+                p,
+                wv,
+                fv,
+                win,
+                tab,
+                x,
+                face,
+                grabber,
+                target,
+            )
         else:
             c = _legal_choose(st, mask[face], p, legal)
             if c == 1:
@@ -450,8 +503,24 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
                 i = int(_u(key, 2, 4 * t) * c)
                 a = legal[i if i < c else c - 1]
             else:
-                a = _decide(pol[me], st, legal, c, _u(key, 2, 4 * t), me, 0, p,
-                            wv, fv, win, tab, x, face, -1, -1)
+                a = _decide(
+                    pol[me],
+                    st,
+                    legal,
+                    c,
+                    _u(key, 2, 4 * t),
+                    me,
+                    0,
+                    p,
+                    wv,
+                    fv,
+                    win,
+                    tab,
+                    x,
+                    face,
+                    -1,
+                    -1,
+                )
         if do_trace:
             trace[tlen] = a
             tlen += 1
@@ -466,8 +535,28 @@ def _play(seed, p, mask, cum, race, gcum, pol, st, legal, tab, sp, V, ubuf,
 
 
 @_jit
-def _batch(seeds, p, mask, cum, race, gcum, pols, tab, sp, V, want_stand,
-           scores, length, trunc, offsets, unc, curve, wv, fv, win):  # type: ignore[no-untyped-def]
+def _batch(  # type: ignore[no-untyped-def]
+    seeds,
+    p,
+    mask,
+    cum,
+    race,
+    gcum,
+    pols,
+    tab,
+    sp,
+    V,
+    want_stand,
+    scores,
+    length,
+    trunc,
+    offsets,
+    unc,
+    curve,
+    wv,
+    fv,
+    win,
+):
     """Play ``len(seeds)`` games; returns the standings (rows = ``offsets[-1]``).
 
     With ``V``: ``unc[g]`` = mean outcome uncertainty over game g's turn starts, ``curve[g, b]``
@@ -485,15 +574,53 @@ def _batch(seeds, p, mask, cum, race, gcum, pols, tab, sp, V, want_stand,
     offsets[0] = 0
     for g in range(G):
         base = offsets[g]
-        started, _, rows = _play(seeds[g], p, mask, cum, race, gcum, pols[g], st, legal, tab, sp,
-                                 V, ubuf, notrace, stand, base, wv, fv, win)
+        started, _, rows = _play(
+            seeds[g],
+            p,
+            mask,
+            cum,
+            race,
+            gcum,
+            pols[g],
+            st,
+            legal,
+            tab,
+            sp,
+            V,
+            ubuf,
+            notrace,
+            stand,
+            base,
+            wv,
+            fv,
+            win,
+        )
         if want_stand and base + rows > stand.shape[0]:
             # grow and play the game again (deterministic) into the bigger array
             bigger = np.zeros((max(2 * stand.shape[0], base + rows + G * 8), n), dtype=np.int64)
             bigger[:base] = stand[:base]
             stand = bigger
-            started, _, rows = _play(seeds[g], p, mask, cum, race, gcum, pols[g], st, legal,
-                                     tab, sp, V, ubuf, notrace, stand, base, wv, fv, win)
+            started, _, rows = _play(
+                seeds[g],
+                p,
+                mask,
+                cum,
+                race,
+                gcum,
+                pols[g],
+                st,
+                legal,
+                tab,
+                sp,
+                V,
+                ubuf,
+                notrace,
+                stand,
+                base,
+                wv,
+                fv,
+                win,
+            )
         for s in range(n):
             scores[g, s] = st[S_PILE + s]
         length[g] = started
@@ -529,8 +656,27 @@ def _bench(seed0, count, p, mask, cum, race, gcum, pol, tab, sp, wv, fv, win):  
     wins = 0
     turns = 0
     for g in range(count):
-        started, _, _ = _play(seed0 + g, p, mask, cum, race, gcum, pol, st, legal, tab, sp, noV,
-                              ubuf, notrace, nostand, 0, wv, fv, win)
+        started, _, _ = _play(
+            seed0 + g,
+            p,
+            mask,
+            cum,
+            race,
+            gcum,
+            pol,
+            st,
+            legal,
+            tab,
+            sp,
+            noV,
+            ubuf,
+            notrace,
+            nostand,
+            0,
+            wv,
+            fv,
+            win,
+        )
         turns += started
         if st[S_PILE] > st[S_PILE + 1]:
             wins += 1
@@ -544,7 +690,9 @@ class Exact:
     the exact win shares (for outcome uncertainty). Empty arrays switch each part off."""
 
     tab: np.ndarray  # int8 (tables, positions, faces, slots): one table, or one per seat
-    sp: tuple[np.ndarray, ...]  # solver.Space index arrays (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p)
+    sp: tuple[
+        np.ndarray, ...
+    ]  # solver.Space index arrays (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p)
     V: np.ndarray  # float64 (positions, values)
 
 
@@ -562,7 +710,9 @@ def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exa
 
     space = perfect.space(game)
     sp = perfect.index_arrays(space)
-    tab = perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1, 1), dtype=np.int8)
+    tab = (
+        perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1, 1), dtype=np.int8)
+    )
     V = perfect.win_shares(game, names) if uncertainty else np.zeros((0, 1))
     return Exact(tab, sp, V)
 
@@ -587,8 +737,13 @@ def _consts() -> tuple[float, float, float]:
 CURVE_BINS = 10
 
 
-def simulate(game: Any, seeds: np.ndarray, seat_policies: np.ndarray,
-             standings: bool = True, exact: Exact | None = None) -> dict[str, np.ndarray]:
+def simulate(
+    game: Any,
+    seeds: np.ndarray,
+    seat_policies: np.ndarray,
+    standings: bool = True,
+    exact: Exact | None = None,
+) -> dict[str, np.ndarray]:
     """Play one game per seed. ``seat_policies``: ``(games, players)`` policy codes.
 
     Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)`` and,
@@ -604,12 +759,33 @@ def simulate(game: Any, seeds: np.ndarray, seat_policies: np.ndarray,
     offsets = np.zeros(G + 1, dtype=np.int64)
     unc = np.full(G, np.nan)
     curve = np.full((G, CURVE_BINS), np.nan)
-    stand = _batch(np.asarray(seeds, dtype=np.int64), pr.p, pr.face_mask, pr.face_cum,
-                   pr.face_race, pr.grab_cum, np.ascontiguousarray(seat_policies, dtype=np.int64),
-                   ex.tab, ex.sp, ex.V, standings, scores, length, trunc, offsets, unc, curve,
-                   *_consts())
-    out = {"scores": scores, "length": length, "truncated": trunc.astype(bool),
-           "offsets": offsets, "standings": stand}
+    stand = _batch(
+        np.asarray(seeds, dtype=np.int64),
+        pr.p,
+        pr.face_mask,
+        pr.face_cum,
+        pr.face_race,
+        pr.grab_cum,
+        np.ascontiguousarray(seat_policies, dtype=np.int64),
+        ex.tab,
+        ex.sp,
+        ex.V,
+        standings,
+        scores,
+        length,
+        trunc,
+        offsets,
+        unc,
+        curve,
+        *_consts(),
+    )
+    out = {
+        "scores": scores,
+        "length": length,
+        "truncated": trunc.astype(bool),
+        "offsets": offsets,
+        "standings": stand,
+    }
     if ex.V.shape[0]:
         out["uncertainty"] = unc
         out["uncertainty_curve"] = curve
@@ -645,9 +821,19 @@ def chunk(job: Any, indices: Any) -> Any:
 
         extra["uncertainty"] = r["uncertainty"]
         extra["uncertainty_curve"] = pa.FixedSizeListArray.from_arrays(
-            pa.array(r["uncertainty_curve"].reshape(-1)), CURVE_BINS)
-    return Chunk(idx, r["scores"], winners_of(r["scores"], r["truncated"]), r["length"],
-                 r["truncated"], r["offsets"], r["standings"], "fast", extra)
+            pa.array(r["uncertainty_curve"].reshape(-1)), CURVE_BINS
+        )
+    return Chunk(
+        idx,
+        r["scores"],
+        winners_of(r["scores"], r["truncated"]),
+        r["length"],
+        r["truncated"],
+        r["offsets"],
+        r["standings"],
+        "fast",
+        extra,
+    )
 
 
 def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) -> list[int]:
@@ -659,10 +845,25 @@ def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) 
     buf = np.zeros(4 * maxt + 8, dtype=np.int64)
     st = np.zeros(STATE_LEN, dtype=np.int64)
     legal = np.zeros(16, dtype=np.int64)
-    _, tlen, _ = _play(int(seed), pr.p, pr.face_mask, pr.face_cum, pr.face_race, pr.grab_cum,
-                       np.asarray(seat_policies, dtype=np.int64), st, legal, ex.tab, ex.sp,
-                       np.zeros((0, 1)), np.zeros(1), buf, np.zeros((0, n), dtype=np.int64), 0,
-                       *_consts())
+    _, tlen, _ = _play(
+        int(seed),
+        pr.p,
+        pr.face_mask,
+        pr.face_cum,
+        pr.face_race,
+        pr.grab_cum,
+        np.asarray(seat_policies, dtype=np.int64),
+        st,
+        legal,
+        ex.tab,
+        ex.sp,
+        np.zeros((0, 1)),
+        np.zeros(1),
+        buf,
+        np.zeros((0, n), dtype=np.int64),
+        0,
+        *_consts(),
+    )
     return [int(a) for a in buf[:tlen]]
 
 
@@ -687,6 +888,17 @@ def bench(game: Any, seed0: int, count: int, policy: str = "random") -> tuple[in
     pr = params_for(game)
     pol = np.full(game.num_players, POLICIES[policy], dtype=np.int64)
     ex = exact_for(game, (policy,))
-    w, t = _bench(int(seed0), int(count), pr.p, pr.face_mask, pr.face_cum, pr.face_race,
-                  pr.grab_cum, pol, ex.tab, ex.sp, *_consts())
+    w, t = _bench(
+        int(seed0),
+        int(count),
+        pr.p,
+        pr.face_mask,
+        pr.face_cum,
+        pr.face_race,
+        pr.grab_cum,
+        pol,
+        ex.tab,
+        ex.sp,
+        *_consts(),
+    )
     return int(w), int(t)

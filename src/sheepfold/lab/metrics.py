@@ -43,7 +43,11 @@ def _strings(col: Any, G: int, n: int) -> np.ndarray:
     if G == 0:
         return np.zeros((0, n), dtype=object)
     flat = pc.list_flatten(col)
-    enc = flat.combine_chunks().dictionary_encode() if hasattr(flat, "combine_chunks") else flat.dictionary_encode()
+    enc = (
+        flat.combine_chunks().dictionary_encode()
+        if hasattr(flat, "combine_chunks")
+        else flat.dictionary_encode()
+    )
     names = np.array(enc.dictionary.to_pylist(), dtype=object)
     return names[enc.indices.to_numpy()].reshape(G, n)
 
@@ -60,12 +64,18 @@ def game_arrays(table: Any) -> dict[str, Any]:
     d["shares"] = _fixed(table.column("shares"), n, np.float64)
     import pyarrow.compute as pc
 
-    nwin = pc.list_value_length(table.column("winners")).to_numpy().astype(np.int64) if G else np.zeros(0)
+    nwin = (
+        pc.list_value_length(table.column("winners")).to_numpy().astype(np.int64)
+        if G
+        else np.zeros(0)
+    )
     d["nwin"] = nwin
     for name in ("lead_changes", "winner_trailed", "winner_deficit", "decisive_turn"):
         d[name] = table.column(name).to_numpy().astype(np.float64)
     d["bots"] = _strings(table.column("bots"), G, n)
-    d["breeds"] = _strings(table.column("breeds"), G, n) if G and table.column("breeds")[0].as_py() else None
+    d["breeds"] = (
+        _strings(table.column("breeds"), G, n) if G and table.column("breeds")[0].as_py() else None
+    )
     d["game"] = table.column("game")[0].as_py() if G else ""
     if "uncertainty" in table.column_names:
         d["uncertainty"] = table.column("uncertainty").to_numpy().astype(np.float64)
@@ -129,11 +139,17 @@ class Value:
         out = asdict(self)
         for k in ("value", "lo", "hi"):
             v = out[k]
-            out[k] = None if v is None or (isinstance(v, float) and math.isnan(v)) else round(float(v), 6)
+            out[k] = (
+                None
+                if v is None or (isinstance(v, float) and math.isnan(v))
+                else round(float(v), 6)
+            )
         return out
 
     def text(self) -> str:
-        return f"{fmt(self.value, self.kind)} [{fmt(self.lo, self.kind)}, {fmt(self.hi, self.kind)}]"
+        return (
+            f"{fmt(self.value, self.kind)} [{fmt(self.lo, self.kind)}, {fmt(self.hi, self.kind)}]"
+        )
 
 
 def fmt(x: float | None, kind: str, digits: int | None = None) -> str:
@@ -174,7 +190,9 @@ class MetricDef:
     compare: bool = True
 
 
-def _mean_stat(pg: Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]) -> Callable[[dict[str, Any], np.ndarray], float]:
+def _mean_stat(
+    pg: Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]],
+) -> Callable[[dict[str, Any], np.ndarray], float]:
     def stat(d: dict[str, Any], w: np.ndarray) -> float:
         cache = d.setdefault("_cache", {})  # per-game values, computed once per run
         if pg not in cache:
@@ -191,8 +209,11 @@ def _finished(d: dict[str, Any]) -> np.ndarray:
     return ~d["truncated"]
 
 
-def _pg(name: str, cond: Callable[[dict[str, Any]], np.ndarray] | None = None,
-        f: Callable[[np.ndarray], np.ndarray] | None = None) -> Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]:
+def _pg(
+    name: str,
+    cond: Callable[[dict[str, Any]], np.ndarray] | None = None,
+    f: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]]:
     def pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         v = d[name] if f is None else f(d[name])
         m = _finished(d) if cond is None else cond(d)
@@ -245,56 +266,152 @@ def _fpa_pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 
 def base_metrics(n: int) -> list[MetricDef]:
     ms = [
-        MetricDef("length_mean", "game length (turns), mean", "num",
-                  "turns played until the game ended (finished games); mean",
-                  _mean_stat(_pg("length")), _pg("length")),
-        MetricDef("length_sd", "game length, standard deviation", "num",
-                  "spread of the length of finished games (standard deviation)", _sd, ci="bootstrap"),
-        MetricDef("length_p10", "game length, 10th percentile", "num",
-                  "10% of finished games are this short or shorter", _quant(0.1), ci="quantile", q=0.1, compare=False),
-        MetricDef("length_p50", "game length, median", "num",
-                  "half the finished games are this short or shorter", _quant(0.5), ci="quantile", q=0.5, compare=False),
-        MetricDef("length_p90", "game length, 90th percentile", "num",
-                  "10% of finished games are longer than this", _quant(0.9), ci="quantile", q=0.9, compare=False),
-        MetricDef("truncated", "truncated games", "pct",
-                  "share of games stopped by the turn limit before they ended (no result)",
-                  _mean_stat(_pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float))),
-                  _pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float)),
-                  ci="wilson", all_games=True),
+        MetricDef(
+            "length_mean",
+            "game length (turns), mean",
+            "num",
+            "turns played until the game ended (finished games); mean",
+            _mean_stat(_pg("length")),
+            _pg("length"),
+        ),
+        MetricDef(
+            "length_sd",
+            "game length, standard deviation",
+            "num",
+            "spread of the length of finished games (standard deviation)",
+            _sd,
+            ci="bootstrap",
+        ),
+        MetricDef(
+            "length_p10",
+            "game length, 10th percentile",
+            "num",
+            "10% of finished games are this short or shorter",
+            _quant(0.1),
+            ci="quantile",
+            q=0.1,
+            compare=False,
+        ),
+        MetricDef(
+            "length_p50",
+            "game length, median",
+            "num",
+            "half the finished games are this short or shorter",
+            _quant(0.5),
+            ci="quantile",
+            q=0.5,
+            compare=False,
+        ),
+        MetricDef(
+            "length_p90",
+            "game length, 90th percentile",
+            "num",
+            "10% of finished games are longer than this",
+            _quant(0.9),
+            ci="quantile",
+            q=0.9,
+            compare=False,
+        ),
+        MetricDef(
+            "truncated",
+            "truncated games",
+            "pct",
+            "share of games stopped by the turn limit before they ended (no result)",
+            _mean_stat(
+                _pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float))
+            ),
+            _pg("truncated", lambda d: np.ones(d["G"], bool), lambda x: x.astype(float)),
+            ci="wilson",
+            all_games=True,
+        ),
     ]
     for s in range(n):
-        ms.append(MetricDef(f"win_seat{s}", f"win share of seat {s}", "pct",
-                            f"seat {s}'s average win share (1/k for each of k tied winners)",
-                            _mean_stat(_seat_pg(s)), _seat_pg(s), group="seat"))
+        ms.append(
+            MetricDef(
+                f"win_seat{s}",
+                f"win share of seat {s}",
+                "pct",
+                f"seat {s}'s average win share (1/k for each of k tied winners)",
+                _mean_stat(_seat_pg(s)),
+                _seat_pg(s),
+                group="seat",
+            )
+        )
     ms += [
-        MetricDef("first_player_advantage", "first-player advantage", "pct",
-                  "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
-                  _mean_stat(_fpa_pg), _fpa_pg, group="seat"),
-        MetricDef("balance", "balance", "pct",
-                  "1 - (largest seat win share - smallest seat win share); 100% = every seat wins as often",
-                  _balance, ci="bootstrap", group="seat"),
-        MetricDef("tie_rate", "shared wins (ties)", "pct",
-                  "share of finished games won by two or more seats together",
-                  _mean_stat(_pg("nwin", None, lambda x: (x > 1).astype(float))),
-                  _pg("nwin", None, lambda x: (x > 1).astype(float)), ci="wilson"),
-        MetricDef("lead_changes", "lead changes per game", "num",
-                  "times the strict leader (after each turn) changed during a finished game",
-                  _mean_stat(_pg("lead_changes")), _pg("lead_changes"), group="tension"),
-        MetricDef("drama_rate", "drama: winner came from behind", "pct",
-                  "share of games (one winner) in which the winner trailed the leader after some turn",
-                  _mean_stat(_pg("winner_trailed", _single)), _pg("winner_trailed", _single),
-                  ci="wilson", group="tension"),
-        MetricDef("drama_depth", "drama: winner's deepest deficit", "num",
-                  "the largest gap (points) between the leader and the eventual winner, averaged over games with one winner",
-                  _mean_stat(_pg("winner_deficit", _single)), _pg("winner_deficit", _single), group="tension"),
-        MetricDef("decisiveness", "decisiveness: lead taken for good at", "pct",
-                  "the point of the game (share of its turns) after which the winner led to the end; "
-                  "low = decided early",
-                  _mean_stat(lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d))),
-                  lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d)), group="tension"),
-        MetricDef("margin", "winning margin (points)", "num",
-                  "the winner's score minus the runner-up's, finished games",
-                  _mean_stat(_pg("margin")), _pg("margin"), group="tension"),
+        MetricDef(
+            "first_player_advantage",
+            "first-player advantage",
+            "pct",
+            "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
+            _mean_stat(_fpa_pg),
+            _fpa_pg,
+            group="seat",
+        ),
+        MetricDef(
+            "balance",
+            "balance",
+            "pct",
+            "1 - (largest seat win share - smallest seat win share); 100% = every seat wins as often",
+            _balance,
+            ci="bootstrap",
+            group="seat",
+        ),
+        MetricDef(
+            "tie_rate",
+            "shared wins (ties)",
+            "pct",
+            "share of finished games won by two or more seats together",
+            _mean_stat(_pg("nwin", None, lambda x: (x > 1).astype(float))),
+            _pg("nwin", None, lambda x: (x > 1).astype(float)),
+            ci="wilson",
+        ),
+        MetricDef(
+            "lead_changes",
+            "lead changes per game",
+            "num",
+            "times the strict leader (after each turn) changed during a finished game",
+            _mean_stat(_pg("lead_changes")),
+            _pg("lead_changes"),
+            group="tension",
+        ),
+        MetricDef(
+            "drama_rate",
+            "drama: winner came from behind",
+            "pct",
+            "share of games (one winner) in which the winner trailed the leader after some turn",
+            _mean_stat(_pg("winner_trailed", _single)),
+            _pg("winner_trailed", _single),
+            ci="wilson",
+            group="tension",
+        ),
+        MetricDef(
+            "drama_depth",
+            "drama: winner's deepest deficit",
+            "num",
+            "the largest gap (points) between the leader and the eventual winner, averaged over games with one winner",
+            _mean_stat(_pg("winner_deficit", _single)),
+            _pg("winner_deficit", _single),
+            group="tension",
+        ),
+        MetricDef(
+            "decisiveness",
+            "decisiveness: lead taken for good at",
+            "pct",
+            "the point of the game (share of its turns) after which the winner led to the end; "
+            "low = decided early",
+            _mean_stat(lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d))),
+            lambda d: (d["decisive_turn"] / np.maximum(d["length"], 1), _single(d)),
+            group="tension",
+        ),
+        MetricDef(
+            "margin",
+            "winning margin (points)",
+            "num",
+            "the winner's score minus the runner-up's, finished games",
+            _mean_stat(_pg("margin")),
+            _pg("margin"),
+            group="tension",
+        ),
     ]
     return ms
 
@@ -308,15 +425,24 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
         return []
     out = []
     for name in names:
+
         def pg(dd: dict[str, Any], name: str = name) -> tuple[np.ndarray, np.ndarray]:
             has = dd[col] == name
             cnt = has.sum(axis=1)
             v = np.where(cnt > 0, (dd["shares"] * has).sum(axis=1) / np.maximum(cnt, 1), 0.0)
             return v, _finished(dd) & (cnt > 0)
 
-        out.append(MetricDef(f"win_{col[:-1]}_{name}", f"win share of {label} {name}", "pct",
-                             f"average win share of the seats played by {label} {name}",
-                             _mean_stat(pg), pg, group=col))
+        out.append(
+            MetricDef(
+                f"win_{col[:-1]}_{name}",
+                f"win share of {label} {name}",
+                "pct",
+                f"average win share of the seats played by {label} {name}",
+                _mean_stat(pg),
+                pg,
+                group=col,
+            )
+        )
     if col == "bots":
         strong = [x for x in names if x != "random"]
         if "random" in names and len(strong) == 1:
@@ -328,10 +454,18 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
                 v = (dd["shares"] * has).sum(axis=1) / np.maximum(cnt, 1) - 1.0 / dd["n"]
                 return v, _finished(dd) & (cnt > 0) & (cnt < dd["n"])
 
-            out.append(MetricDef("skill_gap", f"skill gap ({s} vs random)", "pct",
-                                 f"{s}'s win share against random bots minus the fair share 1/n "
-                                 "(0: skill does not matter; the game is all luck)",
-                                 _mean_stat(gap), gap, group="bots"))
+            out.append(
+                MetricDef(
+                    "skill_gap",
+                    f"skill gap ({s} vs random)",
+                    "pct",
+                    f"{s}'s win share against random bots minus the fair share 1/n "
+                    "(0: skill does not matter; the game is all luck)",
+                    _mean_stat(gap),
+                    gap,
+                    group="bots",
+                )
+            )
     return out
 
 
@@ -339,25 +473,46 @@ def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
     if "uncertainty" not in d:
         return []
     ok = lambda dd: _finished(dd) & ~np.isnan(dd["uncertainty"])  # noqa: E731
-    out = [MetricDef("uncertainty", "outcome uncertainty (exact), mean over turns", "pct",
-                     "normalised entropy of the seats' exact win shares (solver) at each turn start, "
-                     "averaged over the game: 100% = a coin flip all along, 0% = decided from the start",
-                     _mean_stat(_pg("uncertainty", ok)), _pg("uncertainty", ok), group="tension")]
+    out = [
+        MetricDef(
+            "uncertainty",
+            "outcome uncertainty (exact), mean over turns",
+            "pct",
+            "normalised entropy of the seats' exact win shares (solver) at each turn start, "
+            "averaged over the game: 100% = a coin flip all along, 0% = decided from the start",
+            _mean_stat(_pg("uncertainty", ok)),
+            _pg("uncertainty", ok),
+            group="tension",
+        )
+    ]
     for b, name in ((4, "uncertainty_mid"), (9, "uncertainty_end")):
+
         def pg(dd: dict[str, Any], b: int = b) -> tuple[np.ndarray, np.ndarray]:
             v = dd["uncertainty_curve"][:, b]
             return np.nan_to_num(v), _finished(dd) & ~np.isnan(v)
 
         where = "the middle (40-50%)" if b == 4 else "the last tenth"
-        out.append(MetricDef(name, f"outcome uncertainty in {where} of the game", "pct",
-                             f"the same entropy, averaged over the turns of {where} of each game",
-                             _mean_stat(pg), pg, group="tension"))
+        out.append(
+            MetricDef(
+                name,
+                f"outcome uncertainty in {where} of the game",
+                "pct",
+                f"the same entropy, averaged over the turns of {where} of each game",
+                _mean_stat(pg),
+                pg,
+                group="tension",
+            )
+        )
     return out
 
 
 def metric_defs(d: dict[str, Any]) -> list[MetricDef]:
-    return (base_metrics(d["n"]) + _uncertainty_defs(d) + _group_share_defs(d, "breeds", "breed")
-            + _group_share_defs(d, "bots", "bot"))
+    return (
+        base_metrics(d["n"])
+        + _uncertainty_defs(d)
+        + _group_share_defs(d, "breeds", "breed")
+        + _group_share_defs(d, "bots", "bot")
+    )
 
 
 def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:
@@ -366,7 +521,9 @@ def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:
     ones = np.ones(G)
     fin = int(_finished(d).sum())
     defs = metric_defs(d)
-    boot = [m for m in defs if m.ci == "bootstrap" or (m.per_game is None and m.ci not in ("quantile",))]
+    boot = [
+        m for m in defs if m.ci == "bootstrap" or (m.per_game is None and m.ci not in ("quantile",))
+    ]
     reps: dict[str, list[float]] = {m.key: [] for m in boot}
     if boot and G > 1:
         for w in bootstrap_weights(G, BOOTSTRAP, np.random.default_rng(seed)):

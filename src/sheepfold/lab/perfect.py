@@ -34,7 +34,9 @@ def unsupported(game: Any) -> str | None:
     except Exception as e:  # SolverError: too big
         return f"the solver cannot take this game: {e}"
     if size > MAX_POSITIONS:
-        return f"{size:,} positions: too many for the lab's exact tables (at most {MAX_POSITIONS:,})"
+        return (
+            f"{size:,} positions: too many for the lab's exact tables (at most {MAX_POSITIONS:,})"
+        )
     return None
 
 
@@ -56,8 +58,10 @@ def space(game: Any) -> Any:
 
 
 def index_arrays(sp: Any) -> tuple[np.ndarray, ...]:
-    return tuple(np.ascontiguousarray(a, dtype=np.int64) for a in
-                 (sp.off, sp.cnt_le, sp.pile_rank, sp.sv_rank, sp.pw_s, sp.pw_p))
+    return tuple(
+        np.ascontiguousarray(a, dtype=np.int64)
+        for a in (sp.off, sp.cnt_le, sp.pile_rank, sp.sv_rank, sp.pw_s, sp.pw_p)
+    )
 
 
 _TABLES: dict[tuple[str, int], np.ndarray] = {}
@@ -108,7 +112,9 @@ def win_shares(game: Any, policies: Sequence[str]) -> np.ndarray:
         except (OSError, ValueError):
             V = None
     if V is None:
-        V = np.ascontiguousarray(solver.evaluate(space(game), game.num_players, pols).V, dtype=np.float64)
+        V = np.ascontiguousarray(
+            solver.evaluate(space(game), game.num_players, pols).V, dtype=np.float64
+        )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npy")

@@ -24,7 +24,6 @@ import logging
 import os
 import shutil
 import signal
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -63,7 +62,9 @@ class Job:
             object.__setattr__(self, "bots", tuple(self.bots) * self.players)
         object.__setattr__(self, "bots", tuple(self.bots))
         if len(self.bots) != self.players:
-            raise LabError(f"{len(self.bots)} bots for {self.players} players: give one bot, or one per seat")
+            raise LabError(
+                f"{len(self.bots)} bots for {self.players} players: give one bot, or one per seat"
+            )
         if self.engine not in ENGINES:
             raise LabError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
         if self.games < 0:
@@ -101,7 +102,9 @@ class Job:
         from sheepfold.games import make
 
         if self.game == "dolly-crush":
-            return make(self.game, players=self.players, rules=self.rules, breeds=self.seat_breeds(i))
+            return make(
+                self.game, players=self.players, rules=self.rules, breeds=self.seat_breeds(i)
+            )
         return make(self.game, players=self.players, rules=self.rules)
 
     # identity -------------------------------------------------------------------------
@@ -158,17 +161,29 @@ def make_job(
     options = json.loads(json.dumps(options))
     if game == "shave-a-sheep" and options.get("max_turns") is None and max_turns:
         options["max_turns"] = max_turns
-    name = ruleset or getattr(model, "name", None) or ("rulebook" if not model.options() else "custom")
+    name = (
+        ruleset or getattr(model, "name", None) or ("rulebook" if not model.options() else "custom")
+    )
     job = Job(
-        game=game, rules=options, ruleset=name, players=players, bots=tuple(bots), rotate=rotate,
+        game=game,
+        rules=options,
+        ruleset=name,
+        players=players,
+        bots=tuple(bots),
+        rotate=rotate,
         breeds=tuple(breeds) if breeds is not None and not isinstance(breeds, str) else breeds,
-        games=games, seed=seed, engine=engine, exact=exact,
+        games=games,
+        seed=seed,
+        engine=engine,
+        exact=exact,
     )
     if exact and game != "shave-a-sheep":
         raise LabError("--exact (outcome uncertainty from the solver) is for Shave a Sheep")
     if exact and rotate and len(set(job.bots)) > 1:
-        raise LabError("--exact needs the same seat order in every game: leave out --rotate "
-                       "(run each seat order as its own job)")
+        raise LabError(
+            "--exact needs the same seat order in every game: leave out --rotate "
+            "(run each seat order as its own job)"
+        )
     job.make_game(0)  # the rules, players and breeds are valid
     from sheepfold.bots import make_bot
 
@@ -238,13 +253,17 @@ def _turn_start(state: Any) -> bool:
     return state.phase == ROLL  # type: ignore[no-any-return]
 
 
-def play_engine_game(job: Job, i: int, on_state: Callable[[Any], None] | None = None) -> tuple[Any, list[list[float]]]:
+def play_engine_game(
+    job: Job, i: int, on_state: Callable[[Any], None] | None = None
+) -> tuple[Any, list[list[float]]]:
     """Play game ``i`` of ``job`` through the rules engine; the final state and the standings."""
     from sheepfold.bots import make_bot
 
     game = job.make_game(i)
     seed = job.game_seed(i)
-    bots = [make_bot(spec, game, s, seed=bot_seed(seed, s)) for s, spec in enumerate(job.seat_bots(i))]
+    bots = [
+        make_bot(spec, game, s, seed=bot_seed(seed, s)) for s, spec in enumerate(job.seat_bots(i))
+    ]
     state = game.new_initial_state(seed=seed)
     standings: list[list[float]] = []
     started = 0
@@ -266,8 +285,9 @@ def play_engine_game(job: Job, i: int, on_state: Callable[[Any], None] | None = 
     return state, standings
 
 
-def games_chunk(job: Job, indices: Sequence[int], play: Callable[[Job, int], Any],
-                engine: str) -> Chunk:
+def games_chunk(
+    job: Job, indices: Sequence[int], play: Callable[[Job, int], Any], engine: str
+) -> Chunk:
     """A chunk of games played one by one by ``play(job, i) -> (final state, standings)``."""
     n = job.players
     G = len(indices)
@@ -287,8 +307,16 @@ def games_chunk(job: Job, indices: Sequence[int], play: Callable[[Job, int], Any
         stand.extend(st)
         offsets[k + 1] = offsets[k] + len(st)
     values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
-    return Chunk(np.asarray(indices, dtype=np.int64), scores, winners, length, truncated,
-                 offsets, values, engine)
+    return Chunk(
+        np.asarray(indices, dtype=np.int64),
+        scores,
+        winners,
+        length,
+        truncated,
+        offsets,
+        values,
+        engine,
+    )
 
 
 def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
@@ -352,7 +380,9 @@ def chunk_to_table(job: Job, c: Chunk) -> Any:
         "bots": bots_col,
         "breeds": pa.array(
             [list(job.seat_breeds(int(i)) or ()) for i in c.game_index], type=pa.list_(pa.string())
-        ) if job.game == "dolly-crush" else pa.array([[]] * G, type=pa.list_(pa.string())),
+        )
+        if job.game == "dolly-crush"
+        else pa.array([[]] * G, type=pa.list_(pa.string())),
         "scores": per_seat(c.scores.astype(np.int32), pa.int32()),
         "winners": win_lists,
         "shares": per_seat(shares, pa.float64()),
@@ -419,7 +449,9 @@ def _merge(job: Job, out: Path) -> Any:
         # parts hold runs of consecutive games: in order of their first game the concatenation
         # is usually sorted already, and then nothing is copied
         tables.sort(key=lambda t: int(t.column("game_index")[0].as_py()) if t.num_rows else -1)
-        table = pa.concat_tables([t.replace_schema_metadata(None) for t in tables], promote_options="default")
+        table = pa.concat_tables(
+            [t.replace_schema_metadata(None) for t in tables], promote_options="default"
+        )
     idx = table.column("game_index").to_numpy()
     if len(idx) > 1 and not np.all(np.diff(idx) > 0):
         # keep one row per game (a part may duplicate rows after a crash during a merge), sorted
@@ -435,8 +467,16 @@ def _merge(job: Job, out: Path) -> Any:
 def empty_chunk(job: Job) -> Chunk:
     n = job.players
     z = np.zeros(0, dtype=np.int64)
-    return Chunk(z, np.zeros((0, n), np.int64), np.zeros((0, n), bool), z, np.zeros(0, bool),
-                 np.zeros(1, np.int64), np.zeros((0, n), np.int64), job.engine)
+    return Chunk(
+        z,
+        np.zeros((0, n), np.int64),
+        np.zeros((0, n), bool),
+        z,
+        np.zeros(0, bool),
+        np.zeros(1, np.int64),
+        np.zeros((0, n), np.int64),
+        job.engine,
+    )
 
 
 # -- running ---------------------------------------------------------------------------------
@@ -492,7 +532,9 @@ def run(
         parts = _parts_dir(out_path)
         if (out_path.exists() or parts.is_dir()) and not resume:
             if not overwrite:
-                raise LabError(f"{out_path} exists: add --resume to finish it, or --overwrite to start again")
+                raise LabError(
+                    f"{out_path} exists: add --resume to finish it, or --overwrite to start again"
+                )
             if out_path.exists():
                 out_path.unlink()
             shutil.rmtree(parts, ignore_errors=True)
@@ -508,7 +550,10 @@ def run(
         if resume and parts.is_dir():
             for p in sorted(parts.glob("part-*.parquet")):
                 try:
-                    done.update(int(x) for x in pq.read_table(p, columns=["game_index"]).column(0).to_numpy())
+                    done.update(
+                        int(x)
+                        for x in pq.read_table(p, columns=["game_index"]).column(0).to_numpy()
+                    )
                 except Exception:
                     continue
         parts.mkdir(parents=True, exist_ok=True)
@@ -518,7 +563,9 @@ def run(
     if progress:
         progress(finished, total)
     workers = workers or os.cpu_count() or 1
-    size = chunk_size or default_chunk_size(job, len(todo), 1 if ray is None and workers == 1 else max(workers, 2))
+    size = chunk_size or default_chunk_size(
+        job, len(todo), 1 if ray is None and workers == 1 else max(workers, 2)
+    )
     tables: list[Any] = []
     part_no = [0]
 
@@ -569,7 +616,9 @@ def run(
     return table
 
 
-def _run_pool(job: Job, chunks: list[list[int]], workers: int, collect: Callable[[Chunk], None]) -> None:
+def _run_pool(
+    job: Job, chunks: list[list[int]], workers: int, collect: Callable[[Chunk], None]
+) -> None:
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -601,7 +650,9 @@ def _run_pool(job: Job, chunks: list[list[int]], workers: int, collect: Callable
         raise
 
 
-def _run_ray(job: Job, chunks: list[list[int]], address: str, collect: Callable[[Chunk], None]) -> None:
+def _run_ray(
+    job: Job, chunks: list[list[int]], address: str, collect: Callable[[Chunk], None]
+) -> None:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
@@ -612,13 +663,21 @@ def _run_ray(job: Job, chunks: list[list[int]], address: str, collect: Callable[
     if not ray.is_initialized():
         try:
             if address == "local":
-                ray.init(num_cpus=min(2, os.cpu_count() or 1), include_dashboard=False,
-                         log_to_driver=False, logging_level=logging.ERROR)
+                ray.init(
+                    num_cpus=min(2, os.cpu_count() or 1),
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                )
             else:
                 ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         except Exception as e:  # ConnectionError, RuntimeError, ...: say it in one line
-            where = "a local Ray instance" if address == "local" else f"the Ray cluster at {address}"
-            raise LabError(f"could not start {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+            where = (
+                "a local Ray instance" if address == "local" else f"the Ray cluster at {address}"
+            )
+            raise LabError(
+                f"could not start {where}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+            ) from None
         started_here = True
     try:
         remote = ray.remote(run_chunk)

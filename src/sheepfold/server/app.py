@@ -87,7 +87,9 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
 
     base: dict[str, Any] = {}
     if req.ruleset:
-        base = find_ruleset(req.ruleset, req.game).rules.model_dump(mode="json", exclude_defaults=True)
+        base = find_ruleset(req.ruleset, req.game).rules.model_dump(
+            mode="json", exclude_defaults=True
+        )
     base.update(req.rules or {})
     rules = parse_rules(req.game, base).model_dump(mode="json", exclude_defaults=True)
     seats = [s.model_dump() for s in req.seats]
@@ -103,11 +105,16 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
             raise SheepfoldError(f"first_player: there is no seat {first}")
         seats = seats[first:] + seats[:first]  # the engine's seat 0 always starts (ruling 4)
     return {
-        "game": req.game, "ruleset": req.ruleset, "rules": rules, "seats": seats,
-        "breeds": req.breeds, "show_scores": req.show_scores,
+        "game": req.game,
+        "ruleset": req.ruleset,
+        "rules": rules,
+        "seats": seats,
+        "breeds": req.breeds,
+        "show_scores": req.show_scores,
         "replace_leavers": req.replace_leavers,
         "replacement_bot": _check_bot(req.game, req.replacement_bot),
-        "auto_roll": req.auto_roll, "seed": req.seed,
+        "auto_roll": req.auto_roll,
+        "seed": req.seed,
     }
 
 
@@ -171,8 +178,10 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
             out[g] = {
                 "title": title,
                 "bots": available_bots(g),
-                "rulesets": [{"name": r.name, "description": r.rules.description or ""}
-                             for r in all_rulesets(g)],
+                "rulesets": [
+                    {"name": r.name, "description": r.rules.description or ""}
+                    for r in all_rulesets(g)
+                ],
             }
         out["dolly-crush"]["breeds"] = [{"name": b, "title": BREED_TITLES[b]} for b in BREEDS]
         return out

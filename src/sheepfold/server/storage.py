@@ -135,20 +135,39 @@ class Storage:
     # -- writes (each one committed before it returns) ---------------------------------------
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as c:
-            c.execute(insert(tables_t).values(
-                id=row.id, game=row.game, players=row.players, config=row.config,
-                seed=row.seed, created=row.created or time.time(), finished=row.finished,
-            ))
-            c.execute(insert(seats_t), [
-                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "name": s.name,
-                 "bot": s.bot, "token_hash": s.token_hash}
-                for s in row.seats
-            ])
+            c.execute(
+                insert(tables_t).values(
+                    id=row.id,
+                    game=row.game,
+                    players=row.players,
+                    config=row.config,
+                    seed=row.seed,
+                    created=row.created or time.time(),
+                    finished=row.finished,
+                )
+            )
+            c.execute(
+                insert(seats_t),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
             if row.actions:
-                c.execute(insert(actions_t), [
-                    {"table_id": row.id, "idx": i, "seat": seat, "action": a}
-                    for i, (seat, a) in enumerate(row.actions)
-                ])
+                c.execute(
+                    insert(actions_t),
+                    [
+                        {"table_id": row.id, "idx": i, "seat": seat, "action": a}
+                        for i, (seat, a) in enumerate(row.actions)
+                    ],
+                )
 
     def append_actions(
         self, table_id: str, start: int, actions: Sequence[tuple[int, int]], finished: bool = False
@@ -156,10 +175,15 @@ class Storage:
         """Write actions ``start, start+1, ...`` of a table (and whether it is now over)."""
         self.append_many([(table_id, start, actions, finished)])
 
-    def append_many(self, batch: Sequence[tuple[str, int, Sequence[tuple[int, int]], bool]]) -> None:
+    def append_many(
+        self, batch: Sequence[tuple[str, int, Sequence[tuple[int, int]], bool]]
+    ) -> None:
         """Several tables' new actions in one transaction (group commit): all or nothing."""
-        rows = [(tid, start + i, seat, a) for tid, start, acts, _ in batch
-                for i, (seat, a) in enumerate(acts)]
+        rows = [
+            (tid, start + i, seat, a)
+            for tid, start, acts, _ in batch
+            for i, (seat, a) in enumerate(acts)
+        ]
         done = [tid for tid, _, _, fin in batch if fin]
         if not rows and not done:
             return
@@ -193,13 +217,22 @@ class Storage:
         """Every table with its seats and actions (used once, at start-up)."""
         with self.engine.connect() as c:
             rows = {
-                r.id: TableRow(r.id, r.game, r.players, _json(r.config), int(r.seed), r.created,
-                               bool(r.finished))
+                r.id: TableRow(
+                    r.id,
+                    r.game,
+                    r.players,
+                    _json(r.config),
+                    int(r.seed),
+                    r.created,
+                    bool(r.finished),
+                )
                 for r in c.execute(select(tables_t))
             }
             for r in c.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
-                    rows[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash))
+                    rows[r.table_id].seats.append(
+                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash)
+                    )
             for r in c.execute(select(actions_t).order_by(actions_t.c.table_id, actions_t.c.idx)):
                 if r.table_id in rows:
                     rows[r.table_id].actions.append((r.seat, r.action))
@@ -207,12 +240,17 @@ class Storage:
 
     def action_count(self, table_id: str) -> int:
         with self.engine.connect() as c:
-            return len(c.execute(select(actions_t.c.idx).where(actions_t.c.table_id == table_id)).all())
+            return len(
+                c.execute(select(actions_t.c.idx).where(actions_t.c.table_id == table_id)).all()
+            )
 
     def load_actions(self, table_id: str) -> list[tuple[int, int]]:
         with self.engine.connect() as c:
-            q = select(actions_t.c.seat, actions_t.c.action).where(
-                actions_t.c.table_id == table_id).order_by(actions_t.c.idx)
+            q = (
+                select(actions_t.c.seat, actions_t.c.action)
+                .where(actions_t.c.table_id == table_id)
+                .order_by(actions_t.c.idx)
+            )
             return [(r.seat, r.action) for r in c.execute(q)]
 
 

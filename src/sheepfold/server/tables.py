@@ -97,7 +97,10 @@ class Seat:
 
     def public(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "kind": self.kind, "name": self.name, "bot": self.bot,
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
             "free": self.kind == "human" and self.token_hash is None,
             "online": self.kind == "bot" or bool(self.conns),
         }
@@ -174,7 +177,8 @@ class Table:
             # Collected piles are face down (ruling 9): the table chose to hide them.
             view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
             view["collected"] = [
-                pile if s == seat else [None] * len(pile) for s, pile in enumerate(view["collected"])
+                pile if s == seat else [None] * len(pile)
+                for s, pile in enumerate(view["collected"])
             ]
         return view
 
@@ -182,12 +186,19 @@ class Table:
         """The part of a state message that is the same for every connection (JSON text)."""
         race = None
         if self.race_key is not None:
-            race = {"open": True, "ms_left": max(0, int((self.race_deadline - time.monotonic()) * 1000))}
-        return (f',"table":{_dumps(info)},"race":{_dumps(race)},"events":{_dumps(self.events[-8:])}}}')
+            race = {
+                "open": True,
+                "ms_left": max(0, int((self.race_deadline - time.monotonic()) * 1000)),
+            }
+        return (
+            f',"table":{_dumps(info)},"race":{_dumps(race)},"events":{_dumps(self.events[-8:])}}}'
+        )
 
     def message_for(self, seat: int | None, shared: str) -> str:
-        return (f'{{"type":"state","seq":{self.stored},"you":{_dumps(seat)},'
-                f'"view":{_dumps(self.view_for(seat))}' + shared)
+        return (
+            f'{{"type":"state","seq":{self.stored},"you":{_dumps(seat)},'
+            f'"view":{_dumps(self.view_for(seat))}' + shared
+        )
 
     @property
     def dirty(self) -> bool:
@@ -247,7 +258,9 @@ class Table:
         if not self.config.get("replace_leavers", True) or s.leave_timer is not None:
             return
         loop = asyncio.get_event_loop()
-        s.leave_timer = loop.call_later(self.manager.settings.leave_grace, self._leave_timeout, s.seat)
+        s.leave_timer = loop.call_later(
+            self.manager.settings.leave_grace, self._leave_timeout, s.seat
+        )
 
     def _leave_timeout(self, seat: int) -> None:
         s = self.seats[seat]
@@ -354,20 +367,27 @@ class Table:
         self._check_turn(seat)
         trial = self.state.clone()
         if trial.phase != DOG:  # type: ignore[attr-defined]
-            raise IllegalAction("a dog card is already in play: send its swaps one by one with 'act'")
+            raise IllegalAction(
+                "a dog card is already in play: send its swaps one by one with 'act'"
+            )
         dog, swaps = msg.get("dog"), msg.get("swaps")
         if not isinstance(dog, int) or isinstance(dog, bool):
             raise IllegalAction("'dog' must be the index of one of your dog cards (0..3)")
         if not isinstance(swaps, list) or len(swaps) > 40:
-            raise IllegalAction("'swaps' must be a list of cell pairs like [\"a1\", \"a2\"]")
+            raise IllegalAction('\'swaps\' must be a list of cell pairs like ["a1", "a2"]')
         need = self.game.dog_swaps[seat][dog] if 0 <= dog < 4 else 0  # type: ignore[attr-defined]
         trial.apply(dog)
         if len(swaps) != need:
-            raise IllegalAction(f"dog card {dog} makes exactly {need} swap(s), not {len(swaps)} (ruling 7)")
+            raise IllegalAction(
+                f"dog card {dog} makes exactly {need} swap(s), not {len(swaps)} (ruling 7)"
+            )
         for pair in swaps:
-            if (not isinstance(pair, list) or len(pair) != 2
-                    or not all(isinstance(x, str) for x in pair)):
-                raise IllegalAction("a swap is a pair of cell names like [\"b2\", \"b3\"]")
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(x, str) for x in pair)
+            ):
+                raise IllegalAction('a swap is a pair of cell names like ["b2", "b3"]')
             try:
                 action = swap_action(pair[0], pair[1])
             except ValueError as e:
@@ -410,8 +430,11 @@ class Table:
 
         st = self.state
         if self.dolly or st.phase != GRAB or self.race_key is None:  # type: ignore[attr-defined]
-            raise IllegalAction("too late: the wolf has been grabbed already" if not self.dolly
-                                else "there is no wolf in Dolly Crush")
+            raise IllegalAction(
+                "too late: the wolf has been grabbed already"
+                if not self.dolly
+                else "there is no wolf in Dolly Crush"
+            )
         trial = st.clone()
         trial.apply(seat)  # the chance outcome "seat grabs": the first grab that arrives
         self._note(seat, "grabbed the wolf first!")
@@ -434,7 +457,7 @@ class Table:
         """Make ``trial`` the table's state; its new actions are committed (group commit, at
         the end of this turn of the event loop) before anyone is told about them."""
         self._auto_chance(trial)
-        new = list(trial.history[self.applied:])
+        new = list(trial.history[self.applied :])
         self._describe(new)
         start = self.applied
         self.state = trial
@@ -448,7 +471,7 @@ class Table:
 
     def roll_back(self) -> None:
         """The commit failed: back to the last committed position (replayed from the start)."""
-        hist = list(self.state.history[:self.stored])
+        hist = list(self.state.history[: self.stored])
         state = self.manager.new_state(self.game, self.seed)
         for _, a in hist:
             state.apply_unchecked(a)
@@ -488,8 +511,9 @@ class Table:
                 self._note(None, "game over")
 
     def _note(self, seat: int | None, text: str) -> None:
-        self.events.append({"seat": seat, "who": self._who(seat) if seat is not None else None,
-                            "text": text})
+        self.events.append(
+            {"seat": seat, "who": self._who(seat) if seat is not None else None, "text": text}
+        )
         del self.events[:-20]
 
     def _who(self, seat: int) -> str:
@@ -555,7 +579,9 @@ class Table:
 
         s = self.seats[seat]
         if s.bot_obj is None:
-            s.bot_obj = make_bot(s.bot or "random", self.game, seat, seed=(self.seed * 31 + seat) & 0x7FFFFFFF)
+            s.bot_obj = make_bot(
+                s.bot or "random", self.game, seat, seed=(self.seed * 31 + seat) & 0x7FFFFFFF
+            )
         return s.bot_obj
 
     async def _bot_move(self, key: int, seat: int) -> None:
@@ -607,8 +633,14 @@ class Table:
             probe.apply_unchecked(a)
             i += 1
             eat_chance()
-            frames.append({"event": f"{self._who(who)}: {text}", "who": self._who(who), "text": text,
-                           "view": probe.observe(None)})
+            frames.append(
+                {
+                    "event": f"{self._who(who)}: {text}",
+                    "who": self._who(who),
+                    "text": text,
+                    "view": probe.observe(None),
+                }
+            )
         return frames
 
 
@@ -626,8 +658,9 @@ class TableManager:
         self.closed = False
         self.commits = 0  # transactions (a batch of tables each)
 
-    def queue_write(self, table: Table, start: int, actions: list[tuple[int, int]], finished: bool,
-                    sender: Any) -> None:
+    def queue_write(
+        self, table: Table, start: int, actions: list[tuple[int, int]], finished: bool, sender: Any
+    ) -> None:
         if self.closed:
             raise SheepfoldError("the server is shutting down")
         self.pending.append((table, start, actions, finished, sender))
@@ -647,7 +680,9 @@ class TableManager:
         tables: dict[str, Table] = {}
         if batch:
             try:
-                self.storage.append_many([(t.id, start, acts, fin) for t, start, acts, fin, _ in batch])
+                self.storage.append_many(
+                    [(t.id, start, acts, fin) for t, start, acts, fin, _ in batch]
+                )
                 self.commits += 1
             except Exception as e:
                 for t, *_ in batch:
@@ -656,8 +691,11 @@ class TableManager:
                 for *_, sender in batch:
                     if sender is not None:
                         conn, ref = sender
-                        conn.error(f"the move could not be saved, so it did not happen "
-                                   f"({type(e).__name__}); try again", ref=ref)
+                        conn.error(
+                            f"the move could not be saved, so it did not happen "
+                            f"({type(e).__name__}); try again",
+                            ref=ref,
+                        )
             else:
                 for t, *_ in batch:
                     t.committed()
@@ -680,7 +718,9 @@ class TableManager:
     def make_game(game: str, players: int, config: dict[str, Any]) -> Game:
         from sheepfold.games import make
 
-        extra = {"breeds": config["breeds"]} if game == "dolly-crush" and config.get("breeds") else {}
+        extra = (
+            {"breeds": config["breeds"]} if game == "dolly-crush" and config.get("breeds") else {}
+        )
         return make(game, players=players, rules=config.get("rules") or None, **extra)
 
     @staticmethod
@@ -711,21 +751,48 @@ class TableManager:
         """A new table from a validated spec (see app.CreateTable)."""
         game_name = spec["game"]
         seats = spec["seats"]
-        config = {k: spec[k] for k in ("rules", "ruleset", "breeds", "show_scores",
-                                       "replace_leavers", "replacement_bot", "auto_roll")
-                  if spec.get(k) is not None}
+        config = {
+            k: spec[k]
+            for k in (
+                "rules",
+                "ruleset",
+                "breeds",
+                "show_scores",
+                "replace_leavers",
+                "replacement_bot",
+                "auto_roll",
+            )
+            if spec.get(k) is not None
+        }
         game = self.make_game(game_name, len(seats), config)
         given = spec.get("seed")
         if given is not None and not self.settings.allow_seed:
-            raise SheepfoldError("seed: this server chooses the seeds (only a test server, "
-                                 "started with --dev-seeds, takes one)")
+            raise SheepfoldError(
+                "seed: this server chooses the seeds (only a test server, "
+                "started with --dev-seeds, takes one)"
+            )
         seed: int = int(given) if self.settings.allow_seed and given is not None else new_seed()
         state = self.new_state(game, seed)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        row = TableRow(table_id, game_name, len(seats), config, seed, time.time(), False,
-                       [SeatRow(i, s["kind"], s.get("name") if s["kind"] == "bot" else None,
-                                s.get("bot") if s["kind"] == "bot" else None, None)
-                        for i, s in enumerate(seats)])
+        row = TableRow(
+            table_id,
+            game_name,
+            len(seats),
+            config,
+            seed,
+            time.time(),
+            False,
+            [
+                SeatRow(
+                    i,
+                    s["kind"],
+                    s.get("name") if s["kind"] == "bot" else None,
+                    s.get("bot") if s["kind"] == "bot" else None,
+                    None,
+                )
+                for i, s in enumerate(seats)
+            ],
+        )
         table = Table(self, row, game, state)
         table._auto_chance(state)  # Dolly Crush: deal the flock
         row.actions = list(state.history)

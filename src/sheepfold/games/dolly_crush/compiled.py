@@ -19,7 +19,6 @@ from numba import njit  # noqa: E402
 
 from sheepfold.games.dolly_crush import fastsearch as fs  # noqa: E402
 
-
 _jit: Any = njit(cache=True, nogil=True)
 
 
@@ -98,7 +97,9 @@ def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, se
     for k in range(size):
         x = level[k]
         for j in range(m):
-            v = _score(_swap(x, sa[legal[j]], sb[legal[j]]), row_pts, col_pts, nib_pts, hit, colline)
+            v = _score(
+                _swap(x, sa[legal[j]], sb[legal[j]]), row_pts, col_pts, nib_pts, hit, colline
+            )
             if v > best:
                 best = v
                 bk = k
@@ -117,11 +118,18 @@ def tables(points: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     """(row points, column points, nibble points, row hit masks, column lines) for ``_score``;
     small dtypes, so the row tables (2**20 entries) stay in the CPU caches."""
     row_pts, col_pts, nib_pts = fs._point_tables(points)
-    return (row_pts.astype(np.int16), col_pts.astype(np.int32), nib_pts.astype(np.int32),
-            fs._row_hit_table().astype(np.uint8), fs._col_line_table().astype(np.uint8))
+    return (
+        row_pts.astype(np.int16),
+        col_pts.astype(np.int32),
+        nib_pts.astype(np.int32),
+        fs._row_hit_table().astype(np.uint8),
+        fs._col_line_table().astype(np.uint8),
+    )
 
 
-def nb_best_swaps(flock: Sequence[int], n: int, points: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+def nb_best_swaps(
+    flock: Sequence[int], n: int, points: Sequence[int]
+) -> tuple[int, tuple[int, ...]]:
     """Same answers as ``fastsearch.fast_best_swaps`` (points, lexicographically first swaps)."""
     key = tuple(points)
     x0 = fs.pack(flock)

@@ -85,7 +85,7 @@ def _col_line_table() -> np.ndarray:
     """For each 12-bit column (3 nibbles, top first): 1 if the three cards make a line."""
     idx = np.arange(1 << 12, dtype=np.uint32)
     t = [(((idx >> (4 * r)) & 15).astype(np.int8) + 1) >> 1 for r in range(ROWS)]
-    return ((t[0] != 0) & (t[0] == t[1]) & (t[1] == t[2])).astype(np.uint8)
+    return np.asarray((t[0] != 0) & (t[0] == t[1]) & (t[1] == t[2]), dtype=np.uint8)
 
 
 @lru_cache(maxsize=64)
@@ -122,7 +122,7 @@ def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
     colline = _col_line_table()
     rows = [((x >> _U64(20 * r)) & _U64(0xFFFFF)).astype(np.intp) for r in range(ROWS)]
     cols = _columns(x)
-    total = row_pts[rows[0]] + row_pts[rows[1]] + row_pts[rows[2]]
+    total: np.ndarray = row_pts[rows[0]] + row_pts[rows[1]] + row_pts[rows[2]]
     vmask = np.zeros(x.shape, dtype=np.uint8)
     for c in range(COLS):
         total += col_pts[cols[c]]
@@ -158,9 +158,10 @@ def _children(level: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Every (flock, legal swap) child, shape (len(level), len(legal)), in rank order when
     flattened."""
     sa, sb = _SA[legal], _SB[legal]
-    x = level[:, None]
+    x: np.ndarray = level[:, None]
     d = ((x >> sa) ^ (x >> sb)) & _F
-    return x ^ (d << sa) ^ (d << sb)
+    children: np.ndarray = x ^ (d << sa) ^ (d << sb)
+    return children
 
 
 def _dedupe(flat: np.ndarray) -> np.ndarray:

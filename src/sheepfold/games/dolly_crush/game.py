@@ -111,10 +111,8 @@ class DollyGame(Game):
         if len(set(chosen)) != len(chosen):
             raise RulesError("a breed is used by one player at most (ruling 3)")
         self.breeds: tuple[str, ...] = chosen
-        self.dog_swaps: tuple[tuple[int, ...], ...] = tuple(
-            self.rules.dog_swaps[b] for b in chosen
-        )
-        for b, counts in zip(chosen, self.dog_swaps):
+        self.dog_swaps: tuple[tuple[int, ...], ...] = tuple(self.rules.dog_swaps[b] for b in chosen)
+        for b, counts in zip(chosen, self.dog_swaps, strict=False):
             if len(counts) != NUM_DOGS:
                 raise RulesError(f"{b}: a breed has {NUM_DOGS} dog cards, not {len(counts)}")
         r = self.rules
@@ -173,9 +171,25 @@ class DollyGame(Game):
 
 class DollyState(State):
     __slots__ = (
-        "game", "flock", "deck", "returning", "collected", "dogs_played", "turn", "phase",
-        "dog", "swaps_left", "setup", "cleanup_rounds", "aborted", "last_taken", "seed",
-        "initial_deck", "_history", "_chance_count", "_shuffles",
+        "game",
+        "flock",
+        "deck",
+        "returning",
+        "collected",
+        "dogs_played",
+        "turn",
+        "phase",
+        "dog",
+        "swaps_left",
+        "setup",
+        "cleanup_rounds",
+        "aborted",
+        "last_taken",
+        "seed",
+        "initial_deck",
+        "_history",
+        "_chance_count",
+        "_shuffles",
     )
 
     game: DollyGame
@@ -422,7 +436,9 @@ class DollyState(State):
             "game": "dolly-crush",
             "seat": seat,
             "players": n,
-            "to_move": None if to_move == TERMINAL else ("chance" if to_move == CHANCE else to_move),
+            "to_move": None
+            if to_move == TERMINAL
+            else ("chance" if to_move == CHANCE else to_move),
             "phase": PHASE_NAMES[self.phase],
             "turn": self.turn,
             "flock": self.flock_codes(),
@@ -467,24 +483,34 @@ class DollyState(State):
 
     def snapshot(self) -> Mapping[str, Any]:
         return {
-            "flock": tuple(self.flock), "deck": tuple(self.deck),
+            "flock": tuple(self.flock),
+            "deck": tuple(self.deck),
             "returning": tuple(self.returning),
             "collected": tuple(tuple(p) for p in self.collected),
-            "dogs_played": tuple(self.dogs_played), "turn": self.turn, "phase": self.phase,
-            "dog": self.dog, "swaps_left": self.swaps_left, "setup": self.setup,
-            "cleanup_rounds": self.cleanup_rounds, "aborted": self.aborted,
-            "last_taken": self.last_taken, "seed": self.seed, "history": tuple(self._history),
-            "chance": self._chance_count, "shuffles": self._shuffles,
+            "dogs_played": tuple(self.dogs_played),
+            "turn": self.turn,
+            "phase": self.phase,
+            "dog": self.dog,
+            "swaps_left": self.swaps_left,
+            "setup": self.setup,
+            "cleanup_rounds": self.cleanup_rounds,
+            "aborted": self.aborted,
+            "last_taken": self.last_taken,
+            "seed": self.seed,
+            "history": tuple(self._history),
+            "chance": self._chance_count,
+            "shuffles": self._shuffles,
         }
 
     def total_cards(self) -> int:
         """Flock + deck + waiting + collected: always the deck's size (conservation)."""
         return (
-            sum(1 for c in self.flock if c >= 0) + len(self.deck) + len(self.returning)
+            sum(1 for c in self.flock if c >= 0)
+            + len(self.deck)
+            + len(self.returning)
             + sum(len(p) for p in self.collected)
         )
 
     def __repr__(self) -> str:
         rows = [" ".join(f"{c:>2}" for c in self.flock[r * 5 : r * 5 + 5]) for r in range(3)]
         return f"DollyState(turn={self.turn}, phase={PHASE_NAMES[self.phase]}, flock=[{' | '.join(rows)}])"
-

@@ -142,8 +142,20 @@ class ShaveGame(Game):
 
 class ShaveState(State):
     __slots__ = (
-        "game", "middle", "sheep", "piles", "wolf", "turn", "turns", "phase", "face",
-        "grabber", "truncated", "seed", "_history", "_chance_count",
+        "game",
+        "middle",
+        "sheep",
+        "piles",
+        "wolf",
+        "turn",
+        "turns",
+        "phase",
+        "face",
+        "grabber",
+        "truncated",
+        "seed",
+        "_history",
+        "_chance_count",
     )
 
     game: ShaveGame
@@ -393,7 +405,9 @@ class ShaveState(State):
             "game": "shave-a-sheep",
             "seat": seat,
             "players": self.game.num_players,
-            "to_move": None if to_move == TERMINAL else ("chance" if to_move == CHANCE else to_move),
+            "to_move": None
+            if to_move == TERMINAL
+            else ("chance" if to_move == CHANCE else to_move),
             "phase": PHASE_NAMES[self.phase],
             "turn": self.turn,
             "turns": self.turns,
@@ -434,10 +448,19 @@ class ShaveState(State):
 
     def snapshot(self) -> Mapping[str, Any]:
         return {
-            "middle": self.middle, "sheep": tuple(self.sheep), "piles": tuple(self.piles),
-            "wolf": self.wolf, "turn": self.turn, "turns": self.turns, "phase": self.phase,
-            "face": self.face, "grabber": self.grabber, "truncated": self.truncated,
-            "seed": self.seed, "history": tuple(self._history), "chance": self._chance_count,
+            "middle": self.middle,
+            "sheep": tuple(self.sheep),
+            "piles": tuple(self.piles),
+            "wolf": self.wolf,
+            "turn": self.turn,
+            "turns": self.turns,
+            "phase": self.phase,
+            "face": self.face,
+            "grabber": self.grabber,
+            "truncated": self.truncated,
+            "seed": self.seed,
+            "history": tuple(self._history),
+            "chance": self._chance_count,
         }
 
     def total_wool(self) -> int:

@@ -23,8 +23,22 @@ COLOUR_ACTIONS: dict[str, str] = {
 }
 ACTION_NAMES = tuple(dict.fromkeys(COLOUR_ACTIONS.values()))
 
-STANDARD_DIE: tuple[str, ...] = ("white", "x2", "white/pink", "white/green", "gray/pink", "gray/green")
-HOWLING_DIE: tuple[str, ...] = ("gray/white", "white/green", "green/pink", "pink/white", "white/gray", "x2")
+STANDARD_DIE: tuple[str, ...] = (
+    "white",
+    "x2",
+    "white/pink",
+    "white/green",
+    "gray/pink",
+    "gray/green",
+)
+HOWLING_DIE: tuple[str, ...] = (
+    "gray/white",
+    "white/green",
+    "green/pink",
+    "pink/white",
+    "white/gray",
+    "x2",
+)
 
 Variant = Literal["cutting-costs", "howling-wolf", "my-friend-mr-wolf"]
 VARIANTS: tuple[str, ...] = ("cutting-costs", "howling-wolf", "my-friend-mr-wolf")
@@ -59,7 +73,9 @@ class ShaveRules(BaseModel):
 
     name: str | None = Field(default=None, description="the rule set's name (informational)")
     description: str | None = Field(default=None, description="what the rule set changes")
-    wool: int = Field(default=30, ge=1, le=1000, description="pieces of wool in the middle at setup")
+    wool: int = Field(
+        default=30, ge=1, le=1000, description="pieces of wool in the middle at setup"
+    )
     max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
     die: tuple[str, ...] | None = Field(

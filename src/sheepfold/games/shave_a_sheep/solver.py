@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
+from sheepfold.core.protocol import CHANCE, SheepfoldError
 from sheepfold.games.shave_a_sheep import solver_kernel as K
 from sheepfold.games.shave_a_sheep.game import (
     CHOOSE,
@@ -79,7 +79,7 @@ def memory_limit() -> float:
         return 10 * 2**30
 
 
-def _check_memory(space: "Space", columns: int, tables: int, what: str) -> None:
+def _check_memory(space: Space, columns: int, tables: int, what: str) -> None:
     """Refuse a solve whose arrays would not fit (values: 8 bytes a column; decision tables:
     one byte per face and slot; Howling Wolf's tables have 1 + n + n*n slots)."""
     need = space.size * (8 * columns + tables * space.F * space.D)
@@ -113,8 +113,13 @@ class Space:
         for acts in game.face_actions:
             mk = 0
             for a in acts:
-                mk |= {"grow": K.M_GROW, "double": K.M_DOUBLE, "shear": K.M_SHEAR,
-                       "swap": K.M_SWAP, "wolf": K.M_WOLF}[a]
+                mk |= {
+                    "grow": K.M_GROW,
+                    "double": K.M_DOUBLE,
+                    "shear": K.M_SHEAR,
+                    "swap": K.M_SWAP,
+                    "wolf": K.M_WOLF,
+                }[a]
             masks.append(mk)
         self.face_prob = np.array(game.face_probs, dtype=np.float64)
         self.face_mask = np.array(masks, dtype=np.int64)
@@ -215,13 +220,36 @@ class Space:
         out_act = np.zeros((rows, 3), dtype=np.int64)
         out_idx = np.zeros(rows, dtype=np.int64)
         out_piles = np.zeros((rows, self.n), dtype=np.int64)
-        r = K.successors(x, t, np.array(sheep, dtype=np.int64), np.array(piles, dtype=np.int64),
-                         0 if wolf is None else wolf + 1, m, face, self.cfg, self.face_mask, self.race,
-                         self.pw_s, self.pw_p, self.sv_rank, self.pile_rank, self.cnt_le, self.off,
-                         out_act, out_idx, out_piles)
+        r = K.successors(
+            x,
+            t,
+            np.array(sheep, dtype=np.int64),
+            np.array(piles, dtype=np.int64),
+            0 if wolf is None else wolf + 1,
+            m,
+            face,
+            self.cfg,
+            self.face_mask,
+            self.race,
+            self.pw_s,
+            self.pw_p,
+            self.sv_rank,
+            self.pile_rank,
+            self.cnt_le,
+            self.off,
+            out_act,
+            out_idx,
+            out_piles,
+        )
         width = 3 if self.race[face] else 1
-        return [(tuple(int(a) for a in out_act[i, :width]), int(out_idx[i]),
-                 tuple(int(v) for v in out_piles[i])) for i in range(r)]
+        return [
+            (
+                tuple(int(a) for a in out_act[i, :width]),
+                int(out_idx[i]),
+                tuple(int(v) for v in out_piles[i]),
+            )
+            for i in range(r)
+        ]
 
 
 def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -273,7 +301,9 @@ def as_policy(spec: Any, space: Space, seat: int) -> Policy:
 
         table = parse_table(spec.partition(":")[2], space.n)
         assert table is not None
-        br = best_response(space, space.n, seat, [None if i == seat else table[i] for i in range(space.n)])
+        br = best_response(
+            space, space.n, seat, [None if i == seat else table[i] for i in range(space.n)]
+        )
         return Policy("table", br.tab, spec)
     if isinstance(spec, str):
         from sheepfold.bots import make_bot
@@ -281,7 +311,9 @@ def as_policy(spec: Any, space: Space, seat: int) -> Policy:
         spec = make_bot(spec, space.game, seat, 0)
     if isinstance(spec, Bot):
         bot = spec
-        return Policy("table", tabulate(space, seat, lambda st: bot.act(st.observe(seat))), bot.name)
+        return Policy(
+            "table", tabulate(space, seat, lambda st: bot.act(st.observe(seat))), bot.name
+        )
     if callable(spec):
         return Policy("table", tabulate(space, seat, spec), getattr(spec, "__name__", "function"))
     raise SolverError(f"not a policy: {spec!r}")
@@ -323,14 +355,18 @@ def tabulate(space: Space, seat: int, choose: Callable[[ShaveState], int]) -> np
     return tab
 
 
-def _kinds_and_tab(space: Space, policies: Sequence[Policy | None], focal: int | None,
-                   paranoid: bool) -> tuple[np.ndarray, np.ndarray]:
+def _kinds_and_tab(
+    space: Space, policies: Sequence[Policy | None], focal: int | None, paranoid: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Seat kinds for the kernel and the merged decision table."""
     n = space.n
     kinds = np.zeros(n, dtype=np.int64)
     need_tab = any(p is not None and p.kind == "table" for p in policies)
-    tab = (np.zeros((space.size, space.F, space.D), dtype=np.int8) if (need_tab or focal is not None)
-           else np.zeros((1, 1, 1), dtype=np.int8))
+    tab = (
+        np.zeros((space.size, space.F, space.D), dtype=np.int8)
+        if (need_tab or focal is not None)
+        else np.zeros((1, 1, 1), dtype=np.int8)
+    )
     turn = space.turn_of() if need_tab else None
     for i in range(n):
         if focal is not None and i == focal:
@@ -350,7 +386,7 @@ def _kinds_and_tab(space: Space, policies: Sequence[Policy | None], focal: int |
             rows = turn == i
             tab[rows, :, 0] = p.tab[rows, :, 0]
             if space.D > 1:
-                tab[rows, :, 1 + n:] = p.tab[rows, :, 1 + n:]
+                tab[rows, :, 1 + n :] = p.tab[rows, :, 1 + n :]
                 tab[:, :, 1 + i] = p.tab[:, :, 1 + i]
         else:
             raise SolverError(f"unknown policy kind {p.kind!r}")
@@ -405,8 +441,17 @@ class Stats:
     joint: bool = False  # every seat's guaranteed share came from this one solve
 
 
-def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, record: bool,
-         tol: float, progress: ProgressFn | None, compiled: bool = True) -> tuple[np.ndarray, Stats]:
+def _run(
+    space: Space,
+    kinds: np.ndarray,
+    nv: int,
+    focal: int,
+    tab: np.ndarray,
+    record: bool,
+    tol: float,
+    progress: ProgressFn | None,
+    compiled: bool = True,
+) -> tuple[np.ndarray, Stats]:
     cfg = space.cfg.copy()
     cfg[K.C_NV] = nv
     cfg[K.C_FOCAL] = focal
@@ -423,10 +468,35 @@ def _run(space: Space, kinds: np.ndarray, nv: int, focal: int, tab: np.ndarray, 
         nb = int(space.n_piles[B])
         sweeps = np.zeros(nb, dtype=np.int64)
         deltas = np.zeros(nb, dtype=np.float64)
-        K.solve_layer(B, cfg, space.face_prob, space.face_mask, space.race, space.grab_prob, kinds,
-                      space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.cnt_le, space.off,
-                      space.sv_arr, space.pv_all, space.block_start, space.n_piles, V, tab, record,
-                      tol, MAX_SWEEPS, sweeps, deltas, gpar, *bufs, compiled)
+        K.solve_layer(
+            B,
+            cfg,
+            space.face_prob,
+            space.face_mask,
+            space.race,
+            space.grab_prob,
+            kinds,
+            space.pw_s,
+            space.pw_p,
+            space.sv_rank,
+            space.pile_rank,
+            space.cnt_le,
+            space.off,
+            space.sv_arr,
+            space.pv_all,
+            space.block_start,
+            space.n_piles,
+            V,
+            tab,
+            record,
+            tol,
+            MAX_SWEEPS,
+            sweeps,
+            deltas,
+            gpar,
+            *bufs,
+            compiled,
+        )
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
@@ -548,8 +618,9 @@ def _space(rules: ShaveRules | Space, players: int) -> Space:
     return Space(rules, players)
 
 
-def solve_minimax(rules: ShaveRules | Space, tol: float = DEFAULT_TOL,
-                  progress: ProgressFn | None = None) -> Solution:
+def solve_minimax(
+    rules: ShaveRules | Space, tol: float = DEFAULT_TOL, progress: ProgressFn | None = None
+) -> Solution:
     """2 players: seat 0's win share under optimal play by both, and both optimal policies."""
     space = _space(rules, 2)
     if space.n != 2:
@@ -560,8 +631,13 @@ def solve_minimax(rules: ShaveRules | Space, tol: float = DEFAULT_TOL,
     return Solution(space, "minimax", 0, V, tab, kinds, st)
 
 
-def guaranteed_share(rules: ShaveRules | Space, players: int, seat: int, tol: float = DEFAULT_TOL,
-                     progress: ProgressFn | None = None) -> Solution:
+def guaranteed_share(
+    rules: ShaveRules | Space,
+    players: int,
+    seat: int,
+    tol: float = DEFAULT_TOL,
+    progress: ProgressFn | None = None,
+) -> Solution:
     """The win share ``seat`` can secure against every other seat playing together against it."""
     space = _space(rules, players)
     _check_seat(space, seat)
@@ -596,9 +672,13 @@ def _orbits(space: Space, B: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(ptr, dtype=np.int64), np.array(mem, dtype=np.int64)
 
 
-def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = DEFAULT_TOL,
-                          progress: ProgressFn | None = None,
-                          on_seat: Callable[[Solution], None] | None = None) -> list[Solution]:
+def guaranteed_shares_all(
+    rules: ShaveRules | Space,
+    players: int,
+    tol: float = DEFAULT_TOL,
+    progress: ProgressFn | None = None,
+    on_seat: Callable[[Solution], None] | None = None,
+) -> list[Solution]:
     """Every seat's guaranteed share in one solve, on the positions where seat 0 rolls (the
     others are the same positions turned round). Needs equal reaction weights (see
     :func:`symmetric`). ``on_seat`` receives each seat's solution as it is unfolded (then the
@@ -627,12 +707,39 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
         no = len(ptr) - 1
         sweeps = np.zeros(no, dtype=np.int64)
         deltas = np.zeros(no, dtype=np.float64)
-        K.solve_layer_rot(B, cfgs, kinds_all, space.face_prob, space.face_mask, space.race, space.grab_prob,
-                          space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.cnt_le, space.off,
-                          space.sv_arr, space.pv_all, space.block_start, ptr, mem, R, tab0, True, tol,
-                          MAX_SWEEPS, sweeps, deltas, gpar, *bufs)
+        K.solve_layer_rot(
+            B,
+            cfgs,
+            kinds_all,
+            space.face_prob,
+            space.face_mask,
+            space.race,
+            space.grab_prob,
+            space.pw_s,
+            space.pw_p,
+            space.sv_rank,
+            space.pile_rank,
+            space.cnt_le,
+            space.off,
+            space.sv_arr,
+            space.pv_all,
+            space.block_start,
+            ptr,
+            mem,
+            R,
+            tab0,
+            True,
+            tol,
+            MAX_SWEEPS,
+            sweeps,
+            deltas,
+            gpar,
+            *bufs,
+        )
         if np.any(sweeps > MAX_SWEEPS):
-            raise SolverError(f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e})")
+            raise SolverError(
+                f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e})"
+            )
         total_sweeps += int(sweeps.sum())
         max_sweeps = max(max_sweeps, int(sweeps.max()))
         orbits += no
@@ -644,8 +751,21 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
     st = Stats(secs, max_sweeps, total_sweeps / max(orbits, 1), orbits, joint=True)
     ridx = np.zeros(space.size, dtype=np.int64)
     turn = np.zeros(space.size, dtype=np.int8)
-    K.rotation_index(space.cfg, space.cnt_le, space.off, space.sv_arr, space.pv_all, space.block_start,
-                     space.pw_s, space.pw_p, space.sv_rank, space.pile_rank, space.W, ridx, turn)
+    K.rotation_index(
+        space.cfg,
+        space.cnt_le,
+        space.off,
+        space.sv_arr,
+        space.pv_all,
+        space.block_start,
+        space.pw_s,
+        space.pw_p,
+        space.sv_rank,
+        space.pile_rank,
+        space.W,
+        ridx,
+        turn,
+    )
     out: list[Solution] = []
     for f in range(n):
         V, tab = _unrotate(space, R, tab0, ridx, turn, f)
@@ -659,8 +779,9 @@ def guaranteed_shares_all(rules: ShaveRules | Space, players: int, tol: float = 
     return out
 
 
-def _unrotate(space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, turn: np.ndarray,
-              f: int) -> tuple[np.ndarray, np.ndarray]:
+def _unrotate(
+    space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, turn: np.ndarray, f: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Seat f's values and decisions at every position, from the turn-0 tables (one roller at
     a time, int8 throughout, so that 4 players stay within a few GB)."""
     n = space.n
@@ -685,13 +806,20 @@ def _unrotate(space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, t
             if t == f:  # the roller's grow-or-pass after every grab
                 for g2 in range(n):
                     for k in range(n):
-                        tab[rows, :, 1 + n + g2 * n + k] = tab0[rx, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n]
+                        tab[rows, :, 1 + n + g2 * n + k] = tab0[
+                            rx, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n
+                        ]
         del rows, rx
     return V, tab
 
 
-def evaluate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], tol: float = DEFAULT_TOL,
-             progress: ProgressFn | None = None) -> Evaluation:
+def evaluate(
+    rules: ShaveRules | Space,
+    players: int,
+    policies: Sequence[Any],
+    tol: float = DEFAULT_TOL,
+    progress: ProgressFn | None = None,
+) -> Evaluation:
     """Exact win shares of a table: one policy per seat ("random", "greedy", "perfect", a
     Solution, a Policy, a bot name or a Bot, or a function on decision states)."""
     space = _space(rules, players)
@@ -704,8 +832,14 @@ def evaluate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], t
     return Evaluation(space, tuple(p.label for p in pols), V, st)
 
 
-def best_response(rules: ShaveRules | Space, players: int, seat: int, policies: Sequence[Any],
-                  tol: float = DEFAULT_TOL, progress: ProgressFn | None = None) -> Solution:
+def best_response(
+    rules: ShaveRules | Space,
+    players: int,
+    seat: int,
+    policies: Sequence[Any],
+    tol: float = DEFAULT_TOL,
+    progress: ProgressFn | None = None,
+) -> Solution:
     """The policy maximising ``seat``'s share when the other seats play ``policies`` (the entry
     for ``seat`` itself is ignored), and that share."""
     space = _space(rules, players)
@@ -713,7 +847,9 @@ def best_response(rules: ShaveRules | Space, players: int, seat: int, policies: 
     if len(policies) != space.n:
         raise SolverError(f"{len(policies)} policies for {space.n} seats")
     _check_memory(space, 1, 1, "a best response")
-    pols: list[Policy | None] = [None if i == seat else as_policy(p, space, i) for i, p in enumerate(policies)]
+    pols: list[Policy | None] = [
+        None if i == seat else as_policy(p, space, i) for i, p in enumerate(policies)
+    ]
     kinds, tab = _kinds_and_tab(space, pols, seat, False)
     V, st = _run(space, kinds, 1, seat, tab, True, tol, progress)
     labels = tuple("best response" if p is None else p.label for p in pols)
@@ -745,10 +881,19 @@ def save_solution(sol: Solution, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
     os.close(fd)
-    np.savez(tmp, V=sol.V, tab=sol.tab, kinds=sol.kinds, seat=sol.seat,
-             seconds=sol.stats.seconds, sweeps_max=sol.stats.sweeps_max,
-             sweeps_mean=sol.stats.sweeps_mean, blocks=sol.stats.blocks, joint=sol.stats.joint,
-             kind=np.array(sol.kind))
+    np.savez(
+        tmp,
+        V=sol.V,
+        tab=sol.tab,
+        kinds=sol.kinds,
+        seat=sol.seat,
+        seconds=sol.stats.seconds,
+        sweeps_max=sol.stats.sweeps_max,
+        sweeps_mean=sol.stats.sweeps_mean,
+        blocks=sol.stats.blocks,
+        joint=sol.stats.joint,
+        kind=np.array(sol.kind),
+    )
     os.replace(tmp, path)
 
 
@@ -756,8 +901,13 @@ def load_solution(space: Space, path: Path) -> Solution | None:
     try:
         with np.load(path) as d:
             V, tab, kinds = d["V"], d["tab"], d["kinds"]
-            st = Stats(float(d["seconds"]), int(d["sweeps_max"]), float(d["sweeps_mean"]), int(d["blocks"]),
-                       bool(d["joint"]) if "joint" in d else False)
+            st = Stats(
+                float(d["seconds"]),
+                int(d["sweeps_max"]),
+                float(d["sweeps_mean"]),
+                int(d["blocks"]),
+                bool(d["joint"]) if "joint" in d else False,
+            )
             sol = Solution(space, str(d["kind"]), int(d["seat"]), V, tab, kinds, st)
     except (OSError, KeyError, ValueError):
         return None
@@ -771,8 +921,14 @@ def cache_path(rules: ShaveRules, players: int, seat: int = 0) -> Path:
     return cache_dir() / f"{cache_key(rules, players, what)}.npz"
 
 
-def cached(rules: ShaveRules, players: int, seat: int = 0, space: Space | None = None,
-           progress: ProgressFn | None = None, use_cache: bool = True) -> tuple[Solution, bool]:
+def cached(
+    rules: ShaveRules,
+    players: int,
+    seat: int = 0,
+    space: Space | None = None,
+    progress: ProgressFn | None = None,
+    use_cache: bool = True,
+) -> tuple[Solution, bool]:
     """The minimax solution (2 players) or ``seat``'s guaranteed share (3-4), from the disk
     cache when it is there (keyed by what the rules do); returns (solution, was cached).
     With 3-4 alike seats, a miss solves every seat at once and caches them all."""
@@ -820,11 +976,20 @@ class SimResult:
     mean_turns: float
 
     def ci95(self, seat: int) -> tuple[float, float]:
-        return (self.shares[seat] - 1.96 * self.stderr[seat], self.shares[seat] + 1.96 * self.stderr[seat])
+        return (
+            self.shares[seat] - 1.96 * self.stderr[seat],
+            self.shares[seat] + 1.96 * self.stderr[seat],
+        )
 
 
-def simulate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], games: int,
-             seed: int = 0, max_turns: int = 100_000) -> SimResult:
+def simulate(
+    rules: ShaveRules | Space,
+    players: int,
+    policies: Sequence[Any],
+    games: int,
+    seed: int = 0,
+    max_turns: int = 100_000,
+) -> SimResult:
     """Play ``games`` games (compiled, with the solver's rules) between fixed policies:
     "random", "greedy", "perfect", a Solution (its table) or a Policy."""
     space = _space(rules, players)
@@ -834,13 +999,37 @@ def simulate(rules: ShaveRules | Space, players: int, policies: Sequence[Any], g
     cfg[K.C_NV] = 1
     shares = np.zeros((games, space.n))
     turns = np.zeros(games, dtype=np.int64)
-    K.simulate(games, seed, cfg, np.cumsum(space.face_prob), space.face_mask, space.race,
-               np.cumsum(space.grab_prob), kinds, tab, space.pw_s, space.pw_p, space.sv_rank,
-               space.pile_rank, space.cnt_le, space.off, _greedy_params(), max_turns, shares, turns)
+    K.simulate(
+        games,
+        seed,
+        cfg,
+        np.cumsum(space.face_prob),
+        space.face_mask,
+        space.race,
+        np.cumsum(space.grab_prob),
+        kinds,
+        tab,
+        space.pw_s,
+        space.pw_p,
+        space.sv_rank,
+        space.pile_rank,
+        space.cnt_le,
+        space.off,
+        _greedy_params(),
+        max_turns,
+        shares,
+        turns,
+    )
     done = ~np.isnan(shares[:, 0])
     sh = shares[done]
     k = max(int(done.sum()), 1)
     mean = sh.mean(axis=0) if len(sh) else np.zeros(space.n)
     se = sh.std(axis=0, ddof=1) / math.sqrt(k) if len(sh) > 1 else np.zeros(space.n)
-    return SimResult(tuple(p.label for p in pols), games, tuple(float(v) for v in mean),
-                     tuple(float(v) for v in se), int((~done).sum()), float(turns.mean()))
+    return SimResult(
+        tuple(p.label for p in pols),
+        games,
+        tuple(float(v) for v in mean),
+        tuple(float(v) for v in se),
+        int((~done).sum()),
+        float(turns.mean()),
+    )

@@ -25,6 +25,7 @@ after grabber g took a piece of seat k's sheep.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from sheepfold.numba_cache import ensure_numba_cache_dir
 
@@ -40,7 +41,7 @@ try:  # pragma: no cover - the import decides which branch runs
     if not numba.config.CACHE_DIR:  # type: ignore[attr-defined]  # numba imported before the folder was chosen
         numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
 
-    def njit(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def njit(*args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("cache", True)
         kwargs.setdefault("nogil", True)
         return _njit(*args, **kwargs)
@@ -48,7 +49,7 @@ try:  # pragma: no cover - the import decides which branch runs
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
 
-    def njit(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def njit(*args: Any, **kwargs: Any) -> Any:
         if args and callable(args[0]):
             return args[0]
         return lambda f: f
@@ -113,7 +114,9 @@ def advance(t, s2, p2, m2, cfg):  # type: ignore[no-untyped-def]
 
 
 @njit
-def end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, out):  # type: ignore[no-untyped-def]
+def end_turn(  # type: ignore[no-untyped-def]
+    t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, out
+):
     """Finish a turn (see advance) and write the successor's value vector into out. Returns the
     successor's index, or -1 when the game ended (then out holds the win shares)."""
     n = cfg[C_N]
@@ -346,8 +349,36 @@ def _take(kind, best, a, v, acc, n_opts, nv):  # type: ignore[no-untyped-def]
 
 
 @njit
-def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p,
-                sv_rank, pile_rank, cnt_le, off, V, tab, record, out, buf, s2, p2, s3, acts, gpar):  # type: ignore[no-untyped-def]
+def state_value(  # type: ignore[no-untyped-def]
+    x,
+    t,
+    s,
+    p,
+    wc,
+    m,
+    cfg,
+    face_prob,
+    face_mask,
+    race,
+    grab_prob,
+    kinds,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    V,
+    tab,
+    record,
+    out,
+    buf,
+    s2,
+    p2,
+    s3,
+    acts,
+    gpar,
+):
     """The value vector of canonical position x (one Bellman backup) into out.
 
     buf rows: 0 leaf, 1 best/acc at the choose level, 2 target level, 3 grow level, 4 grabber
@@ -412,7 +443,24 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
                         if chosen_a >= 0 and a != chosen_a:
                             continue
                         wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
-                        end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, buf[0])
+                        end_turn(
+                            t,
+                            s2,
+                            p2,
+                            wc2,
+                            m2,
+                            cfg,
+                            pw_s,
+                            pw_p,
+                            sv_rank,
+                            pile_rank,
+                            cnt_le,
+                            off,
+                            V,
+                            focal,
+                            nv,
+                            buf[0],
+                        )
                         besta = _take(kt, besta, a, buf[0], buf[3], nopt, nv)
                     if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
                         tab[x, f, gslot] = besta
@@ -441,7 +489,24 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
             if chosen_a >= 0 and a != chosen_a:
                 continue
             wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
-            end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, buf[0])
+            end_turn(
+                t,
+                s2,
+                p2,
+                wc2,
+                m2,
+                cfg,
+                pw_s,
+                pw_p,
+                sv_rank,
+                pile_rank,
+                cnt_le,
+                off,
+                V,
+                focal,
+                nv,
+                buf[0],
+            )
             besta = _take(kt, besta, a, buf[0], buf[1], na, nv)
         if record and (kt == MAX or (kt == MIN and cfg[C_RECMAX] == 0)):
             tab[x, f, 0] = besta
@@ -450,8 +515,35 @@ def state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, k
 
 
 @njit
-def sweep_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank, pile_rank,
-                cnt_le, off, sv_arr, pv_all, block_start, V, tab, rec, out, buf, s2, p2, s3, acts, gpar):  # type: ignore[no-untyped-def]
+def sweep_block(  # type: ignore[no-untyped-def]
+    B,
+    bi,
+    cfg,
+    face_prob,
+    face_mask,
+    race,
+    grab_prob,
+    kinds,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    sv_arr,
+    pv_all,
+    block_start,
+    V,
+    tab,
+    rec,
+    out,
+    buf,
+    s2,
+    p2,
+    s3,
+    acts,
+    gpar,
+):
     """One Gauss-Seidel sweep over block bi of layer B (fullest sheep first); the largest change."""
     n = cfg[C_N]
     W = cfg[C_W]
@@ -473,9 +565,36 @@ def sweep_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, 
                 continue  # never a canonical position: the auto-shear came first
             for wc in range(NW):
                 x = base + (sr * n + t) * NW + wc
-                state_value(x, t, s, p, wc, m, cfg, face_prob, face_mask, race, grab_prob, kinds,
-                            pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, tab, rec, out, buf,
-                            s2, p2, s3, acts, gpar)
+                state_value(
+                    x,
+                    t,
+                    s,
+                    p,
+                    wc,
+                    m,
+                    cfg,
+                    face_prob,
+                    face_mask,
+                    race,
+                    grab_prob,
+                    kinds,
+                    pw_s,
+                    pw_p,
+                    sv_rank,
+                    pile_rank,
+                    cnt_le,
+                    off,
+                    V,
+                    tab,
+                    rec,
+                    out,
+                    buf,
+                    s2,
+                    p2,
+                    s3,
+                    acts,
+                    gpar,
+                )
                 for j in range(nv):
                     d = abs(out[j] - V[x, j])
                     if d > delta:
@@ -521,9 +640,42 @@ def _fold(op, row, v, nv):  # type: ignore[no-untyped-def]
 
 
 @njit
-def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank,
-                      pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V, tab, gpar, out, buf, s2, p2,
-                      s3, acts, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs):  # type: ignore[no-untyped-def]
+def compile_positions(  # type: ignore[no-untyped-def]
+    B,
+    xs,
+    nxs,
+    cfg,
+    face_prob,
+    face_mask,
+    race,
+    grab_prob,
+    kinds,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    sv_arr,
+    pv_all,
+    block_start,
+    V,
+    tab,
+    gpar,
+    out,
+    buf,
+    s2,
+    p2,
+    s3,
+    acts,
+    st_i,
+    st_f,
+    g1_i,
+    g1_f,
+    g2_i,
+    g2_f,
+    refs,
+):
     """Write positions xs[:nxs] of layer B (a block, or the blocks of an orbit when rotating) as
     a small program for :func:`sweep_compiled`: every successor outside the layer (a higher
     layer, or the end of the game) is already final, so it is folded into constants; only
@@ -611,7 +763,9 @@ def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, ki
                                 if kt == TABLE:
                                     chosen_a = tab[x, f, 1 + n + g * n + k]
                                 elif kt == GREEDY:
-                                    chosen_a = greedy_grow(t, s3, p, wc, m3, room, cfg, gpar, s2, p2)
+                                    chosen_a = greedy_grow(
+                                        t, s3, p, wc, m3, room, cfg, gpar, s2, p2
+                                    )
                                 nopt = 2 if room > 0 else 1
                                 j2 = ng2
                                 ng2 += 1
@@ -624,15 +778,33 @@ def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, ki
                                     if chosen_a >= 0 and a != chosen_a:
                                         continue
                                     wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
-                                    idx = end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank,
-                                                   cnt_le, off, V, focal, nv, buf[0])
+                                    idx = end_turn(
+                                        t,
+                                        s2,
+                                        p2,
+                                        wc2,
+                                        m2,
+                                        cfg,
+                                        pw_s,
+                                        pw_p,
+                                        sv_rank,
+                                        pile_rank,
+                                        cnt_le,
+                                        off,
+                                        V,
+                                        focal,
+                                        nv,
+                                        buf[0],
+                                    )
                                     if idx >= lo and idx < hi:
                                         refs[nr] = idx
                                         nr += 1
                                     else:
                                         _fold(op2, g2_f[j2, 1:], buf[0], nv)
                                 g2_i[j2, 2] = nr
-                                if g2_i[j2, 2] == g2_i[j2, 1]:  # all constant: fold into the target level
+                                if (
+                                    g2_i[j2, 2] == g2_i[j2, 1]
+                                ):  # all constant: fold into the target level
                                     ng2 -= 1
                                     if op2 == OP_MEAN:
                                         for j in range(nv):
@@ -671,8 +843,24 @@ def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, ki
                         if chosen_a >= 0 and a != chosen_a:
                             continue
                         wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
-                        idx = end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off,
-                                       V, focal, nv, buf[0])
+                        idx = end_turn(
+                            t,
+                            s2,
+                            p2,
+                            wc2,
+                            m2,
+                            cfg,
+                            pw_s,
+                            pw_p,
+                            sv_rank,
+                            pile_rank,
+                            cnt_le,
+                            off,
+                            V,
+                            focal,
+                            nv,
+                            buf[0],
+                        )
                         if idx >= lo and idx < hi:
                             refs[nr] = idx
                             nr += 1
@@ -692,7 +880,9 @@ def compile_positions(B, xs, nxs, cfg, face_prob, face_mask, race, grab_prob, ki
 
 
 @njit
-def sweep_compiled(nst, nv, c_out, c_in, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, out, acc, acc2):  # type: ignore[no-untyped-def]
+def sweep_compiled(  # type: ignore[no-untyped-def]
+    nst, nv, c_out, c_in, V, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs, out, acc, acc2
+):
     """One Gauss-Seidel sweep of a compiled program; the largest change. Values are read from
     columns c_in.. of the references and written to columns c_out.. (both 0 unless rotating)."""
     delta = 0.0
@@ -773,10 +963,44 @@ def _decode(x, B, cfg, cnt_le, off, sv_arr, pv_all, block_start):  # type: ignor
 
 
 @njit(parallel=True)
-def solve_layer(B, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p, sv_rank, pile_rank,
-                cnt_le, off, sv_arr, pv_all, block_start, n_piles, V, tab, record, tol, max_sweeps,
-                sweeps_out, delta_out, gpar, scratch_f, scratch_i, xs_buf, st_i, st_f, g1_i, g1_f, g2_i, g2_f,
-                refs, compiled):  # type: ignore[no-untyped-def]
+def solve_layer(  # type: ignore[no-untyped-def]
+    B,
+    cfg,
+    face_prob,
+    face_mask,
+    race,
+    grab_prob,
+    kinds,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    sv_arr,
+    pv_all,
+    block_start,
+    n_piles,
+    V,
+    tab,
+    record,
+    tol,
+    max_sweeps,
+    sweeps_out,
+    delta_out,
+    gpar,
+    scratch_f,
+    scratch_i,
+    xs_buf,
+    st_i,
+    st_f,
+    g1_i,
+    g1_f,
+    g2_i,
+    g2_f,
+    refs,
+    compiled,
+):
     """Solve every block of layer B (Gauss-Seidel until the largest change < tol); the layers
     above must be solved already. With record, one more sweep writes MAX/MIN choices into tab.
     sweeps_out[block] = sweeps used (max_sweeps + 1: did not converge), delta_out the last change.
@@ -816,34 +1040,167 @@ def solve_layer(B, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p
                         for wc in range(NW):
                             xs[nx] = base + (sr * n + t) * NW + wc
                             nx += 1
-                nst = compile_positions(B, xs, nx, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s,
-                                        pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V,
-                                        tab, gpar, out, buf, s2, p2, s3, acts, st_i[c, 0], st_f[c, 0],
-                                        g1_i[c, 0], g1_f[c, 0], g2_i[c, 0], g2_f[c, 0], refs[c, 0])
+                nst = compile_positions(
+                    B,
+                    xs,
+                    nx,
+                    cfg,
+                    face_prob,
+                    face_mask,
+                    race,
+                    grab_prob,
+                    kinds,
+                    pw_s,
+                    pw_p,
+                    sv_rank,
+                    pile_rank,
+                    cnt_le,
+                    off,
+                    sv_arr,
+                    pv_all,
+                    block_start,
+                    V,
+                    tab,
+                    gpar,
+                    out,
+                    buf,
+                    s2,
+                    p2,
+                    s3,
+                    acts,
+                    st_i[c, 0],
+                    st_f[c, 0],
+                    g1_i[c, 0],
+                    g1_f[c, 0],
+                    g2_i[c, 0],
+                    g2_f[c, 0],
+                    refs[c, 0],
+                )
             for sweep in range(max_sweeps):
                 if compiled:
-                    delta = sweep_compiled(nst, nv, 0, 0, V, st_i[c, 0], st_f[c, 0], g1_i[c, 0], g1_f[c, 0],
-                                           g2_i[c, 0], g2_f[c, 0], refs[c, 0], out, buf[1], buf[2])
+                    delta = sweep_compiled(
+                        nst,
+                        nv,
+                        0,
+                        0,
+                        V,
+                        st_i[c, 0],
+                        st_f[c, 0],
+                        g1_i[c, 0],
+                        g1_f[c, 0],
+                        g2_i[c, 0],
+                        g2_f[c, 0],
+                        refs[c, 0],
+                        out,
+                        buf[1],
+                        buf[2],
+                    )
                 else:
-                    delta = sweep_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s,
-                                        pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start,
-                                        V, tab, False, out, buf, s2, p2, s3, acts, gpar)
+                    delta = sweep_block(
+                        B,
+                        bi,
+                        cfg,
+                        face_prob,
+                        face_mask,
+                        race,
+                        grab_prob,
+                        kinds,
+                        pw_s,
+                        pw_p,
+                        sv_rank,
+                        pile_rank,
+                        cnt_le,
+                        off,
+                        sv_arr,
+                        pv_all,
+                        block_start,
+                        V,
+                        tab,
+                        False,
+                        out,
+                        buf,
+                        s2,
+                        p2,
+                        s3,
+                        acts,
+                        gpar,
+                    )
                 if delta < tol:
                     used = sweep + 1
                     break
             if record:
-                sweep_block(B, bi, cfg, face_prob, face_mask, race, grab_prob, kinds, pw_s, pw_p,
-                            sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start, V, tab,
-                            True, out, buf, s2, p2, s3, acts, gpar)
+                sweep_block(
+                    B,
+                    bi,
+                    cfg,
+                    face_prob,
+                    face_mask,
+                    race,
+                    grab_prob,
+                    kinds,
+                    pw_s,
+                    pw_p,
+                    sv_rank,
+                    pile_rank,
+                    cnt_le,
+                    off,
+                    sv_arr,
+                    pv_all,
+                    block_start,
+                    V,
+                    tab,
+                    True,
+                    out,
+                    buf,
+                    s2,
+                    p2,
+                    s3,
+                    acts,
+                    gpar,
+                )
             sweeps_out[bi] = used
             delta_out[bi] = delta
 
 
 @njit(parallel=True)
-def solve_layer_rot(B, cfgs, kinds_all, face_prob, face_mask, race, grab_prob, pw_s, pw_p, sv_rank,
-                    pile_rank, cnt_le, off, sv_arr, pv_all, block_start, orb_ptr, orb_mem, V, tab, record,
-                    tol, max_sweeps, sweeps_out, delta_out, gpar, scratch_f, scratch_i, xs_buf, st_i, st_f,
-                    g1_i, g1_f, g2_i, g2_f, refs):  # type: ignore[no-untyped-def]
+def solve_layer_rot(  # type: ignore[no-untyped-def]
+    B,
+    cfgs,
+    kinds_all,
+    face_prob,
+    face_mask,
+    race,
+    grab_prob,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    sv_arr,
+    pv_all,
+    block_start,
+    orb_ptr,
+    orb_mem,
+    V,
+    tab,
+    record,
+    tol,
+    max_sweeps,
+    sweeps_out,
+    delta_out,
+    gpar,
+    scratch_f,
+    scratch_i,
+    xs_buf,
+    st_i,
+    st_f,
+    g1_i,
+    g1_f,
+    g2_i,
+    g2_f,
+    refs,
+):
     """Every seat's guaranteed share at once, on the positions where seat 0 rolls (rotation:
     with equal reaction weights, seat f's value where seat t rolls is seat f - t's value in the
     position turned t seats round). V[x, j] = seat j's guaranteed share at turn-0 position x.
@@ -880,17 +1237,64 @@ def solve_layer_rot(B, cfgs, kinds_all, face_prob, face_mask, race, grab_prob, p
                         nx += 1
             nst = 0
             for j in range(n):
-                nst = compile_positions(B, xs, nx, cfgs[j], face_prob, face_mask, race, grab_prob, kinds_all[j],
-                                        pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, sv_arr, pv_all, block_start,
-                                        V, tab, gpar, out, buf, s2, p2, s3, acts, st_i[c, j], st_f[c, j],
-                                        g1_i[c, j], g1_f[c, j], g2_i[c, j], g2_f[c, j], refs[c, j])
+                nst = compile_positions(
+                    B,
+                    xs,
+                    nx,
+                    cfgs[j],
+                    face_prob,
+                    face_mask,
+                    race,
+                    grab_prob,
+                    kinds_all[j],
+                    pw_s,
+                    pw_p,
+                    sv_rank,
+                    pile_rank,
+                    cnt_le,
+                    off,
+                    sv_arr,
+                    pv_all,
+                    block_start,
+                    V,
+                    tab,
+                    gpar,
+                    out,
+                    buf,
+                    s2,
+                    p2,
+                    s3,
+                    acts,
+                    st_i[c, j],
+                    st_f[c, j],
+                    g1_i[c, j],
+                    g1_f[c, j],
+                    g2_i[c, j],
+                    g2_f[c, j],
+                    refs[c, j],
+                )
             used = max_sweeps + 1
             delta = 0.0
             for sweep in range(max_sweeps):
                 delta = 0.0
                 for j in range(n):
-                    d = sweep_compiled(nst, 1, j, (j - 1 + n) % n, V, st_i[c, j], st_f[c, j], g1_i[c, j],
-                                       g1_f[c, j], g2_i[c, j], g2_f[c, j], refs[c, j], out, buf[1], buf[2])
+                    d = sweep_compiled(
+                        nst,
+                        1,
+                        j,
+                        (j - 1 + n) % n,
+                        V,
+                        st_i[c, j],
+                        st_f[c, j],
+                        g1_i[c, j],
+                        g1_f[c, j],
+                        g2_i[c, j],
+                        g2_f[c, j],
+                        refs[c, j],
+                        out,
+                        buf[1],
+                        buf[2],
+                    )
                     if d > delta:
                         delta = d
                 if delta < tol:
@@ -900,18 +1304,48 @@ def solve_layer_rot(B, cfgs, kinds_all, face_prob, face_mask, race, grab_prob, p
                 for j in range(n):
                     for xi in range(nx):
                         x = xs[xi]
-                        t, s, p, wc, m = _decode(x, B, cfgs[j], cnt_le, off, sv_arr, pv_all, block_start)
-                        state_value(x, t, s, p, wc, m, cfgs[j], face_prob, face_mask, race, grab_prob,
-                                    kinds_all[j], pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, tab, True,
-                                    out, buf, s2, p2, s3, acts, gpar)
+                        t, s, p, wc, m = _decode(
+                            x, B, cfgs[j], cnt_le, off, sv_arr, pv_all, block_start
+                        )
+                        state_value(
+                            x,
+                            t,
+                            s,
+                            p,
+                            wc,
+                            m,
+                            cfgs[j],
+                            face_prob,
+                            face_mask,
+                            race,
+                            grab_prob,
+                            kinds_all[j],
+                            pw_s,
+                            pw_p,
+                            sv_rank,
+                            pile_rank,
+                            cnt_le,
+                            off,
+                            V,
+                            tab,
+                            True,
+                            out,
+                            buf,
+                            s2,
+                            p2,
+                            s3,
+                            acts,
+                            gpar,
+                        )
                         V[x, j] = out[0]
             sweeps_out[oi] = used
             delta_out[oi] = delta
 
 
 @njit
-def rotation_index(cfg, cnt_le, off, sv_arr, pv_all, block_start, pw_s, pw_p, sv_rank, pile_rank, W,
-                   out_idx, out_t):  # type: ignore[no-untyped-def]
+def rotation_index(  # type: ignore[no-untyped-def]
+    cfg, cnt_le, off, sv_arr, pv_all, block_start, pw_s, pw_p, sv_rank, pile_rank, W, out_idx, out_t
+):
     """For every position: the index of the same position turned so that the roller sits at
     seat 0, and the roller's seat."""
     n = cfg[C_N]
@@ -931,15 +1365,32 @@ def rotation_index(cfg, cnt_le, off, sv_arr, pv_all, block_start, pw_s, pw_p, sv
 
 
 @njit
-def successors(x, t, s, p, wc, m, f, cfg, face_mask, race, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off,
-               out_act, out_idx, out_piles):  # type: ignore[no-untyped-def]
+def successors(  # type: ignore[no-untyped-def]
+    x,
+    t,
+    s,
+    p,
+    wc,
+    m,
+    f,
+    cfg,
+    face_mask,
+    race,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    out_act,
+    out_idx,
+    out_piles,
+):
     """For tests: every decision path of face f from position x, with its successor index (-1:
     the game ended, the final piles in out_piles). out_act rows: (action) or (grabber, target,
     GROW|PASS) for a race. Returns the number of rows."""
     n = cfg[C_N]
     cap = cfg[C_CAP]
-    V = np.zeros((1, 1))
-    one = np.zeros(1)
     s2 = np.zeros(n, np.int64)
     p2 = np.zeros(n, np.int64)
     s3 = np.zeros(n, np.int64)
@@ -963,7 +1414,9 @@ def successors(x, t, s, p, wc, m, f, cfg, face_mask, race, pw_s, pw_p, sv_rank, 
                     if a == GROW and room <= 0:
                         continue
                     wc2, m2 = apply_choose(a, t, s3, p, wc, m3, cfg, s2, p2)
-                    idx = _end_idx(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off)
+                    idx = _end_idx(
+                        t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off
+                    )
                     out_act[r, 0] = g
                     out_act[r, 1] = k
                     out_act[r, 2] = a
@@ -989,7 +1442,9 @@ def successors(x, t, s, p, wc, m, f, cfg, face_mask, race, pw_s, pw_p, sv_rank, 
 def _end_idx(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off):  # type: ignore[no-untyped-def]
     V = np.zeros((1, 1))
     one = np.zeros(1)
-    return end_turn(t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, 0, 0, one)
+    return end_turn(
+        t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, 0, 0, one
+    )
 
 
 @njit
@@ -1001,8 +1456,27 @@ def _pick(cum, u):  # type: ignore[no-untyped-def]
 
 
 @njit
-def simulate(ngames, seed, cfg, face_cum, face_mask, race, grab_cum, kinds, tab, pw_s, pw_p, sv_rank,
-             pile_rank, cnt_le, off, gpar, max_turns, shares, turns):  # type: ignore[no-untyped-def]
+def simulate(  # type: ignore[no-untyped-def]
+    ngames,
+    seed,
+    cfg,
+    face_cum,
+    face_mask,
+    race,
+    grab_cum,
+    kinds,
+    tab,
+    pw_s,
+    pw_p,
+    sv_rank,
+    pile_rank,
+    cnt_le,
+    off,
+    gpar,
+    max_turns,
+    shares,
+    turns,
+):
     """Play ngames games with the kernel's rules (random, table or greedy seats); shares[g] =
     each seat's win share (NaN: not over after max_turns), turns[g] = turns played. For the
     statistical tests and the strength numbers: fast, seeded, independent of value iteration."""
