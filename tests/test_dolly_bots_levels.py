@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,7 +16,9 @@ from sheepfold.games import make
 from sheepfold.games.dolly_crush.game import SWAP0
 from sheepfold.games.dolly_crush.search import apply_swaps, best_swaps, combination_points
 
-LEVELS = ["easy", "medium", "hard", "expert:iterations=24"]
+# Budgets counted in playouts, never a clock (time=0): the same seed plays the same game under
+# any load, so a test may compare two runs.
+LEVELS = ["easy", "medium", "hard:time=0", "expert:iterations=24,time=0"]
 ONE_SWAP = ["pastore-maremmano", "bobtail"]
 
 
@@ -49,7 +53,7 @@ def test_graded_dog_cards_are_all_played() -> None:
         rules={"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4], "bobtail": [1, 2, 3, 4]}},
         breeds=ONE_SWAP,
     )
-    for level in ("easy", "medium", "hard", "expert:iterations=12"):
+    for level in ("easy", "medium", "hard:time=0", "expert:iterations=12,time=0"):
         state = play_game(
             game, [make_bot(level, game, 0, 1), make_bot("medium", game, 1, 2)], seed=4
         )
@@ -67,7 +71,7 @@ def _position(game, seed: int, decisions: int):  # type: ignore[no-untyped-def]
     return s
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert:iterations=30"])
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("decisions", [0, 2, 5])
 def test_a_decision_does_not_depend_on_the_hidden_deck_order(level: str, decisions: int) -> None:
     game = make("dolly-crush", breeds=ONE_SWAP)
@@ -82,6 +86,41 @@ def test_a_decision_does_not_depend_on_the_hidden_deck_order(level: str, decisio
     assert a == b
     # ...and the decision is legal in both
     assert state.illegal_reason(a) is None and other.illegal_reason(b) is None
+
+
+@pytest.mark.parametrize("level", ["hard:time=0", "expert:iterations=400,time=0"])
+def test_without_a_clock_a_slow_machine_plays_the_same_playouts(level: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``time=0``: the playout budget alone ends the search; a clock that jumps 10 s at every
+    look (a very loaded machine) changes neither the work done nor the decision."""
+    from sheepfold.bots import dolly, dolly_mc
+
+    game = make("dolly-crush", breeds=ONE_SWAP)
+    state = _position(game, seed=8, decisions=2)
+    seat = state.current_player()
+    view = state.observe(seat)
+
+    def decide() -> tuple[int, int]:
+        played = []
+        real_mc, real_one = dolly_mc.playouts, dolly._playout
+
+        def mc(ys, *args):  # type: ignore[no-untyped-def]
+            played.append(len(ys) * len(args[5]))  # candidates x seeds
+            return real_mc(ys, *args)
+
+        def one(*args):  # type: ignore[no-untyped-def]
+            played.append(1)
+            return real_one(*args)
+
+        with monkeypatch.context() as m:
+            m.setattr(dolly_mc, "playouts", mc)
+            m.setattr(dolly, "_playout", one)
+            action = make_bot(level, game, seat, seed=5).act(view)
+        return action, sum(played)
+
+    calm = decide()
+    clock = itertools.count(0.0, 10.0)
+    monkeypatch.setattr(dolly, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    assert decide() == calm and calm[1] > 0
 
 
 def test_medium_takes_the_most_points_of_the_search() -> None:
@@ -105,6 +144,9 @@ def test_bad_bot_options_are_a_clear_error() -> None:
     game = make("dolly-crush")
     with pytest.raises(SheepfoldError, match="expert"):
         make_bot("expert:bogus=3", game, 0, 0)
+    for bad in ("time=-1", "time=nan", "time=soon"):
+        with pytest.raises(SheepfoldError, match="bad options for the hard bot"):
+            make_bot(f"hard:{bad}", game, 0, 0)
     with pytest.raises(SheepfoldError, match="Dolly Crush"):
         from sheepfold.bots.dolly import GreedyDollyBot
 

@@ -179,7 +179,7 @@ def test_the_expert_takes_the_swap_that_wins_on_the_last_turn() -> None:
         ]
         if lead + max(pts) <= 0 or lead > 0:  # only positions where the right swap decides
             continue
-        bot = make_bot("expert", game, 1, seed=3)
+        bot = make_bot("expert:time=0", game, 1, seed=3)  # its playout budget, no clock
         s.apply(bot.act(view))
         s.apply(bot.act(s.observe(1)))
         resolve_chance(s)

@@ -24,9 +24,12 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
   with compiled playouts (:mod:`sheepfold.bots.dolly_mc`: refills drawn from the unseen cards,
   then every player takes the most points, or, unable to take anything with one swap, leaves the
   next player the least); the same random numbers for every candidate, the weaker half dropped
-  after each round (successive halving); 30,000 playouts or 0.8 s, whichever ends first.
+  after each round (successive halving); 30,000 playouts or 0.8 s, whichever ends first
+  (``expert:time=0``: the 30,000 playouts alone).
 
 Bot options go after a colon: ``expert:iterations=2000,time=0.5``, ``hard:iterations=0``.
+``time=0`` means no clock: the search stops on its playout budget alone, so the same seed gives
+the same decision however loaded the machine is (what tests and reproducible experiments use).
 """
 
 from __future__ import annotations
@@ -56,6 +59,15 @@ from sheepfold.games.dolly_crush.game import SWAP0
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
+
+
+def time_limit(seconds: Any) -> float:
+    """The ``time`` option of a searching level: seconds per decision, at most; ``0`` is no
+    clock (``math.inf``: the playout budget alone ends the search)."""
+    limit = float(seconds)
+    if not limit >= 0:  # negative or NaN
+        raise SheepfoldError(f"time must be 0 (no clock) or a number of seconds, not {seconds}")
+    return limit if limit > 0 else math.inf
 
 
 def view_flock(view: View) -> list[int]:
@@ -230,7 +242,7 @@ class LookaheadDollyBot(DollyBot):
         super().__init__(game, seat, seed)
         self.plans = int(plans)  # whole-turn plans played out to the end of the game
         self.iterations = int(iterations)  # playouts in all (shared sampled decks)
-        self.time_limit = float(time)  # seconds per decision, at most
+        self.time_limit = time_limit(time)  # seconds per decision (inf: no clock)
         self.samples = int(samples)  # refills sampled per candidate (one turn of lookahead)
         self.candidates = int(candidates)  # scoring candidates looked ahead from
         self.weight = float(weight)  # weight of the next player's points
@@ -561,7 +573,7 @@ class ExpertDollyBot(LookaheadDollyBot):
         # hard's lookahead proposes the candidates of a card of many swaps
         super().__init__(game, seat, seed, plans=plans, iterations=0)
         self.budget = int(iterations)  # playouts in all
-        self.time_limit = float(time)  # seconds per decision, at most
+        self.time_limit = time_limit(time)  # seconds per decision (inf: no clock)
         try:
             from sheepfold.bots import dolly_mc
         except ImportError as e:  # numba is the ``fast`` extra
@@ -648,7 +660,9 @@ class ExpertDollyBot(LookaheadDollyBot):
                     count[idx] += per
             now = time.perf_counter()
             cost = max(now - began, 1e-6) / (per * len(alive))  # seconds per playout
-            left = min(left - per * len(alive), int((self.time_limit - (now - start)) / cost))
+            left -= per * len(alive)
+            if self.time_limit < math.inf:
+                left = min(left, int((self.time_limit - (now - start)) / cost))
             if not measuring:  # successive halving: the better half goes on
                 mean = total[alive] / count[alive]
                 alive = np.sort(alive[np.lexsort((alive, -mean))[: max(1, len(alive) // 2)]])
@@ -671,7 +685,7 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     "expert": (
         ExpertDollyBot,
         "Monte Carlo search: every end of its turn played out to the end of the game "
-        "(expert:iterations=30000,time=0.8)",
+        "(expert:iterations=30000,time=0.8; time=0: no clock)",
     ),
 }
 
@@ -681,7 +695,7 @@ def _register(level: str, cls: type[DollyBot], desc: str) -> None:
     def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> Bot:
         try:
             return cls(game, seat, seed, **bot_kwargs(arg))  # type: ignore[arg-type]
-        except TypeError as e:
+        except (TypeError, ValueError) as e:
             raise SheepfoldError(f"bad options for the {level} bot ({arg!r}): {e}") from None
 
 
