@@ -1,4 +1,4 @@
-"""``sheepfold replay FILE [--json]``: the records contract (shared/spec/records.md)."""
+"""``sheepfold replay FILE [--json]``: the records contract (docs/spec/records.md)."""
 
 from __future__ import annotations
 

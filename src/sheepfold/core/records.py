@@ -1,4 +1,4 @@
-"""Game records, ``sheepfold-record/1`` (see ``shared/spec/records.md``): read, validate, replay, write.
+"""Game records, ``sheepfold-record/1`` (``docs/spec/records.md``): read, validate, replay, write.
 
 The boundary: a record is validated once here (pydantic, strict types, errors naming the field),
 then replayed move by move through the engine. A move that breaks a rule stops the replay with
@@ -338,7 +338,7 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
             raise IllegalAction(f"{name}: there is no seat {value} in a {n}-player game")
         return value
 
-    if state.phase == sg.GRAB:  # Howling Wolf's race (ruling 8)
+    if state.phase == sg.GRAB:  # Howling Wolf's race (Shave a Sheep ruling 8)
         if move.action not in (None, "wolf"):
             raise IllegalAction(
                 f"the face {face} shows gray: in Howling Wolf the race for the wolf always "

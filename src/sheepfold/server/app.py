@@ -103,7 +103,8 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
     if first:
         if not 0 <= first < len(seats):
             raise SheepfoldError(f"first_player: there is no seat {first}")
-        seats = seats[first:] + seats[:first]  # the engine's seat 0 always starts (ruling 4)
+        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1)
+        seats = seats[first:] + seats[:first]
     return {
         "game": req.game,
         "ruleset": req.ruleset,

@@ -174,7 +174,7 @@ class Table:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         view = self.state.observe(seat)
         if self.dolly and not self.show_scores and not view["finished"]:
-            # Collected piles are face down (ruling 9): the table chose to hide them.
+            # Collected piles are face down (Dolly Crush ruling 9): the table chose to hide them.
             view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
             view["collected"] = [
                 pile if s == seat else [None] * len(pile)
@@ -556,7 +556,7 @@ class Table:
     def _race_timeout(self, key: int) -> None:
         if self.race_key == key and self.applied == key:
             trial = self.state.clone()
-            seat = trial.sample_chance()  # reaction weights decide (ruling 8)
+            seat = trial.sample_chance()  # reaction weights decide (Shave a Sheep ruling 8)
             trial.apply(seat)
             self._note(seat, "grabbed the wolf (nobody howled in time)")
             self._safe_accept(trial)

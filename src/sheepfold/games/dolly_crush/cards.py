@@ -1,4 +1,4 @@
-"""Sheep cards, cells and the flock's lines (rulings 1, 2 and 5).
+"""Sheep cards, cells and the flock's lines (Dolly Crush rulings 1, 2 and 5).
 
 A card is a small int: ``type * 2 + colour`` (colour 0 white, 1 black); an empty cell is -1.
 Cells are indexes 0..14 in a1..a5, b1..b5, c1..c5 order.
@@ -77,7 +77,8 @@ SWAP_INDEX: dict[tuple[int, int], int] = {p: i for i, p in enumerate(SWAPS)}
 
 
 def find_lines(flock: Sequence[int]) -> list[int]:
-    """Cells of the combination: the union of all maximal runs of >= 3 same-type cards (ruling 5).
+    """Cells of the combination: the union of all maximal runs of >= 3 same-type cards
+    (Dolly Crush ruling 5).
 
     Colour never matters; empty cells never form a line. Returns sorted cells, empty if none.
     """

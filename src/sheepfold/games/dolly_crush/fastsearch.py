@@ -116,7 +116,8 @@ def _columns(x: np.ndarray) -> list[np.ndarray]:
 
 
 def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
-    """Points of the combination (ruling 5) of every packed flock in ``x`` (int64 array)."""
+    """Points of the combination (Dolly Crush ruling 5) of every packed flock in ``x`` (int64
+    array)."""
     row_pts, col_pts, nib_pts = _point_tables(tuple(points))
     hit = _row_hit_table()
     colline = _col_line_table()

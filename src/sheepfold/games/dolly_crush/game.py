@@ -1,14 +1,15 @@
-"""Dolly Crush: the rules engine (rulebook + rulings 1-9).
+"""Dolly Crush: the rules engine (rulebook + Dolly Crush rulings 1-9, docs/spec/rulings.md).
 
 State discipline: mutable, with a cheap :meth:`DollyState.clone` (a few short lists).
 
 A turn is a sequence of decisions: ``dog D`` (play dog card D), then exactly as many
 ``swap X-Y`` as that card shows. After the last swap the combination is taken, and the flock is
-refilled (ruling 6): every card drawn is a chance event whose outcome is a card kind, with the
-probability of that kind among the cards not yet seen. The state keeps its deck in a real order
-(shuffled from the seed, or given by a record), and :meth:`DollyState.sample_chance` draws its
-top card, so a seeded game is reproducible; applying another kind draws that kind instead (the
-deck's multiset stays exact), which is how search and OpenSpiel sample the unseen cards.
+refilled (Dolly Crush ruling 6): every card drawn is a chance event whose outcome is a card
+kind, with the probability of that kind among the cards not yet seen. The state keeps its deck
+in a real order (shuffled from the seed, or given by a record), and
+:meth:`DollyState.sample_chance` draws its top card, so a seeded game is reproducible; applying
+another kind draws that kind instead (the deck's multiset stays exact), which is how search and
+OpenSpiel sample the unseen cards.
 
 Action ids (decisions): ``0..3`` dog card D; ``4 + i`` the i-th adjacent pair of
 :data:`~sheepfold.games.dolly_crush.cards.SWAPS`. Chance outcome ids: the card id 0..9.
@@ -210,7 +211,7 @@ class DollyState(State):
         self.swaps_left = 0
         self.setup = True  # the first deal and its clean-up
         self.cleanup_rounds = 0
-        self.aborted = False  # the clean-up gave up (ruling 6)
+        self.aborted = False  # the clean-up gave up (Dolly Crush ruling 6)
         self.last_taken: tuple[int, ...] = ()  # cells of the last combination taken
         self._history: list[tuple[Seat, Action]] = []
         self._chance_count = 0
@@ -340,7 +341,8 @@ class DollyState(State):
                 self._end_turn()
 
     def _end_turn(self) -> None:
-        """After the last swap: take the combination (ruling 5), then refill (ruling 6)."""
+        """After the last swap: take the combination (Dolly Crush ruling 5), then refill
+        (Dolly Crush ruling 6)."""
         cells = find_lines(self.flock)
         self.last_taken = tuple(cells)
         pile = self.collected[self.turn]
@@ -382,12 +384,12 @@ class DollyState(State):
     def _after_settled(self) -> None:
         if self.setup:
             self.setup = False
-            # A flock the deck could not fill can never be played (ruling 8).
+            # A flock the deck could not fill can never be played (Dolly Crush ruling 8).
             self.phase = OVER if EMPTY in self.flock else DOG
             return
         n = self.game.num_players
         all_played = all(d == (1 << NUM_DOGS) - 1 for d in self.dogs_played)
-        if not self.deck or all_played:  # ruling 8
+        if not self.deck or all_played:  # Dolly Crush ruling 8
             self.phase = OVER
             return
         self.turn = (self.turn + 1) % n

@@ -1,4 +1,5 @@
-"""Dolly Crush's rule options: deck composition, dog cards' swap counts, points (rulings 2, 3, 6)."""
+"""Dolly Crush's rule options: deck composition, dog cards' swap counts, points
+(Dolly Crush rulings 2, 3 and 6)."""
 
 from __future__ import annotations
 

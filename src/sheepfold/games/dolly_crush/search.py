@@ -6,8 +6,8 @@ is plugged in. Every caller (bots, front ends, the lab) uses :data:`best_swaps`,
 particular implementation.
 
 Both functions answer ``(points, swaps)``: the most points collectable with EXACTLY ``n`` swaps
-(ruling 7: swaps need not make lines, a card may be swapped more than once, lines are found only
-after the last swap), and the swap sequence as indexes into
+(Dolly Crush ruling 7: swaps need not make lines, a card may be swapped more than once, lines
+are found only after the last swap), and the swap sequence as indexes into
 :data:`~sheepfold.games.dolly_crush.cards.SWAPS`. Ties are broken deterministically: the first
 sequence, in lexicographic order of the swap indexes, among those that score the most.
 """
@@ -22,7 +22,7 @@ SearchFn = Callable[[Sequence[int], int, Sequence[int]], tuple[int, tuple[int, .
 
 
 def combination_points(flock: Sequence[int], points: Sequence[int]) -> int:
-    """Points of the combination in ``flock`` (ruling 5: the union of all lines)."""
+    """Points of the combination in ``flock`` (Dolly Crush ruling 5: the union of all lines)."""
     return sum(points[flock[c]] for c in find_lines(flock))
 
 

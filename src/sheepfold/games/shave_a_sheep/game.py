@@ -1,4 +1,4 @@
-"""Shave a Sheep: the rules engine (rulebook + rulings 1-10 and every variant).
+"""Shave a Sheep: the rules engine (rulebook + Shave a Sheep rulings 1-10 and every variant).
 
 State discipline: mutable, with a cheap :meth:`ShaveState.clone` (a handful of ints and three
 short lists). A turn is a chance event (the roll) followed by the roller's decision; Howling
@@ -94,7 +94,7 @@ class ShaveGame(Game):
         self.faces: tuple[str, ...] = tuple(counts)
         self.face_probs: tuple[float, ...] = tuple(c / len(r.faces) for c in counts.values())
         self.face_actions: tuple[tuple[str, ...], ...] = tuple(face_actions(f) for f in self.faces)
-        # A face that shows gray starts the race in Howling Wolf (ruling 8).
+        # A face that shows gray starts the race in Howling Wolf (Shave a Sheep ruling 8).
         self.face_races: tuple[bool, ...] = tuple(
             r.howling_wolf and "wolf" in acts for acts in self.face_actions
         )
@@ -356,7 +356,7 @@ class ShaveState(State):
 
     def _shear(self, seat: Seat) -> None:
         wool = self.sheep[seat]
-        if wool and self.game.rules.cutting_costs:  # ruling 7: one piece pays the cut
+        if wool and self.game.rules.cutting_costs:  # Shave a Sheep ruling 7: one piece pays the cut
             wool -= 1
             self.middle += 1
         self.piles[seat] += wool
@@ -365,7 +365,7 @@ class ShaveState(State):
     def _end_turn(self) -> None:
         self.face = -1
         self.grabber = -1
-        if self.middle == 0:  # ruling 6: the last piece left the middle
+        if self.middle == 0:  # Shave a Sheep ruling 6: the last piece left the middle
             for s in range(self.game.num_players):
                 self._shear(s)  # a cutting-costs payment here does not restart the game
             self.phase = OVER
@@ -377,7 +377,7 @@ class ShaveState(State):
             self.phase = OVER
             return
         self.turn = (self.turn + 1) % self.game.num_players
-        if self.sheep[self.turn] >= self.game.rules.max_wool:  # ruling 5: auto-shear
+        if self.sheep[self.turn] >= self.game.rules.max_wool:  # Shave a Sheep ruling 5: auto-shear
             self._shear(self.turn)
         self.phase = ROLL
 

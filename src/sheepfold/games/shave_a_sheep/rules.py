@@ -1,4 +1,4 @@
-"""Shave a Sheep's rule options: wool, cap, die, variants (rulings 2, 3, 7-10).
+"""Shave a Sheep's rule options: wool, cap, die, variants (Shave a Sheep rulings 2, 3, 7-10).
 
 Rule options are validated once, here, with messages that say what is wrong; the engine then
 trusts them. A face is written as colours joined by ``/`` (``white/pink``); each colour is one

@@ -150,7 +150,7 @@
     if (pending) for (const [a, b] of pending.swaps) { const x = idx(a), y = idx(b); const t = f[x]; f[x] = f[y]; f[y] = t; }
     return f;
   }
-  function findLines(f) { // ruling 5: maximal runs of 3+ of one type, rows and columns
+  function findLines(f) { // Dolly Crush ruling 5: maximal runs of 3+ of one type, rows and columns
     const type = (c) => (c ? c.split("-")[0] : null);
     const out = new Set();
     const run = (cells) => {
