@@ -45,8 +45,9 @@ test: $(STAMP) $(SYSTAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser and not postgres"
 
+# Only the property tests (hypothesis marks them) depend on the profile.
 test-random: $(STAMP)
-	HYPOTHESIS_PROFILE=random $(PY) -m pytest -q -m "not browser and not postgres"
+	HYPOTHESIS_PROFILE=random $(PY) -m pytest -q -m hypothesis
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench examples
