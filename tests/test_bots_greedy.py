@@ -87,8 +87,8 @@ def test_best_swaps_is_the_module_level_search():
 #  c   L  B  F  Y  R
 # SWAPS starts (a1-a2)=0, (a1-b1)=1, (a2-a3)=2, (a2-b2)=3, (a3-a4)=4, (a3-b3)=5.
 # One swap: a3-b3 completes row a (5 cards); a2-a3 makes a3-a5 and column 3, which cross at
-# a3: 3 + 3 - 1 = 5 cards (ruling 5: a card in two lines counts once). a1-a2 changes nothing
-# and a1-b1 makes only b1-b3 (3), so the first best is a2-a3 (index 2), 5 points.
+# a3: 3 + 3 - 1 = 5 cards (Dolly Crush ruling 5: a card in two lines counts once). a1-a2
+# changes nothing and a1-b1 makes only b1-b3 (3), so the first best is a2-a3 (index 2), 5 points.
 # Two swaps: all 7 flowers. A sequence starting with a1-a2 is one real swap (5 at most);
 # a1-b1 (b1-b3 in a row) then a2-a3 (a3-a5 + column 3) takes a3 a4 a5 b1 b2 b3 c3 = 7, and
 # no second swap below index 2 does (a1-a2 gives 3, a1-b1 undoes the first): (1, 2).

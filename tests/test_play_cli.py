@@ -144,7 +144,7 @@ def test_illegal_and_unreadable_input_get_a_reason_and_a_new_prompt(tmp_path):
     # a swap before a dog card: the engine's reason (ruling text), not a crash
     assert "choose a dog card first" in out
     assert "Dolly Crush moves" in out  # help
-    # mid-turn: another dog card is refused with the engine's reason (ruling 7)
+    # mid-turn: another dog card is refused with the engine's reason (Dolly Crush ruling 7)
     assert "dog card 1 is in play" in out
     assert "a dog card is already in play" in out  # a bare number mid-turn
     assert "c5-c6" in out and "is not a cell" in out
@@ -352,7 +352,8 @@ def test_shave_parser_accepts_menu_numbers_words_and_names():
 
 
 def test_dolly_ruling_4_the_table_picks_the_starting_player(tmp_path):
-    """Ruling 4: the front end lets the table pick who starts; the order stays clockwise."""
+    """Dolly Crush ruling 4: the front end lets the table pick who starts; the order stays
+    clockwise."""
     save = tmp_path / "first.json"
     result = invoke(
         [

@@ -1,4 +1,4 @@
-"""The record contract (shared/spec/records.md): what ``to_record`` writes, what ``replay``
+"""The record contract (docs/spec/records.md): what ``to_record`` writes, what ``replay``
 accepts and refuses, and the replay summary's fields."""
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ def test_mr_wolf_moves_mode_inference_and_raid_target() -> None:
         }
     )
     assert out.error and out.error.move == 2 and "seat 1" in out.error.message
-    # a raid while the wolf is in the middle: ruling 9, whatever the target says
+    # a raid while the wolf is in the middle: Shave a Sheep ruling 9, whatever the target says
     out = replay(
         {**base, "moves": [{"roll": "gray/pink", "action": "wolf", "mode": "raid", "target": 1}]}
     )

@@ -6,18 +6,20 @@ r ram; upper case black):
 
 * dolly-cross: flock ``lfBBy / BbrbB / fyblr``; the Australian Shepherd's four swaps a1-a2,
   a2-a1 (back), b3-b4, a4-b4 make row b ``BbbBB`` crossed by column 3 ``B b b``: 7 cards,
-  2+1+1+2+2+2+1 = 11 points (ruling 5); refill a3, b1..b5, c3 from ``y rlfyb b`` (ruling 6);
-  Bobtail swaps c4-c5, nothing taken, dog spent (ruling 7). 5 cards left in the deck.
+  2+1+1+2+2+2+1 = 11 points (Dolly Crush ruling 5); refill a3, b1..b5, c3 from ``y rlfyb b``
+  (Dolly Crush ruling 6); Bobtail swaps c4-c5, nothing taken, dog spent (Dolly Crush ruling 7).
+  5 cards left in the deck.
 * dolly-graded-deck-out: graded edition, dog 1 = 2 swaps; b3-c3 makes ``rrRrr`` and ``lll``
   (8 cards, 9 points), a1-a2 only moves cards; the refill uses the last 8 cards, the deck is
-  empty after the turn: the game ends (ruling 8), seat 0 wins 9-0.
-* dolly-illegal-dog: seat 0 plays dog 0 twice (move 2): ruling 7.
-* dolly-illegal-swaps: 2 swaps for a 4-swap card (move 0): ruling 7.
+  empty after the turn: the game ends (Dolly Crush ruling 8), seat 0 wins 9-0.
+* dolly-illegal-dog: seat 0 plays dog 0 twice (move 2): Dolly Crush ruling 7.
+* dolly-illegal-swaps: 2 swaps for a 4-swap card (move 0): Dolly Crush ruling 7.
 * dolly-malformed-cell / bad-json / shave-malformed-die / shave-both-wolves: not records.
 * shave-rulebook: grow 1 (m29); double 2 (m27); swap: sheep 2|1; wolf on seat 0: 2 back
   (m29); shear of a bare sheep; grow: seat 1 has 2 (m28).
 * shave-cutting-costs-end: wool 4: double (2, m2), bare shear, grow (3, m1), double with one
-  left (seat 1: 1, m0) ends the game; final shears pay 1 each: piles 2|0, middle 2 (ruling 7).
+  left (seat 1: 1, m0) ends the game; final shears pay 1 each: piles 2|0, middle 2
+  (Shave a Sheep ruling 7).
 * shave-howling-wolf (3 seats): double (2); gray/white: seat 2 grabs, seat 0 loses one, the
   roller grows (m28); white/gray: the roller grabs, seat 1 loses one, no grow (m29);
   green/pink: seat 0 shears 1.
@@ -27,7 +29,7 @@ r ram; upper case black):
 * shave-truncated: max_turns 2 stops the game: finished, truncated, no winners.
 * shave-custom-die: die white, white/x2, pink; wool 6, cap 2: double (2, m4); bare shear;
   seat 0 auto-shorn (pile 2) then grows (1, m3).
-* shave-illegal-swap: seat 1 swaps with itself (move 1): ruling 4.
+* shave-illegal-swap: seat 1 swaps with itself (move 1): Shave a Sheep ruling 4.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One test per Dolly Crush ruling (shared/rules/RULINGS.md), on hand-built positions.
+"""One test per Dolly Crush ruling (docs/spec/rulings.md), on hand-built positions.
 
 Positions are made the honest way: an explicit deck (top card first), dealt by the engine. The
 notation below: one letter per card, ``b`` bell, ``l`` lamb, ``y`` butterfly, ``f`` flower,

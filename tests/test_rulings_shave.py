@@ -1,4 +1,4 @@
-"""One test per Shave a Sheep ruling (shared/rules/RULINGS.md), on hand-built positions.
+"""One test per Shave a Sheep ruling (docs/spec/rulings.md), on hand-built positions.
 
 A position is a fresh state whose wool is placed by hand (the rule set's wool is the total, so
 wool stays conserved); rolls and grabs are applied explicitly, so every outcome is exact.

@@ -1,4 +1,5 @@
-"""Types are part of the contract (style.md, principle 10): the package passes mypy.
+"""Types are part of the contract (docs/spec/principles.md, principle 10): the package passes
+mypy.
 
 The configuration is in pyproject.toml: the whole package is checked, and ``core`` and ``games``
 under mypy's strict flags.
