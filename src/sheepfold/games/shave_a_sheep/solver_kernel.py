@@ -114,6 +114,18 @@ def advance(t, s2, p2, m2, cfg):  # type: ignore[no-untyped-def]
 
 
 @njit
+def close_turn(t, s2, p2, m2, played, max_turns, cfg):  # type: ignore[no-untyped-def]
+    """:func:`advance` for turn number ``played`` (1, 2, ...) of a game limited to ``max_turns``
+    turns (docs/engine.md, "Truncated games"): a turn that reaches the limit and leaves wool in
+    the middle ends the game truncated. No next turn begins, so there is no auto-shear: returns
+    (False, t, m2) with s2 and p2 as the turn left them. The value iteration has no turn limit
+    and calls :func:`advance` directly."""
+    if m2 > 0 and played >= max_turns:
+        return False, t, m2
+    return advance(t, s2, p2, m2, cfg)
+
+
+@njit
 def end_turn(  # type: ignore[no-untyped-def]
     t, s2, p2, wc2, m2, cfg, pw_s, pw_p, sv_rank, pile_rank, cnt_le, off, V, focal, nv, out
 ):
@@ -1478,8 +1490,9 @@ def simulate(  # type: ignore[no-untyped-def]
     turns,
 ):
     """Play ngames games with the kernel's rules (random, table or greedy seats); shares[g] =
-    each seat's win share (NaN: not over after max_turns), turns[g] = turns played. For the
-    statistical tests and the strength numbers: fast, seeded, independent of value iteration."""
+    each seat's win share (NaN: truncated at max_turns, see close_turn), turns[g] = turns
+    played. For the statistical tests and the strength numbers: fast, seeded, independent of
+    value iteration."""
     np.random.seed(seed)
     n = cfg[C_N]
     W = cfg[C_W]
@@ -1543,7 +1556,7 @@ def simulate(  # type: ignore[no-untyped-def]
                 else:
                     a = acts[np.random.randint(na)]
                 wc2, m2 = apply_choose(a, t, s, p, wc, m, cfg, s2, p2)
-            ended, t2, m2 = advance(t, s2, p2, m2, cfg)
+            ended, t2, m2 = close_turn(t, s2, p2, m2, played, max_turns, cfg)
             for i in range(n):
                 s[i] = s2[i]
                 p[i] = p2[i]
