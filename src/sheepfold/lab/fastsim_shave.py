@@ -148,7 +148,7 @@ def _end_turn(st, p):  # type: ignore[no-untyped-def]
         st[S_OVER] = 1
         return
     st[S_TURNS] += 1
-    if p[P_MAXT] > 0 and st[S_TURNS] >= p[P_MAXT]:
+    if p[P_MAXT] > 0 and st[S_TURNS] >= p[P_MAXT]:  # no next turn: no auto-shear (docs/engine.md)
         st[S_TRUNC] = 1
         st[S_OVER] = 1
         return

@@ -372,7 +372,7 @@ class ShaveState(State):
             return
         self.turns += 1
         mt = self.game.rules.max_turns
-        if mt is not None and self.turns >= mt:
+        if mt is not None and self.turns >= mt:  # no next turn, so no auto-shear (docs/engine.md)
             self.truncated = True
             self.phase = OVER
             return
