@@ -1,6 +1,7 @@
 """Fixtures of the web tests: a live server in a thread, a PostgreSQL server, Chromium.
 
-Only loopback addresses are used.
+Servers listen on port 0 (a free port the system picks) of the loopback address, or, for
+PostgreSQL, on a Unix socket only: two test runs side by side never fight over a port.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -19,6 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from polling import wait_until
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SHOTS = Path(__file__).parent / "screenshots"
@@ -55,11 +57,11 @@ class LiveServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.time() + 20
-        while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the live server did not start")
-            time.sleep(0.02)
+        wait_until(
+            lambda: self.server.started or not self.thread.is_alive(),
+            what="the live server to start",
+        )
+        assert self.server.started, "the live server's thread ended before it started"
         self.port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -177,12 +179,6 @@ def ws_client() -> Iterator[Any]:
 
 
 # -- PostgreSQL --------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _pg_user() -> str:
     import pwd
 
@@ -196,7 +192,8 @@ def _pg_user() -> str:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """A real PostgreSQL 15 server on 127.0.0.1, in a temporary folder, for this test session.
+    """A real PostgreSQL 15 server in a temporary folder for this test session, reached through
+    a Unix socket in that folder (no TCP port: nothing to collide with).
 
     It fails (never skips) when PostgreSQL cannot be started: the storage must be tested on it.
     """
@@ -214,7 +211,6 @@ def postgres_url() -> Iterator[str]:
     if user:
         shutil.chown(tmp, user)
         shutil.chown(sock, user)
-    port = free_port()
     subprocess.run(
         [
             *run_as,
@@ -245,14 +241,14 @@ def postgres_url() -> Iterator[str]:
             "-t",
             "60",
             "-o",
-            f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off",
+            f"-k {sock} -c listen_addresses='' -c fsync=off",
             "start",
         ],
         check=True,
         capture_output=True,
     )
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield f"postgresql://postgres@/postgres?host={sock}"
     finally:
         subprocess.run(
             [*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],

@@ -5,30 +5,29 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import threading
-import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
+import pytest
 from test_web_api import dolly_turn
 
+from polling import wait_until
 from sheepfold.server.storage import Storage
 from sheepfold.server.tables import TableManager
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+SERVING = re.compile(r"serving at http://[^\s/]+:(\d+)/")
 
 
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
-    log = open(db + f".{port}.log", "wb")
+def start_server(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
+    """`sheepfold serve --port 0` on ``db``: the process, and the port it printed."""
+    log_path = f"{db}.{name}.log"
+    log = open(log_path, "wb")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -38,7 +37,7 @@ def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
             "--host",
             "127.0.0.1",
             "--port",
-            str(port),
+            "0",
             "--db",
             db,
             "--bot-delay",
@@ -47,22 +46,53 @@ def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
             "--race-timeout",
             "0.3",
         ],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=log,
+        text=True,
     )
     log.close()
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if proc.poll() is not None:
-            raise RuntimeError(open(db + f".{port}.log").read() or "server died")
-    proc.kill()
-    proc.wait()
-    raise RuntimeError("the server did not start")
+    printed: list[str] = []
+
+    def read() -> None:  # keeps reading to the end, so the server never blocks on its stdout
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            printed.append(line)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def address() -> re.Match[str] | None:
+        return next(filter(None, (SERVING.search(line) for line in printed)), None)
+
+    try:
+        found = wait_until(
+            lambda: address() or proc.poll() is not None, what="the server to print its address"
+        )
+    except AssertionError:
+        proc.kill()
+        proc.wait()
+        raise
+    if not isinstance(found, re.Match):
+        raise RuntimeError(open(log_path).read() or "the server died")
+    port = int(found.group(1))
+    assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+    return proc, port
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[str, str], tuple[subprocess.Popen[str], int]]]:
+    """start_server, and every server it started is killed at the end, whatever happened."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
+        proc, port = start_server(db, name)
+        started.append(proc)
+        return proc, port
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
@@ -111,12 +141,11 @@ def state_at(row: Any, n: int) -> Any:
     return s
 
 
-def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
+def test_kill_9_mid_games_and_restart(tmp_path, ws_client, serve):
     import json
 
     db = str(tmp_path / "crash.db")
-    port = free_port()
-    proc = start_server(db, port)
+    proc, port = serve(db, "first")
     http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     specs = [
         {"game": "dolly-crush", "seats": [{}, {}], "seed": 100},
@@ -159,12 +188,10 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
     for th in threads:
         th.start()
     # let the games run, then kill the server in the middle of them
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        seqs = [c.last_state["seq"] for *_, c in clients]
-        if min(seqs) > 20:
-            break
-        time.sleep(0.05)
+    wait_until(
+        lambda: min(c.last_state["seq"] for *_, c in clients) > 20,
+        what="every table to get past 20 actions",
+    )
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(10)
     stop.set()
@@ -194,8 +221,7 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
     assert unfinished, "the kill came after every game had ended"
 
     # restart on the same database: every table is where it was, and the games go on to the end
-    port2 = free_port()
-    proc2 = start_server(db, port2)
+    proc2, port2 = serve(db, "restarted")
     new_clients: list[tuple[str, int, str, Any]] = []
     try:
         rows = rebuild(db)  # a restarted bot may already have moved; compare with the DB now
@@ -213,15 +239,14 @@ def test_kill_9_mid_games_and_restart(tmp_path, ws_client):
         ]
         for th in threads:
             th.start()
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            if all(c.last_state["view"]["finished"] for *_, c in new_clients):
-                break
-            time.sleep(0.1)
+        wait_until(
+            lambda: all(c.last_state["view"]["finished"] for *_, c in new_clients),
+            what="every game to end after the restart",
+            timeout=90,
+        )
         stop2.set()
         for th in threads:
             th.join(5)
-        assert all(c.last_state["view"]["finished"] for *_, c in new_clients)
         final = rebuild(db)
         for tid, seat, _, c in new_clients:
             row = final[tid]

@@ -127,11 +127,13 @@ def test_tables_rebuild_exactly_from_storage(db_url):
         for sp in specs:
             m.create(sp)
         rng = random.Random(4)
-        for _ in range(12):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while not all(t.stored > 15 for t in m.tables.values()):  # poll, with a deadline
+            assert loop.time() < deadline, "the tables did not get past 15 stored actions"
             _drive(m, rng, 5)
-            await asyncio.sleep(0.03)  # bots and races run
+            await asyncio.sleep(0.01)  # give the loop a turn: bots and race timers run
         before = {tid: (t.state.snapshot(), t.stored) for tid, t in m.tables.items()}
-        assert all(t.stored > 15 for t in m.tables.values())
         await m.close()
         m2 = TableManager(Storage(db_url), settings)
         assert m2.load() == 3
