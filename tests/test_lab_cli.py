@@ -148,9 +148,10 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
     import signal
     import subprocess
     import sys
-    import time
 
     import pyarrow.parquet as pq
+
+    from polling import wait_until
 
     out = tmp_path / "big.parquet"
     args = [
@@ -173,13 +174,21 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
         "--out",
         str(out),
     ]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The child gets Ctrl-C's default back: a shell starts background jobs (pytest run with `&`)
+    # with SIGINT ignored, Python keeps ignoring an inherited SIG_IGN, and the child would never
+    # see the signal this test sends.
+    proc = subprocess.Popen(
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     parts = tmp_path / "big.parquet.parts"
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        if parts.is_dir() and any(parts.glob("part-*.parquet")):
-            break
-        time.sleep(0.05)
+    wait_until(
+        lambda: proc.poll() is not None or (parts.is_dir() and any(parts.glob("part-*.parquet"))),
+        what="the first finished chunk of `lab run`",
+        timeout=120,
+    )
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
