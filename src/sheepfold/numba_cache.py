@@ -1,30 +1,175 @@
-"""Where numba keeps compiled kernels (``cache=True`` needs a writable folder).
+"""Caches that cannot go stale: a hash of the source they come from, and numba's cache folder.
 
-Called before numba is imported by every module that compiles kernels (the solver, the lab), so
-they all share one folder: ``$NUMBA_CACHE_DIR`` if set, else ``($XDG_CACHE_HOME or
-~/.cache)/sheepfold/numba``, else a folder under the system temp folder.
+Numba's own cache (``cache=True``) only notices an edit to the file a kernel is defined in (by
+its time stamp and size): a constant or a compiled function imported from another module is
+frozen into the compiled code and an edit to it is NOT noticed. So every cache of the package is
+keyed by :func:`source_hash`, the sha256 of the source text of the modules it depends on, found
+by following their imports, never by a version number kept by hand:
+
+- numba: :func:`ensure_numba_cache_dir` puts every kernel in ``<base>/sheepfold-<hash>``, the
+  hash of :data:`KERNEL_MODULES` (and the numba version): an edit to a kernel or to anything it
+  imports gives a new, empty folder. ``<base>`` is ``$NUMBA_CACHE_DIR`` if set, else
+  ``($XDG_CACHE_HOME or ~/.cache)/sheepfold/numba``, else a folder under the system temp folder.
+  The folders of other sources are removed once nobody used them for a week (the folder in use
+  is touched each time it is chosen; numba makes its folder again if it has to save into it), so
+  an edit costs one compilation and no disk for good.
+- the solver's disk cache: ``solver.cache_key`` hashes ``solver.py`` and what it imports.
+
+It is called before numba is imported by every module that compiles kernels (the solver, the
+lab, Dolly Crush's compiled search), so they all share one folder.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
+import re
+import shutil
+import sys
 import tempfile
+import time
+from functools import cache
+from pathlib import Path
+
+#: the modules that define compiled kernels (``tests/test_caches.py`` checks the list is whole)
+KERNEL_MODULES = (
+    "sheepfold.games.shave_a_sheep.solver_kernel",
+    "sheepfold.games.dolly_crush.compiled",
+    "sheepfold.bots.dolly_mc",
+    "sheepfold.lab.fastsim_shave",
+    "sheepfold.lab.features",
+)
+
+_PACKAGE = Path(__file__).resolve().parent  # the folder of the ``sheepfold`` package
+_PREFIX = "sheepfold-"  # the name of the folders this module makes (and may remove)
+_UNUSED_FOR = 7 * 24 * 3600  # seconds: then another source's folder is removed
+# an import statement anywhere (also inside functions: a lazy import can change a result);
+# a false match in a docstring only adds a module to the hash, it never leaves one out
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n]*)|import[ \t]+([^#\n]*))",
+    re.M,
+)
 
 
-def ensure_numba_cache_dir() -> str:
-    """Choose (and create) the cache folder and export it as ``NUMBA_CACHE_DIR``."""
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return os.environ["NUMBA_CACHE_DIR"]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(base, "sheepfold", "numba")
+def _module_file(name: str) -> Path | None:
+    """The source file of module ``name`` if it belongs to the package (no import needed)."""
+    parts = name.split(".")
+    if parts[0] != "sheepfold":
+        return None
+    path = _PACKAGE.joinpath(*parts[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported(name: str, path: Path, text: str) -> list[str]:
+    """Every module named by an import statement of ``text`` (module ``name``, file ``path``),
+    relative imports resolved; ``from a import b`` names ``a`` and ``a.b`` (b may be a module)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for source, names, plain in _IMPORT.findall(text):
+        if plain:
+            found += [item.split()[0] for item in plain.split(",") if item.split()]
+            continue
+        dots = len(source) - len(source.lstrip("."))
+        if dots:
+            up = package.split(".")[: len(package.split(".")) - dots + 1]
+            source = ".".join(up + [source[dots:]] if source[dots:] else up)
+        found.append(source)
+        names = re.sub(r"#[^\n]*", "", names).strip("()")  # comments inside parentheses
+        words = (item.split() for item in names.split(","))
+        found += [f"{source}.{w[0]}" for w in words if w]
+    return found
+
+
+@cache
+def source_hash(*modules: str) -> str:
+    """The sha256 (hex) of the source of ``modules`` and of every ``sheepfold`` module they
+    import, transitively (imports are read from the text: nothing is imported)."""
+    texts: dict[str, str] = {}
+    todo = list(modules)
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if name in texts or path is None:
+            continue
+        texts[name] = path.read_text(encoding="utf-8")
+        todo += _imported(name, path, texts[name])
+    digest = hashlib.sha256()
+    for name in sorted(texts):
+        digest.update(f"{name}\0{texts[name]}\0".encode())
+    return digest.hexdigest()
+
+
+def kernel_hash() -> str:
+    """The hash that names numba's cache folder: the kernels' sources and numba's version (read
+    from its ``_version.py``: ``importlib.metadata`` costs more than the rest together)."""
+    spec = importlib.util.find_spec("numba")
+    numba_version = "none"  # no numba: the kernels run as plain Python, nothing is cached
+    if spec is not None and spec.origin is not None:
+        try:
+            numba_version = Path(spec.origin).with_name("_version.py").read_text(encoding="utf-8")
+        except OSError:
+            numba_version = spec.origin
+    text = f"{source_hash(*KERNEL_MODULES)}|{numba_version}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _writable(path: str) -> bool:
     try:
         os.makedirs(path, exist_ok=True)
         probe = os.path.join(path, f".probe{os.getpid()}")
         with open(probe, "w") as f:
             f.write("")
         os.remove(probe)
+        return True
     except OSError:
-        path = os.path.join(tempfile.gettempdir(), "sheepfold-numba")
+        return False
+
+
+def _remove_unused(base: str, keep: str) -> None:
+    """Remove the folders of other sources that nobody chose for :data:`_UNUSED_FOR`."""
+    old = time.time() - _UNUSED_FOR
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(_PREFIX) and entry.path != keep and entry.is_dir():
+            try:
+                if entry.stat().st_mtime < old:
+                    shutil.rmtree(entry.path, ignore_errors=True)
+            except OSError:
+                pass
+
+
+def _is_ours(path: str) -> bool:
+    name = os.path.basename(path)
+    return re.fullmatch(re.escape(_PREFIX) + "[0-9a-f]{16}", name) is not None
+
+
+def ensure_numba_cache_dir() -> str:
+    """Choose (and create) numba's cache folder for the current kernels, export it as
+    ``NUMBA_CACHE_DIR`` (subprocesses inherit it) and, if numba is already imported, tell it."""
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if base:
+        base = os.path.normpath(base)
+        if _is_ours(base):  # exported by a parent process (maybe of other sources): its base
+            base = os.path.dirname(base)
+    else:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(home, "sheepfold", "numba")
+    path = os.path.join(base, _PREFIX + kernel_hash()[:16])
+    if not _writable(path):
+        base = os.path.join(tempfile.gettempdir(), "sheepfold-numba")
+        path = os.path.join(base, _PREFIX + kernel_hash()[:16])
         os.makedirs(path, exist_ok=True)
+    os.utime(path)  # in use: not removed by another source's process
+    _remove_unused(base, path)
     os.environ["NUMBA_CACHE_DIR"] = path
+    numba = sys.modules.get("numba")
+    if numba is not None and hasattr(numba, "config"):  # imported first: it read the old value
+        numba.config.CACHE_DIR = path
     return path

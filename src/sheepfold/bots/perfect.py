@@ -42,9 +42,7 @@ def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> 
         return _SOLUTIONS[key]
     space = solver.Space(rules, n)
     if n == 2 or table is None:
-        what = "minimax" if n == 2 else f"guaranteed-{seat}"
-        path = solver.cache_dir() / f"{solver.cache_key(rules, n, what)}.npz"
-        if not path.exists() and space.size > ON_THE_FLY_LIMIT:
+        if not solver.cache_path(rules, n, seat).exists() and space.size > ON_THE_FLY_LIMIT:
             raise SheepfoldError(
                 f"the perfect bot needs the solution of this {n}-player game ({space.size:,} positions): "
                 f"run 'sheepfold solve shave-a-sheep --players {n}' first"

@@ -6,15 +6,14 @@
   of every position a game passes through.
 
 Solutions come from the solver's disk cache when they are there; exact win shares are cached
-next to it (``$SHEEPFOLD_HOME/cache/lab``), keyed by the rules, the player count and policies.
+next to it (``$SHEEPFOLD_HOME/cache/lab``), keyed like the solver's (``solver.cache_key``: the
+rules, the player count, the policies and the solver's source).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -85,11 +84,6 @@ def policy_tables(game: Any) -> np.ndarray:
     return _TABLES[key]
 
 
-def _cache_dir() -> Path:
-    home = os.environ.get("SHEEPFOLD_HOME")
-    return (Path(home) if home else Path.home() / ".sheepfold") / "cache" / "lab"
-
-
 _SHARES: dict[str, np.ndarray] = {}
 
 
@@ -100,11 +94,10 @@ def win_shares(game: Any, policies: Sequence[str]) -> np.ndarray:
     pols = [p.partition(":")[0] for p in policies]
     if len(pols) == 1:
         pols = pols * game.num_players
-    text = f"{game.rules.key()}|{game.num_players}|{','.join(pols)}|v1"
-    key = hashlib.sha256(text.encode()).hexdigest()[:24]
+    key = solver.cache_key(game.rules, game.num_players, f"shares:{','.join(pols)}")
     if key in _SHARES:
         return _SHARES[key]
-    path = _cache_dir() / f"shares-{key}.npy"
+    path = solver.cache_dir().parent / "lab" / f"shares-{key}.npy"
     V = None
     if path.exists():
         try:

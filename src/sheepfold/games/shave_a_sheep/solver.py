@@ -55,8 +55,8 @@ from sheepfold.games.shave_a_sheep.game import (
     ShaveState,
 )
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
+from sheepfold.numba_cache import source_hash
 
-SOLVER_VERSION = 1
 DEFAULT_TOL = 1e-11  # a residual of 1e-10 leaves errors near 2e-9 (the sum of shares shows it)
 MAX_SWEEPS = 100_000
 #: refuse spaces bigger than this many positions (about 8 bytes each per value column)
@@ -870,7 +870,9 @@ def cache_dir() -> Path:
 
 
 def cache_key(rules: ShaveRules, players: int, what: str) -> str:
-    text = f"v{SOLVER_VERSION}|{players}|{what}|{rules.key()}"
+    """The name of a cached result: what the rules do, the seats, what was computed, and the
+    source of the solver and of everything it imports (an edit to it is a miss, never stale)."""
+    text = f"{source_hash(__name__)}|{players}|{what}|{rules.key()}"
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 

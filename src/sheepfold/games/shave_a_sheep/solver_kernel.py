@@ -32,14 +32,11 @@ from sheepfold.numba_cache import ensure_numba_cache_dir
 try:  # pragma: no cover - the import decides which branch runs
     if os.environ.get("SHEEPFOLD_NO_NUMBA"):
         raise ImportError
-    ensure_numba_cache_dir()
-    import numba
+    ensure_numba_cache_dir()  # before numba reads it (or tells numba if imported earlier)
     from numba import njit as _njit
     from numba import prange
 
     HAVE_NUMBA = True
-    if not numba.config.CACHE_DIR:  # type: ignore[attr-defined]  # numba imported before the folder was chosen
-        numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
 
     def njit(*args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("cache", True)

@@ -1,0 +1,184 @@
+"""Caches that cannot go stale: numba's folder and the solver's keys follow the source they come
+from (sheepfold/numba_cache.py), and an edit in a temporary copy of the package is a miss."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import sheepfold
+from sheepfold import numba_cache
+
+PACKAGE = Path(sheepfold.__file__).parent
+
+
+def copy_package(tmp_path: Path) -> Path:
+    """A copy of the ``sheepfold`` package's source; returns the folder to put on PYTHONPATH."""
+    root = tmp_path / "src"
+    shutil.copytree(PACKAGE, root / "sheepfold", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{path.name} no longer has {old!r}: update this test"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def run_in(root: Path, tmp_path: Path, code: str) -> dict:
+    """Run ``code`` in a fresh interpreter that imports the copy at ``root``, its caches in
+    ``tmp_path``; ``code`` prints one JSON object, returned with ``sheepfold.__file__``."""
+    env = dict(os.environ)
+    env.pop("SHEEPFOLD_NO_NUMBA", None)
+    env.update(
+        PYTHONPATH=str(root),
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        SHEEPFOLD_HOME=str(tmp_path / "home"),
+    )
+    head = "import json, sheepfold\nout = {'file': sheepfold.__file__}\n"
+    tail = "\nprint(json.dumps(out))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", head + code + tail],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    assert Path(out["file"]).is_relative_to(root), f"imported {out['file']}, not the copy"
+    return out
+
+
+# the expert's _taken (bots/dolly_mc.py) calls compiled._column (games/dolly_crush/compiled.py):
+# numba compiles the callee into the caller, and its own cache only checks the caller's file
+TAKEN = """
+import numpy as np
+from sheepfold.bots import dolly_mc
+hit = np.zeros(1 << 20, dtype=np.int64)  # no row is a line
+colline = np.zeros(1 << 12, dtype=np.bool_)
+colline[1] = True  # the column whose index is 1 is a line
+out["mask"] = int(dolly_mc._taken(np.uint64(1), hit, colline))  # column 0 holds card 0 on top
+stats = dolly_mc._taken.stats
+out.update(hits=sum(stats.cache_hits.values()), misses=sum(stats.cache_misses.values()))
+out["folder"] = stats.cache_path
+"""
+
+
+def test_a_kernel_is_compiled_again_when_a_constant_it_imports_changes(tmp_path):
+    pytest.importorskip("numba")
+    root = copy_package(tmp_path)
+    first = run_in(root, tmp_path, TAKEN)
+    assert (first["misses"], first["hits"]) == (1, 0)
+    assert first["mask"] == 1 | 1 << 5 | 1 << 10  # column 0, all three rows
+    assert Path(first["folder"]).is_relative_to(tmp_path / "numba")
+    again = run_in(root, tmp_path, TAKEN)
+    assert (again["misses"], again["hits"]) == (0, 1)
+    assert again["folder"] == first["folder"]
+    # the low nibble's mask in _column: 15 -> 14 (card 0 = nibble 1 reads as nibble 0)
+    edit(
+        root / "sheepfold/games/dolly_crush/compiled.py",
+        "lo = (x >> np.uint64(4 * c)) & np.uint64(15)",
+        "lo = (x >> np.uint64(4 * c)) & np.uint64(14)",
+    )
+    edited = run_in(root, tmp_path, TAKEN)
+    assert (edited["misses"], edited["hits"]) == (1, 0)
+    assert edited["mask"] == 0  # the new constant, not the stale compiled code
+    assert edited["folder"] != first["folder"]
+
+
+KEY = """
+from sheepfold.games.shave_a_sheep import solver
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+out["key"] = solver.cache_key(ShaveRules(), 2, "minimax")
+"""
+
+
+def test_the_solver_cache_key_follows_the_solver_source(tmp_path):
+    root = copy_package(tmp_path)
+    key = run_in(root, tmp_path, KEY)["key"]
+    assert run_in(root, tmp_path, KEY)["key"] == key
+    edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 12", "CFG_LEN = 13")
+    kernel_edited = run_in(root, tmp_path, KEY)["key"]
+    assert kernel_edited != key
+    # bots/greedy.py is imported inside a function of solver.py: its constants count too
+    edit(root / "sheepfold/bots/greedy.py", "SHEEP_WOOL_VALUE = 0.6", "SHEEP_WOOL_VALUE = 0.5")
+    assert run_in(root, tmp_path, KEY)["key"] not in (key, kernel_edited)
+
+
+def test_the_source_hash_follows_imports_of_every_form():
+    names = numba_cache._imported(
+        "sheepfold.lab.features",
+        PACKAGE / "lab/features.py",
+        "import sheepfold.lab  # comment\n"
+        "from . import runner, metrics as m\n"
+        "from ..games.dolly_crush import (\n    compiled,  # a comment\n    fastsearch as fs,\n)\n"
+        "def f():\n    from sheepfold.bots import greedy\n",
+    )
+    assert set(names) >= {
+        "sheepfold.lab",
+        "sheepfold.lab.runner",
+        "sheepfold.lab.metrics",
+        "sheepfold.games.dolly_crush.compiled",
+        "sheepfold.games.dolly_crush.fastsearch",
+        "sheepfold.bots.greedy",
+    }
+
+
+def _uses_numba(tree: ast.AST) -> bool:
+    """Whether a module compiles something: a name like jit, njit, vectorize, cfunc, stencil."""
+    words = re.compile(r"jit|vectorize|cfunc|stencil")
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.alias):
+            names = [node.name, node.asname or ""]
+        elif isinstance(node, ast.FunctionDef):
+            names = [node.name]
+        if any(words.search(n) for n in names):
+            return True
+    return False
+
+
+def test_every_module_with_compiled_kernels_is_hashed():
+    found = {
+        "sheepfold." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        for path in PACKAGE.rglob("*.py")
+        if _uses_numba(ast.parse(path.read_text(encoding="utf-8")))
+    }
+    assert found == set(numba_cache.KERNEL_MODULES)
+
+
+def test_the_numba_folder_is_under_the_chosen_base_and_old_ones_go(tmp_path, monkeypatch):
+    numba = pytest.importorskip("numba")
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
+    base = tmp_path / "base"
+    old = base / "sheepfold-0123456789abcdef"  # another source's, unused for 8 days
+    recent = base / "sheepfold-fedcba9876543210"
+    foreign = base / "other"  # not ours: never removed
+    for folder in (old, recent, foreign):
+        folder.mkdir(parents=True)
+    week_ago = time.time() - 8 * 24 * 3600
+    os.utime(old, (week_ago, week_ago))
+    os.utime(foreign, (week_ago, week_ago))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(base))
+    path = numba_cache.ensure_numba_cache_dir()
+    assert Path(path).parent == base
+    assert Path(path).name == "sheepfold-" + numba_cache.kernel_hash()[:16]
+    assert os.environ["NUMBA_CACHE_DIR"] == path == numba.config.CACHE_DIR  # numba was imported
+    assert not old.exists() and recent.exists() and foreign.exists()
+    # a subprocess inherits the chosen folder: it stands for its base, never nests
+    assert numba_cache.ensure_numba_cache_dir() == path
