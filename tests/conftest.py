@@ -1,4 +1,4 @@
-"""Shared test settings: hypothesis profiles.
+"""Shared test settings: caches out of $HOME, hypothesis profiles.
 
 * ``ci`` (the default, ``make test`` and ``make test-fast``): derandomized (the same examples on
   every run), no example database to depend on; sized for a 2-core CI machine.
@@ -9,8 +9,24 @@
 """
 
 import os
+import tempfile
 
-from hypothesis import HealthCheck, settings
+# The caches the tests fill stay under the system temp folder, never in $HOME; set before anything
+# imports sheepfold or numba, and inherited by the subprocesses the tests start (set either
+# variable yourself to choose another folder):
+# - numba's compiled kernels: one fixed folder, reused run after run. Compiling them all cold
+#   takes over 100 s here, and reuse is safe: the kernels go to a subfolder named by a hash of
+#   their source (sheepfold/numba_cache.py), so an edit to a kernel is a miss, never stale code.
+# - SHEEPFOLD_HOME (the solver's cache, user rule sets): a fresh folder for each session, removed
+#   at exit, as it holds more than caches; the solutions the tests need take under a second.
+os.environ.setdefault(
+    "NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "sheepfold-tests", "numba")
+)
+if "SHEEPFOLD_HOME" not in os.environ:
+    _home = tempfile.TemporaryDirectory(prefix="sheepfold-tests-home-")
+    os.environ["SHEEPFOLD_HOME"] = _home.name
+
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "ci",
