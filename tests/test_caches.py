@@ -135,6 +135,21 @@ def test_the_source_hash_follows_imports_of_every_form():
     }
 
 
+def test_numba_follows_only_the_imports_it_can_freeze():
+    text = (
+        "try:\n    from sheepfold.bots import greedy\nexcept ImportError:\n    pass\n"
+        "@_jit\ndef kernel(\n    x,\n):\n    return x\n"
+        "def python_only():\n    from sheepfold.lab import runner\n"
+        "class Holder:\n    import sheepfold.lab.metrics\n"
+    )
+    path = PACKAGE / "lab/fastsim_shave.py"
+    top = numba_cache._imported(
+        "sheepfold.lab.fastsim_shave", path, numba_cache._module_level(text)
+    )
+    assert "sheepfold.bots.greedy" in top
+    assert not {"sheepfold.lab.runner", "sheepfold.lab.metrics"} & set(top)
+
+
 def _uses_numba(tree: ast.AST) -> bool:
     """Whether a module compiles something: a name like jit, njit, vectorize, cfunc, stencil."""
     words = re.compile(r"jit|vectorize|cfunc|stencil")

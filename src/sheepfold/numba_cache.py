@@ -7,13 +7,14 @@ keyed by :func:`source_hash`, the sha256 of the source text of the modules it de
 by following their imports, never by a version number kept by hand:
 
 - numba: :func:`ensure_numba_cache_dir` puts every kernel in ``<base>/sheepfold-<hash>``, the
-  hash of :data:`KERNEL_MODULES` (and the numba version): an edit to a kernel or to anything it
-  imports gives a new, empty folder. ``<base>`` is ``$NUMBA_CACHE_DIR`` if set, else
+  hash of :data:`KERNEL_MODULES` and their top-level imports (and the numba version): an edit to
+  a kernel or to anything it imports gives a new, empty folder. ``<base>`` is ``$NUMBA_CACHE_DIR`` if set, else
   ``($XDG_CACHE_HOME or ~/.cache)/sheepfold/numba``, else a folder under the system temp folder.
   The folders of other sources are removed once nobody used them for a week (the folder in use
   is touched each time it is chosen; numba makes its folder again if it has to save into it), so
   an edit costs one compilation and no disk for good.
-- the solver's disk cache: ``solver.cache_key`` hashes ``solver.py`` and what it imports.
+- the solver's disk cache: ``solver.cache_key`` hashes ``solver.py`` and what it imports, also
+  inside functions (the greedy bot's constants, say).
 
 It is called before numba is imported by every module that compiles kernels (the solver, the
 lab, Dolly Crush's compiled search), so they all share one folder.
@@ -44,12 +45,12 @@ KERNEL_MODULES = (
 _PACKAGE = Path(__file__).resolve().parent  # the folder of the ``sheepfold`` package
 _PREFIX = "sheepfold-"  # the name of the folders this module makes (and may remove)
 _UNUSED_FOR = 7 * 24 * 3600  # seconds: then another source's folder is removed
-# an import statement anywhere (also inside functions: a lazy import can change a result);
-# a false match in a docstring only adds a module to the hash, it never leaves one out
+# an import statement (a false match in a docstring only adds a module to the hash)
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n]*)|import[ \t]+([^#\n]*))",
     re.M,
 )
+_BODY = re.compile(r"(?:async[ \t]+def|def|class)\b|@")  # a line that starts a def or class body
 
 
 def _module_file(name: str) -> Path | None:
@@ -62,6 +63,17 @@ def _module_file(name: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def _module_level(text: str) -> str:
+    """``text`` without the bodies of its top-level functions and classes (the indented lines
+    after a ``def``, ``class`` or decorator at the start of a line, a closing bracket going on)."""
+    kept, inside = [], False
+    for line in text.split("\n"):
+        if line[:1] not in ("", " ", "\t", "#", ")", "]", "}"):
+            inside = _BODY.match(line) is not None
+        kept.append("" if inside and line[:1] in (" ", "\t") else line)
+    return "\n".join(kept)
 
 
 def _imported(name: str, path: Path, text: str) -> list[str]:
@@ -85,9 +97,11 @@ def _imported(name: str, path: Path, text: str) -> list[str]:
 
 
 @cache
-def source_hash(*modules: str) -> str:
+def source_hash(*modules: str, lazy: bool = True) -> str:
     """The sha256 (hex) of the source of ``modules`` and of every ``sheepfold`` module they
-    import, transitively (imports are read from the text: nothing is imported)."""
+    import, transitively (imports are read from the text: nothing is imported). ``lazy``: also
+    follow the imports inside functions (what a result may depend on); else only the top-level
+    ones (what numba can freeze into compiled code: the globals a kernel reads when compiled)."""
     texts: dict[str, str] = {}
     todo = list(modules)
     while todo:
@@ -96,7 +110,7 @@ def source_hash(*modules: str) -> str:
         if name in texts or path is None:
             continue
         texts[name] = path.read_text(encoding="utf-8")
-        todo += _imported(name, path, texts[name])
+        todo += _imported(name, path, texts[name] if lazy else _module_level(texts[name]))
     digest = hashlib.sha256()
     for name in sorted(texts):
         digest.update(f"{name}\0{texts[name]}\0".encode())
@@ -113,7 +127,7 @@ def kernel_hash() -> str:
             numba_version = Path(spec.origin).with_name("_version.py").read_text(encoding="utf-8")
         except OSError:
             numba_version = spec.origin
-    text = f"{source_hash(*KERNEL_MODULES)}|{numba_version}"
+    text = f"{source_hash(*KERNEL_MODULES, lazy=False)}|{numba_version}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
