@@ -18,12 +18,17 @@ BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
 
 # game name -> bot name -> (factory, one-line description)
 _REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {"dolly-crush": {}, "shave-a-sheep": {}}
+# bot name -> the modules of compiled kernels its decisions call (see sheepfold.bots.warmup)
+_KERNELS: dict[str, tuple[str, ...]] = {}
 
 
 class Bot(abc.ABC):
     """A player. It may keep memory between calls, but it never sees more than a view."""
 
     name: str = "bot"
+    #: modules of compiled kernels its decisions call, each with ``warm()`` and ``ready()``
+    #: (:mod:`sheepfold.bots.warmup`: front ends warm them before the first game)
+    kernels: tuple[str, ...] = ()
 
     def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
         self.game = game
@@ -38,9 +43,16 @@ class Bot(abc.ABC):
         return f"{self.name}(seat {self.seat})"
 
 
-def register_bot(game: str, name: str, description: str) -> Callable[[BotFactory], BotFactory]:
+def register_bot(
+    game: str, name: str, description: str, kernels: tuple[str, ...] = ()
+) -> Callable[[BotFactory], BotFactory]:
+    """Register a bot's factory; ``kernels``: the modules of compiled code it calls (the bot
+    class's ``kernels``), warmed by front ends before the first game."""
+
     def deco(factory: BotFactory) -> BotFactory:
         _REGISTRY[game][name] = (factory, description)
+        if kernels:
+            _KERNELS[name] = tuple(dict.fromkeys(_KERNELS.get(name, ()) + kernels))
         return factory
 
     return deco
@@ -70,6 +82,18 @@ def available_bots(game: str) -> dict[str, str]:
     """Bot names for a game, with a one-line description each."""
     _load_all()
     return {name: desc for name, (_, desc) in _REGISTRY.get(game, {}).items()}
+
+
+def kernels_of(names: list[str] | None = None) -> list[str]:
+    """The modules of compiled kernels the named bots use (a name may carry options:
+    ``expert:time=2``; None: every bot), each once, in a stable order."""
+    _load_all()
+    wanted = None if names is None else {n.partition(":")[0] for n in names}
+    out: dict[str, None] = {}
+    for name, mods in sorted(_KERNELS.items()):
+        if wanted is None or name in wanted:
+            out.update(dict.fromkeys(mods))
+    return list(out)
 
 
 def make_bot(spec: str, game: Game, seat: Seat, seed: int | None = None) -> Bot:

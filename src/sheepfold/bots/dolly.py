@@ -30,6 +30,12 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
 Bot options go after a colon: ``expert:iterations=2000,time=0.5``, ``hard:iterations=0``.
 ``time=0`` means no clock: the search stops on its playout budget alone, so the same seed gives
 the same decision however loaded the machine is (what tests and reproducible experiments use).
+
+Compilation is never charged to a decision: a level's clock starts only once its compiled code
+and its tables are ready. Front ends warm them before the first game
+(:mod:`sheepfold.bots.warmup`); if they are not ready when the expert must decide (a library
+caller), it warms them first, then thinks for its whole budget (``last_playouts``: the playouts
+of its last decision).
 """
 
 from __future__ import annotations
@@ -42,12 +48,14 @@ from typing import Any
 import numpy as np
 
 from sheepfold.bots import Bot, bot_kwargs, register_bot
+from sheepfold.bots.warmup import warm_modules
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
 from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import (
     _children,
     _legal_swaps,
+    _point_tables,
     best_after,
     fast_best_swaps,
     pack,
@@ -89,6 +97,7 @@ class DollyBot(Bot):
 
     # -- the turn machinery ---------------------------------------------------------------
     def act(self, view: View) -> Action:
+        self.prepare()
         phase = view["phase"]
         flock = view_flock(view)
         if phase == "dog":
@@ -104,6 +113,10 @@ class DollyBot(Bot):
         s = self._rest.pop(0)
         self._expect = (tuple(apply_swaps(flock, (s,))), left - 1)
         return SWAP0 + s
+
+    def prepare(self) -> None:
+        """Build what its decisions need before any clock starts (compiled code, tables)."""
+        warm_modules(self.kernels)
 
     def my_dogs(self, view: View) -> list[tuple[int, int]]:
         """(dog, swaps) for each dog card left to this seat."""
@@ -249,6 +262,10 @@ class LookaheadDollyBot(DollyBot):
         self.replies = int(replies)  # samples per candidate of the two-turn refinement
         self.refine = int(refine)  # candidates refined with two turns of lookahead
         self.sigma = float(sigma)  # spread of one turn's points (0: value points, not wins)
+
+    def prepare(self) -> None:
+        super().prepare()
+        _point_tables(self.points)  # the line tables of its points (built once)
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
         values, r, idx = self.evaluate(view, flock, n, top=1)
@@ -560,6 +577,7 @@ class ExpertDollyBot(LookaheadDollyBot):
     (:mod:`sheepfold.bots.dolly_mc`) and successive halving."""
 
     name = "expert"
+    kernels = ("sheepfold.bots.dolly_mc",)
 
     def __init__(
         self,
@@ -581,6 +599,11 @@ class ExpertDollyBot(LookaheadDollyBot):
                 f"the expert bot needs numba ({e}): pip install 'sheepfold[fast]'"
             ) from None
         self._mc = dolly_mc
+        self.last_playouts = 0  # the playouts of its last decision
+
+    def prepare(self) -> None:
+        super().prepare()  # the compiled playouts: warmed here if no front end did
+        self._mc.compiled.tables(self.points)  # the compiled search's tables (built once)
 
     def _candidates(
         self, view: View, flock: list[int], n: int
@@ -633,6 +656,7 @@ class ExpertDollyBot(LookaheadDollyBot):
             plans += [(dog, seq) for seq in seqs]
             group += [g] * len(seqs)
             ends.append(flocks)
+        self.last_playouts = 0
         if len(plans) == 1:
             return plans[0]
         ys = np.concatenate(ends).astype(np.uint64)
@@ -669,6 +693,7 @@ class ExpertDollyBot(LookaheadDollyBot):
             measuring = False
             rounds = max(1, math.ceil(math.log2(len(alive))))
             per = left // rounds // len(alive)
+        self.last_playouts = int(count.sum())
         mean = total[alive] / np.maximum(count[alive], 1)
         return plans[int(alive[int(np.argmax(mean))])]
 
@@ -691,7 +716,7 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
 
 
 def _register(level: str, cls: type[DollyBot], desc: str) -> None:
-    @register_bot("dolly-crush", level, desc)
+    @register_bot("dolly-crush", level, desc, cls.kernels)
     def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> Bot:
         try:
             return cls(game, seat, seed, **bot_kwargs(arg))  # type: ignore[arg-type]

@@ -15,6 +15,9 @@ the final margin. Playout ``k`` of every candidate draws the same random numbers
 common random numbers, so candidates are compared on the same luck.
 
 A flock is packed as in :mod:`~sheepfold.games.dolly_crush.fastsearch` (nibble ``c`` = card + 1).
+
+:func:`warm` compiles the playouts (or loads them from numba's cache folder) on a tiny real input;
+front ends call it through :mod:`sheepfold.bots.warmup` before the first game.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from sheepfold.games.dolly_crush.compiled import _column, _nb_search, _score, _s
 
 _jit: Any = compiled._jit
 MARGIN = 1e-3  # weight of the final margin beside the win share (breaks ties between sure things)
+LABEL = "the expert's playouts"  # this module's kernels, for a progress line
 
 
 @_jit
@@ -245,4 +249,27 @@ def playouts(
         fs._SB,
         np.arange(len(fs._SA), dtype=np.int64),
         compiled.tables(tuple(points)),
+    )
+
+
+def ready() -> bool:
+    """Whether the playouts are compiled (or loaded from the cache) in this process."""
+    return bool(_evaluate.signatures)
+
+
+def warm() -> None:
+    """Compile the playouts (or load them from numba's cache): two candidates, one playout each,
+    on a flock without lines, two players with a card of one and of two swaps left (the types
+    of every call, so no later call compiles again)."""
+    points = (1, 2) * 5  # the rulebook's: white 1, black 2 (any points have the same types)
+    flock = [0, 2, 4, 6, 8, 2, 4, 6, 8, 0, 4, 6, 8, 0, 2]  # card ids: types on diagonals
+    playouts(
+        fs.reachable(flock, 1).flocks[:2],
+        np.full(len(points), 3),
+        np.zeros(2),
+        np.array([[0, 1, 1], [0, 1, 1]]),
+        np.array([0, 1, 0, 1, 0]),
+        0,
+        np.array([1]),
+        points,
     )

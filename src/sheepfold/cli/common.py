@@ -60,3 +60,29 @@ def resolve_rules(game: str, rules: str | None) -> Any:
     if rules is None:
         return parse_rules(game, None)
     return find_ruleset(rules, game).rules
+
+
+def warm_bots(names: list[str] | None = None) -> None:
+    """Warm the compiled code of the named bots (None: every bot) before the first game, with a
+    progress line on stderr (a spinner on a terminal, then one line; only that line elsewhere);
+    nothing when they need none or it is ready (:mod:`sheepfold.bots.warmup`)."""
+    from sheepfold.bots import warmup
+
+    modules = warmup.kernels(names)
+    if warmup.ready(modules):
+        return
+    what = "warming up the bots' compiled code"
+    labels: list[str] = []
+    with err_console.status(what) as status:  # shown on a terminal only
+
+        def progress(done: int, total: int, label: str) -> None:
+            if done < total:
+                labels.append(label)
+                status.update(f"{what} {done + 1}/{total}: {label}")
+
+        seconds = warmup.warm_modules(modules, progress)
+    if labels:
+        err_console.print(
+            f"warmed up the bots' compiled code ({', '.join(labels)}) in {seconds:.1f} s",
+            highlight=False,
+        )

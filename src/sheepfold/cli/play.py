@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from sheepfold.cli.common import console, fail, friendly_errors
+from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
 
 GAMES = {"dolly-crush": "Dolly Crush", "shave-a-sheep": "Shave a Sheep"}
 QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
@@ -138,6 +138,7 @@ class Session:
         for i, spec in enumerate(self.seats):
             if spec.bot is not None:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
+        warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
         self.state = self.game.new_initial_state(seed=self.seed)
         resolve_chance(self.state)
         try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from sheepfold.cli.common import console, fail, friendly_errors
+from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
 
 
 @friendly_errors
@@ -56,6 +56,7 @@ def serve_command(
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
+    warm_bots()  # every bot's compiled code, before the first table (never charged to a move)
     settings = Settings(
         bot_delay=bot_delay,
         race_timeout=race_timeout,

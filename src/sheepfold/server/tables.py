@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheepfold.bots import warmup
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError, State, new_seed
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
@@ -589,6 +590,10 @@ class Table:
         if self.applied != key or self.seats[seat].kind != "bot":
             return
         view = self.state.observe(seat)
+        if not warmup.ready(warmup.kernels([self.seats[seat].bot or "random"])):
+            # never charged to its move: it compiles first, then thinks for its whole budget
+            self._note(seat, "is warming up (compiling its playouts): it plays in a moment")
+            self.broadcast()
         # made and asked in a worker thread: a strong bot may think (or solve) for a while
         try:
             action = await asyncio.to_thread(lambda: self._bot(seat).act(view))

@@ -1,0 +1,85 @@
+"""Warming the bots' compiled code before the first decision: compilation is never charged to one.
+
+A bot whose decisions call compiled kernels names their modules in ``Bot.kernels`` (the expert:
+:mod:`sheepfold.bots.dolly_mc`). Each such module has ``warm()`` (call every kernel once on a
+tiny real input: numba loads it from its cache folder, or compiles it, over 100 s on a loaded
+machine the first time), ``ready()`` (whether that is done in this process) and ``LABEL`` (what
+it is, for a progress line).
+
+* ``sheepfold serve`` (so ``make play``) and ``sheepfold play`` call :func:`warm_up` once, with a
+  progress line, before the first game;
+* a bot with a clock warms its kernels itself, if they are not ready yet, and only then starts
+  its clock (a library caller, a tournament, the lab); the web server says "warming up" at the
+  table when a bot is asked to move before its kernels are ready (it then plays at full
+  strength, only later).
+
+The perfect bot (Shave a Sheep) has no clock: it compiles and solves on its first move.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from types import ModuleType
+
+from sheepfold.bots import kernels_of
+
+#: ``progress(done, total, label)``: before kernel ``done + 1`` of ``total`` (``label`` names it)
+#: and once more at the end (``done == total``, ``label`` empty).
+Progress = Callable[[int, int, str], None]
+
+_lock = threading.Lock()  # one warm-up at a time (the web server's bots think in threads)
+
+
+def _module(name: str) -> ModuleType | None:
+    """The kernel module, or None when numba (the ``fast`` extra) is not installed: the bot that
+    needs it says so when it is made."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name in ("numba", "llvmlite"):
+            return None
+        raise
+
+
+def kernels(names: Iterable[str] | None = None) -> list[str]:
+    """The kernel modules the named bots use (``expert``, ``expert:time=2``; None: every bot),
+    each once, in a stable order."""
+    return kernels_of(None if names is None else list(names))
+
+
+def ready(modules: Iterable[str]) -> bool:
+    """Whether every one of these kernel modules is compiled (or loaded) in this process (a
+    module not imported yet is not: this never imports one, so an event loop may ask)."""
+    for name in modules:
+        mod = sys.modules.get(name)
+        if mod is None or not mod.ready():
+            return False
+    return True
+
+
+def warm_modules(modules: Iterable[str], progress: Progress | None = None) -> float:
+    """Warm these kernel modules (those not ready yet); the seconds it took."""
+    start = time.perf_counter()
+    with _lock:
+        todo = [
+            (name, mod)
+            for name in dict.fromkeys(modules)
+            if (mod := _module(name)) is not None and not mod.ready()
+        ]
+        for k, (_, mod) in enumerate(todo):
+            if progress is not None:
+                progress(k, len(todo), str(mod.LABEL))
+            mod.warm()
+        if progress is not None:
+            progress(len(todo), len(todo), "")
+    return time.perf_counter() - start
+
+
+def warm_up(names: Iterable[str] | None = None, progress: Progress | None = None) -> float:
+    """Compile (or load from numba's cache) every kernel the named bots use (None: every bot),
+    reporting ``progress``; the seconds it took. Kernels already ready are skipped."""
+    return warm_modules(kernels(names), progress)

@@ -1,0 +1,166 @@
+"""The bots' compiled code is warmed before the first decision, never charged to one (issue 11):
+``sheepfold.bots.warmup``, the expert's first decision in a fresh process, ``sheepfold serve``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from polling import wait_until
+from sheepfold.bots import dolly_mc, make_bot, warmup
+from sheepfold.core.play import resolve_chance
+from sheepfold.games import make
+
+ONE_SWAP = ["pastore-maremmano", "bobtail"]  # cheap playouts: the budget, not the clock, ends it
+
+# The expert's first decision of a game (seat 0 starts): argv = breeds, then bot specs; prints
+# {"ready before": ..., spec: [action, playouts]} as JSON.
+FIRST_DECISION = """
+import json, sys
+from sheepfold.bots import dolly_mc, make_bot
+from sheepfold.core.play import resolve_chance
+from sheepfold.games import make
+
+game = make("dolly-crush", breeds=sys.argv[1].split(","))
+state = game.new_initial_state(seed=3)
+resolve_chance(state)
+out = {"ready before": dolly_mc.ready()}
+for spec in sys.argv[2:]:
+    bot = make_bot(spec, game, 0, seed=1)
+    out[spec] = [bot.act(state.observe(0)), bot.last_playouts]
+print(json.dumps(out))
+"""
+
+
+def first_decision(spec: str, seed: int = 1) -> list[int]:
+    """[action, playouts] of the same decision in this process."""
+    game = make("dolly-crush", breeds=ONE_SWAP)
+    state = game.new_initial_state(seed=3)
+    resolve_chance(state)
+    assert state.current_player() == 0
+    bot = make_bot(spec, game, 0, seed=seed)
+    action = bot.act(state.observe(0))
+    return [action, bot.last_playouts]  # type: ignore[attr-defined]
+
+
+def test_warm_up_compiles_the_kernels_the_named_bots_use() -> None:
+    assert warmup.kernels(["expert:time=2"]) == ["sheepfold.bots.dolly_mc"]
+    assert warmup.kernels(["random", "greedy", "easy", "medium", "hard", "perfect"]) == []
+    assert "sheepfold.bots.dolly_mc" in warmup.kernels()
+    calls: list[tuple[int, int, str]] = []
+    warmup.warm_up(["expert"], progress=lambda *c: calls.append(c))
+    assert dolly_mc._evaluate.signatures  # compiled (or loaded from the cache) in this process
+    assert warmup.ready(warmup.kernels(["expert"]))
+    assert calls[-1] == (len(calls) - 1, len(calls) - 1, "")  # the end: done == total
+    assert all(label == dolly_mc.LABEL for _, _, label in calls[:-1])
+    calls.clear()
+    warmup.warm_up(["expert"], progress=lambda *c: calls.append(c))
+    assert calls == [(0, 0, "")]  # once per process: nothing left to do
+
+
+@pytest.mark.slow
+def test_the_first_expert_decision_of_a_fresh_process_has_its_whole_budget(
+    tmp_path: Path,
+) -> None:
+    cache = tmp_path / "numba"  # empty: the fresh process compiles every kernel it needs
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    run = subprocess.run(
+        [sys.executable, "-c", FIRST_DECISION, ",".join(ONE_SWAP), "expert", "expert:time=0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["ready before"] is False
+    assert list(cache.rglob("*dolly_mc*.nbi")), "the fresh process did not compile the playouts"
+    # no clock: exactly the playouts (and the move) of the same decision in a warm process
+    assert out["expert:time=0"] == first_decision("expert:time=0")
+    # the default clock (0.8 s) starts after the compilation: its budget of 30,000 cheap
+    # playouts (about 0.1 s here), not the handful a compilation-eaten clock leaves (4 each)
+    action, playouts = out["expert"]
+    assert playouts >= 30000 // 4, f"the first decision played {playouts} playouts"
+
+
+def test_serve_warms_up_before_it_serves(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0"]
+        + ["--db", str(tmp_path / "tables.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+
+    def read() -> None:  # to the end, so the server never blocks on its output
+        assert proc.stdout is not None
+        lines.extend(proc.stdout)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        wait_until(
+            lambda: any("serving at" in x for x in lines) or proc.poll() is not None,
+            what="the server to print its address",
+            timeout=600,  # a cold numba cache compiles first
+        )
+    finally:
+        proc.terminate()
+        proc.wait()
+    text = "".join(lines)
+    warmed = re.search(r"warmed up the bots' compiled code \(the expert's playouts\) in", text)
+    serving = text.find("serving at")
+    assert warmed and serving > warmed.start(), text
+
+
+def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sheepfold.server.storage import Storage
+    from sheepfold.server.tables import Settings, TableManager
+
+    warmed: list[bool] = []
+    warm = dolly_mc.warm
+    monkeypatch.setattr(dolly_mc, "ready", lambda: bool(warmed))  # as in a fresh process
+    monkeypatch.setattr(dolly_mc, "warm", lambda: (warm(), warmed.append(True)))
+
+    async def run() -> None:
+        m = TableManager(Storage(str(tmp_path / "t.db")), Settings(bot_delay=0, allow_seed=True))
+        bot_seed = 3 * 31  # the table's seed 3, seat 0 (Table._bot)
+        t = m.create(
+            {
+                "game": "dolly-crush",
+                "rules": {},
+                "breeds": ONE_SWAP,
+                "seats": [
+                    {"kind": "bot", "bot": "expert:time=0", "name": "E"},
+                    {"kind": "human"},
+                ],
+                "seed": 3,
+            }
+        )
+        start = t.stored
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 600
+        while t.stored == start:  # poll, with a deadline: the expert's first move
+            assert loop.time() < deadline, "the expert did not move"
+            await asyncio.sleep(0.01)
+        texts = [e["text"] for e in t.events]
+        assert any("is warming up" in x for x in texts), texts
+        assert warmed == [True]
+        bot = t.seats[0].bot_obj
+        # its whole budget: the same decision as in a warm process (its seed is the table's)
+        assert [t.state.history[start][1], bot.last_playouts] == first_decision(
+            "expert:time=0", seed=bot_seed
+        )
+        await m.close()
+
+    asyncio.run(run())
