@@ -15,6 +15,7 @@ from sheepfold.interop.gymnasium import (  # noqa: E402
     ENV_IDS,
     DollyCrushEnv,
     ShaveASheepEnv,
+    SheepfoldEnv,
 )
 
 
@@ -77,9 +78,12 @@ def test_episodes_are_seeded_and_pay_the_win_share(cls, kwargs) -> None:
     [(g, b) for g in ("dolly-crush", "shave-a-sheep") for b in sorted(available_bots(g))],
 )
 def test_every_registered_bot_can_be_the_opponent(game: str, name: str) -> None:
-    # A few steps only: some bots think for a while (the bot layer tests their play).
-    cls = DollyCrushEnv if game == "dolly-crush" else ShaveASheepEnv
-    env = cls(players=2, opponents=name, seat=1)
+    # A few steps only: some bots think for a while (the bot layer tests their play); a game of
+    # 8 wool, which the perfect bot solves in a moment (the whole rulebook game: 30 s or more).
+    if game == "dolly-crush":
+        env: SheepfoldEnv = DollyCrushEnv(players=2, opponents=name, seat=1)
+    else:
+        env = ShaveASheepEnv(players=2, opponents=name, seat=1, rules={"wool": 8})
     obs, info = env.reset(seed=1)
     assert env.state.history and env.action_masks().any()  # the bot at seat 0 has played
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))

@@ -164,6 +164,7 @@ def run_async(coro: Any) -> None:
         raise errors[0]
 
 
+@pytest.mark.postgres
 def test_live_server_on_postgres_plays_a_game(make_server, postgres_url, ws_client):
     from sheepfold.server.storage import metadata
 
