@@ -13,12 +13,12 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
 * ``hard``: lookahead, counting cards. Every distinct flock it can leave is valued as points now
   minus the next player's best reply: exact when it takes nothing (the flock passes unchanged),
   else averaged over refills drawn from the cards it has not seen (``view["unseen"]``: the deck's
-  composition is known, its order is not), with the clean-up of ruling 6; the difference becomes
-  a chance of winning from the scores and the turns left. The best are valued again over two
-  turns (the next player's greedy reply, then its own best), and its 4 best whole-turn plans
-  (two by that value, two by points now) are played out to the end of the game on 12 shared
-  sampled decks (``game.determinize(view, seed)``), every player then greedy: the best average
-  win share is played.
+  composition is known, its order is not), with the clean-up of Dolly Crush ruling 6; the
+  difference becomes a chance of winning from the scores and the turns left. The best are valued
+  again over two turns (the next player's greedy reply, then its own best), and its 4 best
+  whole-turn plans (two by that value, two by points now) are played out to the end of the game
+  on 12 shared sampled decks (``game.determinize(view, seed)``), every player then greedy: the
+  best average win share is played.
 * ``expert``: Monte Carlo search over every distinct end of its turn (every one-swap flock;
   hard's best plans for a card of more swaps), each played out to the end of the game many times
   with compiled playouts (:mod:`sheepfold.bots.dolly_mc`: refills drawn from the unseen cards,
@@ -190,9 +190,9 @@ class _Pool:
     def refill(
         self, flock: list[int], taken: Sequence[int], rng: Any, pool: list[int] | None = None
     ) -> tuple[list[int], bool]:
-        """The flock after taking ``taken`` and refilling with clean-up (ruling 6), drawing
-        uniformly from the unseen cards (``pool``, consumed, or a fresh copy); and whether the
-        deck is then empty (the game ends)."""
+        """The flock after taking ``taken`` and refilling with clean-up (Dolly Crush ruling 6),
+        drawing uniformly from the unseen cards (``pool``, consumed, or a fresh copy); and whether
+        the deck is then empty (the game ends)."""
         if pool is None:
             pool = self.cards[:]
         f = flock[:]

@@ -3,7 +3,8 @@
 A candidate is the flock its player leaves with the swaps of this turn (before the take). One
 playout of it: the player takes the combination, the flock is refilled from the unseen cards
 (drawn at random: the deck's composition is known, its order is not) with the clean-up of
-ruling 6, and the game is played to its end, every player following the playout policy:
+Dolly Crush ruling 6, and the game is played to its end, every player following the playout
+policy:
 
 * a player picks the card of their hand that takes the most points (ties: fewer swaps) and
   plays the swaps that take them (the exhaustive search; one swap: the first best of the 22);
@@ -37,7 +38,7 @@ LABEL = "the expert's playouts"  # this module's kernels, for a progress line
 
 @_jit
 def _taken(x, hit, colline):  # type: ignore[no-untyped-def]
-    """The 15-bit mask of the cells in the combination (ruling 5)."""
+    """The 15-bit mask of the cells in the combination (Dolly Crush ruling 5)."""
     mask = 0
     for r in range(3):
         mask |= np.int64(hit[np.int64((x >> np.uint64(20 * r)) & np.uint64(0xFFFFF))]) << (5 * r)
@@ -71,15 +72,16 @@ def _draw(pool, total, rng):  # type: ignore[no-untyped-def]
 
 @_jit
 def _refill(x, mask, pool, total, hit, colline, rng):  # type: ignore[no-untyped-def]
-    """Take the ``mask`` cells and refill with clean-up (ruling 6) from ``pool`` (changed in
-    place). Returns (flock, cards left in the pool, whether the game ends: the deck is empty)."""
+    """Take the ``mask`` cells and refill with clean-up (Dolly Crush ruling 6) from ``pool``
+    (changed in place). Returns (flock, cards left in the pool, whether the game ends: the deck
+    is empty)."""
     f = np.uint64(15)
     for c in range(15):
         if (mask >> c) & 1:
             x &= ~(f << np.uint64(4 * c))
     returning = np.zeros(0, dtype=np.int64)  # made when a clean-up first needs it
     n_ret = 0
-    for _ in range(1000):  # ruling 6 gives up after 1,000 rounds
+    for _ in range(1000):  # Dolly Crush ruling 6 gives up after 1,000 rounds
         for c in range(15):
             if ((x >> np.uint64(4 * c)) & f) == 0 and total > 0:
                 k = _draw(pool, total, rng)
