@@ -122,6 +122,7 @@ def test_stop_and_resume_lose_no_game(tmp_path):  # type: ignore[no-untyped-def]
     assert _rows(run(more, out, workers=1, resume=True))[:40] == _rows(full)
 
 
+@pytest.mark.slow  # starting a Ray instance takes 15 s or more
 def test_ray_local_gives_the_same_rows_as_a_local_run(tmp_path):  # type: ignore[no-untyped-def]
     """`--ray local` (a Ray instance started by the run itself, in a child process so that Ray's
     threads never meet this process's forks) writes the rows of a local run."""

@@ -59,6 +59,7 @@ def test_best_response_three_players_simulated():
         assert br.start_value >= ev.shares[2] - 1e-12
 
 
+@pytest.mark.slow
 def test_simulation_detects_a_wrong_value():
     """The check above can fail: a value off by 0.02 is far outside 3 standard errors."""
     rules = ShaveRules(wool=12)
