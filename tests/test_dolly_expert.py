@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sheepfold.bots import dolly_mc, make_bot
@@ -138,7 +138,6 @@ def test_playouts_agree_with_the_engine_two_turns_from_the_end() -> None:
     assert checked >= 4
 
 
-@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), swap=st.integers(0, len(SWAPS) - 1))
 def test_a_compiled_refill_draws_only_unseen_cards_and_leaves_no_line(seed: int, swap: int) -> None:
     game = make("dolly-crush", breeds=ONE_SWAP)
