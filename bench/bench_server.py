@@ -234,15 +234,17 @@ def main() -> int:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
+        deadline = time.monotonic() + 300  # a cold numba cache: serve warms the bots first
+        while True:
             try:
                 if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            print("the server did not start")
-            return 1
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                print("the server did not start")
+                return 1
+            time.sleep(0.1)
         print(
             f"server: sheepfold serve (1 process) on 127.0.0.1, db {db.split('@')[-1]}; "
             f"client: this process (asyncio); {os.cpu_count()} cores shared",

@@ -149,6 +149,13 @@ class WSClient:
             if pred(msg):
                 return msg
 
+    def wait_state(self, pred: Any, timeout: float = 15) -> dict[str, Any]:
+        """The newest state if it already satisfies ``pred`` (a table of bots may be over before
+        we connect), else the next state that does."""
+        if self.last_state is not None and pred(self.last_state):
+            return self.last_state
+        return self.wait(lambda m: m["type"] == "state" and pred(m), timeout)
+
     def drain(self, quiet: float = 0.15) -> None:
         """Read until nothing arrives for ``quiet`` seconds."""
         while True:

@@ -30,11 +30,12 @@ def play_dolly(clients: list[Any], rng: random.Random, limit: int = 200) -> dict
         seat = view["to_move"]
         c = clients[seat]
         seq = st["seq"]
+        if c.last_state["seq"] < seq:  # the mover plays from the newest state, not a stale one
+            c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] >= seq)
         c.send(dolly_turn(c.last_state["view"], seat, rng))
         c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
-        clients[0].wait(
-            lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq
-        ) if seat != 0 else None
+        if seat != 0:
+            clients[0].wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
         for other in clients:
             other.drain(0.02)
     raise AssertionError("the game did not end")
@@ -261,7 +262,7 @@ def test_a_broken_bot_does_not_stall_the_table(live_server, ws_client, monkeypat
         seed=3,
     )
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}")
-    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["finished"], timeout=30)
+    msg = c.wait_state(lambda m: m["view"]["finished"], timeout=30)
     assert msg["view"]["finished"]  # every bot move failed, yet the game went on to the end
     assert any("trouble" in e["text"] for e in live_server.manager.get(t["id"]).events)
 
@@ -299,7 +300,7 @@ def test_howling_wolf_timeout_and_bot_grabs(make_server, ws_client):
     a = srv2.join(t["id"], "Ann")
     c = ws_client(f"{srv2.ws_url}/ws/{t['id']}", a["token"])
     _roll_until_race(c, {0})
-    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "grab", timeout=5)
+    msg = c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] != "grab", timeout=25)
     assert msg["view"]["grabber"] == 1
     assert any(e["seat"] == 1 and "grabbed the wolf first" in e["text"] for e in msg["events"])
 

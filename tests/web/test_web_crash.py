@@ -65,7 +65,9 @@ def start_server(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
 
     try:
         found = wait_until(
-            lambda: address() or proc.poll() is not None, what="the server to print its address"
+            lambda: address() or proc.poll() is not None,
+            what="the server to print its address",
+            timeout=300,  # a cold numba cache: it warms the bots' compiled code first
         )
     except AssertionError:
         proc.kill()

@@ -133,8 +133,8 @@ def test_tables_rebuild_exactly_from_storage(db_url):
             assert loop.time() < deadline, "the tables did not get past 15 stored actions"
             _drive(m, rng, 5)
             await asyncio.sleep(0.01)  # give the loop a turn: bots and race timers run
+        await m.close()  # flushes what is not stored yet: the tables as they are now
         before = {tid: (t.state.snapshot(), t.stored) for tid, t in m.tables.items()}
-        await m.close()
         m2 = TableManager(Storage(db_url), settings)
         assert m2.load() == 3
         for tid, t in m2.tables.items():
