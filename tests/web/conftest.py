@@ -103,7 +103,9 @@ def make_server(tmp_path: Path) -> Iterator[Any]:
     made: list[LiveServer] = []
 
     def make(db: str | None = None, **settings: Any) -> LiveServer:
-        srv = LiveServer(db or str(tmp_path / "tables.db"), **settings)
+        # each server its own database unless told: two live servers on one file would both
+        # write the tables they loaded from it
+        srv = LiveServer(db or str(tmp_path / f"tables{len(made)}.db"), **settings)
         made.append(srv)
         return srv
 
