@@ -22,6 +22,10 @@ import tempfile
 os.environ.setdefault(
     "NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "sheepfold-tests", "numba")
 )
+# - matplotlib's font cache (the lab's plots), likewise reused
+os.environ.setdefault(
+    "MPLCONFIGDIR", os.path.join(tempfile.gettempdir(), "sheepfold-tests", "matplotlib")
+)
 if "SHEEPFOLD_HOME" not in os.environ:
     _home = tempfile.TemporaryDirectory(prefix="sheepfold-tests-home-")
     os.environ["SHEEPFOLD_HOME"] = _home.name

@@ -197,3 +197,31 @@ def test_the_numba_folder_is_under_the_chosen_base_and_old_ones_go(tmp_path, mon
     assert not old.exists() and recent.exists() and foreign.exists()
     # a subprocess inherits the chosen folder: it stands for its base, never nests
     assert numba_cache.ensure_numba_cache_dir() == path
+
+
+def test_the_tests_keep_their_caches_out_of_home(tmp_path):
+    """conftest.py points every cache the suite fills (numba's kernels, the solver's solutions,
+    matplotlib's fonts) outside $HOME, and subprocesses inherit it: a run with an empty $HOME
+    that compiles, solves and plots leaves that $HOME empty."""
+    home = Path.home().resolve()
+    for var in ("NUMBA_CACHE_DIR", "SHEEPFOLD_HOME", "MPLCONFIGDIR"):
+        assert not Path(os.environ[var]).resolve().is_relative_to(home), var
+    fake_home = tmp_path / "home"
+    fake_home.mkdir()
+    code = """
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from sheepfold.bots import dolly_mc
+from sheepfold.games.shave_a_sheep import solver
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+dolly_mc.warm()
+solver.cached(ShaveRules(wool=4, max_wool=2), 2)
+plt.plot([0, 1]); plt.savefig({!r})
+""".format(str(tmp_path / "plot.png"))
+    env = {**os.environ, "HOME": str(fake_home)}
+    env.pop("XDG_CACHE_HOME", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "plot.png").exists()
+    assert not any(fake_home.iterdir()), sorted(str(p) for p in fake_home.rglob("*"))
