@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from polling import wait_until
+from polling import run_async, wait_until
 from sheepfold.bots import dolly_mc, make_bot, warmup
 from sheepfold.core.play import resolve_chance
 from sheepfold.games import make
@@ -163,4 +163,4 @@ def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
         )
         await m.close()
 
-    asyncio.run(run())
+    run_async(run())

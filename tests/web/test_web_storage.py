@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+from polling import run_async
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 from sheepfold.server.tables import Conn, Settings, TableManager
 
@@ -143,25 +144,6 @@ def test_tables_rebuild_exactly_from_storage(db_url):
         await m2.close()
 
     run_async(run())
-
-
-def run_async(coro: Any) -> None:
-    """asyncio.run in a thread of its own (Playwright's sync API keeps a loop in this one)."""
-    import threading
-
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(coro)
-        except BaseException as e:  # re-raised in the test's thread
-            errors.append(e)
-
-    th = threading.Thread(target=target)
-    th.start()
-    th.join(120)
-    if errors:
-        raise errors[0]
 
 
 @pytest.mark.postgres
