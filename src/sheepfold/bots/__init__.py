@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from sheepfold.core.play import provide_bots
 from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
 
 BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
@@ -118,3 +119,6 @@ def bot_kwargs(arg: str) -> dict[str, Any]:
         except ValueError:
             out[k] = v
     return out
+
+
+provide_bots(make_bot)
