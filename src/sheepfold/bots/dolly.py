@@ -63,7 +63,7 @@ from sheepfold.games.dolly_crush.fastsearch import (
     score_packed,
     unpack,
 )
-from sheepfold.games.dolly_crush.game import SWAP0
+from sheepfold.games.dolly_crush.game import SWAP0, DollyGame
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
@@ -88,7 +88,7 @@ class DollyBot(Bot):
     name = "dolly"
 
     def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
-        if game.name != "dolly-crush":
+        if not isinstance(game, DollyGame):
             raise SheepfoldError(f"the {self.name} bot plays Dolly Crush, not {game.name}")
         super().__init__(game, seat, seed)
         self.points: tuple[int, ...] = tuple(game.points)  # type: ignore[attr-defined]
