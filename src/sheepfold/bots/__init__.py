@@ -14,11 +14,12 @@ from typing import Any
 
 from sheepfold.core.play import provide_bots
 from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
+from sheepfold.core.registry import game_names
 
 BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
 
 # game name -> bot name -> (factory, one-line description)
-_REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {"dolly-crush": {}, "shave-a-sheep": {}}
+_REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {g: {} for g in game_names()}
 # bot name -> the modules of compiled kernels its decisions call (see sheepfold.bots.warmup)
 _KERNELS: dict[str, tuple[str, ...]] = {}
 

@@ -18,10 +18,10 @@ import typer
 from rich.markup import escape
 
 from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
-from sheepfold.core.registry import game_spec
+from sheepfold.core.registry import game_names, game_spec
 from sheepfold.games.dolly_crush.game import DollyGame
 
-GAMES = {"dolly-crush": "Dolly Crush", "shave-a-sheep": "Shave a Sheep"}
+GAMES = {name: game_spec(name).title for name in game_names()}
 #: what a player may answer to "Which game?"
 GAME_ANSWERS = {
     **dict.fromkeys(("1", "dolly", "dolly-crush", "dolly crush", "d"), "dolly-crush"),

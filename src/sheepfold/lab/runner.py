@@ -259,12 +259,7 @@ class Chunk:
 
 def _turn_start(state: Any) -> bool:
     """True at the one moment of each turn when it begins (Shave: the roll; Dolly: the dog)."""
-    from sheepfold.games.dolly_crush.game import DOG, DollyState
-    from sheepfold.games.shave_a_sheep.game import ROLL
-
-    if isinstance(state, DollyState):
-        return state.phase == DOG
-    return state.phase == ROLL  # type: ignore[no-any-return]
+    return not state.is_terminal() and game_spec(state.game.name).move_boundary(state)
 
 
 def play_engine_game(
