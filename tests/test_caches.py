@@ -60,7 +60,7 @@ def run_in(root: Path, tmp_path: Path, code: str) -> dict:
     return out
 
 
-# the expert's _taken (bots/dolly_mc.py) calls compiled._column (games/dolly_crush/compiled.py):
+# the expert's _taken (bots/dolly_mc.py) calls compiled.column_of (games/dolly_crush/compiled.py):
 # numba compiles the callee into the caller, and its own cache only checks the caller's file
 TAKEN = """
 import numpy as np
@@ -85,7 +85,7 @@ def test_a_kernel_is_compiled_again_when_a_constant_it_imports_changes(tmp_path)
     again = run_in(root, tmp_path, TAKEN)
     assert (again["misses"], again["hits"]) == (0, 1)
     assert again["folder"] == first["folder"]
-    # the low nibble's mask in _column: 15 -> 14 (card 0 = nibble 1 reads as nibble 0)
+    # the low nibble's mask in column_of: 15 -> 14 (card 0 = nibble 1 reads as nibble 0)
     edit(
         root / "sheepfold/games/dolly_crush/compiled.py",
         "lo = (x >> np.uint64(4 * c)) & np.uint64(15)",
@@ -111,8 +111,12 @@ def test_the_solver_cache_key_follows_the_solver_source(tmp_path):
     edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 12", "CFG_LEN = 13")
     kernel_edited = run_in(root, tmp_path, KEY)["key"]
     assert kernel_edited != key
-    # bots/greedy.py is imported inside a function of solver.py: its constants count too
-    edit(root / "sheepfold/bots/greedy.py", "SHEEP_WOOL_VALUE = 0.6", "SHEEP_WOOL_VALUE = 0.5")
+    # games/shave_a_sheep/policy.py (the greedy heuristic) is imported by solver.py: it counts too
+    edit(
+        root / "sheepfold/games/shave_a_sheep/policy.py",
+        "SHEEP_WOOL_VALUE = 0.6",
+        "SHEEP_WOOL_VALUE = 0.5",
+    )
     assert run_in(root, tmp_path, KEY)["key"] not in (key, kernel_edited)
 
 

@@ -12,12 +12,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from sheepfold.core.play import provide_bots
 from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
+from sheepfold.core.registry import game_names
 
 BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
 
 # game name -> bot name -> (factory, one-line description)
-_REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {"dolly-crush": {}, "shave-a-sheep": {}}
+_REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {g: {} for g in game_names()}
 # bot name -> the modules of compiled kernels its decisions call (see sheepfold.bots.warmup)
 _KERNELS: dict[str, tuple[str, ...]] = {}
 
@@ -118,3 +120,6 @@ def bot_kwargs(arg: str) -> dict[str, Any]:
         except ValueError:
             out[k] = v
     return out
+
+
+provide_bots(make_bot)

@@ -53,17 +53,17 @@ from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError
 from sheepfold.games.dolly_crush import search
 from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import (
-    _children,
-    _legal_swaps,
-    _point_tables,
     best_after,
+    children,
     fast_best_swaps,
+    legal_swaps,
     pack,
+    point_tables,
     reachable,
     score_packed,
     unpack,
 )
-from sheepfold.games.dolly_crush.game import SWAP0
+from sheepfold.games.dolly_crush.game import SWAP0, DollyGame
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
@@ -88,7 +88,7 @@ class DollyBot(Bot):
     name = "dolly"
 
     def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
-        if game.name != "dolly-crush":
+        if not isinstance(game, DollyGame):
             raise SheepfoldError(f"the {self.name} bot plays Dolly Crush, not {game.name}")
         super().__init__(game, seat, seed)
         self.points: tuple[int, ...] = tuple(game.points)  # type: ignore[attr-defined]
@@ -265,7 +265,7 @@ class LookaheadDollyBot(DollyBot):
 
     def prepare(self) -> None:
         super().prepare()
-        _point_tables(self.points)  # the line tables of its points (built once)
+        point_tables(self.points)  # the line tables of its points (built once)
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
         values, r, idx = self.evaluate(view, flock, n, top=1)
@@ -421,7 +421,7 @@ class LookaheadDollyBot(DollyBot):
                 owner.append(j)
         if starts:
             legal = np.arange(len(SWAPS), dtype=np.intp)
-            ch = _children(np.array(starts, dtype=np.uint64), legal)
+            ch = children(np.array(starts, dtype=np.uint64), legal)
             sc = score_packed(ch.ravel(), self.points).reshape(ch.shape)
             best = sc.argmax(axis=1)
             reply_pts = sc[np.arange(len(starts)), best].astype(np.float64)
@@ -523,7 +523,7 @@ class LookaheadDollyBot(DollyBot):
     def _best_one_swap(self, flocks: np.ndarray) -> np.ndarray:
         """The most points one swap takes, for each packed full flock."""
         legal = np.arange(len(SWAPS), dtype=np.intp)
-        ch = _children(flocks, legal)
+        ch = children(flocks, legal)
         return (
             score_packed(ch.ravel(), self.points).reshape(ch.shape).max(axis=1).astype(np.float64)
         )
@@ -531,7 +531,7 @@ class LookaheadDollyBot(DollyBot):
     def _best_n(self, x: int, n: int) -> float:
         if n == 0:
             return float(score_packed(np.array([x], dtype=np.uint64), self.points)[0])
-        if _legal_swaps(x).size == 0:
+        if legal_swaps(x).size == 0:
             return 0.0
         return float(fast_best_swaps(unpack(x), n, self.points)[0])
 

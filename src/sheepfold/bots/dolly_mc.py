@@ -29,9 +29,9 @@ import numpy as np
 
 from sheepfold.games.dolly_crush import compiled
 from sheepfold.games.dolly_crush import fastsearch as fs
-from sheepfold.games.dolly_crush.compiled import _column, _nb_search, _score, _swap
+from sheepfold.games.dolly_crush.compiled import column_of, score_flock, search_swaps, swap_packed
 
-_jit: Any = compiled._jit
+_jit: Any = compiled.jit
 MARGIN = 1e-3  # weight of the final margin beside the win share (breaks ties between sure things)
 LABEL = "the expert's playouts"  # this module's kernels, for a progress line
 
@@ -43,7 +43,7 @@ def _taken(x, hit, colline):  # type: ignore[no-untyped-def]
     for r in range(3):
         mask |= np.int64(hit[np.int64((x >> np.uint64(20 * r)) & np.uint64(0xFFFFF))]) << (5 * r)
     for c in range(5):
-        if colline[_column(x, c)]:
+        if colline[column_of(x, c)]:
             mask |= (1 << c) | (1 << (c + 5)) | (1 << (c + 10))
     return mask
 
@@ -129,8 +129,8 @@ def _best_one(x, sa, sb, tabs):  # type: ignore[no-untyped-def]
     best = -1
     by = x
     for j in range(sa.shape[0]):
-        y = _swap(x, sa[j], sb[j])
-        v = _score(y, row_pts, col_pts, nib_pts, hit, colline)
+        y = swap_packed(x, sa[j], sb[j])
+        v = score_flock(y, row_pts, col_pts, nib_pts, hit, colline)
         if v > best:
             best = v
             by = y
@@ -142,7 +142,10 @@ def _beats(x, low, sa, sb, tabs):  # type: ignore[no-untyped-def]
     """Whether the most points one swap takes from ``x`` is below ``low``."""
     row_pts, col_pts, nib_pts, hit, colline = tabs
     for j in range(sa.shape[0]):
-        if _score(_swap(x, sa[j], sb[j]), row_pts, col_pts, nib_pts, hit, colline) >= low:
+        if (
+            score_flock(swap_packed(x, sa[j], sb[j]), row_pts, col_pts, nib_pts, hit, colline)
+            >= low
+        ):
             return False
     return True
 
@@ -158,20 +161,20 @@ def _turn(x, hand, next_one, sa, sb, legal, seq, tabs):  # type: ignore[no-untyp
         if hand[n] == 0:
             continue
         if n == 0:
-            v, y = _score(x, row_pts, col_pts, nib_pts, hit, colline), x
+            v, y = score_flock(x, row_pts, col_pts, nib_pts, hit, colline), x
         elif n == 1:
             v, y = _best_one(x, sa, sb, tabs)
         else:
-            v = _nb_search(x, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, seq)
+            v = search_swaps(x, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, seq)
             y = x
             for i in range(n):
-                y = _swap(y, sa[seq[i]], sb[seq[i]])
+                y = swap_packed(y, sa[seq[i]], sb[seq[i]])
         if v > best:
             best, by, bn = v, y, n
     if best == 0 and bn == 1 and next_one:  # nothing to take: leave the next player the least
         low = 1 << 30
         for j in range(sa.shape[0]):
-            y = _swap(x, sa[j], sb[j])
+            y = swap_packed(x, sa[j], sb[j])
             if _beats(y, low, sa, sb, tabs):  # the first swap leaving the least
                 low, _ = _best_one(y, sa, sb, tabs)
                 by = y
@@ -185,7 +188,7 @@ def _playout(y, pool, total, scores, hands, seat, me, rng, seq, sa, sb, legal, t
     """Turn 0's player leaves ``y``; play to the end. ``pool``, ``scores``, ``hands`` change."""
     row_pts, col_pts, nib_pts, hit, colline = tabs
     mover = seat[0]
-    pts = _score(y, row_pts, col_pts, nib_pts, hit, colline)
+    pts = score_flock(y, row_pts, col_pts, nib_pts, hit, colline)
     x = y
     t = 0
     while True:
@@ -247,9 +250,9 @@ def playouts(
         seat.astype(np.int64),
         np.int64(me),
         seeds.astype(np.int64),
-        fs._SA,
-        fs._SB,
-        np.arange(len(fs._SA), dtype=np.int64),
+        fs.SWAP_A,
+        fs.SWAP_B,
+        np.arange(len(fs.SWAP_A), dtype=np.int64),
         compiled.tables(tuple(points)),
     )
 

@@ -8,7 +8,7 @@ re-planned from the flock as it is, which agrees with the plan made at the dog d
 the search breaks ties the same way every time.
 
 Shave a Sheep: every legal action is tried on a copy of the position and the result is scored
-(see :func:`shave_value` and docs/play.md): my safe pile plus a discounted value of the wool on
+(:mod:`sheepfold.games.shave_a_sheep.policy`, shared with the solver and the lab): my safe pile plus a discounted value of the wool on
 my sheep, minus the same for the strongest opponent; a move that ends the game is worth a win
 or a loss, nothing in between.
 
@@ -18,8 +18,15 @@ Both bots see only the view: they rebuild a state with ``game.determinize(view, 
 from __future__ import annotations
 
 from sheepfold.bots import Bot, register_bot
-from sheepfold.core.protocol import Action, Game, Seat, State, View
+from sheepfold.core.protocol import Action, Game, Seat, View
 from sheepfold.games.dolly_crush import search
+from sheepfold.games.shave_a_sheep.policy import (  # noqa: F401 (shave_value: re-exported)
+    FULL_SHEEP_VALUE,
+    SHEEP_WOOL_VALUE,
+    WIN_VALUE,
+    greedy_action,
+    shave_value,
+)
 
 
 class GreedyDolly(Bot):
@@ -61,49 +68,11 @@ def choose_dog(
 
 
 # -- Shave a Sheep ------------------------------------------------------------------------
-#: how much one piece of wool on a sheep is worth, against one piece in a safe pile
-SHEEP_WOOL_VALUE = 0.6
-#: a full sheep is shorn automatically at its owner's next turn: its wool is nearly safe
-FULL_SHEEP_VALUE = 0.85
-WIN_VALUE = 1000.0
-
-
-def shave_value(state: State, me: Seat) -> float:
-    """How good ``state`` is for ``me`` (higher is better)."""
-    if state.is_terminal():
-        out = state.outcome()
-        assert out is not None
-        if out.truncated:
-            return 0.0
-        return WIN_VALUE * out.shares()[me] - (WIN_VALUE / 2 if me not in out.winners else 0.0)
-    s = state  # ShaveState
-    cap = s.game.rules.max_wool  # type: ignore[attr-defined]
-
-    def worth(seat: Seat) -> float:
-        wool = s.sheep[seat]  # type: ignore[attr-defined]
-        rate = FULL_SHEEP_VALUE if wool >= cap else SHEEP_WOOL_VALUE
-        return s.piles[seat] + rate * wool  # type: ignore[attr-defined]
-
-    mine = worth(me)
-    others = max(worth(k) for k in range(s.game.num_players) if k != me)
-    return mine - others
-
-
 class GreedyShave(Bot):
     name = "greedy"
 
     def act(self, view: View) -> Action:
-        state = self.game.determinize(view, seed=self.rng.randrange(2**31))
-        me = state.current_player()
-        best_action, best_value = None, float("-inf")
-        for a in state.legal_actions():
-            trial = state.clone()
-            trial.apply_unchecked(a)
-            v = shave_value(trial, me)
-            if v > best_value + 1e-9:
-                best_action, best_value = a, v
-        assert best_action is not None
-        return best_action
+        return greedy_action(self.game.determinize(view, seed=self.rng.randrange(2**31)))
 
 
 @register_bot("dolly-crush", "greedy", "most points this turn: every sequence of its swaps")

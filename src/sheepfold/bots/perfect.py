@@ -19,6 +19,7 @@ from typing import Any
 
 from sheepfold.bots import Bot, register_bot
 from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
+from sheepfold.games.shave_a_sheep.policy import parse_table
 
 #: solve on the fly only below this many positions; bigger games need `sheepfold solve` first
 ON_THE_FLY_LIMIT = 5_000_000
@@ -85,17 +86,6 @@ class PerfectShave(Bot):
         if len(legal) == 1:
             return legal[0]
         return int(self.solution.best_action(state))
-
-
-def parse_table(arg: str, players: int) -> list[str | None] | None:
-    if not arg:
-        return None
-    names = [x.strip() for x in arg.split(",")]
-    if len(names) != players:
-        raise SheepfoldError(
-            f"perfect:{arg}: name one bot per seat ({players}), '-' for the perfect bot's own seat"
-        )
-    return [None if x in ("-", "") else x for x in names]
 
 
 @register_bot(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sheepfold.bots import Bot, register_bot
 from sheepfold.core.protocol import Action, Game, Seat, View
+from sheepfold.core.registry import game_names
 
 
 class RandomBot(Bot):
@@ -14,7 +15,7 @@ class RandomBot(Bot):
         return self.rng.choice(state.legal_actions())
 
 
-for _game in ("dolly-crush", "shave-a-sheep"):
+for _game in game_names():
 
     @register_bot(_game, "random", "plays a uniformly random legal move")
     def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> RandomBot:

@@ -85,11 +85,12 @@ def entrant_labels(bots: Sequence[str]) -> list[str]:
 
 
 def _make_game(cfg: TournamentConfig) -> Any:
+    from sheepfold.core.registry import game_spec
     from sheepfold.games import make
 
     options: dict[str, Any] = {}
     if cfg.breeds is not None:
-        if cfg.game != "dolly-crush":
+        if not game_spec(cfg.game).breeds:
             raise SheepfoldError("breeds are a Dolly Crush option")
         options["breeds"] = list(cfg.breeds)
     return make(cfg.game, players=cfg.players, rules=cfg.rules, **options)

@@ -18,8 +18,15 @@ import typer
 from rich.markup import escape
 
 from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
+from sheepfold.core.registry import game_names, game_spec
+from sheepfold.games.dolly_crush.game import DollyGame
 
-GAMES = {"dolly-crush": "Dolly Crush", "shave-a-sheep": "Shave a Sheep"}
+GAMES = {name: game_spec(name).title for name in game_names()}
+#: what a player may answer to "Which game?"
+GAME_ANSWERS = {
+    **dict.fromkeys(("1", "dolly", "dolly-crush", "dolly crush", "d"), "dolly-crush"),
+    **dict.fromkeys(("2", "shave", "shave-a-sheep", "shave a sheep", "s"), "shave-a-sheep"),
+}
 QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
 
 
@@ -112,7 +119,7 @@ class Session:
 
     @property
     def is_dolly(self) -> bool:
-        return bool(self.game.name == "dolly-crush")
+        return isinstance(self.game, DollyGame)
 
     def who(self, seat: int) -> str:
         return f"[bold]{escape(self.names[seat])}[/]"
@@ -578,10 +585,8 @@ def choose_game() -> str:
     console.print("Which game?  1) Dolly Crush   2) Shave a Sheep", highlight=False)
     while True:
         text = ask("game", "1").lower()
-        if text in ("1", "dolly", "dolly-crush", "dolly crush", "d"):
-            return "dolly-crush"
-        if text in ("2", "shave", "shave-a-sheep", "shave a sheep", "s"):
-            return "shave-a-sheep"
+        if text in GAME_ANSWERS:
+            return GAME_ANSWERS[text]
         console.print("Type 1 (Dolly Crush) or 2 (Shave a Sheep).")
 
 
@@ -744,9 +749,10 @@ def play_command(
             game = choose_game()
         elif game not in GAMES:
             raise fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-        if breed and game != "dolly-crush":
+        spec = game_spec(game)
+        if breed and not spec.breeds:
             raise fail("--breed is for Dolly Crush only")
-        if hide_scores and game != "dolly-crush":
+        if hide_scores and not spec.hidden_scores:
             raise fail(
                 "--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)"
             )
@@ -766,7 +772,7 @@ def play_command(
             specs = choose_seats(game, n)
         unique_names(specs)
         options: dict[str, Any] = {}
-        if game == "dolly-crush":
+        if spec.breeds:
             if breed:
                 if len(breed) != len(specs):
                     raise fail(

@@ -7,7 +7,7 @@ the flock reads the same with colours off (a pipe, a log file, ``NO_COLOR``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sheepfold.core.protocol import State
+from sheepfold.core.registry import game_spec
 
 TYPE_LETTERS = {"bell": "B", "lamb": "L", "butterfly": "Y", "flower": "F", "ram": "R"}
 TYPE_STYLES = {
@@ -176,6 +177,13 @@ def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
 
 
 # -- both ---------------------------------------------------------------------------------
+#: each game's drawing of a view: (view, names, hide_scores, points)
+RENDERERS: dict[str, Callable[..., RenderableType]] = {
+    "dolly-crush": render_dolly,
+    "shave-a-sheep": lambda view, names, hide_scores, points: render_shave(view, names),
+}
+
+
 def render_view(
     view: dict[str, Any],
     names: Sequence[str],
@@ -183,10 +191,7 @@ def render_view(
     points: Sequence[int] | None = None,
 ) -> RenderableType:
     """Draw what ``view`` (a seat's ``observe``) shows."""
-    if view["game"] == "dolly-crush":
-        body = render_dolly(view, names, hide_scores, points)
-    else:
-        body = render_shave(view, names)
+    body = RENDERERS[view["game"]](view, names, hide_scores, points)
     if view["finished"]:
         return Group(body, result_line(view, names))
     return body
@@ -220,7 +225,7 @@ def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
 
 def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
     """The final scores, best first."""
-    label = "points" if view["game"] == "dolly-crush" else "safe pile"
+    label = game_spec(view["game"]).score_label
     table = Table(title="Final result", box=None, padding=(0, 1))
     for col in ("", "seat", "player", label):
         table.add_column(col)

@@ -28,6 +28,7 @@ from sheepfold.cli.common import (
     friendly_errors,
     resolve_rules,
 )
+from sheepfold.core.registry import game_spec
 
 
 def register(app: typer.Typer) -> None:
@@ -163,7 +164,7 @@ def solve_command(
     sheepfold solve shave-a-sheep -p 2 --against greedy
     """
     check_game(game)
-    if game != "shave-a-sheep":
+    if not game_spec(game).has_exact_solver:
         raise fail(
             "only Shave a Sheep is solved (Dolly Crush's deck is far too big for an exact solution)"
         )
@@ -369,18 +370,12 @@ def analyse_command(
     share it cost (2 players: against perfect play; 3-4: the mover's guaranteed share)."""
     import sys
 
-    from sheepfold.core.records import (
-        RecordError,
-        ShaveRecord,
-        new_game_state,
-        parse_record,
-        replay,
-    )
+    from sheepfold.core.records import RecordError, new_game_state, parse_record, replay
 
     try:
         source: Any = sys.stdin.read() if str(record) == "-" else record
         rec = parse_record(source)
-        if not isinstance(rec, ShaveRecord):
+        if not game_spec(rec.game).has_exact_solver:
             raise fail("analyse reads Shave a Sheep records (Dolly Crush is not solved)")
         rp = replay(source)
     except RecordError as e:

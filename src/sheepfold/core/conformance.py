@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheepfold.core.protocol import CHANCE, TERMINAL, Game, IllegalAction, State
+from sheepfold.core.registry import game_spec
 
 REQUIRED_VIEW_KEYS = ("game", "seat", "to_move", "finished", "scores", "winners", "legal_actions")
 HIDDEN_KEYS = ("deck", "seed", "initial_deck", "draws", "returning", "rng")
@@ -98,119 +99,24 @@ class ConformanceReport:
         self.checks[check] = self.checks.get(check, 0) + 1
 
 
-# -- per-game knowledge (the generic protocol cannot know what is conserved) ---------------
+# -- per-game knowledge (the generic protocol cannot know what is conserved): the game's spec
 def _game_invariants(state: State) -> list[tuple[str, str]]:
     """``(check, failure message)`` pairs for the game-specific invariants that fail."""
-    name = state.game.name
-    bad: list[tuple[str, str]] = []
-    if name == "dolly-crush":
-        from sheepfold.games.dolly_crush.cards import EMPTY, NUM_KINDS, find_lines
-        from sheepfold.games.dolly_crush.game import DOG, DollyState
-
-        assert isinstance(state, DollyState)
-        if state.initial_deck and state.total_cards() != len(state.initial_deck):
-            bad.append(
-                (
-                    "conservation",
-                    f"flock + deck + waiting + collected = {state.total_cards()}, "
-                    f"the deck has {len(state.initial_deck)} cards",
-                )
-            )
-        if state.initial_deck:
-
-            def counts(cards: Any) -> list[int]:
-                out = [0] * NUM_KINDS
-                for c in cards:
-                    out[c] += 1
-                return out
-
-            now = counts(
-                [c for c in state.flock if c != EMPTY]
-                + state.deck
-                + state.returning
-                + [c for p in state.collected for c in p]
-            )
-            if now != counts(state.initial_deck):
-                bad.append(("conservation", f"card kinds changed: {now} vs the deck's"))
-        if any(not (EMPTY <= c < NUM_KINDS) for c in state.flock):
-            bad.append(("conservation", f"a cell holds no card id: {state.flock}"))
-        if state.phase == DOG:
-            lines = find_lines(state.flock)
-            if lines:
-                bad.append(("no-line", f"a turn starts with a line in the flock at cells {lines}"))
-            if EMPTY in state.flock:
-                bad.append(("no-line", "a turn starts with an empty cell in the flock (ruling 8)"))
-        recount = [float(sum(state.game.points[c] for c in p)) for p in state.collected]
-        if state.scores() != recount:
-            bad.append(("scores", f"scores {state.scores()} but the cards count {recount}"))
-    elif name == "shave-a-sheep":
-        from sheepfold.games.shave_a_sheep.game import ShaveState
-
-        assert isinstance(state, ShaveState)
-        rules = state.game.rules
-        if state.total_wool() != rules.wool:
-            bad.append(
-                (
-                    "conservation",
-                    f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} "
-                    f"!= {rules.wool}",
-                )
-            )
-        if state.middle < 0 or min(state.sheep) < 0 or min(state.piles) < 0:
-            bad.append(("conservation", f"negative wool: {state!r}"))
-        if max(state.sheep) > rules.max_wool:
-            bad.append(
-                ("conservation", f"a sheep carries more than {rules.max_wool}: {state.sheep}")
-            )
-        if state.scores() != [float(p) for p in state.piles]:
-            bad.append(("scores", f"scores {state.scores()} but the piles are {state.piles}"))
-        if not state.is_terminal() and state.middle == 0:
-            bad.append(("conservation", "the middle is empty but the game goes on (ruling 6)"))
-        if state.wolf is not None and not rules.mr_wolf:
-            bad.append(
-                ("conservation", "the wolf stands next to a seat outside My friend Mr. Wolf")
-            )
-    return bad
+    return game_spec(state.game.name).invariants(state)
 
 
 def _hide_variant(state: State, rng: random.Random) -> State | None:
     """A copy of ``state`` that differs only in what no seat may see (deck order, seed)."""
-    other = state.clone()
-    name = state.game.name
-    if name == "dolly-crush":
-        rng.shuffle(other.deck)  # type: ignore[attr-defined]
-        other.seed = rng.randrange(2**31)  # type: ignore[attr-defined]
-        other.initial_deck = tuple(rng.sample(other.initial_deck, len(other.initial_deck)))  # type: ignore[attr-defined]
-        return other
-    if name == "shave-a-sheep":
-        other.seed = rng.randrange(2**31)  # type: ignore[attr-defined]
-        return other
-    return None
+    return game_spec(state.game.name).hidden_variant(state, rng)
 
 
 def _deck_orders(state: State) -> list[list[str]]:
-    if state.game.name != "dolly-crush":
-        return []
-    from sheepfold.games.dolly_crush.cards import card_code
-
-    deck = [card_code(c) for c in state.deck]  # type: ignore[attr-defined]
-    return [deck, deck[::-1]] if len(set(deck)) > 1 else []
+    return game_spec(state.game.name).deck_orders(state)
 
 
 def _move_boundary(state: State) -> bool:
     """Whether ``to_record`` captures the whole state (no turn in progress, no draw pending)."""
-    name = state.game.name
-    if state.is_terminal():
-        return True
-    if name == "dolly-crush":
-        from sheepfold.games.dolly_crush.game import DOG
-
-        return bool(state.phase == DOG)  # type: ignore[attr-defined]
-    if name == "shave-a-sheep":
-        from sheepfold.games.shave_a_sheep.game import ROLL
-
-        return bool(state.phase == ROLL)  # type: ignore[attr-defined]
-    return False
+    return game_spec(state.game.name).move_boundary(state)
 
 
 # -- the checker ----------------------------------------------------------------------------

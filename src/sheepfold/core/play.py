@@ -4,12 +4,44 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from sheepfold.core.protocol import CHANCE, TERMINAL, Game, State
+from sheepfold.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    Seat,
+    SheepfoldError,
+    State,
+    View,
+)
 
-if TYPE_CHECKING:
-    from sheepfold.bots import Bot
+
+class Bot(Protocol):
+    """What the driver needs of a player (:class:`sheepfold.bots.Bot` is one)."""
+
+    def act(self, view: View) -> Action: ...
+
+
+BotMaker = Callable[[str, Game, Seat, "int | None"], Bot]
+_bot_maker: BotMaker | None = None
+
+
+def provide_bots(maker: BotMaker) -> None:
+    """Called by :mod:`sheepfold.bots` when it is imported: lets a lower layer (the Shave a
+    Sheep solver's tables of policies) turn a bot's name into a bot without importing bots."""
+    global _bot_maker
+    _bot_maker = maker
+
+
+def bot_by_name(spec: str, game: Game, seat: Seat, seed: int | None = None) -> Bot:
+    """``sheepfold.bots.make_bot``, through the hook :func:`provide_bots` set."""
+    if _bot_maker is None:
+        raise SheepfoldError(
+            f"no bot named {spec!r}: the bots are not loaded (import sheepfold.bots)"
+        )
+    return _bot_maker(spec, game, seat, seed)
 
 
 def resolve_chance(state: State, rng: random.Random | None = None) -> None:

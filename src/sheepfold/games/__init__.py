@@ -9,32 +9,21 @@ from pydantic import BaseModel, ValidationError
 
 from sheepfold.core.errors import describe_validation_error
 from sheepfold.core.protocol import Game, RulesError
+from sheepfold.core.registry import game_names, game_spec
 
-GAME_NAMES: tuple[str, ...] = ("dolly-crush", "shave-a-sheep")
+# Importing a game's spec registers it (sheepfold.core.registry); the order is the games' order.
+from sheepfold.games.dolly_crush import spec as _dolly  # noqa: F401
+from sheepfold.games.shave_a_sheep import spec as _shave  # noqa: F401
+
+GAME_NAMES: tuple[str, ...] = game_names()
 
 
 def game_class(name: str) -> type[Game]:
-    if name == "dolly-crush":
-        from sheepfold.games.dolly_crush.game import DollyGame
-
-        return DollyGame
-    if name == "shave-a-sheep":
-        from sheepfold.games.shave_a_sheep.game import ShaveGame
-
-        return ShaveGame
-    raise RulesError(f"unknown game {name!r} (games: {', '.join(GAME_NAMES)})")
+    return game_spec(name).game_class
 
 
 def rules_class(name: str) -> type[BaseModel]:
-    if name == "dolly-crush":
-        from sheepfold.games.dolly_crush.rules import DollyRules
-
-        return DollyRules
-    if name == "shave-a-sheep":
-        from sheepfold.games.shave_a_sheep.rules import ShaveRules
-
-        return ShaveRules
-    raise RulesError(f"unknown game {name!r} (games: {', '.join(GAME_NAMES)})")
+    return game_spec(name).rules_class
 
 
 def parse_rules(
@@ -58,12 +47,11 @@ def make(
     name: str, players: int = 2, rules: Mapping[str, Any] | BaseModel | None = None, **options: Any
 ) -> Game:
     """A game by name. Rule options come as ``rules`` (a mapping or rules object) and/or
-    keywords; Dolly Crush also takes ``breeds=[...]`` (one per seat)."""
-    extra: dict[str, Any] = {}
-    if name == "dolly-crush" and "breeds" in options:
-        extra["breeds"] = options.pop("breeds")
+    keywords; Dolly Crush also takes ``breeds=[...]`` (one per seat: its spec's ``make_options``)."""
+    spec = game_spec(name)
+    extra = {k: options.pop(k) for k in spec.make_options if k in options}
     if options:
         base = parse_rules(name, rules).model_dump(exclude_defaults=True)
         base.update(options)
         rules = base
-    return game_class(name)(players, parse_rules(name, rules), **extra)
+    return spec.make(players, parse_rules(name, rules), **extra)

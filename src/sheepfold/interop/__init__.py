@@ -38,6 +38,7 @@ def build_game(
     gets ``max_turns``: the given value (``None``: no limit), else the rules' own, else
     :data:`DEFAULT_MAX_TURNS`.
     """
+    from sheepfold.core.registry import game_spec
     from sheepfold.games import make, parse_rules
 
     if isinstance(game, Game):
@@ -48,7 +49,7 @@ def build_game(
         from sheepfold.rulesets import find_ruleset
 
         rules = find_ruleset(rules, game).rules
-    if game == "shave-a-sheep":
+    if game_spec(game).turn_limit:
         r = parse_rules(game, rules).model_dump(exclude_defaults=True)
         r.update(options)
         if max_turns is not _UNSET:

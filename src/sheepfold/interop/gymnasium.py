@@ -44,6 +44,7 @@ from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import encoder_for, render_text
 
 ENV_IDS = {"dolly-crush": "sheepfold/DollyCrush-v0", "shave-a-sheep": "sheepfold/ShaveASheep-v0"}
+_ENV_CLASSES = {"dolly-crush": "DollyCrushEnv", "shave-a-sheep": "ShaveASheepEnv"}
 _ILLEGAL = ("lose", "random", "raise")
 
 
@@ -216,8 +217,8 @@ def register() -> None:
     """Register both environments with Gymnasium (done at import)."""
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            cls = "DollyCrushEnv" if game == "dolly-crush" else "ShaveASheepEnv"
-            gymnasium.register(id=env_id, entry_point=f"sheepfold.interop.gymnasium:{cls}")
+            entry_point = f"sheepfold.interop.gymnasium:{_ENV_CLASSES[game]}"
+            gymnasium.register(id=env_id, entry_point=entry_point)
 
 
 register()

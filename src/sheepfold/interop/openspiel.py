@@ -29,13 +29,15 @@ rule set's value. :func:`load_game` builds the game string from Python values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from sheepfold.core.protocol import CHANCE, Game, RulesError, State
+from sheepfold.core.registry import game_spec
 from sheepfold.games import make, parse_rules
 from sheepfold.interop import DEFAULT_MAX_TURNS
 from sheepfold.interop.encoding import encoder_for
@@ -64,18 +66,11 @@ def _field_default(game: str, field: str) -> Any:
 
 def _parameter_spec(game: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": 2, "rules": ""}
-    if game == "dolly-crush":
-        spec["breeds"] = ""
-        spec["dog_swaps"] = ""
-        for f in _DOLLY_RULE_PARAMS:
-            spec[f] = int(_field_default(game, f))
-    else:
-        for f in _SHAVE_RULE_PARAMS:
-            spec[f] = int(_field_default(game, f))
-        spec["variants"] = ""
-        spec["die"] = ""
-        spec["reaction_weights"] = ""
-        spec["max_turns"] = DEFAULT_MAX_TURNS
+    params = _GAME_PARAMS[game]
+    spec.update(params.before)
+    for f in params.rule_fields:
+        spec[f] = int(_field_default(game, f))
+    spec.update(params.after)
     return spec
 
 
@@ -103,58 +98,81 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
         from sheepfold.rulesets import find_ruleset
 
         base = dict(find_ruleset(str(p["rules"]), game).rules.options())
-    for f in _DOLLY_RULE_PARAMS if game == "dolly-crush" else _SHAVE_RULE_PARAMS:
+    for f in _GAME_PARAMS[game].rule_fields:
         if p[f] != spec[f]:
             base[f] = p[f]
     extra: dict[str, Any] = {}
-    if game == "dolly-crush":
-        if p["breeds"]:
-            extra["breeds"] = _items("breeds", p["breeds"])
-        if p["dog_swaps"]:
-            swaps: dict[str, Any] = dict(base.get("dog_swaps", {}))
-            for item in _items("dog_swaps", p["dog_swaps"]):
-                breed, sep, counts = item.partition(":")
-                if not sep:
-                    raise RulesError(f"dog_swaps: write BREED:N/N/N/N, not {item!r}")
-                try:
-                    nums = [int(c) for c in counts.split("/")]
-                    swaps[breed.strip()] = nums[0] if len(nums) == 1 else nums
-                except ValueError:
-                    raise RulesError(
-                        f"dog_swaps: {item!r}: swap counts are whole numbers"
-                    ) from None
-            base["dog_swaps"] = swaps
-    else:
-        if p["variants"]:
-            base["variants"] = _items("variants", p["variants"])
-        if p["die"]:
-            base["die"] = _items("die", p["die"])
-        if p["reaction_weights"]:
-            text = str(p["reaction_weights"]).replace("/", "+")  # "1/1/2" (or "1+1+2" from Python)
-            try:
-                base["reaction_weights"] = [float(w) for w in _items("reaction_weights", text)]
-            except ValueError:
-                raise RulesError("reaction_weights: numbers separated by '/', e.g. 1/1/2") from None
-        turns = int(p["max_turns"])
-        if turns < 1:
-            raise RulesError(
-                "max_turns: OpenSpiel needs a bounded game, give a turn limit of at least 1"
-            )
-        if turns != DEFAULT_MAX_TURNS or base.get("max_turns") is None:
-            base["max_turns"] = turns
+    _GAME_PARAMS[game].apply(p, base, extra)
     return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
+
+
+def _dolly_params(p: Mapping[str, Any], base: dict[str, Any], extra: dict[str, Any]) -> None:
+    if p["breeds"]:
+        extra["breeds"] = _items("breeds", p["breeds"])
+    if p["dog_swaps"]:
+        swaps: dict[str, Any] = dict(base.get("dog_swaps", {}))
+        for item in _items("dog_swaps", p["dog_swaps"]):
+            breed, sep, counts = item.partition(":")
+            if not sep:
+                raise RulesError(f"dog_swaps: write BREED:N/N/N/N, not {item!r}")
+            try:
+                nums = [int(c) for c in counts.split("/")]
+                swaps[breed.strip()] = nums[0] if len(nums) == 1 else nums
+            except ValueError:
+                raise RulesError(f"dog_swaps: {item!r}: swap counts are whole numbers") from None
+        base["dog_swaps"] = swaps
+
+
+def _shave_params(p: Mapping[str, Any], base: dict[str, Any], extra: dict[str, Any]) -> None:
+    if p["variants"]:
+        base["variants"] = _items("variants", p["variants"])
+    if p["die"]:
+        base["die"] = _items("die", p["die"])
+    if p["reaction_weights"]:
+        text = str(p["reaction_weights"]).replace("/", "+")  # "1/1/2" (or "1+1+2" from Python)
+        try:
+            base["reaction_weights"] = [float(w) for w in _items("reaction_weights", text)]
+        except ValueError:
+            raise RulesError("reaction_weights: numbers separated by '/', e.g. 1/1/2") from None
+    turns = int(p["max_turns"])
+    if turns < 1:
+        raise RulesError(
+            "max_turns: OpenSpiel needs a bounded game, give a turn limit of at least 1"
+        )
+    if turns != DEFAULT_MAX_TURNS or base.get("max_turns") is None:
+        base["max_turns"] = turns
+
+
+@dataclass(frozen=True)
+class _Params:
+    """A game's OpenSpiel parameters: those before and after its rule fields, with defaults,
+    and how they become rule options (``base``) and ``make`` keywords (``extra``)."""
+
+    before: dict[str, Any]
+    rule_fields: tuple[str, ...]
+    after: dict[str, Any]
+    apply: Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any]], None]
+
+
+_GAME_PARAMS: dict[str, _Params] = {
+    "dolly-crush": _Params({"breeds": "", "dog_swaps": ""}, _DOLLY_RULE_PARAMS, {}, _dolly_params),
+    "shave-a-sheep": _Params(
+        {},
+        _SHAVE_RULE_PARAMS,
+        {"variants": "", "die": "", "reaction_weights": "", "max_turns": DEFAULT_MAX_TURNS},
+        _shave_params,
+    ),
+}
 
 
 def _max_game_length(g: Any) -> int:
     """Player decisions in the longest possible game."""
-    if g.name == "dolly-crush":
-        return sum(len(s) + sum(s) for s in g.dog_swaps)
-    per_turn = 2 if g.rules.howling_wolf else 1
-    return g.rules.max_turns * per_turn
+    n: int = game_spec(g.name).max_decisions(g)
+    return n
 
 
 def _game_type(game: str) -> pyspiel.GameType:
-    title = "Dolly Crush" if game == "dolly-crush" else "Shave a Sheep"
+    title = game_spec(game).title
     return pyspiel.GameType(
         short_name=SHORT_NAMES[game],
         long_name=f"Python {title} (sheepfold)",
@@ -204,10 +222,7 @@ class SheepfoldGame(pyspiel.Game):
         except RulesError as e:
             raise ValueError(f"{SHORT_NAMES[self.game_name]}: {e}") from None
         n = engine.num_players
-        if engine.name == "dolly-crush":
-            chance = engine.info.max_chance_outcomes
-        else:
-            chance = max(len(engine.faces), n)  # type: ignore[attr-defined]
+        chance = game_spec(engine.name).max_chance_outcomes(engine)
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.info.num_distinct_actions,
             max_chance_outcomes=chance,
@@ -276,11 +291,8 @@ class SheepfoldState(pyspiel.State):
             if s.current_player() == CHANCE:
                 return s.action_to_string(action)
             return f"chance outcome {action}"
-        if s.game.name == "dolly-crush":
-            from sheepfold.games.dolly_crush.game import action_name
-        else:
-            from sheepfold.games.shave_a_sheep.game import action_name
-        return action_name(action)
+        name: str = game_spec(s.game.name).action_name(action)
+        return name
 
     def is_terminal(self) -> bool:
         return self.engine_state.is_terminal()

@@ -5,7 +5,7 @@ truncation), rewritten over a small int vector so that a whole game runs in comp
 policies are
 
 - ``random``: a uniformly random legal action, from the engine's sorted legal-action list;
-- ``greedy``: exactly ``bots/greedy.py``'s Shave a Sheep heuristic (every legal action tried
+- ``greedy``: exactly ``games/shave_a_sheep/policy.py``'s Shave a Sheep heuristic (every legal action tried
   on a copy, the same value function, the same tie-break: the first best in sorted order);
 - ``perfect``: the action the exact solver's policy table names (when the solver is installed).
 
@@ -42,15 +42,12 @@ POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
 # param vector
 P_N, P_WOOL, P_MAXW, P_CUT, P_MODE, P_MAXT, P_NFACES = range(7)
 MODE_STD, MODE_HOWL, MODE_MRWOLF = 0, 1, 2
-# greedy constants: read from bots/greedy.py so the two never drift apart
-try:
-    from sheepfold.bots import greedy as _greedy
+# greedy constants: the heuristic's own (games/shave_a_sheep/policy.py), so the two never drift apart
+from sheepfold.games.shave_a_sheep import policy as _greedy  # noqa: E402
 
-    SHEEP_WOOL_VALUE = float(_greedy.SHEEP_WOOL_VALUE)
-    FULL_SHEEP_VALUE = float(_greedy.FULL_SHEEP_VALUE)
-    WIN_VALUE = float(_greedy.WIN_VALUE)
-except (ImportError, AttributeError):  # pragma: no cover
-    SHEEP_WOOL_VALUE, FULL_SHEEP_VALUE, WIN_VALUE = 0.6, 0.85, 1000.0
+SHEEP_WOOL_VALUE = float(_greedy.SHEEP_WOOL_VALUE)
+FULL_SHEEP_VALUE = float(_greedy.FULL_SHEEP_VALUE)
+WIN_VALUE = float(_greedy.WIN_VALUE)
 
 S_MID, S_TURN, S_TURNS, S_WOLF, S_OVER, S_TRUNC, S_SHEEP, S_PILE = 0, 1, 2, 3, 4, 5, 6, 10
 STATE_LEN = 14
@@ -245,7 +242,7 @@ def _legal_choose(st, mask, p, out):  # type: ignore[no-untyped-def]
     return c
 
 
-# -- greedy (bots/greedy.py, exactly) -----------------------------------------------------------
+# -- greedy (games/shave_a_sheep/policy.py, exactly) -----------------------------------------------------------
 @_jit
 def _worth(st, seat, maxw, wv, fv):  # type: ignore[no-untyped-def]
     wool = st[S_SHEEP + seat]

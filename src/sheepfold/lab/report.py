@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.registry import game_spec
 from sheepfold.lab.metrics import Value, fmt, game_arrays
 
 COLOURS = ("#3b6ea8", "#d9822b", "#4a9a5b", "#b8475a", "#7d5ba6", "#8c6d3f")
@@ -242,7 +243,7 @@ def _job_html(job: Any) -> str:
         ("players", job.players),
         ("bots (per seat)", ", ".join(job.bots) + (" (rotated)" if job.rotate else "")),
     ]
-    if job.game == "dolly-crush":
+    if game_spec(job.game).breeds:
         breeds = job.breeds if job.breeds is not None else job.seat_breeds(0)
         rows.append(
             (

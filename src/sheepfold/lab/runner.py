@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
+from sheepfold.core.registry import game_spec
 
 SCHEMA_KEY = b"sheepfold.lab.job"
 ENGINES = ("auto", "engine", "fast")
@@ -40,6 +41,24 @@ DEFAULT_MAX_TURNS = 1000  # Shave a Sheep simulations stop (truncated) after thi
 
 class LabError(SheepfoldError):
     """A lab job that cannot run as asked (bad bot list, a file from another job...)."""
+
+
+# -- per game: the lab's own tables --------------------------------------------------------------
+#: each game's fast simulator (``unsupported``, ``chunk``, ``engine_state``; Shave a Sheep's
+#: ``exact_for`` solves once in the parent before the workers start)
+FAST_SIMULATORS = {
+    "dolly-crush": "sheepfold.lab.fastsim_dolly",
+    "shave-a-sheep": "sheepfold.lab.fastsim_shave",
+}
+#: games per chunk at most: (fast simulator, engine)
+CHUNK_SIZES = {"dolly-crush": (50, 10), "shave-a-sheep": (20_000, 200)}
+
+
+def fast_simulator(game: str) -> Any:
+    """The module of ``game``'s fast simulator (imported on first use: it compiles kernels)."""
+    import importlib
+
+    return importlib.import_module(FAST_SIMULATORS[game])
 
 
 # -- the job -------------------------------------------------------------------------------
@@ -83,7 +102,7 @@ class Job:
         return tuple(self.bots[(s + i) % n] for s in range(n))
 
     def seat_breeds(self, i: int) -> tuple[str, ...] | None:
-        if self.game != "dolly-crush":
+        if not game_spec(self.game).breeds:
             return None
         from itertools import permutations
 
@@ -101,7 +120,7 @@ class Job:
     def make_game(self, i: int = 0) -> Any:
         from sheepfold.games import make
 
-        if self.game == "dolly-crush":
+        if game_spec(self.game).breeds:
             return make(
                 self.game, players=self.players, rules=self.rules, breeds=self.seat_breeds(i)
             )
@@ -159,7 +178,7 @@ def make_job(
     model = parse_rules(game, rules)
     options = model.options() if hasattr(model, "options") else {}
     options = json.loads(json.dumps(options))
-    if game == "shave-a-sheep" and options.get("max_turns") is None and max_turns:
+    if game_spec(game).turn_limit and options.get("max_turns") is None and max_turns:
         options["max_turns"] = max_turns
     name = (
         ruleset or getattr(model, "name", None) or ("rulebook" if not model.options() else "custom")
@@ -177,7 +196,7 @@ def make_job(
         engine=engine,
         exact=exact,
     )
-    if exact and game != "shave-a-sheep":
+    if exact and not game_spec(game).has_exact_solver:
         raise LabError("--exact (outcome uncertainty from the solver) is for Shave a Sheep")
     if exact and rotate and len(set(job.bots)) > 1:
         raise LabError(
@@ -216,13 +235,8 @@ def resolve_engine(job: Job) -> str:
 def fast_unsupported(job: Job) -> str | None:
     """None if a fast simulator plays ``job``; else why not."""
     try:
-        if job.game == "shave-a-sheep":
-            from sheepfold.lab import fastsim_shave
-
-            return fastsim_shave.unsupported(job)
-        from sheepfold.lab import fastsim_dolly
-
-        return fastsim_dolly.unsupported(job)
+        reason: str | None = fast_simulator(job.game).unsupported(job)
+        return reason
     except ImportError as e:
         return f"the fast simulator is not available ({e})"
 
@@ -245,12 +259,7 @@ class Chunk:
 
 def _turn_start(state: Any) -> bool:
     """True at the one moment of each turn when it begins (Shave: the roll; Dolly: the dog)."""
-    from sheepfold.games.dolly_crush.game import DOG, DollyState
-    from sheepfold.games.shave_a_sheep.game import ROLL
-
-    if isinstance(state, DollyState):
-        return state.phase == DOG
-    return state.phase == ROLL  # type: ignore[no-any-return]
+    return not state.is_terminal() and game_spec(state.game.name).move_boundary(state)
 
 
 def play_engine_game(
@@ -327,13 +336,8 @@ def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
     """Play the games ``indices`` of ``job`` (in this process) with the job's engine."""
     engine = resolve_engine(job) if job.engine == "auto" else job.engine
     if engine == "fast":
-        if job.game == "shave-a-sheep":
-            from sheepfold.lab import fastsim_shave
-
-            return fastsim_shave.chunk(job, indices)
-        from sheepfold.lab import fastsim_dolly
-
-        return fastsim_dolly.chunk(job, indices)
+        chunk: Chunk = fast_simulator(job.game).chunk(job, indices)
+        return chunk
     return engine_chunk(job, indices)
 
 
@@ -381,7 +385,7 @@ def chunk_to_table(job: Job, c: Chunk) -> Any:
         "breeds": pa.array(
             [list(job.seat_breeds(int(i)) or ()) for i in c.game_index], type=pa.list_(pa.string())
         )
-        if job.game == "dolly-crush"
+        if game_spec(job.game).breeds
         else pa.array([[]] * G, type=pa.list_(pa.string())),
         "scores": per_seat(c.scores.astype(np.int32), pa.int32()),
         "winners": win_lists,
@@ -490,10 +494,8 @@ def _chunks(indices: Sequence[int], size: int) -> Iterator[list[int]]:
 
 
 def default_chunk_size(job: Job, remaining: int, workers: int) -> int:
-    if job.engine == "fast":
-        base = 20_000 if job.game == "shave-a-sheep" else 50
-    else:
-        base = 200 if job.game == "shave-a-sheep" else 10
+    fast, engine = CHUNK_SIZES[job.game]
+    base = fast if job.engine == "fast" else engine
     per_worker = max(1, -(-remaining // (max(1, workers) * 4)))
     return max(1, min(base, per_worker))
 
@@ -588,11 +590,10 @@ def run(
             progress(finished, total)
 
     chunks = list(_chunks(todo, size))
-    if chunks and job.engine == "fast" and job.game == "shave-a-sheep":
+    prepare = getattr(fast_simulator(job.game), "exact_for", None) if job.engine == "fast" else None
+    if chunks and prepare is not None:
         # solve once here: forked workers inherit the tables, others read the disk caches
-        from sheepfold.lab import fastsim_shave
-
-        fastsim_shave.exact_for(job.make_game(0), job.bots, job.exact)
+        prepare(job.make_game(0), job.bots, job.exact)
     try:
         if ray is not None:
             _run_ray(job, chunks, ray, collect)
@@ -703,13 +704,7 @@ def _run_ray(
 def replay_state(job: Job, i: int) -> Any:
     """The final engine state of game ``i`` of ``job``, played again (any engine)."""
     if job.engine == "fast":
-        if job.game == "shave-a-sheep":
-            from sheepfold.lab import fastsim_shave
-
-            return fastsim_shave.engine_state(job, i)
-        from sheepfold.lab import fastsim_dolly
-
-        return fastsim_dolly.engine_state(job, i)
+        return fast_simulator(job.game).engine_state(job, i)
     state, _ = play_engine_game(job, i)
     return state
 

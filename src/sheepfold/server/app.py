@@ -171,20 +171,22 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
         from sheepfold.bots import available_bots
-        from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS
+        from sheepfold.core.registry import game_names, game_spec
         from sheepfold.rulesets import all_rulesets
 
         out = {}
-        for g, title in (("dolly-crush", "Dolly Crush"), ("shave-a-sheep", "Shave a Sheep")):
+        for g in game_names():
+            spec = game_spec(g)
             out[g] = {
-                "title": title,
+                "title": spec.title,
                 "bots": available_bots(g),
                 "rulesets": [
                     {"name": r.name, "description": r.rules.description or ""}
                     for r in all_rulesets(g)
                 ],
             }
-        out["dolly-crush"]["breeds"] = [{"name": b, "title": BREED_TITLES[b]} for b in BREEDS]
+            if spec.breeds:
+                out[g]["breeds"] = [{"name": b, "title": t} for b, t in spec.breeds.items()]
         return out
 
     @app.get("/api/tables")

@@ -26,6 +26,8 @@ from typing import Any
 
 from sheepfold.bots import warmup
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError, State, new_seed
+from sheepfold.core.registry import game_spec
+from sheepfold.games.dolly_crush.game import DollyGame
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -136,7 +138,7 @@ class Table:
 
     @property
     def dolly(self) -> bool:
-        return self.game.name == "dolly-crush"
+        return isinstance(self.game, DollyGame)
 
     @property
     def show_scores(self) -> bool:
@@ -724,7 +726,7 @@ class TableManager:
         from sheepfold.games import make
 
         extra = (
-            {"breeds": config["breeds"]} if game == "dolly-crush" and config.get("breeds") else {}
+            {"breeds": config["breeds"]} if game_spec(game).breeds and config.get("breeds") else {}
         )
         return make(game, players=players, rules=config.get("rules") or None, **extra)
 

@@ -19,18 +19,18 @@ from numba import njit  # noqa: E402
 
 from sheepfold.games.dolly_crush import fastsearch as fs  # noqa: E402
 
-_jit: Any = njit(cache=True, nogil=True)
+jit: Any = njit(cache=True, nogil=True)
 
 
-@_jit
-def _swap(x, a, b):  # type: ignore[no-untyped-def]
+@jit
+def swap_packed(x, a, b):  # type: ignore[no-untyped-def]
     """The packed flock ``x`` with the nibbles at bit offsets ``a`` and ``b`` exchanged."""
     d = ((x >> a) ^ (x >> b)) & np.uint64(15)
     return x ^ (d << a) ^ (d << b)
 
 
-@_jit
-def _column(x, c):  # type: ignore[no-untyped-def]
+@jit
+def column_of(x, c):  # type: ignore[no-untyped-def]
     """The 12-bit index of column ``c`` of the packed flock ``x`` (top nibble lowest)."""
     lo = (x >> np.uint64(4 * c)) & np.uint64(15)
     mid = (x >> np.uint64(4 * (c + 5) - 4)) & np.uint64(0xF0)
@@ -38,8 +38,8 @@ def _column(x, c):  # type: ignore[no-untyped-def]
     return np.int64(lo | mid | hi)
 
 
-@_jit
-def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyped-def]
+@jit
+def score_flock(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyped-def]
     m20 = np.uint64(0xFFFFF)
     r0 = np.int64((x >> np.uint64(0)) & m20)
     r1 = np.int64((x >> np.uint64(20)) & m20)
@@ -47,7 +47,7 @@ def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyp
     total = np.int64(row_pts[r0]) + np.int64(row_pts[r1]) + np.int64(row_pts[r2])
     vmask = 0
     for c in range(5):
-        ci = _column(x, c)
+        ci = column_of(x, c)
         total += col_pts[ci]
         if colline[ci]:
             vmask |= 1 << c
@@ -62,8 +62,8 @@ def _score(x, row_pts, col_pts, nib_pts, hit, colline):  # type: ignore[no-untyp
     return total
 
 
-@_jit
-def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, seq):  # type: ignore[no-untyped-def]
+@jit
+def search_swaps(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, seq):  # type: ignore[no-untyped-def]
     m = legal.shape[0]
     # levels 1..n-1, deduplicated, stored flat with their parents and swaps
     size = 1
@@ -77,7 +77,7 @@ def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, se
         for k in range(size):
             x = level[k]
             for j in range(m):
-                flat[k * m + j] = _swap(x, sa[legal[j]], sb[legal[j]])
+                flat[k * m + j] = swap_packed(x, sa[legal[j]], sb[legal[j]])
         perm = np.argsort(flat, kind="mergesort")
         keep = np.empty(flat.shape[0], dtype=np.int64)
         c = 0
@@ -97,8 +97,8 @@ def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, se
     for k in range(size):
         x = level[k]
         for j in range(m):
-            v = _score(
-                _swap(x, sa[legal[j]], sb[legal[j]]), row_pts, col_pts, nib_pts, hit, colline
+            v = score_flock(
+                swap_packed(x, sa[legal[j]], sb[legal[j]]), row_pts, col_pts, nib_pts, hit, colline
             )
             if v > best:
                 best = v
@@ -115,9 +115,9 @@ def _nb_search(x0, n, legal, sa, sb, row_pts, col_pts, nib_pts, hit, colline, se
 
 @lru_cache(maxsize=16)
 def tables(points: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-    """(row points, column points, nibble points, row hit masks, column lines) for ``_score``;
+    """(row points, column points, nibble points, row hit masks, column lines) for ``score_flock``;
     small dtypes, so the row tables (2**20 entries) stay in the CPU caches."""
-    row_pts, col_pts, nib_pts = fs._point_tables(points)
+    row_pts, col_pts, nib_pts = fs.point_tables(points)
     return (
         row_pts.astype(np.int16),
         col_pts.astype(np.int32),
@@ -135,9 +135,9 @@ def nb_best_swaps(
     x0 = fs.pack(flock)
     if n == 0:
         return int(fs.score_packed(np.array([x0], dtype=np.uint64), points)[0]), ()
-    legal = fs._legal_swaps(x0).astype(np.int64)
+    legal = fs.legal_swaps(x0).astype(np.int64)
     if legal.size == 0:
         raise ValueError("no swap can be made: every adjacent pair has an empty cell")
     seq = np.zeros(n, dtype=np.int64)
-    best = _nb_search(np.uint64(x0), n, legal, fs._SA, fs._SB, *tables(key), seq)
+    best = search_swaps(np.uint64(x0), n, legal, fs.SWAP_A, fs.SWAP_B, *tables(key), seq)
     return int(best), tuple(int(s) for s in seq)

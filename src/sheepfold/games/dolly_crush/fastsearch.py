@@ -46,8 +46,8 @@ __all__ = [
 
 _U64 = np.uint64
 _SHIFTS = np.arange(NUM_CELLS, dtype=np.uint64) * _U64(4)
-_SA = np.array([4 * a for a, _ in SWAPS], dtype=np.uint64)
-_SB = np.array([4 * b for _, b in SWAPS], dtype=np.uint64)
+SWAP_A = np.array([4 * a for a, _ in SWAPS], dtype=np.uint64)
+SWAP_B = np.array([4 * b for _, b in SWAPS], dtype=np.uint64)
 _F = _U64(15)
 
 
@@ -89,7 +89,7 @@ def _col_line_table() -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _point_tables(points: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def point_tables(points: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(points of the horizontal-line cells of a 20-bit row, points of a 12-bit column line if it
     is one, points of a nibble)."""
     nib_pts = np.zeros(16, dtype=np.int32)
@@ -118,7 +118,7 @@ def _columns(x: np.ndarray) -> list[np.ndarray]:
 def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
     """Points of the combination (Dolly Crush ruling 5) of every packed flock in ``x`` (int64
     array)."""
-    row_pts, col_pts, nib_pts = _point_tables(tuple(points))
+    row_pts, col_pts, nib_pts = point_tables(tuple(points))
     hit = _row_hit_table()
     colline = _col_line_table()
     rows = [((x >> _U64(20 * r)) & _U64(0xFFFFF)).astype(np.intp) for r in range(ROWS)]
@@ -147,7 +147,7 @@ def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
 
 
 # -- the search ---------------------------------------------------------------------------------
-def _legal_swaps(x: int) -> np.ndarray:
+def legal_swaps(x: int) -> np.ndarray:
     """Indexes of the swaps whose two cells both hold a card (empty cells never move)."""
     return np.array(
         [i for i, (a, b) in enumerate(SWAPS) if (x >> (4 * a)) & 15 and (x >> (4 * b)) & 15],
@@ -155,14 +155,14 @@ def _legal_swaps(x: int) -> np.ndarray:
     )
 
 
-def _children(level: np.ndarray, legal: np.ndarray) -> np.ndarray:
+def children(level: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Every (flock, legal swap) child, shape (len(level), len(legal)), in rank order when
     flattened."""
-    sa, sb = _SA[legal], _SB[legal]
+    sa, sb = SWAP_A[legal], SWAP_B[legal]
     x: np.ndarray = level[:, None]
     d = ((x >> sa) ^ (x >> sb)) & _F
-    children: np.ndarray = x ^ (d << sa) ^ (d << sb)
-    return children
+    out: np.ndarray = x ^ (d << sa) ^ (d << sb)
+    return out
 
 
 def _dedupe(flat: np.ndarray) -> np.ndarray:
@@ -206,13 +206,13 @@ def reachable(flock: Sequence[int] | int, n: int) -> Reachable:
     level = np.array([x0], dtype=np.uint64)
     if n == 0:
         return Reachable(level, (), ())
-    legal = _legal_swaps(x0)
+    legal = legal_swaps(x0)
     if legal.size == 0:
         raise ValueError("no swap can be made: every adjacent pair has an empty cell")
     parents, swaps = [], []
     m = legal.size
     for _ in range(n):
-        flat = _children(level, legal).ravel()
+        flat = children(level, legal).ravel()
         first = _dedupe(flat)
         level = flat[first]
         parents.append(first // m)
@@ -233,10 +233,10 @@ def fast_best_swaps(
     # Levels 1..n-1 are deduplicated; the last level is scored without deduplication (scoring
     # is cheaper than sorting) and its flattened order is already the lexicographic order.
     r = reachable(x0, n - 1)
-    legal = _legal_swaps(x0)
+    legal = legal_swaps(x0)
     if legal.size == 0:
         raise ValueError("no swap can be made: every adjacent pair has an empty cell")
-    flat = _children(r.flocks, legal).ravel()
+    flat = children(r.flocks, legal).ravel()
     scores = score_packed(flat, points)
     k = int(np.argmax(scores))
     m = legal.size

@@ -42,7 +42,9 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.play import bot_by_name
 from sheepfold.core.protocol import CHANCE, SheepfoldError
+from sheepfold.games.shave_a_sheep import policy
 from sheepfold.games.shave_a_sheep import solver_kernel as K
 from sheepfold.games.shave_a_sheep.game import (
     CHOOSE,
@@ -285,8 +287,6 @@ class Policy:
 def as_policy(spec: Any, space: Space, seat: int) -> Policy:
     """A policy from "random", "greedy", "perfect" (guaranteed share / minimax), a Solution,
     a Policy, a Bot, or a function ``f(state) -> action`` on decision states."""
-    from sheepfold.bots import Bot
-
     if isinstance(spec, Policy):
         return spec
     if isinstance(spec, Solution):
@@ -297,19 +297,15 @@ def as_policy(spec: Any, space: Space, seat: int) -> Policy:
         sol, _ = cached(space.rules, space.n, seat, space=space)
         return Policy("table", sol.tab, "perfect")
     if isinstance(spec, str) and spec.startswith("perfect:") and space.n > 2:
-        from sheepfold.bots.perfect import parse_table
-
-        table = parse_table(spec.partition(":")[2], space.n)
+        table = policy.parse_table(spec.partition(":")[2], space.n)
         assert table is not None
         br = best_response(
             space, space.n, seat, [None if i == seat else table[i] for i in range(space.n)]
         )
         return Policy("table", br.tab, spec)
     if isinstance(spec, str):
-        from sheepfold.bots import make_bot
-
-        spec = make_bot(spec, space.game, seat, 0)
-    if isinstance(spec, Bot):
+        spec = bot_by_name(spec, space.game, seat, 0)
+    if callable(getattr(spec, "act", None)):  # a bot
         bot = spec
         return Policy(
             "table", tabulate(space, seat, lambda st: bot.act(st.observe(seat))), bot.name
@@ -394,9 +390,7 @@ def _kinds_and_tab(
 
 
 def _greedy_params() -> np.ndarray:
-    from sheepfold.bots import greedy
-
-    return np.array([greedy.SHEEP_WOOL_VALUE, greedy.FULL_SHEEP_VALUE, greedy.WIN_VALUE])
+    return np.array([policy.SHEEP_WOOL_VALUE, policy.FULL_SHEEP_VALUE, policy.WIN_VALUE])
 
 
 def _workers() -> int:
@@ -562,10 +556,7 @@ class Solution:
     def _fixed_choice(self, state: ShaveState) -> int:
         k = self.kinds[state.current_player()]
         if k == K.GREEDY:
-            from sheepfold.bots.greedy import GreedyShave
-
-            bot = GreedyShave(state.game, state.current_player(), 0)
-            return bot.act(state.observe(state.current_player()))
+            return policy.greedy_action(state)
         return self.choice(state)
 
     def choice(self, state: ShaveState) -> int:

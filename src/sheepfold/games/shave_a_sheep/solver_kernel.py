@@ -15,7 +15,7 @@ layers from the top down, and iterates each block on its own until it stops chan
 Values are ``V[index, j]``: with ``nv == 1`` the win share of one seat (``focal``), with
 ``nv == n`` every seat's share. Who decides a decision node is a seat, and ``kinds[seat]`` says how
 that seat chooses: MAX or MIN (of column 0), RANDOM (uniform over the legal actions), TABLE (the
-action stored in ``tab``) or GREEDY (:func:`greedy_choose`, a mirror of ``bots/greedy.py``).
+action stored in ``tab``) or GREEDY (:func:`greedy_choose`, a mirror of ``games/shave_a_sheep/policy.py``).
 
 ``tab[index, face, slot]``: slot 0 = the roller's action on a normal face; on a Howling Wolf race,
 slot 1 + g = the target seat chosen by grabber g, slot 1 + n + g*n + k = the roller's GROW or PASS
@@ -254,7 +254,7 @@ def legal_choose(t, s, wc, m, fm, cfg, acts):  # type: ignore[no-untyped-def]
 
 @njit
 def greedy_score(me, s, p, ended, cfg, gpar):  # type: ignore[no-untyped-def]
-    """bots/greedy.py's shave_value(state, me); gpar = (SHEEP_WOOL_VALUE, FULL_SHEEP_VALUE, WIN_VALUE)."""
+    """games/shave_a_sheep/policy.py's shave_value(state, me); gpar = (SHEEP_WOOL_VALUE, FULL_SHEEP_VALUE, WIN_VALUE)."""
     n = cfg[C_N]
     if ended:
         best = -1
@@ -283,7 +283,7 @@ def greedy_score(me, s, p, ended, cfg, gpar):  # type: ignore[no-untyped-def]
 
 @njit
 def greedy_choose(t, s, p, wc, m, cfg, acts, na, gpar, s2, p2):  # type: ignore[no-untyped-def]
-    """bots/greedy.py's choice among the roller's actions acts[:na] (kept identical by a test)."""
+    """games/shave_a_sheep/policy.py's choice among the roller's actions acts[:na] (kept identical by a test)."""
     best_a = -1
     best_v = -np.inf
     for ai in range(na):
@@ -299,7 +299,7 @@ def greedy_choose(t, s, p, wc, m, cfg, acts, na, gpar, s2, p2):  # type: ignore[
 
 @njit
 def greedy_target(g, s, p, cfg, gpar):  # type: ignore[no-untyped-def]
-    """bots/greedy.py's Howling Wolf target for grabber g: score the position after the piece
+    """games/shave_a_sheep/policy.py's Howling Wolf target for grabber g: score the position after the piece
     goes back to the middle (the roller's grow still to come)."""
     n = cfg[C_N]
     best_k = -1
@@ -321,7 +321,7 @@ def greedy_target(g, s, p, cfg, gpar):  # type: ignore[no-untyped-def]
 
 @njit
 def greedy_grow(t, s3, p, wc, m3, room, cfg, gpar, s2, p2):  # type: ignore[no-untyped-def]
-    """bots/greedy.py's GROW or PASS for the roller after Howling Wolf's grab."""
+    """games/shave_a_sheep/policy.py's GROW or PASS for the roller after Howling Wolf's grab."""
     best_a = -1
     best_v = -np.inf
     for oi in range(2 if room > 0 else 1):

@@ -1,0 +1,99 @@
+"""The games, registered: what every layer above ``games`` needs to know about one game.
+
+``core`` knows no game. Each game package builds a :class:`GameSpec` and calls
+:func:`register_game` when it is imported (``sheepfold.games`` imports both games, and so does
+``import sheepfold``); records, the conformance checker, bots, the lab, the adapters, the server
+and the command line look a game up by name with :func:`game_spec` and use what it carries,
+instead of asking which game it is.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sheepfold.core.protocol import Game, RulesError, State
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from sheepfold.core.records import RecordCodec
+
+
+def _no_orders(state: State) -> list[list[str]]:
+    return []
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game, as the layers above ``games`` see it."""
+
+    #: the name everywhere (records, the command line, the web API): ``dolly-crush``
+    name: str
+    #: the name for people: ``Dolly Crush``
+    title: str
+    #: the engine: ``game_class(players, rules, **options)``
+    game_class: type[Game]
+    #: the rule-set model (pydantic): every house-rule axis, validated
+    rules_class: type[BaseModel]
+    #: the game-specific half of ``sheepfold-record/1`` (:class:`~sheepfold.core.records.RecordCodec`)
+    record: RecordCodec
+    #: whether ``to_record`` captures the whole state (no turn in progress, no draw pending)
+    move_boundary: Callable[[State], bool]
+    #: ``(check, failure message)`` for each game-specific invariant that fails (conservation...)
+    invariants: Callable[[State], list[tuple[str, str]]]
+    #: a copy of a state that differs only in what no seat may see (deck order, seed)
+    hidden_variant: Callable[[State, random.Random], State]
+    #: the name of an action id at a decision (``b2-b3``, ``shear``...)
+    action_name: Callable[[int], str]
+    #: the observation tensor's encoder (:mod:`sheepfold.interop.encoding` names its interface)
+    encoder: Callable[[Game], Any]
+    #: the most chance outcomes at one chance node, and the most decisions in one game
+    max_chance_outcomes: Callable[[Game], int]
+    max_decisions: Callable[[Game], int]
+    #: deck orders a view must not reveal (the conformance checker looks for them in views)
+    deck_orders: Callable[[State], list[list[str]]] = _no_orders
+    #: keyword options ``make`` passes to the engine besides the rules (Dolly Crush: breeds)
+    make_options: tuple[str, ...] = ()
+    #: the dog breeds a seat may choose, name -> title (empty: seats choose nothing)
+    breeds: Mapping[str, str] = field(default_factory=dict)
+    #: the rules have a turn limit (``max_turns``) that ends a game that might never end
+    turn_limit: bool = False
+    #: the rules model has a switch that hides the scores from the players (``hide_scores``)
+    hidden_scores: bool = False
+    #: the game is solved exactly (``sheepfold solve``, the perfect bot, ``lab --exact``)
+    has_exact_solver: bool = False
+    #: what a seat's score is called (``points``, ``safe pile``)
+    score_label: str = "score"
+
+    def make(self, players: int, rules: Any, **options: Any) -> Game:
+        return self.game_class(players, rules, **options)
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Make a game known by its name (a game package calls this when it is imported)."""
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, in the order they were registered."""
+    return tuple(_GAMES)
+
+
+def find_game(name: Any) -> GameSpec | None:
+    """The spec of a game, or None when ``name`` names no registered game."""
+    return _GAMES.get(name) if isinstance(name, str) else None
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of a game; :class:`RulesError` listing the games when there is no such game."""
+    spec = find_game(name)
+    if spec is None:
+        raise RulesError(f"unknown game {name!r} (games: {', '.join(_GAMES)})")
+    return spec

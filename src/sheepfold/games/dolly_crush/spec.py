@@ -1,0 +1,119 @@
+"""Dolly Crush, registered (:mod:`sheepfold.core.registry`): what the layers above ``games``
+need to know about it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sheepfold.core.protocol import Game, State
+from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.dolly_crush.cards import (
+    BREED_TITLES,
+    BREEDS,
+    EMPTY,
+    NUM_KINDS,
+    card_code,
+    find_lines,
+)
+from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState, action_name
+from sheepfold.games.dolly_crush.record import DollyCodec
+from sheepfold.games.dolly_crush.rules import DollyRules
+
+
+def invariants(state: State) -> list[tuple[str, str]]:
+    """Conservation of the cards, no line when a turn starts, scores = the cards' points."""
+    assert isinstance(state, DollyState)
+    bad: list[tuple[str, str]] = []
+    if state.initial_deck and state.total_cards() != len(state.initial_deck):
+        bad.append(
+            (
+                "conservation",
+                f"flock + deck + waiting + collected = {state.total_cards()}, "
+                f"the deck has {len(state.initial_deck)} cards",
+            )
+        )
+    if state.initial_deck:
+
+        def counts(cards: Any) -> list[int]:
+            out = [0] * NUM_KINDS
+            for c in cards:
+                out[c] += 1
+            return out
+
+        now = counts(
+            [c for c in state.flock if c != EMPTY]
+            + state.deck
+            + state.returning
+            + [c for p in state.collected for c in p]
+        )
+        if now != counts(state.initial_deck):
+            bad.append(("conservation", f"card kinds changed: {now} vs the deck's"))
+    if any(not (EMPTY <= c < NUM_KINDS) for c in state.flock):
+        bad.append(("conservation", f"a cell holds no card id: {state.flock}"))
+    if state.phase == DOG:
+        lines = find_lines(state.flock)
+        if lines:
+            bad.append(("no-line", f"a turn starts with a line in the flock at cells {lines}"))
+        if EMPTY in state.flock:
+            bad.append(("no-line", "a turn starts with an empty cell in the flock (ruling 8)"))
+    recount = [float(sum(state.game.points[c] for c in p)) for p in state.collected]
+    if state.scores() != recount:
+        bad.append(("scores", f"scores {state.scores()} but the cards count {recount}"))
+    return bad
+
+
+def hidden_variant(state: State, rng: random.Random) -> State:
+    """The same position with another deck order and seed (what no seat may see)."""
+    other = state.clone()
+    assert isinstance(other, DollyState)
+    rng.shuffle(other.deck)
+    other.seed = rng.randrange(2**31)
+    other.initial_deck = tuple(rng.sample(other.initial_deck, len(other.initial_deck)))
+    return other
+
+
+def deck_orders(state: State) -> list[list[str]]:
+    assert isinstance(state, DollyState)
+    deck = [card_code(c) for c in state.deck]
+    return [deck, deck[::-1]] if len(set(deck)) > 1 else []
+
+
+def move_boundary(state: State) -> bool:
+    """A turn starts (a dog card is due) or the game is over."""
+    return state.is_terminal() or bool(state.phase == DOG)  # type: ignore[attr-defined]
+
+
+def encoder(game: Game) -> Any:
+    from sheepfold.games.dolly_crush.observation import DollyEncoder
+
+    return DollyEncoder(game)
+
+
+def max_decisions(game: Game) -> int:
+    """Every dog card played, each with all its swaps."""
+    assert isinstance(game, DollyGame)
+    return sum(len(s) + sum(s) for s in game.dog_swaps)
+
+
+SPEC = register_game(
+    GameSpec(
+        name="dolly-crush",
+        title="Dolly Crush",
+        game_class=DollyGame,
+        rules_class=DollyRules,
+        record=DollyCodec(),
+        move_boundary=move_boundary,
+        invariants=invariants,
+        hidden_variant=hidden_variant,
+        deck_orders=deck_orders,
+        action_name=action_name,
+        encoder=encoder,
+        max_chance_outcomes=lambda game: game.info.max_chance_outcomes,
+        max_decisions=max_decisions,
+        make_options=("breeds",),
+        breeds={b: BREED_TITLES[b] for b in BREEDS},
+        hidden_scores=True,
+        score_label="points",
+    )
+)

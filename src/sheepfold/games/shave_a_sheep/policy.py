@@ -1,0 +1,66 @@
+"""The greedy heuristic of Shave a Sheep, shared by the greedy bot, the solver's ``greedy``
+policy and the lab's fast simulator (one definition, so they never drift apart).
+
+A position is scored for a seat (see docs/play.md): its safe pile plus a discounted value of the
+wool on its sheep, minus the same for the strongest opponent; a position where the game is over
+is worth a win or a loss, nothing in between. Greedy plays the legal action whose position scores
+best (the first of equals).
+"""
+
+from __future__ import annotations
+
+from sheepfold.core.protocol import Action, Seat, SheepfoldError, State
+
+#: how much one piece of wool on a sheep is worth, against one piece in a safe pile
+SHEEP_WOOL_VALUE = 0.6
+#: a full sheep is shorn automatically at its owner's next turn: its wool is nearly safe
+FULL_SHEEP_VALUE = 0.85
+WIN_VALUE = 1000.0
+
+
+def shave_value(state: State, me: Seat) -> float:
+    """How good ``state`` is for ``me`` (higher is better)."""
+    if state.is_terminal():
+        out = state.outcome()
+        assert out is not None
+        if out.truncated:
+            return 0.0
+        return WIN_VALUE * out.shares()[me] - (WIN_VALUE / 2 if me not in out.winners else 0.0)
+    s = state  # ShaveState
+    cap = s.game.rules.max_wool
+
+    def worth(seat: Seat) -> float:
+        wool: int = s.sheep[seat]  # type: ignore[attr-defined]
+        rate = FULL_SHEEP_VALUE if wool >= cap else SHEEP_WOOL_VALUE
+        pile: int = s.piles[seat]  # type: ignore[attr-defined]
+        return pile + rate * wool
+
+    mine = worth(me)
+    others = max(worth(k) for k in range(s.game.num_players) if k != me)
+    return mine - others
+
+
+def greedy_action(state: State) -> Action:
+    """The action greedy plays at the decision ``state``: the best-scoring position after it."""
+    me = state.current_player()
+    best_action, best_value = None, float("-inf")
+    for a in state.legal_actions():
+        trial = state.clone()
+        trial.apply_unchecked(a)
+        v = shave_value(trial, me)
+        if v > best_value + 1e-9:
+            best_action, best_value = a, v
+    assert best_action is not None
+    return best_action
+
+
+def parse_table(arg: str, players: int) -> list[str | None] | None:
+    """The seats' bots of ``perfect:BOT,-,BOT`` (None: its own seat; None for an empty ``arg``)."""
+    if not arg:
+        return None
+    names = [x.strip() for x in arg.split(",")]
+    if len(names) != players:
+        raise SheepfoldError(
+            f"perfect:{arg}: name one bot per seat ({players}), '-' for the perfect bot's own seat"
+        )
+    return [None if x in ("-", "") else x for x in names]

@@ -1,0 +1,91 @@
+"""Shave a Sheep, registered (:mod:`sheepfold.core.registry`): what the layers above ``games``
+need to know about it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sheepfold.core.protocol import Game, State
+from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
+from sheepfold.games.shave_a_sheep.record import ShaveCodec
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+
+
+def invariants(state: State) -> list[tuple[str, str]]:
+    """Conservation of the wool, no sheep above its cap, scores = the safe piles."""
+    assert isinstance(state, ShaveState)
+    rules = state.game.rules
+    bad: list[tuple[str, str]] = []
+    if state.total_wool() != rules.wool:
+        bad.append(
+            (
+                "conservation",
+                f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} "
+                f"!= {rules.wool}",
+            )
+        )
+    if state.middle < 0 or min(state.sheep) < 0 or min(state.piles) < 0:
+        bad.append(("conservation", f"negative wool: {state!r}"))
+    if max(state.sheep) > rules.max_wool:
+        bad.append(("conservation", f"a sheep carries more than {rules.max_wool}: {state.sheep}"))
+    if state.scores() != [float(p) for p in state.piles]:
+        bad.append(("scores", f"scores {state.scores()} but the piles are {state.piles}"))
+    if not state.is_terminal() and state.middle == 0:
+        bad.append(("conservation", "the middle is empty but the game goes on (ruling 6)"))
+    if state.wolf is not None and not rules.mr_wolf:
+        bad.append(("conservation", "the wolf stands next to a seat outside My friend Mr. Wolf"))
+    return bad
+
+
+def hidden_variant(state: State, rng: random.Random) -> State:
+    """The same position with another seed (the only thing no seat sees)."""
+    other = state.clone()
+    assert isinstance(other, ShaveState)
+    other.seed = rng.randrange(2**31)
+    return other
+
+
+def move_boundary(state: State) -> bool:
+    """A turn starts (the die is due) or the game is over."""
+    return state.is_terminal() or bool(state.phase == ROLL)  # type: ignore[attr-defined]
+
+
+def encoder(game: Game) -> Any:
+    from sheepfold.games.shave_a_sheep.observation import ShaveEncoder
+
+    return ShaveEncoder(game)
+
+
+def max_chance_outcomes(game: Game) -> int:
+    """The die's faces, or the seats racing for the Howling Wolf."""
+    assert isinstance(game, ShaveGame)
+    return max(len(game.faces), game.num_players)
+
+
+def max_decisions(game: Game) -> int:
+    """A decision per turn up to the turn limit (two in Howling Wolf's race)."""
+    per_turn = 2 if game.rules.howling_wolf else 1
+    return int(game.rules.max_turns * per_turn)
+
+
+SPEC = register_game(
+    GameSpec(
+        name="shave-a-sheep",
+        title="Shave a Sheep",
+        game_class=ShaveGame,
+        rules_class=ShaveRules,
+        record=ShaveCodec(),
+        move_boundary=move_boundary,
+        invariants=invariants,
+        hidden_variant=hidden_variant,
+        action_name=action_name,
+        encoder=encoder,
+        max_chance_outcomes=max_chance_outcomes,
+        max_decisions=max_decisions,
+        turn_limit=True,
+        has_exact_solver=True,
+        score_label="safe pile",
+    )
+)
