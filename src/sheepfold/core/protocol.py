@@ -116,6 +116,8 @@ class State(abc.ABC):
     """One position of a game. Mutable: :meth:`apply` changes it; :meth:`clone` copies it."""
 
     game: Game
+    #: drives every random event not applied explicitly (part of the record; never in a view)
+    seed: int
 
     # -- whose decision -------------------------------------------------------------------
     @abc.abstractmethod

@@ -220,7 +220,7 @@ def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any
     options = g.rules.options()
     if options:
         rec["rules"] = options
-    rec["seed"] = state.seed  # type: ignore[attr-defined]
+    rec["seed"] = state.seed
     codec.write_moves(state, rec)
     return rec
 

@@ -81,7 +81,8 @@ def deck_orders(state: State) -> list[list[str]]:
 
 def move_boundary(state: State) -> bool:
     """A turn starts (a dog card is due) or the game is over."""
-    return state.is_terminal() or bool(state.phase == DOG)  # type: ignore[attr-defined]
+    assert isinstance(state, DollyState)
+    return state.is_terminal() or state.phase == DOG
 
 
 def encoder(game: Game) -> Any:

@@ -10,6 +10,7 @@ best (the first of equals).
 from __future__ import annotations
 
 from sheepfold.core.protocol import Action, Seat, SheepfoldError, State
+from sheepfold.games.shave_a_sheep.game import ShaveState
 
 #: how much one piece of wool on a sheep is worth, against one piece in a safe pile
 SHEEP_WOOL_VALUE = 0.6
@@ -26,14 +27,14 @@ def shave_value(state: State, me: Seat) -> float:
         if out.truncated:
             return 0.0
         return WIN_VALUE * out.shares()[me] - (WIN_VALUE / 2 if me not in out.winners else 0.0)
-    s = state  # ShaveState
+    s = state
+    assert isinstance(s, ShaveState)
     cap = s.game.rules.max_wool
 
     def worth(seat: Seat) -> float:
-        wool: int = s.sheep[seat]  # type: ignore[attr-defined]
+        wool = s.sheep[seat]
         rate = FULL_SHEEP_VALUE if wool >= cap else SHEEP_WOOL_VALUE
-        pile: int = s.piles[seat]  # type: ignore[attr-defined]
-        return pile + rate * wool
+        return s.piles[seat] + rate * wool
 
     mine = worth(me)
     others = max(worth(k) for k in range(s.game.num_players) if k != me)

@@ -49,7 +49,8 @@ def hidden_variant(state: State, rng: random.Random) -> State:
 
 def move_boundary(state: State) -> bool:
     """A turn starts (the die is due) or the game is over."""
-    return state.is_terminal() or bool(state.phase == ROLL)  # type: ignore[attr-defined]
+    assert isinstance(state, ShaveState)
+    return state.is_terminal() or state.phase == ROLL
 
 
 def encoder(game: Game) -> Any:
