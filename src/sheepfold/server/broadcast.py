@@ -1,0 +1,111 @@
+"""Connections and what they are sent: the state message for a seat, and the broadcast.
+
+Each connection has its own queue and writer task, so the messages of a connection keep their
+order and a slow client delays nobody (one 256 messages behind is dropped). A table with
+actions applied but not committed yet sends nothing: its broadcast waits for the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sheepfold.server.tables import Table
+
+dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
+
+
+class Conn:
+    """One WebSocket client: the seat it holds (None: watching) and its outgoing queue."""
+
+    def __init__(self, send: Callable[[str], Any], close: Callable[[], Any] | None = None) -> None:
+        self._send = send
+        self._close = close
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def error(self, message: str, **extra: Any) -> None:
+        self.push(json.dumps({"type": "error", "message": message, **extra}))
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                if self._close is not None:
+                    await self._close()
+                return
+            await self._send(text)
+
+
+class Broadcaster:
+    """The connections of one table and the state messages they receive."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.conns: set[Conn] = set()
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        t = self.table
+        view = t.state.observe(seat)
+        if t.dolly and not t.show_scores and not view["finished"]:
+            # Collected piles are face down (Dolly Crush ruling 9): the table chose to hide them.
+            view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
+            view["collected"] = [
+                pile if s == seat else [None] * len(pile)
+                for s, pile in enumerate(view["collected"])
+            ]
+        return view
+
+    def shared_json(self) -> str:
+        """The part of a state message that is the same for every connection (JSON text)."""
+        bots = self.table.bots
+        race = None
+        if bots.race_key is not None:
+            race = {
+                "open": True,
+                "ms_left": max(0, int((bots.race_deadline - time.monotonic()) * 1000)),
+            }
+        info = self.table.public_info()
+        events = self.table.log.events[-8:]
+        return f',"table":{dumps(info)},"race":{dumps(race)},"events":{dumps(events)}}}'
+
+    def message_for(self, seat: int | None, shared: str) -> str:
+        return (
+            f'{{"type":"state","seq":{self.table.stored},"you":{dumps(seat)},'
+            f'"view":{dumps(self.view_for(seat))}' + shared
+        )
+
+    def send_state(self, conn: Conn) -> None:
+        if self.table.dirty:  # the commit in progress ends with a broadcast to everyone
+            self.table.manager.writer.after_commit(self.table)
+            return
+        conn.push(self.message_for(conn.seat, self.shared_json()))
+
+    def broadcast(self) -> None:
+        if self.table.dirty:
+            self.table.manager.writer.after_commit(self.table)
+            return
+        if not self.conns:
+            return
+        shared = self.shared_json()
+        cache: dict[int | None, str] = {}
+        for c in list(self.conns):
+            if c.seat not in cache:
+                cache[c.seat] = self.message_for(c.seat, shared)
+            c.push(cache[c.seat])

@@ -1,0 +1,156 @@
+"""Seats: who sits where (a person with a secret token, or a bot), who is connected, leaving.
+
+The seat token is the only proof of a seat; only its SHA-256 is kept (and stored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.broadcast import Conn
+from sheepfold.server.storage import SeatRow
+
+if TYPE_CHECKING:
+    from sheepfold.server.tables import Table
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "human" | "bot"
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    conns: set[Conn] = field(default_factory=set)
+    bot_obj: Any = None
+    leave_timer: asyncio.TimerHandle | None = None
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "free": self.kind == "human" and self.token_hash is None,
+            "online": self.kind == "bot" or bool(self.conns),
+        }
+
+
+class Seating:
+    """The seats of one table and the connections that hold them."""
+
+    def __init__(self, table: Table, rows: Sequence[SeatRow]) -> None:
+        self.table = table
+        self.seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in rows]
+
+    def who(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.name or f"seat {seat + 1}"
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token or not isinstance(token, str) or len(token) > 200:
+            return None
+        h = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    # -- connections -------------------------------------------------------------------------
+    def attach(self, conn: Conn) -> None:
+        self.table.conns.add(conn)
+        self.table.send_state(conn)
+
+    def detach(self, conn: Conn) -> None:
+        self.table.conns.discard(conn)
+        if conn.seat is not None:
+            s = self.seats[conn.seat]
+            s.conns.discard(conn)
+            if not s.conns and s.kind == "human" and not self.table.finished():
+                self._start_leave_timer(s)
+        conn.seat = None
+        self.table.broadcast()
+
+    def hello(self, conn: Conn, token: Any) -> None:
+        seat = self.seat_of_token(token) if token is not None else None
+        if token is not None and seat is None:
+            conn.error("this seat token is not valid at this table: you are watching")
+        if conn.seat is not None:
+            self.seats[conn.seat].conns.discard(conn)
+        conn.seat = seat
+        if seat is not None:
+            s = self.seats[seat]
+            s.conns.add(conn)
+            if s.leave_timer is not None:
+                s.leave_timer.cancel()
+                s.leave_timer = None
+        self.table.broadcast()
+
+    def _start_leave_timer(self, s: Seat) -> None:
+        if not self.table.config.get("replace_leavers", True) or s.leave_timer is not None:
+            return
+        loop = asyncio.get_event_loop()
+        s.leave_timer = loop.call_later(
+            self.table.manager.settings.leave_grace, self._leave_timeout, s.seat
+        )
+
+    def _leave_timeout(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.leave_timer = None
+        if (
+            s.kind == "human"
+            and not s.conns
+            and s.token_hash is not None
+            and not self.table.finished()
+        ):
+            self.leave(seat)
+
+    # -- sitting down and leaving ------------------------------------------------------------
+    def take_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """A person sits down: returns (seat, secret token). SheepfoldError if no seat is free."""
+        t = self.table
+        free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
+        if seat is not None:
+            free = [s for s in free if s.seat == seat]
+            if not free:
+                raise SheepfoldError(f"seat {seat} is not free")
+        if not free:
+            raise SheepfoldError("every seat at this table is taken: you can watch")
+        s = free[0]
+        token = secrets.token_urlsafe(24)
+        new = Seat(s.seat, "human", name, None, token_hash(token))
+        t.manager.storage.update_seat(t.id, new.row())
+        s.name, s.token_hash = name, new.token_hash
+        t.broadcast()
+        return s.seat, token
+
+    def leave(self, seat: int) -> None:
+        """A player leaves: a bot takes the seat if the table decided so, else it becomes free."""
+        t = self.table
+        s = self.seats[seat]
+        if t.config.get("replace_leavers", True) and not t.finished():
+            bot = t.config.get("replacement_bot", "random")
+            new = Seat(seat, "bot", f"{s.name or 'player'} (bot)", bot, None)
+        else:
+            new = Seat(seat, "human", None, None, None)
+        t.manager.storage.update_seat(t.id, new.row())
+        for c in list(s.conns):
+            c.seat = None
+        s.conns.clear()
+        s.kind, s.name, s.bot, s.token_hash, s.bot_obj = new.kind, new.name, new.bot, None, None
+        t.log.note(seat, "left the table" + (" (a bot plays on)" if new.kind == "bot" else ""))
+        t.broadcast()
+        t.schedule()
