@@ -339,3 +339,80 @@ def test_a_failed_commit_changes_nothing_and_tells_only_the_sender(live_server, 
         assert m["type"] == "state" and m["view"]["roll"] is None and m["seq"] == before["seq"]
     ca.send({"type": "roll"})  # the same intent works once the database does
     assert ca.wait(lambda m: m["type"] == "state" and m["seq"] > before["seq"])["view"]["roll"]
+
+
+def _swaps_that_take(state: Any, seat: int) -> tuple[int, list[list[str]]]:
+    """A dog card and swaps (found with the engine on a clone) whose turn takes some sheep."""
+    rng = random.Random(1)
+    for _ in range(5000):
+        dog = rng.choice(state.observe(seat)["dogs_left"][seat])
+        trial = state.clone()
+        trial.apply(dog)
+        swaps = []
+        while trial.current_player() == seat:
+            a, b = rng.choice(SWAPS)
+            swaps.append([cell_name(a), cell_name(b)])
+            trial.apply(trial.string_to_action(f"swap {swaps[-1][0]}-{swaps[-1][1]}"))
+        if trial.last_taken:
+            return dog, swaps
+    raise AssertionError("no turn that takes sheep")
+
+
+def test_preview_shows_what_the_engine_takes(live_server, ws_client):
+    t = live_server.create(
+        game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=17
+    )
+    a = live_server.join(t["id"], "Ann")
+    b = live_server.join(t["id"], "Bob")
+    url = f"{live_server.ws_url}/ws/{t['id']}"
+    ca, cb, spec = ws_client(url, a["token"]), ws_client(url, b["token"]), ws_client(url)
+    table = live_server.manager.get(t["id"])
+    seq = table.stored
+    dog, swaps = _swaps_that_take(table.state, 0)
+    ca.send({"type": "preview", "dog": dog, "swaps": swaps, "ref": 7})
+    got = ca.wait(lambda m: m["type"] == "preview")
+    assert got["ref"] == 7 and got["swaps_left"] == 0 and got["cells"] and got["points"] > 0
+    # fewer swaps than the card's: the lines the flock shows so far, swaps still left
+    ca.send({"type": "preview", "dog": dog, "swaps": swaps[:-1], "ref": 8})
+    part = ca.wait(lambda m: m["type"] == "preview")
+    assert part["ref"] == 8 and part["swaps_left"] == 1
+    # refused like a turn: each answer is an error to the sender alone
+    bad = [
+        (ca, {"type": "preview", "dog": dog, "swaps": [["a1", "c5"]]}, "adjacent"),
+        (ca, {"type": "preview", "dog": dog, "swaps": swaps + swaps * 3}, "exactly"),
+        (ca, {"type": "preview", "dog": "x", "swaps": []}, "dog"),
+        (cb, {"type": "preview", "dog": dog, "swaps": swaps}, "not your turn"),
+        (spec, {"type": "preview", "dog": dog, "swaps": swaps}, "watching"),
+    ]
+    for client, msg, words in bad:
+        client.send(msg)
+        err = client.wait(lambda m: m["type"] in ("error", "preview"))
+        assert err["type"] == "error" and words in err["message"], (msg, err)
+    for client in (cb, spec):  # nothing was broadcast, nothing stored
+        client.drain(0.1)
+        assert not any('"preview"' in m for m in client.received)
+        assert client.last_state["seq"] == seq
+    assert table.stored == seq and table.applied == seq
+    # the turn itself takes exactly those cards, for exactly those points
+    before = ca.last_state["view"]["scores"][0]
+    ca.send({"type": "turn", "dog": dog, "swaps": swaps})
+    after = ca.wait(lambda m: m["type"] == "state" and m["seq"] > seq)["view"]
+    assert after["last_taken"] == got["cells"]
+    assert after["scores"][0] - before == got["points"]
+    # a turn started decision by decision: the preview covers the swaps still left
+    view = cb.wait_state(lambda m: m["seq"] > seq)["view"]
+    d = next(d for d in view["dogs_left"][1] if view["dog_swaps"][1][d] > 0)
+    cb.send({"type": "act", "action": f"dog {d}"})
+    cb.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "swap")
+    cb.send({"type": "preview", "swaps": []})
+    live = cb.wait(lambda m: m["type"] in ("error", "preview"))
+    assert live["type"] == "preview" and live["swaps_left"] == view["dog_swaps"][1][d]
+
+
+def test_preview_is_a_dolly_crush_message(live_server, ws_client):
+    t = live_server.create(game="shave-a-sheep", seats=[{"kind": "human"}, {"kind": "human"}])
+    a = live_server.join(t["id"], "Ann")
+    ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])
+    ca.send({"type": "preview", "dog": 0, "swaps": []})
+    err = ca.wait(lambda m: m["type"] == "error")
+    assert "Dolly Crush" in err["message"]

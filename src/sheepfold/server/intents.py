@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from sheepfold.server.tables import Table
 
 MAX_MESSAGE = 16_384  # bytes of one client message
-SEATED = ("turn", "act", "roll", "grab", "leave")  # messages that need a seat
+SEATED = ("turn", "preview", "act", "roll", "grab", "leave")  # messages that need a seat
 
 
 def parse(conn: Conn, text: str) -> dict[str, Any] | None:
@@ -78,6 +78,8 @@ class Intents:
             t.seating.leave(seat)
         elif kind == "turn":
             t.accept(self.dolly_trial(seat, msg, whole=True))
+        elif kind == "preview":
+            conn.push(json.dumps({"type": "preview", "ref": ref, **self.preview(seat, msg)}))
         elif kind == "act":
             self.act(seat, msg)
         elif kind == "roll":
@@ -94,11 +96,12 @@ class Intents:
             who = "the dice" if p == CHANCE else t.seating.who(p)
             raise IllegalAction(f"it is not your turn (waiting for {who})")
 
-    # -- Dolly Crush: a whole turn ---------------------------------------------------------
+    # -- Dolly Crush: a whole turn, or its preview ------------------------------------------
     def dolly_trial(self, seat: int, msg: dict[str, Any], whole: bool) -> State:
         """Dog card + swaps played on a clone, each checked by the engine.
 
-        ``whole``: a turn, exactly the dog card's swaps.
+        ``whole``: a turn, exactly the dog card's swaps. Otherwise a preview: at most that many,
+        and while a turn started decision by decision is in play, the swaps still left.
         """
         from sheepfold.games.dolly_crush.game import DOG, SWAP
 
@@ -147,6 +150,30 @@ class Intents:
             except ValueError as e:
                 raise IllegalAction(str(e)) from None
             trial.apply(action)
+
+    def preview(self, seat: int, msg: dict[str, Any]) -> dict[str, Any]:
+        """The cards (cells) and points planned swaps would take, as the engine finds them.
+
+        Played on a clone like a turn (the same checks and errors); nothing is stored or sent
+        to anyone else. Before the last swap: the lines the flock shows now; after it: what
+        the engine took when the turn ended.
+        """
+        from sheepfold.games.dolly_crush.cards import cell_name, find_lines
+        from sheepfold.games.dolly_crush.game import SWAP
+        from sheepfold.games.dolly_crush.search import combination_points
+
+        trial: Any = self.dolly_trial(seat, msg, whole=False)  # the table's state is untouched
+        points_of = self.table.game.points  # type: ignore[attr-defined]
+        before = len(self.table.state.collected[seat])  # type: ignore[attr-defined]
+        if trial.phase == SWAP:
+            cells = find_lines(trial.flock)
+            points = combination_points(trial.flock, points_of)
+            left = trial.swaps_left
+        else:
+            cells = list(trial.last_taken)
+            points = sum(points_of[k] for k in trial.collected[seat][before:])
+            left = 0
+        return {"cells": [cell_name(c) for c in cells], "points": points, "swaps_left": left}
 
     # -- one decision, the die, the wolf ----------------------------------------------------
     def act(self, seat: int, msg: dict[str, Any]) -> None:
