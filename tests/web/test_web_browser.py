@@ -42,6 +42,19 @@ NEIGHBOURS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + 
 ]
 
 
+def taking_swaps(state: Any, seat: int) -> list[tuple[str, str]]:
+    """The swaps that, after the first dog card left (one swap), take sheep (the engine says)."""
+    dog = state.observe(seat)["dogs_left"][seat][0]
+    out = []
+    for a, b in NEIGHBOURS:
+        trial = state.clone()
+        trial.apply(dog)
+        trial.apply(trial.string_to_action(f"swap {a}-{b}"))
+        if trial.current_player() != seat and trial.last_taken:
+            out.append((a, b))
+    return out
+
+
 def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
     t = live_server.create(
         game="dolly-crush",
@@ -55,6 +68,8 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
     sit(pages[0], url, "Mia", 0)
     sit(pages[1], url, "Leo", 1)
     rng = random.Random(5)
+    table = live_server.manager.get(t["id"])
+    lines_seen = 0
     for turn in range(8):
         seat = last(pages[0])["view"]["to_move"]
         assert seat == turn % 2
@@ -64,11 +79,19 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
         p.wait_for_selector(".dogcard")
         assert other.locator(".dogcard").count() == 0  # not your turn: no controls
         p.click(".dogcard >> nth=0")
-        a, b = rng.choice(NEIGHBOURS)
+        pairs = taking_swaps(table.state, seat)  # a swap that takes sheep, where there is one
+        a, b = rng.choice(pairs or NEIGHBOURS)
         p.click(f"[data-cell='{a}']")
         p.click(f"[data-cell='{b}']")
         assert p.inner_text("#swaps-left") == "0"
-        assert "With these swaps you take" in p.inner_text("#preview")
+        # the server's engine answers the preview: the dashed cards are the cells it sent
+        p.wait_for_function(
+            "document.querySelector('#preview').innerText.includes('With these swaps you take')"
+        )
+        text = p.inner_text("#preview")
+        dashed = p.eval_on_selector_all(".cell.line", "els => els.map((e) => e.dataset.cell)")
+        assert len(dashed) == (0 if "no sheep" in text else int(text.split("take ")[1].split()[0]))
+        lines_seen += bool(dashed)
         if turn == 0:
             p.click("#undo")  # undo the swap before confirming: nothing was sent
             assert p.inner_text("#swaps-left") == "1"
@@ -83,6 +106,7 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
         for q in pages:
             q.wait_for_function(f"window.SF_LAST.seq > {seq}")
         v = last(p)["view"]
+        assert sorted(v["last_taken"]) == sorted(dashed)  # the turn took the dashed cards
         if turn == 0:
             p.screenshot(path=str(shots / "dolly-phone-after-turn.png"), full_page=True)
             # scores hidden: the other player's pile is face down and their score is not sent
@@ -90,6 +114,7 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
             assert ov["scores"][seat] is None and all(c is None for c in ov["collected"][seat])
         if v["finished"]:
             break
+    assert lines_seen
     for q in pages:
         q.wait_for_selector("text=Game over")
     final = last(pages[1])["view"]

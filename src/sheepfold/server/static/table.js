@@ -13,6 +13,8 @@
   let seqSeen = -1;
   let retry = 0;
   let pending = null; // Dolly Crush: {dog, swaps:[[a,b]], sel}
+  let preview = null; // the server's answer for the planned swaps: {key, ref, cells: Set|null, points}
+  let previewRef = 0;
   let replay = null; // {frames, i}
   let raceTimer = null;
   let errorTimer = null;
@@ -24,6 +26,7 @@
     ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
     ws.onopen = () => {
       retry = 0;
+      preview = null; // asked again on the new connection
       setStatus(true);
       const token = localStorage.getItem(TOKEN_KEY);
       if (token) ws.send(JSON.stringify({ type: "hello", token }));
@@ -31,8 +34,10 @@
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "state") onState(m);
+      else if (m.type === "preview") onPreview(m);
       else if (m.type === "error") {
         if (m.message.startsWith("no table")) gone = true;
+        if (preview && m.ref === "preview-" + preview.ref) { preview.cells = new Set(); preview.failed = true; }
         showError(m.message);
       }
     };
@@ -73,6 +78,42 @@
     msg = m;
     window.SF_LAST = m; // what this page was told (tests read it)
     render();
+  }
+
+  // -- Dolly Crush: the lines planned swaps would take, as the server's engine finds them --
+  function previewKey() { // what the planned swaps are, at this position
+    if (!msg || msg.you === null || msg.view.game !== "dolly-crush" || !myTurn() || !pending) return null;
+    if (!pending.live && pending.dog === null) return null;
+    return JSON.stringify([msg.seq, pending.live ? null : pending.dog, pending.swaps]);
+  }
+  function requestPreview() {
+    const key = previewKey();
+    if (key === null || (preview && preview.key === key)) return;
+    previewRef += 1;
+    preview = { key, ref: previewRef, cells: null, points: 0 };
+    const m = { type: "preview", swaps: pending.swaps, ref: "preview-" + previewRef };
+    if (!pending.live) m.dog = pending.dog;
+    send(m);
+  }
+  function onPreview(m) {
+    if (!preview || m.ref !== "preview-" + preview.ref) return; // an answer to older swaps
+    preview.cells = new Set(m.cells);
+    preview.points = m.points;
+    paintPreview();
+  }
+  function paintPreview() { // the dashed cards and the words, without redrawing the page
+    const flock = $("flock");
+    if (!flock) return;
+    const cells = (flock.dataset.interactive === "1" && previewCells()) || new Set();
+    flock.querySelectorAll(".cell").forEach((el) => el.classList.toggle("line", cells.has(el.dataset.cell)));
+    $("line-note").innerHTML = cells.size ? ` · <b style="color:#0f766e">dashed cards make a line!</b>` : "";
+    if ($("preview") && pending && !pending.live && pending.dog !== null) {
+      const left = msg.view.dog_swaps[me()][pending.dog] - pending.swaps.length;
+      $("preview").innerHTML = `<b>${previewText(left)}</b>`;
+    }
+  }
+  function previewCells() { // null while the answer is on its way
+    return preview && preview.key === previewKey() ? preview.cells : null;
   }
 
   // -- helpers ---------------------------------------------------------------------------
@@ -150,27 +191,9 @@
     if (pending) for (const [a, b] of pending.swaps) { const x = idx(a), y = idx(b); const t = f[x]; f[x] = f[y]; f[y] = t; }
     return f;
   }
-  function findLines(f) { // Dolly Crush ruling 5: maximal runs of 3+ of one type, rows and columns
-    const type = (c) => (c ? c.split("-")[0] : null);
-    const out = new Set();
-    const run = (cells) => {
-      let start = 0;
-      for (let k = 1; k <= cells.length; k++) {
-        if (k === cells.length || type(f[cells[k]]) === null || type(f[cells[k]]) !== type(f[cells[start]])) {
-          if (k - start >= 3 && type(f[cells[start]]) !== null) for (let j = start; j < k; j++) out.add(cells[j]);
-          start = k;
-        }
-      }
-    };
-    for (let r = 0; r < 3; r++) run([0, 1, 2, 3, 4].map((c) => r * 5 + c));
-    for (let c = 0; c < 5; c++) run([0, 1, 2].map((r) => r * 5 + c));
-    return out;
-  }
-
   function renderDolly(view, live) {
     const interactive = live && myTurn() && (view.phase === "dog" || view.phase === "swap") && pending && pending.dog !== null;
     const f = live ? pendingFlock(view) : flatFlock(view);
-    const lines = interactive ? findLines(f) : new Set();
     const taken = new Set(view.last_taken || []);
     const moved = new Set();
     if (pending && live) for (const [a, b] of pending.swaps) { moved.add(a); moved.add(b); }
@@ -181,13 +204,13 @@
       const cls = ["cell", colour,
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
-        lines.has(i) ? "line" : "", !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
+        !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
       return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${cell} ${colour} ${type}">
         <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.TYPE_WORDS[type]}</span><span class="coord">${cell}</span></div>`;
     }).join("");
     const legend = Object.keys(SF.TYPE_WORDS).map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.TYPE_WORDS[t]}</span>`).join("");
-    $("board").innerHTML = `<div class="flock" id="flock">${cells}</div>
-      <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points${lines.size ? ` · <b style="color:#0f766e">dashed cards make a line!</b>` : ""}</div>
+    $("board").innerHTML = `<div class="flock" id="flock" data-interactive="${interactive ? 1 : 0}">${cells}</div>
+      <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
     if (interactive) {
       $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => {
@@ -218,9 +241,13 @@
     render();
   }
 
-  function previewText(view, left) {
-    const n = findLines(pendingFlock(view)).size;
-    if (n) return `With these swaps you take ${n} sheep.`;
+  function previewText(left) {
+    const cells = previewCells();
+    if (!cells) return "Looking for lines…";
+    if (preview.failed) return "The server could not check these swaps.";
+    const n = cells.size;
+    const pts = preview.points === 1 ? "1 point" : `${preview.points} points`;
+    if (n) return `With these swaps you take ${n} sheep (${pts}).`;
     return left ? "No line of three yet." : "With these swaps you take no sheep.";
   }
 
@@ -246,7 +273,7 @@
     const left = need - pending.swaps.length;
     box.innerHTML = `<h2>Swaps left: <span id="swaps-left">${left}</span> of ${need}</h2>
       <p class="muted">${left ? "Tap a sheep, then a sheep next to it (left, right, up or down) to swap them." : "All swaps made. Cards in a dashed line will be yours!"}</p>
-      <p id="preview"><b>${previewText(view, left)}</b></p>
+      <p id="preview"></p>
       <div class="turnbox">
         <button type="button" class="secondary" id="undo">↶ Undo</button>
         <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>Done: take the sheep!</button>
@@ -402,12 +429,14 @@
     if (view.game === "dolly-crush") {
       if (live) renderDollyControls(view); else $("controls").hidden = true;
       renderDolly(view, live);
+      paintPreview();
     } else {
       renderShave(view);
       if (live) renderShaveControls(view, msg.race); else $("controls").hidden = true;
     }
     renderLog(msg.events || []);
     renderReplayBox();
+    if (live) requestPreview();
   }
 
   $("copy").onclick = async () => {
