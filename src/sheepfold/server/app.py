@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -142,17 +142,19 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     def manager() -> TableManager:
         return storage_holder["m"]
 
-    def table_or_404(table_id: str) -> Any:
-        t = manager().get(table_id)
-        if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        return t
-
     @app.exception_handler(SheepfoldError)
     async def _engine_error(_req: Any, exc: SheepfoldError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
 
-    # -- pages -------------------------------------------------------------------------------
+    _add_pages(app)
+    _add_api(app, manager)
+    _add_websocket(app, manager)
+    return app
+
+
+def _add_pages(app: FastAPI) -> None:
+    """The HTML pages and the static files."""
+
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -163,7 +165,16 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    # -- API ---------------------------------------------------------------------------------
+
+def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
+    """The HTTP API (JSON)."""
+
+    def table_or_404(table_id: str) -> Any:
+        t = manager().get(table_id)
+        if t is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return t
+
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True, "tables": len(manager().tables), "db": manager().storage.kind}
@@ -219,6 +230,10 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
             raise HTTPException(409, "the game is not over yet: a replay opens when it ends")
         return {"table": t.public_info(), "frames": t.replay_frames()}
 
+
+def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
+    """One WebSocket per client: its messages go to its table; the table's go out to it."""
+
     @app.websocket("/ws/{table_id}")
     async def ws_play(ws: WebSocket, table_id: str) -> None:
         t = manager().get(table_id)
@@ -248,5 +263,3 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
             writer.cancel()
             with contextlib.suppress(BaseException):
                 await writer
-
-    return app
