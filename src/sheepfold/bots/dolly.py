@@ -56,14 +56,17 @@ from sheepfold.games.dolly_crush.fastsearch import (
     best_after,
     children,
     fast_best_swaps,
+    reachable,
+    score_packed,
+)
+from sheepfold.games.dolly_crush.game import SWAP0, DollyGame
+from sheepfold.games.dolly_crush.kernel.layout import (
     legal_swaps,
     pack,
     point_tables,
-    reachable,
-    score_packed,
+    tables,
     unpack,
 )
-from sheepfold.games.dolly_crush.game import SWAP0, DollyGame
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
@@ -91,7 +94,8 @@ class DollyBot(Bot):
         if not isinstance(game, DollyGame):
             raise SheepfoldError(f"the {self.name} bot plays Dolly Crush, not {game.name}")
         super().__init__(game, seat, seed)
-        self.points: tuple[int, ...] = tuple(game.points)  # type: ignore[attr-defined]
+        self.points: tuple[int, ...] = tuple(game.points)
+        self.max_cleanup_rounds: int = game.rules.max_cleanup_rounds
         self._expect: tuple[tuple[int, ...], int] | None = None  # (flock, swaps_left) planned
         self._rest: list[int] = []
 
@@ -603,7 +607,7 @@ class ExpertDollyBot(LookaheadDollyBot):
 
     def prepare(self) -> None:
         super().prepare()  # the compiled playouts: warmed here if no front end did
-        self._mc.compiled.tables(self.points)  # the compiled search's tables (built once)
+        tables(self.points)  # the compiled kernel's tables (built once)
 
     def _candidates(
         self, view: View, flock: list[int], n: int
@@ -679,7 +683,15 @@ class ExpertDollyBot(LookaheadDollyBot):
                 idx = alive[member[alive] == g]
                 if idx.size:
                     total[idx] += self._mc.playouts(
-                        ys[idx], pool, scores, hands, seat, self.seat, seeds, self.points
+                        ys[idx],
+                        pool,
+                        scores,
+                        hands,
+                        seat,
+                        self.seat,
+                        seeds,
+                        self.points,
+                        self.max_cleanup_rounds,
                     )
                     count[idx] += per
             now = time.perf_counter()
