@@ -8,7 +8,7 @@ number of turns, every dog card and every swap, and at each the kernel must agre
 engine on: the legal swaps; the combination (cells and points) after every swap; the best swaps
 (the reference search) and the greedy turn; and at the end of every turn the take, the refill
 with clean-up given the same deck order (the engine's reshuffle is made the kernel's, the one
-free choice of ruling 6) and whether the game ends.
+free choice of Dolly Crush ruling 6) and whether the game ends.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ class Walk:
             got, rest, aborted = flock, deck, False  # nothing taken: nothing drawn
         assert (child.flock, child.deck, child.aborted) == (got, rest, aborted)
         all_played = all(p == 15 for p in played)
-        assert (child.phase == OVER) == (aborted or not rest or all_played)  # ruling 8
+        assert (child.phase == OVER) == (aborted or not rest or all_played)  # Dolly Crush ruling 8
         self.counts["turns"] += 1
         self.counts["clean-ups"] += child._shuffles > state._shuffles
         self.counts["aborted"] += aborted
