@@ -564,25 +564,19 @@ class LookaheadDollyBot(DollyBot):
 
 
 def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
-    """Play one whole turn greedily on a full state (hard's playout policy)."""
+    """Play one whole turn greedily on a full state (hard's playout policy: ``medium``'s turn; a
+    settled flock holds no line, so a card of no swaps takes nothing)."""
     seat = state.turn
     counts = state.game.dog_swaps[seat]
-    played = state.dogs_played[seat]
-    best: tuple[int, int, int, tuple[int, ...]] | None = None
-    seen: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for d in range(len(counts)):
-        if played >> d & 1:
-            continue
-        n = counts[d]
-        if n not in seen:
-            seen[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
-        p, seq = seen[n]
-        key = (-p, n, d, seq)
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    state.apply_unchecked(best[2])
-    for s in best[3]:
+    plans: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+    def value(n: int) -> float:
+        plans[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
+        return plans[n][0]
+
+    dog, n = pick_dog([(d, counts[d]) for d in state.dogs_left(seat)], value)
+    state.apply_unchecked(dog)
+    for s in plans[n][1]:
         state.apply_unchecked(SWAP0 + s)
 
 
