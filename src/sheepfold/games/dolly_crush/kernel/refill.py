@@ -1,6 +1,6 @@
-"""The refill with the clean-up of Dolly Crush ruling 6, compiled: the one copy every fast path
-uses (the expert's playouts, the lab), checked against the rules engine card for card
-(``tests/test_dolly_kernel.py``).
+"""The refill with the clean-up of Dolly Crush ruling 6, compiled: the one compiled copy (the
+expert's playouts use it; the lab's fast path and the hard bot refill with the engine itself),
+checked against the rules engine card for card (``tests/test_dolly_kernel.py``).
 
 The deck is an int64 array of card ids, ``deck[:n]``, its top card at ``deck[n - 1]`` (the
 engine's order: ``DollyState.deck``), with room for 15 more cards (the clean-up's). Random
