@@ -19,6 +19,7 @@ Each random-play row is the best of 3 runs.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import sys
@@ -130,6 +131,57 @@ def main() -> None:
         for n in (1, 4):
             ms, k = median_ms(fn, flocks, n, points)
             print(f"{label:<40}{n:>6}{ms:>12.2f}{k:>8}")
+    one_swap_calls(flocks, points)
+
+
+def one_swap_calls(flocks: list[list[int]], points: tuple[int, ...]) -> None:
+    """A best 1-swap search called from Python, per call: the numpy search (``search.best_swaps``),
+    the kernel's search with a flock of card ids (the lab's call before the kernel, then
+    ``compiled.nb_best_swaps``: 0.0089 ms measured on this machine the day it was replaced) and
+    the kernel's entry point over a packed flock (``kernel.search.best_one``)."""
+    try:
+        from sheepfold.games.dolly_crush.kernel import layout
+        from sheepfold.games.dolly_crush.kernel import search as kernel
+    except ImportError as e:
+        print(f"  skipped: the compiled kernel needs numba ({e})")
+        return
+    from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps
+
+    tabs = layout.tables(points)
+    packed = [layout.pack(f) for f in flocks]
+    for f, x in zip(flocks, packed, strict=True):  # the same answers
+        p, j = kernel.best_one(x, tabs)
+        assert (
+            (int(p), (int(j),)) == fast_best_swaps(f, 1, points) == kernel.best_swaps(f, 1, points)
+        )
+
+    def per_call(run: Callable[[], None], calls: int) -> float:
+        run()  # warm-up
+        best = math.inf
+        for _ in range(REPEATS):
+            t = time.perf_counter()
+            run()
+            best = min(best, (time.perf_counter() - t) / calls)
+        return best * 1e3
+
+    reps = 40
+    rows = [
+        (
+            "fast_best_swaps(flock, 1, points) (numpy)",
+            lambda: [fast_best_swaps(f, 1, points) for _ in range(reps) for f in flocks],
+        ),
+        (
+            "kernel best_swaps(flock, 1, points)",
+            lambda: [kernel.best_swaps(f, 1, points) for _ in range(reps) for f in flocks],
+        ),
+        (
+            "kernel best_one(packed, tabs)",
+            lambda: [kernel.best_one(x, tabs) for _ in range(reps) for x in packed],
+        ),
+    ]
+    print("\nbest 1-swap search called from Python, per call (best of 3; goal < 0.02 ms)")
+    for label, run in rows:
+        print(f"  {label:<44}{per_call(run, reps * len(flocks)):>10.4f} ms")
 
 
 if __name__ == "__main__":

@@ -60,16 +60,22 @@ def run_in(root: Path, tmp_path: Path, code: str) -> dict:
     return out
 
 
-# the expert's _taken (bots/dolly_mc.py) calls compiled.column_of (games/dolly_crush/compiled.py):
+# the kernel's refill (games/dolly_crush/kernel/refill.py) calls lines.column (kernel/lines.py):
 # numba compiles the callee into the caller, and its own cache only checks the caller's file
 TAKEN = """
 import numpy as np
-from sheepfold.bots import dolly_mc
-hit = np.zeros(1 << 20, dtype=np.int64)  # no row is a line
-colline = np.zeros(1 << 12, dtype=np.bool_)
-colline[1] = True  # the column whose index is 1 is a line
-out["mask"] = int(dolly_mc._taken(np.uint64(1), hit, colline))  # column 0 holds card 0 on top
-stats = dolly_mc._taken.stats
+from sheepfold.games.dolly_crush.kernel import refill
+hit = np.zeros(1 << 20, dtype=np.uint8)  # no row is a line
+colline = np.zeros(1 << 12, dtype=np.uint8)
+colline[0x111] = True  # a column of three card 0 is a line
+tabs = (np.zeros(1 << 20, np.int16), np.zeros(1 << 12, np.int32), np.zeros(16, np.int32), hit, colline)
+deck = np.zeros(16, dtype=np.int64)
+rng = np.zeros(1, dtype=np.uint64)
+# every cell holds card 0 (every column is a line): cleaned up once, the cards come back, and
+# the clean-up gives up after its one round
+x, n, aborted = refill.refill(np.uint64(0x111111111111111), 0, deck, 0, 1, rng, tabs)
+out["aborted"] = bool(aborted)
+stats = refill.refill.stats
 out.update(hits=sum(stats.cache_hits.values()), misses=sum(stats.cache_misses.values()))
 out["folder"] = stats.cache_path
 """
@@ -80,20 +86,20 @@ def test_a_kernel_is_compiled_again_when_a_constant_it_imports_changes(tmp_path)
     root = copy_package(tmp_path)
     first = run_in(root, tmp_path, TAKEN)
     assert (first["misses"], first["hits"]) == (1, 0)
-    assert first["mask"] == 1 | 1 << 5 | 1 << 10  # column 0, all three rows
+    assert first["aborted"]  # column 0 is a line
     assert Path(first["folder"]).is_relative_to(tmp_path / "numba")
     again = run_in(root, tmp_path, TAKEN)
     assert (again["misses"], again["hits"]) == (0, 1)
     assert again["folder"] == first["folder"]
-    # the low nibble's mask in column_of: 15 -> 14 (card 0 = nibble 1 reads as nibble 0)
+    # the low nibble's mask in lines.column: 15 -> 14 (card 0 = nibble 1 reads as nibble 0)
     edit(
-        root / "sheepfold/games/dolly_crush/compiled.py",
+        root / "sheepfold/games/dolly_crush/kernel/lines.py",
         "lo = (x >> np.uint64(4 * c)) & np.uint64(15)",
         "lo = (x >> np.uint64(4 * c)) & np.uint64(14)",
     )
     edited = run_in(root, tmp_path, TAKEN)
     assert (edited["misses"], edited["hits"]) == (1, 0)
-    assert edited["mask"] == 0  # the new constant, not the stale compiled code
+    assert not edited["aborted"]  # the new constant, not the stale compiled code
     assert edited["folder"] != first["folder"]
 
 
@@ -126,14 +132,14 @@ def test_the_source_hash_follows_imports_of_every_form():
         PACKAGE / "lab/features.py",
         "import sheepfold.lab  # comment\n"
         "from . import runner, metrics as m\n"
-        "from ..games.dolly_crush import (\n    compiled,  # a comment\n    fastsearch as fs,\n)\n"
+        "from ..games.dolly_crush import (\n    kernel,  # a comment\n    fastsearch as fs,\n)\n"
         "def f():\n    from sheepfold.bots import greedy\n",
     )
     assert set(names) >= {
         "sheepfold.lab",
         "sheepfold.lab.runner",
         "sheepfold.lab.metrics",
-        "sheepfold.games.dolly_crush.compiled",
+        "sheepfold.games.dolly_crush.kernel",
         "sheepfold.games.dolly_crush.fastsearch",
         "sheepfold.bots.greedy",
     }

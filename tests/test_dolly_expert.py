@@ -1,4 +1,5 @@
-"""The expert's compiled playouts (bots/dolly_mc.py) against the rules engine."""
+"""The expert's compiled playouts (bots/dolly_mc.py, on the Dolly Crush kernel) against the rules
+engine."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from sheepfold.bots.dolly import ExpertDollyBot, view_flock
 from sheepfold.core.play import resolve_chance
 from sheepfold.core.protocol import TERMINAL
 from sheepfold.games import make
-from sheepfold.games.dolly_crush import compiled, search
+from sheepfold.games.dolly_crush import search
 from sheepfold.games.dolly_crush.cards import NUM_CELLS, SWAPS, find_lines, parse_card
-from sheepfold.games.dolly_crush.fastsearch import pack, unpack
 from sheepfold.games.dolly_crush.game import SWAP0
+from sheepfold.games.dolly_crush.kernel import refill
+from sheepfold.games.dolly_crush.kernel.layout import pack, tables, unpack
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 ONE_SWAP = ["pastore-maremmano", "bobtail"]
@@ -93,6 +95,7 @@ def test_the_last_turn_of_the_game_is_valued_exactly() -> None:
                 1,
                 np.array([1, 2]),
                 game.points,
+                game.rules.max_cleanup_rounds,
             )
             / 2
         )
@@ -128,6 +131,7 @@ def test_playouts_agree_with_the_engine_two_turns_from_the_end() -> None:
                     0,
                     np.arange(n),
                     game.points,
+                    game.rules.max_cleanup_rounds,
                 )[0]
                 / n
             )
@@ -146,15 +150,19 @@ def test_a_compiled_refill_draws_only_unseen_cards_and_leaves_no_line(seed: int,
     view = s.observe(0)
     flock = apply_swaps(view_flock(view), (swap,))
     taken = find_lines(flock)
-    tabs = compiled.tables(tuple(game.points))
-    pool = _pool(view)
-    before = pool.copy()
+    tabs = tables(tuple(game.points))
+    before = _pool(view)
+    deck = np.zeros(int(before.sum()) + 15, dtype=np.int64)
+    n = int(before.sum())
+    deck[:n] = np.repeat(np.arange(10), before)
     mask = sum(1 << c for c in taken)
     rng = np.array([seed], dtype=np.uint64)
-    x, left, over = dolly_mc._refill(
-        np.uint64(pack(flock)), mask, pool, int(pool.sum()), tabs[3], tabs[4], rng
+    refill.shuffle(deck, n, rng)
+    x, left, over = refill.refill(
+        np.uint64(pack(flock)), mask, deck, n, game.rules.max_cleanup_rounds, rng, tabs
     )
     after = unpack(int(x))
+    pool = np.bincount(deck[:left], minlength=10)
     assert not over and left == pool.sum() and -1 not in after
     assert find_lines(after) == []
     # cards are conserved (a clean-up may also send kept cards back to the pool)

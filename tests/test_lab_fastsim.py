@@ -165,7 +165,7 @@ def test_dolly_fast_path_equals_the_engine_with_greedy_bots():
 
 def test_dolly_compiled_search_agrees_with_the_reference():
     from sheepfold.games.dolly_crush import search
-    from sheepfold.lab.fastsim_dolly import nb_best_swaps
+    from sheepfold.games.dolly_crush.kernel.search import best_swaps
 
     game = make("dolly-crush")
     for seed in range(12):
@@ -173,6 +173,6 @@ def test_dolly_compiled_search_agrees_with_the_reference():
         while st.is_chance_node():
             st.apply(st.sample_chance())
         for n in (1, 2, 3):
-            assert nb_best_swaps(st.flock, n, game.points) == search.reference_best_swaps(
+            assert best_swaps(st.flock, n, game.points) == search.reference_best_swaps(
                 st.flock, n, game.points
             )

@@ -36,7 +36,10 @@ from pathlib import Path
 #: the modules that define compiled kernels (``tests/test_caches.py`` checks the list is whole)
 KERNEL_MODULES = (
     "sheepfold.games.shave_a_sheep.solver_kernel",
-    "sheepfold.games.dolly_crush.compiled",
+    "sheepfold.games.dolly_crush.kernel.lines",
+    "sheepfold.games.dolly_crush.kernel.search",
+    "sheepfold.games.dolly_crush.kernel.refill",
+    "sheepfold.games.dolly_crush.kernel.policy",
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",

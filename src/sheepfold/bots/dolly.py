@@ -7,7 +7,7 @@ created mid-turn, an undo in a front end), it plans again from what the view sho
 
 * ``easy``: a random dog card and random swaps, except that on a turn in four
   (``easy:greedy=0.25``) it plays like ``medium``.
-* ``medium``: greedy. The exhaustive swap search (:data:`search.best_swaps`) for every swap count
+* ``medium`` (also named ``greedy``: one bot, two names): greedy. The exhaustive swap search (:data:`search.best_swaps`) for every swap count
   it holds; the most points now; ties: fewer swaps, then the first dog card and the
   lexicographically first swap sequence.
 * ``hard``: lookahead, counting cards. Every distinct flock it can leave is valued as points now
@@ -51,19 +51,22 @@ from sheepfold.bots import Bot, bot_kwargs, register_bot
 from sheepfold.bots.warmup import warm_modules
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
-from sheepfold.games.dolly_crush.cards import EMPTY, NUM_CELLS, SWAPS, find_lines, parse_card
+from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines, parse_card
 from sheepfold.games.dolly_crush.fastsearch import (
     best_after,
     children,
     fast_best_swaps,
+    reachable,
+    score_packed,
+)
+from sheepfold.games.dolly_crush.game import DRAW, OVER, SWAP0, DollyGame, DollyState
+from sheepfold.games.dolly_crush.kernel.layout import (
     legal_swaps,
     pack,
     point_tables,
-    reachable,
-    score_packed,
+    tables,
     unpack,
 )
-from sheepfold.games.dolly_crush.game import SWAP0, DollyGame
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
@@ -82,6 +85,32 @@ def view_flock(view: View) -> list[int]:
     return [EMPTY if c is None else parse_card(c) for row in view["flock"] for c in row]
 
 
+def pick_dog(dogs: Sequence[tuple[int, int]], value: Any) -> tuple[int, int]:
+    """The (dog, swaps) of ``dogs`` whose swap count has the best ``value(swaps)`` (called once
+    per distinct count); ties: fewer swaps, then the lower dog card."""
+    values: dict[int, float] = {}
+    best: tuple[float, int, int] | None = None
+    for dog, n in dogs:
+        if n not in values:
+            values[n] = value(n)
+        key = (-values[n], n, dog)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2], best[1]
+
+
+def choose_dog(
+    flock: list[int],
+    dogs_left: list[int],
+    swaps_of: Sequence[int],
+    points: Sequence[int],
+) -> int:
+    """The dog card greedy (``medium``) plays: most points; ties: fewest swaps, lowest index."""
+    dogs = [(d, swaps_of[d]) for d in dogs_left]
+    return pick_dog(dogs, lambda n: search.best_swaps(flock, n, points)[0])[0]
+
+
 class DollyBot(Bot):
     """Plans a whole turn at the dog decision, then plays its swaps one by one."""
 
@@ -91,7 +120,8 @@ class DollyBot(Bot):
         if not isinstance(game, DollyGame):
             raise SheepfoldError(f"the {self.name} bot plays Dolly Crush, not {game.name}")
         super().__init__(game, seat, seed)
-        self.points: tuple[int, ...] = tuple(game.points)  # type: ignore[attr-defined]
+        self.points: tuple[int, ...] = tuple(game.points)
+        self.max_cleanup_rounds: int = game.rules.max_cleanup_rounds
         self._expect: tuple[tuple[int, ...], int] | None = None  # (flock, swaps_left) planned
         self._rest: list[int] = []
 
@@ -125,17 +155,13 @@ class DollyBot(Bot):
 
     def plan_turn(self, view: View, flock: list[int]) -> Plan:
         """Choose the dog card and the whole swap sequence (default: value of plan_swaps)."""
-        best: tuple[float, int, int] | None = None
         plans: dict[int, tuple[float, tuple[int, ...]]] = {}
-        for dog, n in self.my_dogs(view):
-            if n not in plans:
-                plans[n] = self.best_plan(view, flock, n)
-            value = plans[n][0]
-            key = (-value, n, dog)
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        _, n, dog = best
+
+        def value(n: int) -> float:
+            plans[n] = self.best_plan(view, flock, n)
+            return plans[n][0]
+
+        dog, n = pick_dog(self.my_dogs(view), value)
         return dog, plans[n][1]
 
     def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
@@ -145,8 +171,11 @@ class DollyBot(Bot):
         raise NotImplementedError
 
 
-# -- medium ---------------------------------------------------------------------------------
+# -- medium (greedy) ------------------------------------------------------------------------
 class GreedyDollyBot(DollyBot):
+    """``medium``, also registered as ``greedy`` (one bot, two names): the most points this
+    turn."""
+
     name = "medium"
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
@@ -182,40 +211,37 @@ class EasyDollyBot(GreedyDollyBot):
 
 # -- hard -----------------------------------------------------------------------------------
 class _Pool:
-    """The unseen cards, drawn at random (the deck's order is unknown)."""
+    """The unseen cards, drawn at random (the deck's composition is known, its order is not)."""
 
-    def __init__(self, unseen: dict[str, int]) -> None:
+    def __init__(self, game: DollyGame, unseen: dict[str, int]) -> None:
+        self.game = game
         self.cards = [parse_card(code) for code, k in sorted(unseen.items()) for _ in range(k)]
 
+    def deck(self, rng: Any) -> list[int]:
+        """The unseen cards in a random order (top card last, as ``DollyState.deck``)."""
+        deck = self.cards[:]
+        rng.shuffle(deck)
+        return deck
+
     def refill(
-        self, flock: list[int], taken: Sequence[int], rng: Any, pool: list[int] | None = None
+        self, flock: list[int], taken: Sequence[int], rng: Any, deck: list[int] | None = None
     ) -> tuple[list[int], bool]:
-        """The flock after taking ``taken`` and refilling with clean-up (Dolly Crush ruling 6),
-        drawing uniformly from the unseen cards (``pool``, consumed, or a fresh copy); and whether
-        the deck is then empty (the game ends)."""
-        if pool is None:
-            pool = self.cards[:]
+        """The flock after taking the combination ``taken`` and refilling it with the engine's own
+        clean-up (Dolly Crush ruling 6, the rule set's ``max_cleanup_rounds``), drawing from the
+        top of ``deck`` (consumed; a fresh random order if None); and whether the game then ends
+        (the deck is empty, or the clean-up gave up)."""
+        if deck is None:
+            deck = self.deck(rng)
         f = flock[:]
         for c in taken:
             f[c] = EMPTY
-        returning: list[int] = []
-        for _ in range(100):
-            for c in range(NUM_CELLS):
-                if f[c] < 0 and pool:
-                    j = rng.randrange(len(pool))
-                    pool[j], pool[-1] = pool[-1], pool[j]
-                    f[c] = pool.pop()
-            if returning:
-                pool.extend(returning)
-                returning = []
-                continue
-            lines = find_lines(f)
-            if not lines:
-                break
-            for c in lines:
-                returning.append(f[c])
-                f[c] = EMPTY
-        return f, not pool
+        if EMPTY not in f or not deck:
+            return f, not deck
+        s = DollyState(self.game, rng.randrange(2**31), [])  # the seed of its reshuffles
+        s.flock, s.deck, s.setup, s.phase = f, deck, False, DRAW
+        while s.phase == DRAW:
+            s.apply_unchecked(s.deck[-1])
+        return s.flock, s.phase == OVER
 
 
 def _turns_after(view: View, seat: int) -> list[int]:
@@ -319,7 +345,8 @@ class LookaheadDollyBot(DollyBot):
         value = np.full(pts.size, -np.inf)
         zero = np.flatnonzero(pts == 0)
         pos = np.flatnonzero(pts > 0)
-        pool = _Pool(view["unseen"])
+        assert isinstance(self.game, DollyGame)
+        pool = _Pool(self.game, view["unseen"])
         # flocks it takes nothing from pass unchanged: the next player's best is exact
         if zero.size:
             if opp_n == 1:
@@ -410,7 +437,7 @@ class LookaheadDollyBot(DollyBot):
             taken = find_lines(f) if pts[k] > 0 else []
             reps = self.replies if taken else 1
             for _ in range(reps):
-                p = pool.cards[:]
+                p = pool.deck(rng)
                 g, over = pool.refill(f, taken, rng, p) if taken else (f, False)
                 if over or EMPTY in g:
                     total[j] += float(self._utility(np.array([lead + pts[k]]), 0)[0])
@@ -537,25 +564,19 @@ class LookaheadDollyBot(DollyBot):
 
 
 def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
-    """Play one whole turn greedily on a full state (hard's playout policy)."""
+    """Play one whole turn greedily on a full state (hard's playout policy: ``medium``'s turn; a
+    settled flock holds no line, so a card of no swaps takes nothing)."""
     seat = state.turn
     counts = state.game.dog_swaps[seat]
-    played = state.dogs_played[seat]
-    best: tuple[int, int, int, tuple[int, ...]] | None = None
-    seen: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for d in range(len(counts)):
-        if played >> d & 1:
-            continue
-        n = counts[d]
-        if n not in seen:
-            seen[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
-        p, seq = seen[n]
-        key = (-p, n, d, seq)
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    state.apply_unchecked(best[2])
-    for s in best[3]:
+    plans: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+    def value(n: int) -> float:
+        plans[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
+        return plans[n][0]
+
+    dog, n = pick_dog([(d, counts[d]) for d in state.dogs_left(seat)], value)
+    state.apply_unchecked(dog)
+    for s in plans[n][1]:
         state.apply_unchecked(SWAP0 + s)
 
 
@@ -603,7 +624,7 @@ class ExpertDollyBot(LookaheadDollyBot):
 
     def prepare(self) -> None:
         super().prepare()  # the compiled playouts: warmed here if no front end did
-        self._mc.compiled.tables(self.points)  # the compiled search's tables (built once)
+        tables(self.points)  # the compiled kernel's tables (built once)
 
     def _candidates(
         self, view: View, flock: list[int], n: int
@@ -679,7 +700,15 @@ class ExpertDollyBot(LookaheadDollyBot):
                 idx = alive[member[alive] == g]
                 if idx.size:
                     total[idx] += self._mc.playouts(
-                        ys[idx], pool, scores, hands, seat, self.seat, seeds, self.points
+                        ys[idx],
+                        pool,
+                        scores,
+                        hands,
+                        seat,
+                        self.seat,
+                        seeds,
+                        self.points,
+                        self.max_cleanup_rounds,
                     )
                     count[idx] += per
             now = time.perf_counter()
@@ -700,6 +729,7 @@ class ExpertDollyBot(LookaheadDollyBot):
 
 # -- registry -------------------------------------------------------------------------------
 _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
+    "greedy": (GreedyDollyBot, "most points this turn: every sequence of its swaps (= medium)"),
     "easy": (EasyDollyBot, "mostly random swaps; one turn in four greedy (easy:greedy=0.25)"),
     "medium": (GreedyDollyBot, "greedy: the most points this turn (exhaustive swap search)"),
     "hard": (

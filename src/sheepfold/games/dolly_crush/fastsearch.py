@@ -7,8 +7,8 @@ that take the most.
 
 How it is fast:
 
-* a flock is packed into one ``uint64``: cell ``c`` holds ``card + 1`` (0 = empty) in bits
-  ``4c .. 4c+3``; a swap of cells ``a`` and ``b`` is three shifts and three xors, done for every
+* a flock is packed into one ``uint64`` (:mod:`~sheepfold.games.dolly_crush.kernel.layout`: cell
+  ``c`` holds ``card + 1``, 0 = empty, in bits ``4c .. 4c+3``); a swap of cells ``a`` and ``b`` is three shifts and three xors, done for every
   flock of a level and every swap at once (a ``(flocks, 22)`` numpy array);
 * every level of the breadth-first search is deduplicated (about 15,000 distinct flocks at
   ``n = 4`` instead of 22**4 = 234,256 sequences). A level is kept in *rank order*: flock ``k``
@@ -16,23 +16,34 @@ How it is fast:
   generated parent by parent, swap by swap, so the first occurrence of a child in that order is
   reached by its lexicographically first sequence, and the rank order of the next level is the
   order of first occurrences: exactly the reference's tie-break, with no sequence stored;
-* lines are found with lookup tables: a row of 5 cells is 20 bits (a table of 2**20 entries gives
+* lines are found with the kernel's lookup tables (:func:`~sheepfold.games.dolly_crush.kernel.layout.tables`): a row of 5 cells is 20 bits (a table of 2**20 entries gives
   the horizontal hit mask and its points), a column of 3 cells is 12 bits (a table of 4096
   entries says whether it is a line). Cells in both a row line and a column line (rare) are
   corrected on the few flocks that have one.
 
-The hot path trusts its inputs (a flock of 15 card ids or -1, a points table of 10 ints).
+This is the numpy path (no numba needed): the greedy bots' search and the hard bot's vectorized
+evaluation of every end flock. The compiled search is
+:mod:`sheepfold.games.dolly_crush.kernel.search` (same answers). The hot path trusts its inputs (a flock of 15 card ids or -1, a points table of 10 ints).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from sheepfold.games.dolly_crush.cards import COLS, NUM_CELLS, ROWS, SWAPS
+from sheepfold.games.dolly_crush.cards import COLS, ROWS
+from sheepfold.games.dolly_crush.kernel.layout import (  # noqa: F401 (re-exported)
+    SWAP_A,
+    SWAP_B,
+    col_line_table,
+    legal_swaps,
+    pack,
+    point_tables,
+    row_hit_table,
+    unpack,
+)
 
 __all__ = [
     "Reachable",
@@ -45,63 +56,7 @@ __all__ = [
 ]
 
 _U64 = np.uint64
-_SHIFTS = np.arange(NUM_CELLS, dtype=np.uint64) * _U64(4)
-SWAP_A = np.array([4 * a for a, _ in SWAPS], dtype=np.uint64)
-SWAP_B = np.array([4 * b for _, b in SWAPS], dtype=np.uint64)
 _F = _U64(15)
-
-
-def pack(flock: Sequence[int]) -> int:
-    """A flock (15 card ids, -1 empty) as one int: nibble ``c`` = ``card + 1``."""
-    x = 0
-    for c in range(NUM_CELLS):
-        x |= (flock[c] + 1) << (4 * c)
-    return x
-
-
-def unpack(x: int) -> list[int]:
-    """The flock packed in ``x`` (inverse of :func:`pack`)."""
-    x = int(x)
-    return [((x >> (4 * c)) & 15) - 1 for c in range(NUM_CELLS)]
-
-
-# -- line tables --------------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def _row_hit_table() -> np.ndarray:
-    """For each 20-bit row (5 nibbles of card+1): the 5-bit mask of cells in a horizontal line."""
-    idx = np.arange(1 << 20, dtype=np.uint32)
-    nib = [((idx >> (4 * c)) & 15).astype(np.int8) for c in range(COLS)]
-    # type + 1 (0 for empty; values above 10 never occur but stay harmless)
-    typ = [(v + 1) >> 1 for v in nib]
-    mask = np.zeros(1 << 20, dtype=np.uint8)
-    for s in range(COLS - 2):
-        eq = (typ[s] != 0) & (typ[s] == typ[s + 1]) & (typ[s + 1] == typ[s + 2])
-        mask |= eq.astype(np.uint8) * np.uint8(7 << s)
-    return mask
-
-
-@lru_cache(maxsize=1)
-def _col_line_table() -> np.ndarray:
-    """For each 12-bit column (3 nibbles, top first): 1 if the three cards make a line."""
-    idx = np.arange(1 << 12, dtype=np.uint32)
-    t = [(((idx >> (4 * r)) & 15).astype(np.int8) + 1) >> 1 for r in range(ROWS)]
-    return np.asarray((t[0] != 0) & (t[0] == t[1]) & (t[1] == t[2]), dtype=np.uint8)
-
-
-@lru_cache(maxsize=64)
-def point_tables(points: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(points of the horizontal-line cells of a 20-bit row, points of a 12-bit column line if it
-    is one, points of a nibble)."""
-    nib_pts = np.zeros(16, dtype=np.int32)
-    nib_pts[1 : len(points) + 1] = points
-    hit = _row_hit_table()
-    idx = np.arange(1 << 20, dtype=np.uint32)
-    row_pts = np.zeros(1 << 20, dtype=np.int32)
-    for c in range(COLS):
-        row_pts += ((hit >> c) & 1).astype(np.int32) * nib_pts[(idx >> (4 * c)) & 15]
-    cidx = np.arange(1 << 12, dtype=np.uint32)
-    col_pts = sum(nib_pts[(cidx >> (4 * r)) & 15] for r in range(ROWS)) * _col_line_table()
-    return row_pts, col_pts.astype(np.int32), nib_pts
 
 
 def _columns(x: np.ndarray) -> list[np.ndarray]:
@@ -119,8 +74,8 @@ def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
     """Points of the combination (Dolly Crush ruling 5) of every packed flock in ``x`` (int64
     array)."""
     row_pts, col_pts, nib_pts = point_tables(tuple(points))
-    hit = _row_hit_table()
-    colline = _col_line_table()
+    hit = row_hit_table()
+    colline = col_line_table()
     rows = [((x >> _U64(20 * r)) & _U64(0xFFFFF)).astype(np.intp) for r in range(ROWS)]
     cols = _columns(x)
     total: np.ndarray = row_pts[rows[0]] + row_pts[rows[1]] + row_pts[rows[2]]
@@ -147,14 +102,6 @@ def score_packed(x: np.ndarray, points: Sequence[int]) -> np.ndarray:
 
 
 # -- the search ---------------------------------------------------------------------------------
-def legal_swaps(x: int) -> np.ndarray:
-    """Indexes of the swaps whose two cells both hold a card (empty cells never move)."""
-    return np.array(
-        [i for i, (a, b) in enumerate(SWAPS) if (x >> (4 * a)) & 15 and (x >> (4 * b)) & 15],
-        dtype=np.intp,
-    )
-
-
 def children(level: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Every (flock, legal swap) child, shape (len(level), len(legal)), in rank order when
     flattened."""

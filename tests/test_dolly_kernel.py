@@ -1,0 +1,284 @@
+"""Dolly Crush's compiled kernel (games/dolly_crush/kernel/) against the rules engine, position by
+position, in the spirit of OpenSpiel's consistency tests.
+
+Every position the engine reaches from short custom decks (every refill and clean-up path: a deck
+that runs out, a clean-up that refills from the cards it took out, cells left empty, a clean-up
+that gives up after the rule set's ``max_cleanup_rounds``) is walked exhaustively for a bounded
+number of turns, every dog card and every swap, and at each the kernel must agree with the
+engine on: the legal swaps; the combination (cells and points) after every swap; the best swaps
+(the reference search) and the greedy turn; and at the end of every turn the take, the refill
+with clean-up given the same deck order (the engine's reshuffle is made the kernel's, the one
+free choice of Dolly Crush ruling 6) and whether the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sheepfold.bots.dolly import choose_dog
+from sheepfold.core.protocol import CHANCE
+from sheepfold.games.dolly_crush import game as engine
+from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines
+from sheepfold.games.dolly_crush.game import DOG, OVER, SWAP, SWAP0, DollyGame
+from sheepfold.games.dolly_crush.rules import DollyRules
+from sheepfold.games.dolly_crush.search import (
+    apply_swaps,
+    combination_points,
+    reference_best_swaps,
+)
+
+pytest.importorskip("numba")
+
+from sheepfold.games.dolly_crush.kernel import lines, policy, refill, search  # noqa: E402
+from sheepfold.games.dolly_crush.kernel.layout import pack, tables, unpack  # noqa: E402
+
+# card ids: type * 2 + colour; three types (bell, lamb, butterfly) in most decks
+B, b, L, m, F, f = 0, 1, 2, 3, 4, 5  # bell, lamb (m: black), butterfly; capitals white
+
+CASES: list[tuple[str, list[int], dict[str, Any], int]] = [
+    # (what it hits, the deck top card first, rule options, turns walked)
+    (
+        # 15 cards, no line: the deal fills the flock; the first take empties the deck: game over
+        "exact deck",
+        [B, L, F, B, L, L, F, B, L, F, F, B, L, F, B],
+        {},
+        2,
+    ),
+    (
+        # a line at the deal: clean-up; one card short at the deal's refill, the reshuffled
+        # cards fill it; after a take the deck runs out and cells stay empty
+        "deal clean-up",
+        [B, B, B, L, F, L, F, B, F, L, F, B, L, F, m, f, b, L],
+        {"max_cleanup_rounds": 6},
+        2,
+    ),
+    (
+        # mostly one type: long clean-ups that reshuffle into a deck still holding cards
+        "long clean-ups",
+        [B, L, B, L, F, L, F, B, F, B, m, b, f, L, F, B, B, B, L, L, b, b, f, F, m, B],
+        {"max_cleanup_rounds": 40},
+        3,
+    ),
+    (
+        # one type only: the clean-up never ends, it gives up after max_cleanup_rounds
+        "endless clean-up",
+        [B, b] * 10,
+        {"max_cleanup_rounds": 3},
+        1,
+    ),
+    (
+        # lines everywhere after a few swaps: takes, clean-ups in play, a card in two lines
+        "crossing lines",
+        [B, B, L, B, B, L, L, B, L, L, B, L, B, L, B, F, f, F, B, m, L, b, F, f, B, L],
+        {"white_points": 1, "black_points": 3, "max_cleanup_rounds": 10},
+        3,
+    ),
+]
+DOGS = {"pastore-maremmano": [1, 0, 2, 1], "bobtail": [1, 1, 2, 1]}  # 0, 1 and 2 swaps
+
+
+class KernelShuffle:
+    """The engine's clean-up reshuffle made the kernel's (a shared splitmix64 state)."""
+
+    def __init__(self) -> None:
+        self.rng = np.zeros(1, dtype=np.uint64)
+
+    def __call__(self, *seed: Any) -> KernelShuffle:  # stands for seeded_random(seed, k)
+        return self
+
+    def shuffle(self, deck: list[int]) -> None:
+        arr = np.array(deck, dtype=np.int64)
+        refill.shuffle(arr, len(arr), self.rng)
+        deck[:] = [int(c) for c in arr]
+
+
+def _cells(mask: int) -> list[int]:
+    return [c for c in range(15) if mask >> c & 1]
+
+
+def _kernel_refill(
+    x: int, mask: int, deck: list[int], rules: DollyRules, seed: int, tabs: Any
+) -> tuple[list[int], list[int], bool]:
+    arr = np.zeros(len(deck) + 15, dtype=np.int64)
+    arr[: len(deck)] = deck
+    rng = np.array([seed], dtype=np.uint64)
+    y, n, aborted = refill.refill(
+        np.uint64(x), mask, arr, len(deck), rules.max_cleanup_rounds, rng, tabs
+    )
+    return unpack(int(y)), [int(c) for c in arr[:n]], bool(aborted)
+
+
+def _resolve(state: Any) -> None:
+    while state.current_player() == CHANCE:
+        state.apply(state.sample_chance())  # the top card: the deck's real order
+
+
+class Walk:
+    def __init__(self, game: DollyGame, shuffler: KernelShuffle) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.points = game.points
+        self.tabs = tables(tuple(game.points))
+        self.shuffler = shuffler
+        self.counts = dict.fromkeys(("positions", "swaps", "turns", "clean-ups", "aborted"), 0)
+        self.counts["over"] = 0
+        self.seed = 0
+
+    def next_seed(self) -> int:
+        self.seed += 1
+        self.shuffler.rng[0] = np.uint64(self.seed)
+        return self.seed
+
+    def check_setup(self, deck: list[int]) -> Any:
+        state = self.game.new_initial_state(seed=0, deck=deck)
+        start = state.deck[:]
+        seed = self.next_seed()
+        _resolve(state)
+        flock, rest, aborted = _kernel_refill(0, 0, start, self.rules, seed, self.tabs)
+        assert (state.flock, state.deck, state.aborted) == (flock, rest, aborted)
+        assert (state.phase == OVER) == (aborted or EMPTY in flock)  # Dolly Crush ruling 8
+        return state
+
+    def check_position(self, state: Any) -> None:
+        self.counts["positions"] += 1
+        flock = state.flock
+        x = pack(flock)
+        if state.phase == SWAP:
+            legal = [a - SWAP0 for a in state.legal_actions()]
+            assert list(search.legal(np.uint64(x))) == legal
+            for j in legal:  # the combination after every swap: cells and points
+                g = apply_swaps(flock, (j,))
+                y = lines.apply_swap(np.uint64(x), j)
+                assert int(y) == pack(g)
+                assert _cells(int(lines.taken(y, self.tabs))) == find_lines(g)
+                assert int(lines.points(y, self.tabs)) == combination_points(g, self.points)
+                self.counts["swaps"] += 1
+            pts, j = search.best_one(x, self.tabs)
+            assert (int(pts), (int(j),)) == reference_best_swaps(flock, 1, self.points)
+            if state.swaps_left >= 2:
+                seq = np.zeros(state.swaps_left, dtype=np.int64)
+                best = search.search_swaps(np.uint64(x), state.swaps_left, seq, self.tabs)
+                want = reference_best_swaps(flock, state.swaps_left, self.points)
+                assert (int(best), tuple(int(s) for s in seq)) == want
+        elif state.phase == DOG:
+            me = state.turn
+            swaps_of = self.game.dog_swaps[me]
+            left = state.dogs_left(me)
+            hand = np.zeros(max(swaps_of) + 1, dtype=np.int64)
+            for d in left:
+                hand[swaps_of[d]] += 1
+            seq = np.zeros(len(hand), dtype=np.int64)
+            pts, y, n = policy.greedy_turn(np.uint64(x), hand, seq, self.tabs)
+            dog = choose_dog(flock, left, swaps_of, self.points)
+            assert n == swaps_of[dog]
+            want = reference_best_swaps(flock, n, self.points)
+            assert (int(pts), tuple(int(s) for s in seq[:n])) == want
+            assert unpack(int(y)) == apply_swaps(flock, want[1])
+
+    def check_turn_end(self, state: Any, action: int) -> Any:
+        """Play ``action``, the last of a turn: the take, the refill, the end."""
+        me = state.turn
+        flock = state.flock if state.phase == DOG else apply_swaps(state.flock, (action - SWAP0,))
+        x = pack(flock)
+        mask = int(lines.taken(np.uint64(x), self.tabs))
+        deck = state.deck[:]
+        played = state.dogs_played[:]
+        if state.phase == DOG:
+            played[me] |= 1 << action
+        before = len(state.collected[me])
+        child = state.clone()
+        seed = self.next_seed()
+        child.apply(action)
+        _resolve(child)
+        assert list(child.last_taken) == _cells(mask)
+        assert child.collected[me][before:] == [flock[c] for c in _cells(mask)]
+        if mask:
+            got, rest, aborted = _kernel_refill(x, mask, deck, self.rules, seed, self.tabs)
+        else:
+            got, rest, aborted = flock, deck, False  # nothing taken: nothing drawn
+        assert (child.flock, child.deck, child.aborted) == (got, rest, aborted)
+        all_played = all(p == 15 for p in played)
+        assert (child.phase == OVER) == (aborted or not rest or all_played)  # Dolly Crush ruling 8
+        self.counts["turns"] += 1
+        self.counts["clean-ups"] += child._shuffles > state._shuffles
+        self.counts["aborted"] += aborted
+        self.counts["over"] += child.phase == OVER
+        return child
+
+    def walk_turn(self, state: Any) -> list[Any]:
+        """Every position of the turn starting at ``state`` (a dog decision): every dog card (one
+        of each swap count) and every sequence of its swaps; the dog decisions that follow."""
+        out: list[Any] = []
+        todo = [state]
+        while todo:
+            s = todo.pop()
+            self.check_position(s)
+            actions = s.legal_actions()
+            if s.phase == DOG:
+                counts = self.game.dog_swaps[s.turn]
+                first = {counts[a]: a for a in reversed(actions)}  # the first dog of each count
+                actions = sorted(first.values())
+            for a in actions:
+                n = self.game.dog_swaps[s.turn][a] if s.phase == DOG else s.swaps_left
+                if (s.phase == DOG and n == 0) or (s.phase == SWAP and n == 1):
+                    child = self.check_turn_end(s, a)
+                    if child.phase != OVER:
+                        out.append(child)
+                else:
+                    child = s.clone()
+                    child.apply(a)
+                    todo.append(child)
+        return out
+
+    def walk(self, state: Any, turns: int, keep: int = 12) -> None:
+        """Every position of the first turn; then of ``keep`` distinct positions per turn after
+        it (those after a take first: they were refilled)."""
+        level = [state]
+        for _ in range(turns):
+            nxt = [c for s in level for c in self.walk_turn(s)]
+            nxt.sort(key=lambda c: not c.last_taken)
+            seen: set[tuple[Any, ...]] = set()
+            level = []
+            for c in nxt:
+                key = (tuple(c.flock), tuple(c.deck), c.turn)
+                if key not in seen and len(level) < keep:
+                    seen.add(key)
+                    level.append(c)
+
+
+@pytest.mark.parametrize("name,deck,options,turns", CASES, ids=[c[0] for c in CASES])
+def test_the_kernel_agrees_with_the_engine_everywhere(name, deck, options, turns, monkeypatch):  # type: ignore[no-untyped-def]
+    shuffler = KernelShuffle()
+    monkeypatch.setattr(engine, "seeded_random", shuffler)
+    rules = DollyRules(dog_swaps=DOGS, **options)
+    game = DollyGame(2, rules, breeds=list(DOGS))
+    w = Walk(game, shuffler)
+    state = w.check_setup(deck)
+    if name == "endless clean-up":
+        assert state.phase == OVER and state.aborted  # the deal's clean-up gave up
+        # a flock without lines, the rest of the deck one type: every refill gives up
+        no_line = [B, L, F, B, L, L, F, B, L, F, F, B, L, F, B]
+        state = game.new_initial_state(seed=0, deck=no_line + [B, b] * 6)
+        _resolve(state)
+    assert state.phase == DOG
+    w.walk(state, turns)
+    c = w.counts
+    assert c["positions"] > 20 and c["turns"] > 20, c
+    if name == "deal clean-up":
+        assert state._shuffles > 0  # the deal's clean-up reshuffled
+    if name in ("long clean-ups", "crossing lines"):
+        assert c["clean-ups"] > c["aborted"] > 0, c  # some clean-ups settle, some give up
+    if name == "endless clean-up":
+        assert c["aborted"] > 0, c
+    if name in ("exact deck", "deal clean-up"):
+        assert c["over"] > 0, c
+
+
+def test_the_swap_table_is_the_engines() -> None:
+    flock = list(range(10)) + [0, 1, 2, 3, 4]
+    x = pack(flock)
+    for j in range(len(SWAPS)):
+        assert unpack(int(lines.apply_swap(np.uint64(x), j))) == apply_swaps(flock, (j,))
