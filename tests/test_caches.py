@@ -81,6 +81,7 @@ out["folder"] = stats.cache_path
 """
 
 
+@pytest.mark.slow  # three interpreters compile a kernel: seconds
 def test_a_kernel_is_compiled_again_when_a_constant_it_imports_changes(tmp_path):
     pytest.importorskip("numba")
     root = copy_package(tmp_path)

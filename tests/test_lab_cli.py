@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from sheepfold.cli.main import app
@@ -143,6 +144,7 @@ def test_bad_input_is_one_clear_line(tmp_path):  # type: ignore[no-untyped-def]
         assert "Traceback" not in r.output and "playing" not in r.output
 
 
+@pytest.mark.slow  # a real process interrupted and resumed: seconds
 def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ignore[no-untyped-def]
     """A real SIGINT to `lab run` with 2 worker processes: exit 130, rows kept, --resume ends it."""
     import signal

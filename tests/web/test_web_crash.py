@@ -143,6 +143,7 @@ def state_at(row: Any, n: int) -> Any:
     return s
 
 
+@pytest.mark.slow  # real server processes killed and restarted: seconds
 def test_kill_9_mid_games_and_restart(tmp_path, ws_client, serve):
     import json
 
