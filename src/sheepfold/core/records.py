@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -256,23 +256,3 @@ def summary(state: State, moves_applied: int) -> dict[str, Any]:
     }
     game_spec(state.game.name).record.summary(state, out)
     return out
-
-
-def describe_move(rec_move: Mapping[str, Any]) -> str:
-    """A one-line description of a record move, for people."""
-    if "dog" in rec_move:
-        swaps = ", ".join(f"{a}-{b}" for a, b in rec_move.get("swaps", []))
-        return f"dog {rec_move['dog']}: {swaps or 'no swap'}"
-    parts = [f"rolled {rec_move.get('roll')}"]
-    if "grabber" in rec_move:
-        parts.append(
-            f"seat {rec_move['grabber']} grabbed the wolf -> seat {rec_move.get('target')}"
-        )
-        parts.append("grew" if rec_move.get("grow") else "did not grow")
-    else:
-        parts.append(str(rec_move.get("action")))
-        if rec_move.get("mode"):
-            parts.append(str(rec_move["mode"]))
-        if rec_move.get("target") is not None:
-            parts.append(f"seat {rec_move['target']}")
-    return " ".join(parts)
