@@ -115,16 +115,24 @@ def test_the_solver_cache_key_follows_the_solver_source(tmp_path):
     root = copy_package(tmp_path)
     key = run_in(root, tmp_path, KEY)["key"]
     assert run_in(root, tmp_path, KEY)["key"] == key
-    edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 12", "CFG_LEN = 13")
+    edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 4", "CFG_LEN = 5")
     kernel_edited = run_in(root, tmp_path, KEY)["key"]
     assert kernel_edited != key
+    # the rules kernel it imports counts too
+    edit(
+        root / "sheepfold/games/shave_a_sheep/kernel/layout.py",
+        "PRM_LEN = P_GRAB",
+        "PRM_LEN = 1 + P_GRAB",
+    )
+    rules_edited = run_in(root, tmp_path, KEY)["key"]
+    assert rules_edited not in (key, kernel_edited)
     # games/shave_a_sheep/policy.py (the greedy heuristic) is imported by solver.py: it counts too
     edit(
         root / "sheepfold/games/shave_a_sheep/policy.py",
         "SHEEP_WOOL_VALUE = 0.6",
         "SHEEP_WOOL_VALUE = 0.5",
     )
-    assert run_in(root, tmp_path, KEY)["key"] not in (key, kernel_edited)
+    assert run_in(root, tmp_path, KEY)["key"] not in (key, kernel_edited, rules_edited)
 
 
 def test_the_source_hash_follows_imports_of_every_form():

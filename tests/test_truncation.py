@@ -3,7 +3,7 @@
 Engine games with seeded random decisions, on small rule sets with small turn limits (every
 allowed variant combination, 2-4 players, caps of 1-3 so that full sheep are common), are played
 again from the engine's own history by every other implementation: the differential reference
-(``RefShave``), the lab's fast simulator, the solver kernel's simulator and the OpenSpiel,
+(``RefShave``), the compiled kernel (the lab's fast simulator, the solver's simulations) and the OpenSpiel,
 PettingZoo and Gymnasium adapters. Each must end in the engine's position: middle, sheep, piles,
 wolf, seat to move, over, truncated, winners. The spread holds games cut by the limit while the
 next seat's sheep is full (it must not be shorn), games whose limit turn emptied the middle (a
@@ -25,9 +25,9 @@ import pytest
 from sheepfold.core.protocol import CHANCE
 from sheepfold.core.records import to_record
 from sheepfold.games import make
-from sheepfold.games.shave_a_sheep import solver as S
-from sheepfold.games.shave_a_sheep import solver_kernel as K
 from sheepfold.games.shave_a_sheep.game import WOLF0, ShaveState
+from sheepfold.games.shave_a_sheep.kernel import layout as L
+from sheepfold.games.shave_a_sheep.kernel import step
 from sheepfold.lab import fastsim_shave as fs
 from test_rulings_reference import SHAVE_SETS, RefShave, shave_position
 
@@ -130,84 +130,31 @@ def test_reference(case: Case) -> None:
     assert ref.position() + (ref.winners(),) == expected(case)
 
 
-# -- the lab's fast simulator ---------------------------------------------------------------------
-def fast_vector(s: ShaveState) -> np.ndarray:
-    """The fast simulator's state vector of an engine position."""
-    n = s.game.num_players
-    st = np.zeros(fs.STATE_LEN, dtype=np.int64)
-    st[fs.S_MID], st[fs.S_TURN], st[fs.S_TURNS] = s.middle, s.turn, s.turns
-    st[fs.S_WOLF] = -1 if s.wolf is None else s.wolf
-    st[fs.S_OVER], st[fs.S_TRUNC] = s.is_terminal(), s.truncated
-    st[fs.S_SHEEP : fs.S_SHEEP + n] = s.sheep
-    st[fs.S_PILE : fs.S_PILE + n] = s.piles
-    return st
-
-
+# -- the compiled kernel (the lab's fast simulator, the solver's simulations) ---------------------
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_fast_simulator(case: Case) -> None:
-    """The moves of ``fastsim_shave._play``: the race's target, then the roller's decision and
-    the end of the turn (``_apply_choice`` -> ``_end_turn``)."""
+def test_kernel(case: Case) -> None:
+    """The moves of the kernel's turn (``kernel.play.turn``): a race's target takes one piece
+    back to the middle (``howl_take``), then the roller's decision and the end of the turn
+    (``finish`` = ``act`` + ``end_turn``, which honours the turn limit)."""
     game = case.game()
-    params = fs.params_for(game).p
-    st = fast_vector(game.new_initial_state(seed=case.seed))
+    prm = L.rules_record(game)
+    st = L.from_state(game.new_initial_state(seed=case.seed))
     for grabber, target, decision in turns_of(engine_game(case).history):
-        assert not st[fs.S_OVER]
+        assert not st[L.OVER]
         if grabber is not None:
-            fs._howl_target(st, target)
-        fs._apply_choice(st, decision, params)
+            step.howl_take(st, target)
+        step.finish(st, decision, prm)
     n = case.players
-    scores, trunc = st[fs.S_PILE : fs.S_PILE + n], bool(st[fs.S_TRUNC])
+    scores, trunc = st[L.PILE : L.PILE + n], bool(st[L.TRUNCATED])
     winners = np.flatnonzero(fs.winners_of(scores[None, :], np.array([trunc]))[0]).tolist()
-    wolf = None if st[fs.S_WOLF] < 0 else int(st[fs.S_WOLF])
     got = (
-        int(st[fs.S_MID]),
-        st[fs.S_SHEEP : fs.S_SHEEP + n].tolist(),
+        int(st[L.MIDDLE]),
+        st[L.SHEEP : L.SHEEP + n].tolist(),
         scores.tolist(),
-        wolf,
-        int(st[fs.S_TURN]),
-        bool(st[fs.S_OVER]),
+        None if st[L.WOLF] == 0 else int(st[L.WOLF]) - 1,
+        int(st[L.TURN]),
+        bool(st[L.OVER]),
         trunc,
-        winners,
-    )
-    assert got == expected(case)
-
-
-# -- the solver kernel's simulator ----------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=_id)
-def test_solver_kernel_simulator(case: Case) -> None:
-    """The steps of ``solver_kernel.simulate``: a race's target takes one piece back to the
-    middle, ``apply_choose`` plays the decision, ``close_turn`` ends turn number ``played``; a
-    game neither ended nor allowed another turn is truncated (no winner: NaN shares)."""
-    n = case.players
-    cfg = S.Space(case.game().rules, n).cfg
-    t, wc, m = 0, 0, case.wool
-    s, p = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    s2, p2 = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    ended = truncated = False
-    for played, (grabber, target, decision) in enumerate(
-        turns_of(engine_game(case).history), start=1
-    ):
-        assert not (ended or truncated)
-        s3, m3 = s.copy(), m
-        if grabber is not None and s3[target] > 0:
-            s3[target] -= 1
-            m3 += 1
-        wc, m = K.apply_choose(decision, t, s3, p, wc, m3, cfg, s2, p2)
-        ended, t, m = K.close_turn(t, s2, p2, m, played, case.max_turns, cfg)
-        truncated = not ended and played >= case.max_turns
-        s, p = s2.copy(), p2.copy()
-    # the kernel's middle is what the sheep and the piles do not hold (it drops the final
-    # shear's cutting-costs payments: nothing reads the middle of an ended game)
-    assert ended or m == case.wool - s.sum() - p.sum()
-    winners = [] if truncated else np.flatnonzero(p == p.max()).tolist()
-    got = (
-        int(case.wool - s.sum() - p.sum()),
-        s.tolist(),
-        p.tolist(),
-        None if wc == 0 else int(wc) - 1,
-        int(t),
-        bool(ended or truncated),
-        truncated,
         winners,
     )
     assert got == expected(case)

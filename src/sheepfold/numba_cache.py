@@ -36,6 +36,10 @@ from pathlib import Path
 #: the modules that define compiled kernels (``tests/test_caches.py`` checks the list is whole)
 KERNEL_MODULES = (
     "sheepfold.games.shave_a_sheep.solver_kernel",
+    "sheepfold.games.shave_a_sheep.kernel.step",
+    "sheepfold.games.shave_a_sheep.kernel.index",
+    "sheepfold.games.shave_a_sheep.kernel.policy",
+    "sheepfold.games.shave_a_sheep.kernel.play",
     "sheepfold.games.dolly_crush.kernel.lines",
     "sheepfold.games.dolly_crush.kernel.search",
     "sheepfold.games.dolly_crush.kernel.refill",

@@ -1,23 +1,18 @@
-"""A fast simulator for Shave a Sheep: many games at once, compiled with numba.
+"""The lab's fast simulator for Shave a Sheep: many games at once, in compiled code.
 
-Same rules as the engine (``games/shave_a_sheep/game.py``: every variant, custom dice, the cap,
-truncation), rewritten over a small int vector so that a whole game runs in compiled code. The
-policies are
+The rules, the policies and the random numbers are the compiled kernel's
+(:mod:`sheepfold.games.shave_a_sheep.kernel`, checked against the engine): this module only
+plays batches of games with them and measures them (the standings after each turn, the outcome
+uncertainty from the solver's exact win shares). The policies are
 
 - ``random``: a uniformly random legal action, from the engine's sorted legal-action list;
-- ``greedy``: exactly ``games/shave_a_sheep/policy.py``'s Shave a Sheep heuristic (every legal action tried
-  on a copy, the same value function, the same tie-break: the first best in sorted order);
-- ``perfect``: the action the exact solver's policy table names (when the solver is installed).
+- ``greedy``: exactly ``games/shave_a_sheep/policy.py``'s heuristic;
+- ``perfect``: the action the exact solver's policy table names.
 
-Randomness is counter-based (splitmix64 of the game's seed, a stream and a counter), so the die
-of turn ``t`` of the game seeded ``s`` is the same whatever the rules or the policies: two rule
-sets compared on the same seeds roll the same dice (common random numbers). The fast simulator
-does not share the engine's random streams, so its game ``s`` is not the engine's game ``s``;
-:func:`trace` gives the engine actions of any of its games, :func:`engine_state` plays them
-through the engine (that is how a row becomes a record, and how the tests check the rules).
-
-State vector (int64): 0 middle, 1 turn (seat), 2 turns done, 3 wolf seat (-1: middle),
-4 over, 5 truncated, 6..9 wool on each sheep, 10..13 safe piles.
+The kernel's random numbers are counter-based, so two rule sets compared on the same seeds roll
+the same dice (common random numbers). They are not the engine's streams, so fast game ``s`` is
+not the engine's game ``s``: :func:`trace` gives the engine actions of any fast game and
+:func:`engine_state` plays them through the engine (that is how a row becomes a record).
 """
 
 from __future__ import annotations
@@ -27,316 +22,29 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-import sheepfold.lab  # noqa: F401  (NUMBA_CACHE_DIR)
+from sheepfold.games.shave_a_sheep.kernel import layout as L
+from sheepfold.games.shave_a_sheep.kernel.index import encode
+from sheepfold.games.shave_a_sheep.kernel.play import (
+    GREEDY,
+    RANDOM,
+    TABLE,
+    TRACE_PER_TURN,
+    all_random,
+    game_key,
+    play,
+    play_random,
+    turn,
+    turn_random,
+)
+from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game
 
-# engine action ids (games/shave_a_sheep/game.py)
-GROW, DOUBLE, SHEAR, SWAP0, WOLF0, RAID, PASS = 0, 1, 2, 3, 7, 11, 12
-# face bits
-B_GROW, B_DOUBLE, B_SWAP, B_WOLF, B_SHEAR = 1, 2, 4, 8, 16
-_BITS = {"grow": B_GROW, "double": B_DOUBLE, "swap": B_SWAP, "wolf": B_WOLF, "shear": B_SHEAR}
-# policies
-RANDOM, GREEDY, PERFECT = 0, 1, 2
+PERFECT = TABLE
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
-# param vector
-P_N, P_WOOL, P_MAXW, P_CUT, P_MODE, P_MAXT, P_NFACES = range(7)
-MODE_STD, MODE_HOWL, MODE_MRWOLF = 0, 1, 2
-# greedy constants: the heuristic's own (games/shave_a_sheep/policy.py), so the two never drift apart
-from sheepfold.games.shave_a_sheep import policy as _greedy  # noqa: E402
-
-SHEEP_WOOL_VALUE = float(_greedy.SHEEP_WOOL_VALUE)
-FULL_SHEEP_VALUE = float(_greedy.FULL_SHEEP_VALUE)
-WIN_VALUE = float(_greedy.WIN_VALUE)
-
-S_MID, S_TURN, S_TURNS, S_WOLF, S_OVER, S_TRUNC, S_SHEEP, S_PILE = 0, 1, 2, 3, 4, 5, 6, 10
-STATE_LEN = 14
-
-_jit: Any = njit(cache=True, nogil=True)  # one decorator for every compiled function
-_jit_inline: Any = njit(cache=True, nogil=True, inline="always")  # small hot helpers
+CURVE_BINS = 10
 
 
-@dataclass(frozen=True)
-class Params:
-    """A rule set compiled to arrays for the simulator."""
-
-    p: np.ndarray  # int64 params
-    face_mask: np.ndarray  # int64 per distinct face
-    face_cum: np.ndarray  # float64 cumulative face probabilities
-    face_race: np.ndarray  # int64: Howling Wolf race on this face
-    grab_cum: np.ndarray  # float64 cumulative grab probabilities (per seat)
-
-
-def params_for(game: Any) -> Params:
-    """Arrays for an engine :class:`ShaveGame` (its rules and player count)."""
-    r = game.rules
-    n = game.num_players
-    mode = MODE_HOWL if r.howling_wolf else (MODE_MRWOLF if r.mr_wolf else MODE_STD)
-    p = np.array(
-        [n, r.wool, r.max_wool, int(r.cutting_costs), mode, r.max_turns or 0, len(game.faces)],
-        dtype=np.int64,
-    )
-    mask = np.array([sum(_BITS[a] for a in acts) for acts in game.face_actions], dtype=np.int64)
-    # the engine accumulates probabilities one by one: do exactly the same
-    cum = np.zeros(len(game.faces))
-    acc = 0.0
-    for i, pr in enumerate(game.face_probs):
-        acc += pr
-        cum[i] = acc
-    race = np.array([int(x) for x in game.face_races], dtype=np.int64)
-    gcum = np.zeros(n)
-    acc = 0.0
-    for s, w in enumerate(game.grab_probs):
-        if w > 0:
-            acc += w
-        gcum[s] = acc if w > 0 else -1.0  # a seat with weight 0 never grabs
-    return Params(p, mask, cum, race, gcum)
-
-
-# -- random numbers ------------------------------------------------------------------------------
-@_jit_inline
-def _mix(x):  # type: ignore[no-untyped-def]
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@_jit_inline
-def _u(key, stream, counter):  # type: ignore[no-untyped-def]
-    """A uniform double in [0, 1) for (game key, stream, counter)."""
-    x = _mix(key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03) + np.uint64(counter))
-    return np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@_jit
-def _key(seed):  # type: ignore[no-untyped-def]
-    return _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
-
-
-# -- the rules -------------------------------------------------------------------------------------
-@_jit_inline
-def _shear(st, seat, cut):  # type: ignore[no-untyped-def]
-    wool = st[S_SHEEP + seat]
-    if wool > 0 and cut:
-        wool -= 1
-        st[S_MID] += 1
-    st[S_PILE + seat] += wool
-    st[S_SHEEP + seat] = 0
-
-
-@_jit_inline
-def _grow(st, seat, pieces, maxw):  # type: ignore[no-untyped-def]
-    put = pieces
-    room = maxw - st[S_SHEEP + seat]
-    if room < put:
-        put = room
-    if st[S_MID] < put:
-        put = st[S_MID]
-    st[S_SHEEP + seat] += put
-    st[S_MID] -= put
-
-
-@_jit_inline
-def _end_turn(st, p):  # type: ignore[no-untyped-def]
-    n = p[P_N]
-    if st[S_MID] == 0:
-        for s in range(n):
-            _shear(st, s, p[P_CUT])
-        st[S_OVER] = 1
-        return
-    st[S_TURNS] += 1
-    if p[P_MAXT] > 0 and st[S_TURNS] >= p[P_MAXT]:  # no next turn: no auto-shear (docs/engine.md)
-        st[S_TRUNC] = 1
-        st[S_OVER] = 1
-        return
-    t = (st[S_TURN] + 1) % n
-    st[S_TURN] = t
-    if st[S_SHEEP + t] >= p[P_MAXW]:
-        _shear(st, t, p[P_CUT])
-
-
-@_jit_inline
-def _apply_choice(st, a, p):  # type: ignore[no-untyped-def]
-    """A CHOOSE or HOWL_GROW decision of the roller, then the end of the turn."""
-    me = st[S_TURN]
-    if a == GROW:
-        _grow(st, me, 1, p[P_MAXW])
-    elif a == DOUBLE:
-        _grow(st, me, 2, p[P_MAXW])
-    elif a == SHEAR:
-        _shear(st, me, p[P_CUT])
-    elif a < WOLF0:
-        k = a - SWAP0
-        x = st[S_SHEEP + me]
-        st[S_SHEEP + me] = st[S_SHEEP + k]
-        st[S_SHEEP + k] = x
-    elif a < RAID:
-        k = a - WOLF0
-        if p[P_MODE] == MODE_MRWOLF:
-            st[S_WOLF] = k
-            if st[S_SHEEP + k] > 0:
-                st[S_SHEEP + k] -= 1
-                st[S_PILE + me] += 1
-        else:
-            st[S_MID] += st[S_SHEEP + k]
-            st[S_SHEEP + k] = 0
-    elif a == RAID:
-        k = st[S_WOLF]
-        take = st[S_SHEEP + k]
-        if take > 2:
-            take = 2
-        st[S_SHEEP + k] -= take
-        st[S_PILE + me] += take
-        st[S_WOLF] = -1
-    # PASS: nothing
-    _end_turn(st, p)
-
-
-@_jit_inline
-def _howl_target(st, target):  # type: ignore[no-untyped-def]
-    if st[S_SHEEP + target] > 0:
-        st[S_SHEEP + target] -= 1
-        st[S_MID] += 1
-
-
-@_jit_inline
-def _room(st, seat, p):  # type: ignore[no-untyped-def]
-    r = p[P_MAXW] - st[S_SHEEP + seat]
-    if st[S_MID] < r:
-        r = st[S_MID]
-    return r
-
-
-@_jit_inline
-def _legal_choose(st, mask, p, out):  # type: ignore[no-untyped-def]
-    """The engine's sorted legal actions at CHOOSE, written to ``out``; returns how many."""
-    n = p[P_N]
-    me = st[S_TURN]
-    c = 0
-    room = _room(st, me, p)
-    if mask & B_GROW and room > 0:
-        out[c] = GROW
-        c += 1
-    if mask & B_DOUBLE and room > 0:
-        out[c] = DOUBLE
-        c += 1
-    if mask & B_SHEAR:
-        out[c] = SHEAR
-        c += 1
-    if mask & B_SWAP:
-        for k in range(n):
-            if k != me:
-                out[c] = SWAP0 + k
-                c += 1
-    if mask & B_WOLF:
-        for k in range(n):
-            if k != me:
-                out[c] = WOLF0 + k
-                c += 1
-        if p[P_MODE] == MODE_MRWOLF and st[S_WOLF] >= 0 and st[S_WOLF] != me:
-            out[c] = RAID
-            c += 1
-    if c == 0:
-        out[0] = PASS
-        c = 1
-    return c
-
-
-# -- greedy (games/shave_a_sheep/policy.py, exactly) -----------------------------------------------------------
-@_jit
-def _worth(st, seat, maxw, wv, fv):  # type: ignore[no-untyped-def]
-    wool = st[S_SHEEP + seat]
-    rate = fv if wool >= maxw else wv
-    return st[S_PILE + seat] + rate * wool
-
-
-@_jit
-def _value(st, me, p, wv, fv, win):  # type: ignore[no-untyped-def]
-    n = p[P_N]
-    if st[S_OVER]:
-        if st[S_TRUNC]:
-            return 0.0
-        best = st[S_PILE]
-        for s in range(1, n):
-            if st[S_PILE + s] > best:
-                best = st[S_PILE + s]
-        k = 0
-        for s in range(n):
-            if st[S_PILE + s] == best:
-                k += 1
-        if st[S_PILE + me] == best:
-            return win * (1.0 / k)
-        return win * 0.0 - win / 2
-    mine = _worth(st, me, p[P_MAXW], wv, fv)
-    others = -1e300
-    first = True
-    for k in range(n):
-        if k != me:
-            w = _worth(st, k, p[P_MAXW], wv, fv)
-            if first or w > others:
-                others = w
-                first = False
-    return mine - others
-
-
-# -- one game -------------------------------------------------------------------------------------
-@_jit
-def _decide(policy, st, legal, cnt, u, me, kind, p, wv, fv, win, tab, x, face, g, k):  # type: ignore[no-untyped-def]
-    """The action of ``policy`` among ``legal[:cnt]``. kind: 0 choose, 1 howl target (by
-    grabber g), 2 howl grow (after g took a piece of seat k's sheep). ``x``: the solver's index
-    of the turn's start position (perfect policy)."""
-    if cnt == 1:
-        return legal[0]
-    if policy == RANDOM:
-        i = int(u * cnt)
-        if i >= cnt:
-            i = cnt - 1
-        return legal[i]
-    if policy == PERFECT and x >= 0:
-        t = 0 if tab.shape[0] == 1 else me
-        n = p[P_N]
-        if kind == 0:
-            return np.int64(tab[t, x, face, 0])
-        if kind == 1:
-            return WOLF0 + np.int64(tab[t, x, face, 1 + g])
-        return np.int64(tab[t, x, face, 1 + n + g * n + k])
-    # greedy
-    trial = np.empty(STATE_LEN, dtype=np.int64)
-    best_a = legal[0]
-    best_v = -np.inf
-    for j in range(cnt):
-        a = legal[j]
-        trial[:] = st
-        if kind == 1:
-            _howl_target(trial, a - WOLF0)
-        else:
-            _apply_choice(trial, a, p)
-        v = _value(trial, me, p, wv, fv, win)
-        if v > best_v + 1e-9:
-            best_a = a
-            best_v = v
-    return best_a
-
-
-@_jit
-def _index(st, p, sp):  # type: ignore[no-untyped-def]
-    """The solver's index (solver.Space.index) of the turn-start position in ``st``."""
-    off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = sp
-    n = p[P_N]
-    B = 0
-    pk = 0
-    sk = 0
-    for i in range(n):
-        B += st[S_PILE + i]
-        pk += st[S_PILE + i] * pw_p[i]
-        sk += st[S_SHEEP + i] * pw_s[i]
-    ns = cnt_le[p[P_WOOL] - B - 1]
-    NW = n + 1 if p[P_MODE] == MODE_MRWOLF else 1
-    wc = st[S_WOLF] + 1 if p[P_MODE] == MODE_MRWOLF else 0
-    return off[B] + ((pile_rank[pk] * ns + sv_rank[sk]) * n + st[S_TURN]) * NW + wc
-
-
-@_jit
+@jit
 def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
     """Normalised entropy of the exact win shares at index x (1: wide open, 0: decided)."""
     h = 0.0
@@ -358,324 +66,114 @@ def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
     return h / np.log(n)
 
 
-@_jit
-def _play(  # type: ignore[no-untyped-def]
-    seed,
-    p,
-    mask,
-    cum,
-    race,
-    gcum,
-    pol,
-    st,
-    legal,
-    tab,
-    sp,
-    V,
-    ubuf,
-    trace,
-    stand,
-    stand_base,
-    wv,
-    fv,
-    win,
-):
-    """Play one game into ``st``; returns (turns started, trace length, standings written).
-
-    ``trace`` (length 0: off) receives the engine's action history; ``stand`` (rows 0: off)
-    receives the piles after each turn, from row ``stand_base``. ``V`` (rows 0: off): exact
-    win shares; ``ubuf`` receives the outcome uncertainty at each turn start.
-    """
-    n = p[P_N]
-    st[:] = 0
-    st[S_MID] = p[P_WOOL]
-    st[S_WOLF] = -1
-    key = _key(seed)
-    nf = p[P_NFACES]
-    tlen = 0
-    rows = 0
-    started = 0
-    do_trace = trace.shape[0] > 0
-    do_stand = stand.shape[0] > 0
-    need_x = tab.shape[0] > 0 or V.shape[0] > 0
-    x = -1
-    while st[S_OVER] == 0:
-        if started > 0 and do_stand:
-            r = stand_base + rows
-            if r < stand.shape[0]:
-                for s in range(n):
-                    stand[r, s] = st[S_PILE + s]
-            rows += 1
-        if need_x:
-            x = _index(st, p, sp)
-            if V.shape[0] > 0 and started < ubuf.shape[0]:
-                ubuf[started] = _uncertainty(V, x, n)
-        started += 1
-        t = st[S_TURNS]
-        # the roll
-        roll = _u(key, 0, t)
-        face = nf - 1
-        for f in range(nf):
-            if roll < cum[f]:
-                face = f
-                break
-        if do_trace:
-            trace[tlen] = face
-            tlen += 1
-        me = st[S_TURN]
-        if race[face]:
-            # who grabs the wolf
-            y = _u(key, 1, t)
-            grabber = -1
-            last = -1
-            for s in range(n):
-                if gcum[s] >= 0.0:
-                    last = s
-                    if y < gcum[s]:
-                        grabber = s
-                        break
-            if grabber < 0:
-                grabber = last
-            if do_trace:
-                trace[tlen] = grabber
-                tlen += 1
-            c = 0
-            for k in range(n):
-                if k != grabber:
-                    legal[c] = WOLF0 + k
-                    c += 1
-            a = _decide(
-                pol[grabber],
-                st,
-                legal,
-                c,
-                _u(key, 2, 4 * t + 1),
-                grabber,
-                1,
-                p,
-                wv,
-                fv,
-                win,
-                tab,
-                x,
-                face,
-                grabber,
-                -1,
-            )
-            if do_trace:
-                trace[tlen] = a
-                tlen += 1
-            target = a - WOLF0
-            _howl_target(st, target)
-            if _room(st, me, p) > 0:
-                legal[0] = GROW
-                legal[1] = PASS
-                c = 2
-            else:
-                legal[0] = PASS
-                c = 1
-            a = _decide(
-                pol[me],
-                st,
-                legal,
-                c,
-                _u(key, 2, 4 * t + 2),
-                me,
-                2,
-                p,
-                wv,
-                fv,
-                win,
-                tab,
-                x,
-                face,
-                grabber,
-                target,
-            )
-        else:
-            c = _legal_choose(st, mask[face], p, legal)
-            if c == 1:
-                a = legal[0]
-            elif pol[me] == RANDOM:  # the hot path of random play, inline
-                i = int(_u(key, 2, 4 * t) * c)
-                a = legal[i if i < c else c - 1]
-            else:
-                a = _decide(
-                    pol[me],
-                    st,
-                    legal,
-                    c,
-                    _u(key, 2, 4 * t),
-                    me,
-                    0,
-                    p,
-                    wv,
-                    fv,
-                    win,
-                    tab,
-                    x,
-                    face,
-                    -1,
-                    -1,
-                )
-        if do_trace:
-            trace[tlen] = a
-            tlen += 1
-        _apply_choice(st, a, p)
-    if do_stand:
-        r = stand_base + rows
-        if r < stand.shape[0]:
-            for s in range(n):
-                stand[r, s] = st[S_PILE + s]
-        rows += 1
-    return started, tlen, rows
-
-
-@_jit
-def _batch(  # type: ignore[no-untyped-def]
-    seeds,
-    p,
-    mask,
-    cum,
-    race,
-    gcum,
-    pols,
-    tab,
-    sp,
-    V,
-    want_stand,
-    scores,
-    length,
-    trunc,
-    offsets,
-    unc,
-    curve,
-    wv,
-    fv,
-    win,
-):
-    """Play ``len(seeds)`` games; returns the standings (rows = ``offsets[-1]``).
-
-    With ``V``: ``unc[g]`` = mean outcome uncertainty over game g's turn starts, ``curve[g, b]``
-    = its mean over the b-th tenth of the game."""
-    n = p[P_N]
-    G = seeds.shape[0]
-    st = np.zeros(STATE_LEN, dtype=np.int64)
-    legal = np.zeros(16, dtype=np.int64)
+@jit
+def _play(seed, st, seats, prm, ix, scratch, V, out):  # type: ignore[no-untyped-def]
+    """Play game ``seed`` into ``st``, measuring it into ``out`` = (standings, first row,
+    uncertainty buffer): the piles after each turn from row ``first`` (while there is room),
+    and with exact win shares ``V`` the outcome uncertainty at each turn start. Returns (turns
+    started, rows wanted)."""
+    stand, first, ubuf = out
+    n = prm[L.P_N]
+    new_game(st, prm)
+    key = game_key(seed)
     notrace = np.zeros(0, dtype=np.int64)
-    ubuf = np.zeros(p[P_MAXT] + 2 if p[P_MAXT] > 0 else 100_000, dtype=np.float64)
-    cap = G * 96 if want_stand else 0
-    stand = np.zeros((cap, n), dtype=np.int64)
-    nb = curve.shape[1]
-    cnt = np.zeros(nb, dtype=np.float64)
+    random = all_random(seats[0], n) and V.shape[0] == 0
+    started = 0
+    rows = 0
+    while True:
+        if random:  # the hot loop of random play: no position index, no records
+            started += 1
+            turn_random(st, key, prm, scratch[0])
+            rows = _stand(stand, first, rows, st, n)
+            if st[L.OVER]:
+                return started, rows
+            continue
+        x = encode(st, prm, ix) if V.shape[0] > 0 or seats[1].shape[0] > 0 else -1
+        if V.shape[0] > 0 and started < ubuf.shape[0]:
+            ubuf[started] = _uncertainty(V, x, n)
+        started += 1
+        turn(st, key, seats, prm, x, scratch, notrace, 0)
+        rows = _stand(stand, first, rows, st, n)
+        if st[L.OVER]:
+            return started, rows
+
+
+@inline
+def _stand(stand, first, rows, st, n):  # type: ignore[no-untyped-def]
+    """The piles after a turn into row ``first + rows`` of ``stand`` (when it has rows)."""
+    if stand.shape[0] == 0:
+        return rows
+    r = first + rows
+    if r < stand.shape[0]:
+        for s in range(n):
+            stand[r, s] = st[L.PILE + s]
+    return rows + 1
+
+
+@jit
+def _summarise(ubuf, m, curve_row):  # type: ignore[no-untyped-def]
+    """The mean of ``ubuf[:m]``, and its mean over each tenth of the game into ``curve_row``."""
+    nb = curve_row.shape[0]
+    cnt = np.zeros(nb)
+    curve_row[:] = 0.0
+    tot = 0.0
+    for i in range(m):
+        tot += ubuf[i]
+        b = (i * nb) // m
+        curve_row[b] += ubuf[i]
+        cnt[b] += 1.0
+    for b in range(nb):
+        curve_row[b] = curve_row[b] / cnt[b] if cnt[b] > 0 else np.nan
+    return tot / m if m > 0 else np.nan
+
+
+@jit
+def _batch(seeds, pols, tab, prm, ix, V, want_stand, res):  # type: ignore[no-untyped-def]
+    """Play ``len(seeds)`` games (``pols[g]``: game g's seat policies) into ``res`` = (scores,
+    length, truncated, offsets, uncertainty, curve); returns the standings (rows =
+    ``offsets[-1]``)."""
+    scores, length, trunc, offsets, unc, curve = res
+    n = prm[L.P_N]
+    G = seeds.shape[0]
+    st = np.zeros(L.STATE_LEN, dtype=np.int64)
+    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    ubuf = np.zeros(prm[L.P_MAXT] + 2 if prm[L.P_MAXT] > 0 else 100_000)
+    stand = np.zeros((G * 96 if want_stand else 0, n), dtype=np.int64)
     offsets[0] = 0
     for g in range(G):
         base = offsets[g]
-        started, _, rows = _play(
-            seeds[g],
-            p,
-            mask,
-            cum,
-            race,
-            gcum,
-            pols[g],
-            st,
-            legal,
-            tab,
-            sp,
-            V,
-            ubuf,
-            notrace,
-            stand,
-            base,
-            wv,
-            fv,
-            win,
-        )
+        seats = (pols[g], tab)
+        started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf))
         if want_stand and base + rows > stand.shape[0]:
             # grow and play the game again (deterministic) into the bigger array
             bigger = np.zeros((max(2 * stand.shape[0], base + rows + G * 8), n), dtype=np.int64)
             bigger[:base] = stand[:base]
             stand = bigger
-            started, _, rows = _play(
-                seeds[g],
-                p,
-                mask,
-                cum,
-                race,
-                gcum,
-                pols[g],
-                st,
-                legal,
-                tab,
-                sp,
-                V,
-                ubuf,
-                notrace,
-                stand,
-                base,
-                wv,
-                fv,
-                win,
-            )
+            started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf))
         for s in range(n):
-            scores[g, s] = st[S_PILE + s]
+            scores[g, s] = st[L.PILE + s]
         length[g] = started
-        trunc[g] = st[S_TRUNC]
-        offsets[g + 1] = base + (rows if want_stand else 0)
+        trunc[g] = st[L.TRUNCATED]
+        offsets[g + 1] = base + rows
         if V.shape[0] > 0:
-            m = started if started < ubuf.shape[0] else ubuf.shape[0]
-            tot = 0.0
-            for b in range(nb):
-                curve[g, b] = 0.0
-                cnt[b] = 0.0
-            for i in range(m):
-                tot += ubuf[i]
-                b = (i * nb) // m
-                curve[g, b] += ubuf[i]
-                cnt[b] += 1.0
-            unc[g] = tot / m if m > 0 else np.nan
-            for b in range(nb):
-                curve[g, b] = curve[g, b] / cnt[b] if cnt[b] > 0 else np.nan
+            unc[g] = _summarise(ubuf, min(started, ubuf.shape[0]), curve[g])
     return stand[: offsets[G]]
 
 
-@_jit
-def _bench(seed0, count, p, mask, cum, race, gcum, pol, tab, sp, wv, fv, win):  # type: ignore[no-untyped-def]
-    """Play ``count`` games seeded seed0.. with no output but a checksum (win counts of seat 0)."""
-    n = p[P_N]
-    st = np.zeros(STATE_LEN, dtype=np.int64)
-    legal = np.zeros(16, dtype=np.int64)
-    notrace = np.zeros(0, dtype=np.int64)
-    nostand = np.zeros((0, n), dtype=np.int64)
-    noV = np.zeros((0, 1), dtype=np.float64)
-    ubuf = np.zeros(1, dtype=np.float64)
+@jit
+def _bench(seed0, count, seats, prm, ix):  # type: ignore[no-untyped-def]
+    """Play ``count`` games seeded seed0.. with no output but (seat 0's outright wins, turns)."""
+    st = np.zeros(L.STATE_LEN, dtype=np.int64)
+    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    random = all_random(seats[0], prm[L.P_N])
     wins = 0
     turns = 0
     for g in range(count):
-        started, _, _ = _play(
-            seed0 + g,
-            p,
-            mask,
-            cum,
-            race,
-            gcum,
-            pol,
-            st,
-            legal,
-            tab,
-            sp,
-            noV,
-            ubuf,
-            notrace,
-            nostand,
-            0,
-            wv,
-            fv,
-            win,
-        )
-        turns += started
-        if st[S_PILE] > st[S_PILE + 1]:
+        if random:
+            turns += play_random(seed0 + g, st, prm, kit[0])
+        else:
+            turns += play(seed0 + g, st, seats, prm, ix, kit)
+        if st[L.PILE] > st[L.PILE + 1]:
             wins += 1
     return wins, turns
 
@@ -683,19 +181,18 @@ def _bench(seed0, count, p, mask, cum, race, gcum, pol, tab, sp, wv, fv, win):  
 # -- Python API ------------------------------------------------------------------------------------
 @dataclass
 class Exact:
-    """What the solver gives the simulator: the perfect policy's table, the index arrays and
+    """What the solver gives the simulator: the perfect policy's table, the position index and
     the exact win shares (for outcome uncertainty). Empty arrays switch each part off."""
 
     tab: np.ndarray  # int8 (tables, positions, faces, slots): one table, or one per seat
-    sp: tuple[
-        np.ndarray, ...
-    ]  # solver.Space index arrays (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p)
+    ix: L.Index  # the position index (kernel.layout.position_index)
     V: np.ndarray  # float64 (positions, values)
 
 
 def no_exact() -> Exact:
-    z = np.zeros(1, dtype=np.int64)
-    return Exact(np.zeros((0, 1, 1, 1), dtype=np.int8), (z, z, z, z, z, z), np.zeros((0, 1)))
+    z, z2 = np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)
+    ix = (z, z, z, z, z, z, z2, z2, z)
+    return Exact(np.zeros((0, 1, 1, 1), dtype=np.int8), ix, np.zeros((0, 1)))
 
 
 def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exact:
@@ -705,13 +202,12 @@ def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exa
         return no_exact()
     from sheepfold.lab import perfect
 
-    space = perfect.space(game)
-    sp = perfect.index_arrays(space)
+    ix = perfect.space(game).ix
     tab = (
         perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1, 1), dtype=np.int8)
     )
     V = perfect.win_shares(game, names) if uncertainty else np.zeros((0, 1))
-    return Exact(tab, sp, V)
+    return Exact(tab, ix, V)
 
 
 def unsupported(job: Any) -> str | None:
@@ -727,13 +223,6 @@ def unsupported(job: Any) -> str | None:
     return None
 
 
-def _consts() -> tuple[float, float, float]:
-    return SHEEP_WOOL_VALUE, FULL_SHEEP_VALUE, WIN_VALUE
-
-
-CURVE_BINS = 10
-
-
 def simulate(
     game: Any,
     seeds: np.ndarray,
@@ -746,36 +235,22 @@ def simulate(
     Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)`` and,
     with exact win shares, ``uncertainty`` ``(G,)`` and ``uncertainty_curve`` ``(G, 10)``.
     """
-    pr = params_for(game)
+    prm = L.rules_record(game)
     G = len(seeds)
     n = game.num_players
     ex = exact or no_exact()
-    scores = np.zeros((G, n), dtype=np.int64)
-    length = np.zeros(G, dtype=np.int64)
-    trunc = np.zeros(G, dtype=np.int64)
-    offsets = np.zeros(G + 1, dtype=np.int64)
-    unc = np.full(G, np.nan)
-    curve = np.full((G, CURVE_BINS), np.nan)
-    stand = _batch(
-        np.asarray(seeds, dtype=np.int64),
-        pr.p,
-        pr.face_mask,
-        pr.face_cum,
-        pr.face_race,
-        pr.grab_cum,
-        np.ascontiguousarray(seat_policies, dtype=np.int64),
-        ex.tab,
-        ex.sp,
-        ex.V,
-        standings,
-        scores,
-        length,
-        trunc,
-        offsets,
-        unc,
-        curve,
-        *_consts(),
+    res = (
+        np.zeros((G, n), dtype=np.int64),  # scores
+        np.zeros(G, dtype=np.int64),  # length
+        np.zeros(G, dtype=np.int64),  # truncated
+        np.zeros(G + 1, dtype=np.int64),  # offsets
+        np.full(G, np.nan),  # uncertainty
+        np.full((G, CURVE_BINS), np.nan),  # its curve
     )
+    pols = np.ascontiguousarray(seat_policies, dtype=np.int64)
+    seeds = np.asarray(seeds, dtype=np.int64)
+    stand = _batch(seeds, pols, ex.tab, prm, ex.ix, ex.V, standings, res)
+    scores, length, trunc, offsets, unc, curve = res
     out = {
         "scores": scores,
         "length": length,
@@ -835,33 +310,27 @@ def chunk(job: Any, indices: Any) -> Any:
 
 def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) -> list[int]:
     """The engine action history (chance outcomes and decisions) of the fast game ``seed``."""
-    pr = params_for(game)
-    n = game.num_players
+    prm = L.rules_record(game)
     ex = exact or no_exact()
-    maxt = int(pr.p[P_MAXT]) or 100_000
-    buf = np.zeros(4 * maxt + 8, dtype=np.int64)
-    st = np.zeros(STATE_LEN, dtype=np.int64)
-    legal = np.zeros(16, dtype=np.int64)
-    _, tlen, _ = _play(
-        int(seed),
-        pr.p,
-        pr.face_mask,
-        pr.face_cum,
-        pr.face_race,
-        pr.grab_cum,
-        np.asarray(seat_policies, dtype=np.int64),
-        st,
-        legal,
-        ex.tab,
-        ex.sp,
-        np.zeros((0, 1)),
-        np.zeros(1),
-        buf,
-        np.zeros((0, n), dtype=np.int64),
-        0,
-        *_consts(),
-    )
+    maxt = int(prm[L.P_MAXT]) or 100_000
+    buf = np.zeros(TRACE_PER_TURN * maxt, dtype=np.int64)
+    seats = (np.asarray(seat_policies, dtype=np.int64), ex.tab)
+    tlen = _trace(int(seed), seats, prm, ex.ix, buf)
     return [int(a) for a in buf[:tlen]]
+
+
+@jit
+def _trace(seed, seats, prm, ix, buf):  # type: ignore[no-untyped-def]
+    st = np.zeros(L.STATE_LEN, dtype=np.int64)
+    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    new_game(st, prm)
+    key = game_key(seed)
+    tlen = 0
+    tables = seats[1].shape[0] > 0
+    while st[L.OVER] == 0:
+        x = encode(st, prm, ix) if tables else -1
+        tlen = turn(st, key, seats, prm, x, kit, buf, tlen)
+    return tlen
 
 
 def replay_trace(game: Any, seed: int, actions: list[int]) -> Any:
@@ -882,20 +351,7 @@ def engine_state(job: Any, i: int) -> Any:
 
 def bench(game: Any, seed0: int, count: int, policy: str = "random") -> tuple[int, int]:
     """(games seat 0 won outright, turns played) of ``count`` games: the benchmark's loop."""
-    pr = params_for(game)
     pol = np.full(game.num_players, POLICIES[policy], dtype=np.int64)
     ex = exact_for(game, (policy,))
-    w, t = _bench(
-        int(seed0),
-        int(count),
-        pr.p,
-        pr.face_mask,
-        pr.face_cum,
-        pr.face_race,
-        pr.grab_cum,
-        pol,
-        ex.tab,
-        ex.sp,
-        *_consts(),
-    )
+    w, t = _bench(int(seed0), int(count), (pol, ex.tab), L.rules_record(game), ex.ix)
     return int(w), int(t)

@@ -56,13 +56,6 @@ def space(game: Any) -> Any:
     return _SPACES[key]
 
 
-def index_arrays(sp: Any) -> tuple[np.ndarray, ...]:
-    return tuple(
-        np.ascontiguousarray(a, dtype=np.int64)
-        for a in (sp.off, sp.cnt_le, sp.pile_rank, sp.sv_rank, sp.pw_s, sp.pw_p)
-    )
-
-
 _TABLES: dict[tuple[str, int], np.ndarray] = {}
 
 

@@ -32,7 +32,6 @@ engine's truncation for simulations) is ignored: the solver plays the real game 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -55,6 +54,17 @@ from sheepfold.games.shave_a_sheep.game import (
     ROLL,
     ShaveGame,
     ShaveState,
+)
+from sheepfold.games.shave_a_sheep.kernel import play
+from sheepfold.games.shave_a_sheep.kernel.layout import (
+    P_MASK,
+    P_MAXT,
+    P_RACE,
+    PROB_GRAB,
+    STATE_LEN,
+    position_index,
+    probabilities,
+    rules_record,
 )
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 from sheepfold.numba_cache import source_hash
@@ -111,57 +121,33 @@ class Space:
         self.NW = n + 1 if self.mr else 1
         self.F = len(game.faces)
         self.D = 1 + n + n * n if self.hw else 1
-        masks = []
-        for acts in game.face_actions:
-            mk = 0
-            for a in acts:
-                mk |= {
-                    "grow": K.M_GROW,
-                    "double": K.M_DOUBLE,
-                    "shear": K.M_SHEAR,
-                    "swap": K.M_SWAP,
-                    "wolf": K.M_WOLF,
-                }[a]
-            masks.append(mk)
-        self.face_prob = np.array(game.face_probs, dtype=np.float64)
-        self.face_mask = np.array(masks, dtype=np.int64)
-        self.race = np.array(game.face_races, dtype=np.bool_)
-        self.grab_prob = np.array(game.grab_probs, dtype=np.float64)
-        # sheep vectors, sorted by total wool (a prefix = every vector up to a total)
+        self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
+        self.probs = probabilities(game)
+        self.face_mask = self.prm[P_MASK : P_MASK + self.F]
+        self.race = self.prm[P_RACE : P_RACE + self.F].astype(np.bool_)
+        self.face_prob = self.probs[: self.F]
+        self.grab_prob = self.probs[PROB_GRAB : PROB_GRAB + n]
         if (cap + 1) ** n > 5_000_000:
             raise SolverError(f"a cap of {cap} for {n} players is too big for the solver")
-        svs = sorted(itertools.product(range(cap + 1), repeat=n), key=lambda v: (sum(v), v))
-        self.sv_arr = np.array(svs, dtype=np.int64).reshape(len(svs), n)
-        self.pw_s = np.array([(cap + 1) ** i for i in range(n)], dtype=np.int64)
-        self.sv_rank = np.zeros((cap + 1) ** n, dtype=np.int64)
-        self.sv_rank[self.sv_arr @ self.pw_s] = np.arange(len(svs))
-        sums = self.sv_arr.sum(axis=1)
-        # cnt_le[L] = sheep vectors with total <= L, for L = 0 .. W-1
-        self.cnt_le = np.array([int(np.sum(sums <= L)) for L in range(W)], dtype=np.int64)
-        # pile vectors of every layer B = 0 .. W-1
         if (W + 1) ** n > 50_000_000:
             raise SolverError(f"{W} wool for {n} players is too big for the solver")
-        self.pw_p = np.array([(W + 1) ** i for i in range(n)], dtype=np.int64)
-        self.pile_rank = np.zeros((W + 1) ** n, dtype=np.int64)
-        self.n_piles = np.array([math.comb(B + n - 1, n - 1) for B in range(W)], dtype=np.int64)
-        self.block_start = np.concatenate([[0], np.cumsum(self.n_piles)]).astype(np.int64)
-        pv = np.zeros((int(self.block_start[-1]), n), dtype=np.int64)
-        for B in range(W):
-            for r, comp in enumerate(_compositions(B, n)):
-                pv[self.block_start[B] + r] = comp
-                self.pile_rank[int(np.dot(comp, self.pw_p))] = r
-        self.pv_all = pv
-        sizes = self.n_piles * self.cnt_le[::-1] * n * self.NW  # layer B: sheep totals <= W-B-1
-        self.off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        self.size = int(self.off[-1])
+        self.ix, self.size = position_index(n, W, cap, self.mr)
+        (
+            self.off,
+            self.cnt_le,
+            self.pile_rank,
+            self.sv_rank,
+            self.pw_s,
+            self.pw_p,
+            self.sv_arr,
+            self.pv_all,
+            self.block_start,
+        ) = self.ix
+        self.n_piles = np.diff(self.block_start)
         if self.size > MAX_STATES:
             raise SolverError(
                 f"{self.size:,} positions for {n} players and {W} wool: too many for the solver"
             )
-        self.cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
-        self.cfg[K.C_N], self.cfg[K.C_W], self.cfg[K.C_CAP] = n, W, cap
-        self.cfg[K.C_CC], self.cfg[K.C_MR], self.cfg[K.C_NW] = int(self.cc), int(self.mr), self.NW
-        self.cfg[K.C_F], self.cfg[K.C_D] = self.F, self.D
 
     # positions <-> indexes
     def index(self, turn: int, sheep: Sequence[int], piles: Sequence[int], wolf: int | None) -> int:
@@ -212,56 +198,6 @@ class Space:
     def turn_of(self) -> np.ndarray:
         """The seat to roll, for every index."""
         return (np.arange(self.size, dtype=np.int64) // self.NW) % self.n
-
-    def successors(self, x: int, face: int) -> list[tuple[tuple[int, ...], int, tuple[int, ...]]]:
-        """The kernel's transition model (for tests): (decision path, successor index or -1,
-        piles after the turn) for every decision path of the face."""
-        t, sheep, piles, wolf = self.decode(x)
-        m = self.W - sum(sheep) - sum(piles)
-        rows = 64
-        out_act = np.zeros((rows, 3), dtype=np.int64)
-        out_idx = np.zeros(rows, dtype=np.int64)
-        out_piles = np.zeros((rows, self.n), dtype=np.int64)
-        r = K.successors(
-            x,
-            t,
-            np.array(sheep, dtype=np.int64),
-            np.array(piles, dtype=np.int64),
-            0 if wolf is None else wolf + 1,
-            m,
-            face,
-            self.cfg,
-            self.face_mask,
-            self.race,
-            self.pw_s,
-            self.pw_p,
-            self.sv_rank,
-            self.pile_rank,
-            self.cnt_le,
-            self.off,
-            out_act,
-            out_idx,
-            out_piles,
-        )
-        width = 3 if self.race[face] else 1
-        return [
-            (
-                tuple(int(a) for a in out_act[i, :width]),
-                int(out_idx[i]),
-                tuple(int(v) for v in out_piles[i]),
-            )
-            for i in range(r)
-        ]
-
-
-def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
-    if parts == 1:
-        return [(total,)]
-    out = []
-    for first in range(total + 1):
-        for rest in _compositions(total - first, parts - 1):
-            out.append((first, *rest))
-    return out
 
 
 def count_positions(rules: ShaveRules, players: int) -> int:
@@ -389,21 +325,36 @@ def _kinds_and_tab(
     return kinds, tab
 
 
-def _greedy_params() -> np.ndarray:
-    return np.array([policy.SHEEP_WOOL_VALUE, policy.FULL_SHEEP_VALUE, policy.WIN_VALUE])
+def _threads() -> int:
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
 def _workers() -> int:
-    if K.HAVE_NUMBA:
-        import numba
-
-        return int(numba.get_num_threads()) * 2  # a few chunks per thread balance the load
-    return 1
+    return _threads() * 2  # a few chunks per thread balance the load
 
 
-def _buffers(space: Space, workers: int, nv: int, programs: int) -> tuple[np.ndarray, ...]:
-    """Per-worker scratch and compiled-program buffers, sized for the largest block (layer 0)
-    or orbit: scratch_f, scratch_i, xs, st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs."""
+def _in_parallel(kernel: Callable[..., None], B: int, chunks: int, *args: Any) -> None:
+    """``kernel(B, (c, chunks), *args)`` for every chunk c, on parallel threads (the kernels
+    release the GIL); the first error is raised."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if chunks <= 1 or _threads() <= 1:
+        for c in range(chunks):
+            kernel(B, (c, chunks), *args)
+        return
+    with ThreadPoolExecutor(_threads()) as pool:
+        for f in [pool.submit(kernel, B, (c, chunks), *args) for c in range(chunks)]:
+            f.result()
+
+
+def _buffers(
+    space: Space, workers: int, nv: int, programs: int
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """Per-worker scratch (floats: 5 rows of nv, ints: 7 state-vector rows; see
+    solver_kernel's ``work``) and compiled-program buffers sized for the largest block (layer
+    0) or orbit (``prog``: st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)."""
     n, F = space.n, space.F
     max_st = int(space.cnt_le[space.W - 1]) * n * space.NW
     has_race = bool(space.race.any())
@@ -411,10 +362,11 @@ def _buffers(space: Space, workers: int, nv: int, programs: int) -> tuple[np.nda
     g2_rows = max_st * F * n * (n - 1) if has_race else 1
     ref_rows = max_st * F * max(13, 2 * n * (n - 1))
     w, P = workers, programs
-    return (
-        np.zeros((w, 6, max(nv, 1)), dtype=np.float64),
-        np.zeros((w, 4, 16), dtype=np.int64),
-        np.zeros((w, max_st), dtype=np.int64),
+    bufs = (
+        np.zeros((w, 5, max(nv, 1)), dtype=np.float64),
+        np.zeros((w, 7, STATE_LEN), dtype=np.int64),
+    )
+    progs = (
         np.zeros((w, P, max_st, 3), dtype=np.int64),
         np.zeros((w, P, max_st, nv), dtype=np.float64),
         np.zeros((w, P, g1_rows, 5), dtype=np.int64),
@@ -423,6 +375,13 @@ def _buffers(space: Space, workers: int, nv: int, programs: int) -> tuple[np.nda
         np.zeros((w, P, g2_rows, 1 + nv), dtype=np.float64),
         np.zeros((w, P, ref_rows), dtype=np.int64),
     )
+    return bufs, progs
+
+
+def _cfg(nv: int, focal: int, rot: bool = False) -> np.ndarray:
+    cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
+    cfg[K.C_NV], cfg[K.C_FOCAL], cfg[K.C_ROT], cfg[K.C_RECMAX] = nv, focal, int(rot), int(rot)
+    return cfg
 
 
 # -- the solve loop -------------------------------------------------------------------------
@@ -446,13 +405,10 @@ def _run(
     progress: ProgressFn | None,
     compiled: bool = True,
 ) -> tuple[np.ndarray, Stats]:
-    cfg = space.cfg.copy()
-    cfg[K.C_NV] = nv
-    cfg[K.C_FOCAL] = focal
     V = np.zeros((space.size, nv), dtype=np.float64)
-    gpar = _greedy_params()
-    workers = _workers()
-    bufs = _buffers(space, workers, nv, 1)
+    ctx = (space.prm, space.probs, space.ix, kinds, tab, _cfg(nv, focal), V)
+    bufs, progs = _buffers(space, _workers(), nv, 1)
+    opts = (record, tol, MAX_SWEEPS, compiled)
     t0 = time.perf_counter()
     done = 0
     total_sweeps = 0
@@ -462,35 +418,8 @@ def _run(
         nb = int(space.n_piles[B])
         sweeps = np.zeros(nb, dtype=np.int64)
         deltas = np.zeros(nb, dtype=np.float64)
-        K.solve_layer(
-            B,
-            cfg,
-            space.face_prob,
-            space.face_mask,
-            space.race,
-            space.grab_prob,
-            kinds,
-            space.pw_s,
-            space.pw_p,
-            space.sv_rank,
-            space.pile_rank,
-            space.cnt_le,
-            space.off,
-            space.sv_arr,
-            space.pv_all,
-            space.block_start,
-            space.n_piles,
-            V,
-            tab,
-            record,
-            tol,
-            MAX_SWEEPS,
-            sweeps,
-            deltas,
-            gpar,
-            *bufs,
-            compiled,
-        )
+        chunks = min(len(bufs[0]), nb)
+        _in_parallel(K.solve_chunk, B, chunks, ctx, bufs, progs, opts, (sweeps, deltas))
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
@@ -682,50 +611,21 @@ def guaranteed_shares_all(
     t0 = time.perf_counter()
     R = np.zeros((space.size, n), dtype=np.float64)
     tab0 = np.zeros((space.size, space.F, space.D), dtype=np.int8)
-    cfgs = np.tile(space.cfg, (n, 1))
+    cfgs = np.stack([_cfg(1, j, rot=True) for j in range(n)])
     kinds_all = np.full((n, n), K.MIN, dtype=np.int64)
-    for j in range(n):
-        cfgs[j, K.C_NV] = 1
-        cfgs[j, K.C_FOCAL] = j
-        cfgs[j, K.C_ROT] = 1
-        cfgs[j, K.C_RECMAX] = 1
-        kinds_all[j, j] = K.MAX
-    gpar = _greedy_params()
-    bufs = _buffers(space, _workers(), 1, n)
+    np.fill_diagonal(kinds_all, K.MAX)
+    ctx = (space.prm, space.probs, space.ix, kinds_all, tab0, cfgs, R)
+    bufs, progs = _buffers(space, _workers(), 1, n)
+    opts = (True, tol, MAX_SWEEPS, True)
     done = total_sweeps = max_sweeps = orbits = 0
     for B in range(space.W - 1, -1, -1):
         ptr, mem = _orbits(space, B)
         no = len(ptr) - 1
         sweeps = np.zeros(no, dtype=np.int64)
         deltas = np.zeros(no, dtype=np.float64)
-        K.solve_layer_rot(
-            B,
-            cfgs,
-            kinds_all,
-            space.face_prob,
-            space.face_mask,
-            space.race,
-            space.grab_prob,
-            space.pw_s,
-            space.pw_p,
-            space.sv_rank,
-            space.pile_rank,
-            space.cnt_le,
-            space.off,
-            space.sv_arr,
-            space.pv_all,
-            space.block_start,
-            ptr,
-            mem,
-            R,
-            tab0,
-            True,
-            tol,
-            MAX_SWEEPS,
-            sweeps,
-            deltas,
-            gpar,
-            *bufs,
+        chunks = min(len(bufs[0]), no)
+        _in_parallel(
+            K.solve_chunk_rot, B, chunks, ctx, (ptr, mem), bufs, progs, opts, (sweeps, deltas)
         )
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
@@ -737,26 +637,12 @@ def guaranteed_shares_all(
         done += int(space.off[B + 1] - space.off[B])
         if progress is not None:
             progress(done, space.size)
-    del bufs
+    del bufs, progs
     secs = time.perf_counter() - t0
     st = Stats(secs, max_sweeps, total_sweeps / max(orbits, 1), orbits, joint=True)
     ridx = np.zeros(space.size, dtype=np.int64)
     turn = np.zeros(space.size, dtype=np.int8)
-    K.rotation_index(
-        space.cfg,
-        space.cnt_le,
-        space.off,
-        space.sv_arr,
-        space.pv_all,
-        space.block_start,
-        space.pw_s,
-        space.pw_p,
-        space.sv_rank,
-        space.pile_rank,
-        space.W,
-        ridx,
-        turn,
-    )
+    K.rotation_index(space.prm, space.ix, ridx, turn)
     out: list[Solution] = []
     for f in range(n):
         V, tab = _unrotate(space, R, tab0, ridx, turn, f)
@@ -988,31 +874,14 @@ def simulate(
     space = _space(rules, players)
     pols = [as_policy(p, space, i) for i, p in enumerate(policies)]
     kinds, tab = _kinds_and_tab(space, pols, None, False)
-    cfg = space.cfg.copy()
-    cfg[K.C_NV] = 1
+    codes = {K.RANDOM: play.RANDOM, K.GREEDY: play.GREEDY, K.TABLE: play.TABLE}
+    seats = (np.array([codes[int(k)] for k in kinds], dtype=np.int64), tab[None])
+    prm = space.prm.copy()
+    prm[P_MAXT] = max_turns
+    seeds = (np.int64(seed) << 32) + np.arange(games, dtype=np.int64)
     shares = np.zeros((games, space.n))
     turns = np.zeros(games, dtype=np.int64)
-    K.simulate(
-        games,
-        seed,
-        cfg,
-        np.cumsum(space.face_prob),
-        space.face_mask,
-        space.race,
-        np.cumsum(space.grab_prob),
-        kinds,
-        tab,
-        space.pw_s,
-        space.pw_p,
-        space.sv_rank,
-        space.pile_rank,
-        space.cnt_le,
-        space.off,
-        _greedy_params(),
-        max_turns,
-        shares,
-        turns,
-    )
+    K.simulate(seeds, seats, prm, space.ix, shares, turns)
     done = ~np.isnan(shares[:, 0])
     sh = shares[done]
     k = max(int(done.sum()), 1)

@@ -1,0 +1,88 @@
+"""The position index of :mod:`.layout`, compiled: a turn-start state vector to its index and
+back, and a position turned round the table (the solver's symmetry between seats)."""
+
+from __future__ import annotations
+
+from sheepfold.games.shave_a_sheep.kernel.layout import (
+    MIDDLE,
+    P_MRWOLF,
+    P_N,
+    P_WOOL,
+    PILE,
+    SHEEP,
+    TURN,
+    WOLF,
+)
+from sheepfold.games.shave_a_sheep.kernel.step import jit
+
+
+@jit
+def encode(st, prm, ix):  # type: ignore[no-untyped-def]
+    """The index of the turn-start position ``st``."""
+    off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = ix[0], ix[1], ix[2], ix[3], ix[4], ix[5]
+    n = prm[P_N]
+    nw = n + 1 if prm[P_MRWOLF] else 1
+    B = 0
+    cs = 0
+    cp = 0
+    for i in range(n):
+        B += st[PILE + i]
+        cs += st[SHEEP + i] * pw_s[i]
+        cp += st[PILE + i] * pw_p[i]
+    ns = cnt_le[prm[P_WOOL] - B - 1]
+    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * n + st[TURN]) * nw + st[WOLF]
+
+
+@jit
+def layer_of(x, ix):  # type: ignore[no-untyped-def]
+    """The layer (wool banked) of index ``x``."""
+    off = ix[0]
+    lo = 0
+    hi = off.shape[0] - 1
+    while hi - lo > 1:  # off[lo] <= x < off[hi]
+        mid = (lo + hi) // 2
+        if off[mid] <= x:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@jit
+def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
+    """Write the turn-start position of index ``x`` of layer ``B`` into ``st`` (turns 0)."""
+    off, cnt_le, sv_arr, pv_all, block_start = ix[0], ix[1], ix[6], ix[7], ix[8]
+    n = prm[P_N]
+    nw = n + 1 if prm[P_MRWOLF] else 1
+    ns = cnt_le[prm[P_WOOL] - B - 1]
+    rest = x - off[B]
+    st[:] = 0
+    st[WOLF] = rest % nw
+    rest //= nw
+    st[TURN] = rest % n
+    rest //= n
+    sr = rest % ns
+    pr = block_start[B] + rest // ns
+    m = prm[P_WOOL]
+    for i in range(n):
+        st[SHEEP + i] = sv_arr[sr, i]
+        st[PILE + i] = pv_all[pr, i]
+        m -= sv_arr[sr, i] + pv_all[pr, i]
+    st[MIDDLE] = m
+
+
+@jit
+def turn_round(st, r, prm):  # type: ignore[no-untyped-def]
+    """Turn the table ``r`` seats: seat ``i + r`` becomes seat ``i`` (the wolf and the turn too)."""
+    n = prm[P_N]
+    for _ in range(r):
+        a = st[SHEEP]
+        b = st[PILE]
+        for i in range(n - 1):
+            st[SHEEP + i] = st[SHEEP + i + 1]
+            st[PILE + i] = st[PILE + i + 1]
+        st[SHEEP + n - 1] = a
+        st[PILE + n - 1] = b
+    st[TURN] = (st[TURN] - r + n) % n
+    if st[WOLF] > 0:
+        st[WOLF] = (st[WOLF] - 1 - r + n) % n + 1

@@ -1,0 +1,213 @@
+"""Whole turns and games, compiled: the kernels' rules (:mod:`.step`) played by per-seat
+policies, with counter-based random numbers. Used by the lab's fast simulator, the solver's
+simulations and the benchmark.
+
+Policies (one code per seat): ``RANDOM`` (uniform over the legal actions), ``GREEDY``
+(:func:`.policy.greedy`) and ``TABLE`` (the decision a solved policy table names: ``tab`` is
+``int8 (tables, positions, faces, slots)``, one table for every seat or one per seat; slot 0 is
+the roller's action on a normal face, on Howling Wolf's race slot ``1 + g`` the seat grabber
+``g`` sends the wolf to and slot ``1 + n + g * n + k`` the roller's GROW or PASS after ``g``
+took a piece of seat ``k``'s sheep).
+
+Randomness is counter-based (splitmix64 of the game's key, a stream and a counter), so the die of
+turn ``t`` of game ``seed`` is the same whatever the rules or the policies: two rule sets
+compared on the same seeds roll the same dice (common random numbers). Streams: 0 the roll of
+turn ``t``, 1 its grab, 2 the decisions (counters ``4t``, ``4t + 1``, ``4t + 2``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sheepfold.games.shave_a_sheep.kernel.index import encode
+from sheepfold.games.shave_a_sheep.kernel.layout import (
+    OVER,
+    P_N,
+    P_RACE,
+    STATE_LEN,
+    TURN,
+    TURNS,
+    WOLF0,
+)
+from sheepfold.games.shave_a_sheep.kernel.policy import greedy
+from sheepfold.games.shave_a_sheep.kernel.step import (
+    choices,
+    finish,
+    grab,
+    howl_choices,
+    howl_take,
+    howl_targets,
+    inline,
+    jit,
+    new_game,
+    roll,
+)
+
+RANDOM, GREEDY, TABLE = 0, 1, 2
+#: a trace entry per turn at most: the roll, the grab, the target, the roller's action
+TRACE_PER_TURN = 4
+
+
+@inline
+def _mix(x):  # type: ignore[no-untyped-def]
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@jit
+def game_key(seed):  # type: ignore[no-untyped-def]
+    """The random key of game ``seed``."""
+    return _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
+
+
+@inline
+def draw(key, stream, counter):  # type: ignore[no-untyped-def]
+    """53 random bits (an int in [0, 2**53)) for (game key, stream, counter)."""
+    x = _mix(key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03) + np.uint64(counter))
+    return np.int64(x >> np.uint64(11))
+
+
+@inline
+def uniform(key, stream, counter):  # type: ignore[no-untyped-def]
+    """A uniform double in [0, 1) for (game key, stream, counter)."""
+    return np.float64(draw(key, stream, counter)) * (1.0 / 9007199254740992.0)
+
+
+@inline
+def pick(u, legal, cnt):  # type: ignore[no-untyped-def]
+    """The random policy's choice: the legal action a uniform draw ``u`` lands on."""
+    i = int(u * cnt)
+    return legal[i if i < cnt else cnt - 1]
+
+
+@jit
+def decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untyped-def]
+    """The action seat ``me`` plays among ``legal[:cnt]``: its policy's (``seats`` = (policy
+    codes, tables)). ``u``: its random draw; ``where`` = (position index, face, table slot);
+    ``target``: the choices are Howling Wolf's targets (a table names the seat); ``kit`` =
+    (prm, legal actions, trial state vector)."""
+    prm, legal, trial = kit
+    pols, tab = seats
+    if cnt == 1:
+        return legal[0]
+    if pols[me] == RANDOM:
+        return pick(u, legal, cnt)
+    if pols[me] == TABLE:
+        x, face, slot = where
+        a = np.int64(tab[0 if tab.shape[0] == 1 else me, x, face, slot])
+        return WOLF0 + a if target else a
+    return greedy(st, me, legal, cnt, target, prm, trial)
+
+
+@inline
+def _decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untyped-def]
+    """:func:`decide`, with the two common cases (one choice, a random seat) inlined."""
+    legal = kit[1]
+    if cnt == 1:
+        return legal[0]
+    if seats[0][me] == RANDOM:
+        return pick(u, legal, cnt)
+    return decide(st, me, cnt, u, where, target, seats, kit)
+
+
+@inline
+def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyped-def]
+    """Play the turn of ``st`` (a turn start; ``x`` its position index when a seat plays a
+    table, else -1) to its end. ``seats`` = (policy codes, tables); ``scratch`` = (legal
+    actions, trial state vector). The engine's actions (chance outcomes and decisions) are
+    appended to ``trace`` from ``tlen`` while it has room; returns the new trace length."""
+    legal = scratch[0]
+    kit = (prm, legal, scratch[1])
+    n = prm[P_N]
+    t = st[TURNS]
+    face = roll(draw(key, 0, t), prm)
+    tlen = _note(trace, tlen, face)
+    me = st[TURN]
+    if prm[P_RACE + face]:
+        g = grab(draw(key, 1, t), prm)
+        tlen = _note(trace, tlen, g)
+        c = howl_targets(g, prm, legal)
+        u = uniform(key, 2, 4 * t + 1)
+        k = _decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
+        tlen = _note(trace, tlen, WOLF0 + k)
+        howl_take(st, k)
+        c = howl_choices(st, prm, legal)
+        where = (x, face, 1 + n + g * n + k)
+        a = _decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
+    else:
+        c = choices(st, face, prm, legal)
+        a = _decide(st, me, c, uniform(key, 2, 4 * t), (x, face, 0), False, seats, kit)
+    tlen = _note(trace, tlen, a)
+    finish(st, a, prm)
+    return tlen
+
+
+@inline
+def _note(trace, tlen, a):  # type: ignore[no-untyped-def]
+    if tlen < trace.shape[0]:
+        trace[tlen] = a
+        return tlen + 1
+    return tlen
+
+
+@jit
+def play(seed, st, seats, prm, ix, scratch):  # type: ignore[no-untyped-def]
+    """Play game ``seed`` from the set-up to its end in ``st`` (see :func:`turn`; ``ix``: the
+    position index, read when a seat plays a table); returns the turns started."""
+    new_game(st, prm)
+    key = game_key(seed)
+    notrace = np.zeros(0, dtype=np.int64)
+    started = 0
+    tables = seats[1].shape[0] > 0
+    while st[OVER] == 0:
+        started += 1
+        x = encode(st, prm, ix) if tables else -1
+        turn(st, key, seats, prm, x, scratch, notrace, 0)
+    return started
+
+
+@inline
+def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
+    """:func:`turn` with a random policy on every seat (the same draws, the same turn), with no
+    tables, records or tuples: the random baseline's hot loop (numba counts references to the
+    arrays a record holds, which costs more than the rules)."""
+    t = st[TURNS]
+    face = roll(draw(key, 0, t), prm)
+    if prm[P_RACE + face]:
+        g = grab(draw(key, 1, t), prm)
+        c = howl_targets(g, prm, legal)
+        howl_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0)
+        c = howl_choices(st, prm, legal)
+        u = uniform(key, 2, 4 * t + 2)
+    else:
+        c = choices(st, face, prm, legal)
+        u = uniform(key, 2, 4 * t)
+    finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
+
+
+@jit
+def play_random(seed, st, prm, legal):  # type: ignore[no-untyped-def]
+    """:func:`play` with a random policy on every seat (:func:`turn_random`); returns the
+    turns started."""
+    new_game(st, prm)
+    key = game_key(seed)
+    started = 0
+    while st[OVER] == 0:
+        started += 1
+        turn_random(st, key, prm, legal)
+    return started
+
+
+@jit
+def all_random(pols, n):  # type: ignore[no-untyped-def]
+    """Whether every one of the ``n`` seats plays the random policy."""
+    for s in range(n):
+        if pols[s] != RANDOM:
+            return False
+    return True
+
+
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Fresh scratch buffers for :func:`turn` and :func:`play`."""
+    return np.zeros(16, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)

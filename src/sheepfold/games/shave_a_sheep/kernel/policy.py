@@ -1,0 +1,80 @@
+"""Shave a Sheep's greedy policy, compiled: :mod:`sheepfold.games.shave_a_sheep.policy` over the
+state vector (the same value function, constants and tie-break: the first best in the legal
+order). ``tests/test_shave_kernel.py`` checks the two agree at every decision of small games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sheepfold.games.shave_a_sheep import policy as _policy
+from sheepfold.games.shave_a_sheep.kernel.layout import (
+    OVER,
+    P_CAP,
+    P_N,
+    PILE,
+    SHEEP,
+    TRUNCATED,
+    WOLF0,
+)
+from sheepfold.games.shave_a_sheep.kernel.step import finish, howl_take, jit
+
+SHEEP_WOOL_VALUE = float(_policy.SHEEP_WOOL_VALUE)
+FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
+WIN_VALUE = float(_policy.WIN_VALUE)
+
+
+@jit
+def worth(st, seat, prm):  # type: ignore[no-untyped-def]
+    """A seat's safe pile plus the discounted wool on its sheep."""
+    wool = st[SHEEP + seat]
+    rate = FULL_SHEEP_VALUE if wool >= prm[P_CAP] else SHEEP_WOOL_VALUE
+    return st[PILE + seat] + rate * wool
+
+
+@jit
+def value(st, me, prm):  # type: ignore[no-untyped-def]
+    """policy.shave_value: how good the position is for ``me``."""
+    n = prm[P_N]
+    if st[OVER]:
+        if st[TRUNCATED]:
+            return 0.0
+        best = st[PILE]
+        for s in range(1, n):
+            if st[PILE + s] > best:
+                best = st[PILE + s]
+        k = 0
+        for s in range(n):
+            if st[PILE + s] == best:
+                k += 1
+        if st[PILE + me] == best:
+            return WIN_VALUE * (1.0 / k)
+        return WIN_VALUE * 0.0 - WIN_VALUE / 2
+    others = -np.inf
+    for k in range(n):
+        if k != me:
+            w = worth(st, k, prm)
+            if w > others:
+                others = w
+    return worth(st, me, prm) - others
+
+
+@jit
+def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
+    """policy.greedy_action for ``me`` among ``legal[:cnt]``: each action tried on ``trial`` (a
+    scratch state vector), the first best kept. ``target``: the choices are Howling Wolf's
+    targets (``WOLF0 + k``), else the roller's actions (which end the turn)."""
+    best_a = legal[0]
+    best_v = -np.inf
+    for j in range(cnt):
+        a = legal[j]
+        trial[:] = st
+        if target:
+            howl_take(trial, a - WOLF0)
+        else:
+            finish(trial, a, prm)
+        v = value(trial, me, prm)
+        if v > best_v + 1e-9:
+            best_a = a
+            best_v = v
+    return best_a
