@@ -80,7 +80,7 @@ PC_ST, PC_G1, PC_G2, PC_REF, PC_LO, PC_HI = range(6)
 
 
 # -- one turn's tree -----------------------------------------------------------------------------
-@jit
+@inline
 def successor(st2, ctx, out):  # type: ignore[no-untyped-def]
     """The values of the position a finished turn left in ``st2`` into ``out``; returns its
     index, or -1 when the game ended (then ``out`` holds the win shares)."""
@@ -107,7 +107,7 @@ def successor(st2, ctx, out):  # type: ignore[no-untyped-def]
     return idx
 
 
-@jit
+@inline
 def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
     """The decision the roller of ``s`` is fixed to among ``acts[:c]`` (TABLE: slot ``slot`` of
     position ``x`` and face ``f``; GREEDY), or -1 when it chooses (MAX, MIN, RANDOM)."""
@@ -121,7 +121,7 @@ def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@inline
 def target_choice(x, f, g, s, ctx, work):  # type: ignore[no-untyped-def]
     """The seat grabber ``g`` is fixed to send the wolf to (TABLE, GREEDY), or -1."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
@@ -162,7 +162,7 @@ def _records(kind, cfg):  # type: ignore[no-untyped-def]
 
 
 # -- the Bellman backup (the reference, and the recording sweep) ---------------------------------
-@jit
+@inline
 def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
     """The roller of ``s`` decides among ``acts[:c]`` (``chosen``: a fixed choice, else -1): the
     value into ``buf[1]``; returns the best action (MAX, MIN)."""
@@ -317,7 +317,7 @@ def _fold(op, row, v, nv):  # type: ignore[no-untyped-def]
             row[j] += v[j]
 
 
-@jit
+@inline
 def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-def]
     """The roller of ``s`` decides among ``acts[:c]``: successors inside the layer become
     references, the others (final already) are folded into ``row`` with ``op``."""
