@@ -325,28 +325,10 @@ def _kinds_and_tab(
     return kinds, tab
 
 
-def _threads() -> int:
+def _workers() -> int:
     import numba
 
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-
-
-def _workers() -> int:
-    return _threads() * 2  # a few chunks per thread balance the load
-
-
-def _in_parallel(kernel: Callable[..., None], B: int, chunks: int, *args: Any) -> None:
-    """``kernel(B, (c, chunks), *args)`` for every chunk c, on parallel threads (the kernels
-    release the GIL); the first error is raised."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    if chunks <= 1 or _threads() <= 1:
-        for c in range(chunks):
-            kernel(B, (c, chunks), *args)
-        return
-    with ThreadPoolExecutor(_threads()) as pool:
-        for f in [pool.submit(kernel, B, (c, chunks), *args) for c in range(chunks)]:
-            f.result()
+    return int(numba.get_num_threads()) * 2  # a few chunks per thread balance the load
 
 
 def _buffers(
@@ -418,8 +400,7 @@ def _run(
         nb = int(space.n_piles[B])
         sweeps = np.zeros(nb, dtype=np.int64)
         deltas = np.zeros(nb, dtype=np.float64)
-        chunks = min(len(bufs[0]), nb)
-        _in_parallel(K.solve_chunk, B, chunks, ctx, bufs, progs, opts, (sweeps, deltas))
+        K.solve_layer(B, ctx, bufs, progs, opts, (sweeps, deltas))
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
@@ -623,10 +604,7 @@ def guaranteed_shares_all(
         no = len(ptr) - 1
         sweeps = np.zeros(no, dtype=np.int64)
         deltas = np.zeros(no, dtype=np.float64)
-        chunks = min(len(bufs[0]), no)
-        _in_parallel(
-            K.solve_chunk_rot, B, chunks, ctx, (ptr, mem), bufs, progs, opts, (sweeps, deltas)
-        )
+        K.solve_layer_rot(B, ctx, (ptr, mem), bufs, progs, opts, (sweeps, deltas))
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e})"

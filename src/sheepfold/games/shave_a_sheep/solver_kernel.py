@@ -36,7 +36,7 @@ from sheepfold.numba_cache import ensure_numba_cache_dir
 ensure_numba_cache_dir()
 
 import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
+from numba import njit, prange  # noqa: E402
 
 from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, turn_round  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
@@ -57,6 +57,7 @@ from sheepfold.games.shave_a_sheep.kernel.play import play  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.policy import greedy  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     choices,
+    copy,
     finish,
     howl_choices,
     howl_take,
@@ -167,8 +168,8 @@ def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
     """The roller of ``s`` decides among ``acts[:c]`` (``chosen``: a fixed choice, else -1): the
     value into ``buf[1]``; returns the best action (MAX, MIN)."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
-    buf, st2, acts = work[1], work[3], work[5]
     nv = cfg[C_NV]
+    buf, st2, acts = work[1], work[3], work[5]
     kt = kinds[s[TURN]]
     best = -1
     for j in range(nv):
@@ -177,7 +178,7 @@ def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
         a = acts[i]
         if chosen >= 0 and a != chosen:
             continue
-        st2[:] = s
+        copy(st2, s)
         finish(st2, a, prm)
         successor(st2, ctx, buf[0])
         best = _take(kt, best, a, buf[0], buf[1], c, nv)
@@ -206,7 +207,7 @@ def _backup_race(x, f, s, ctx, work, record):  # type: ignore[no-untyped-def]
         for k in range(n):
             if k == g or (chosen_k >= 0 and k != chosen_k):
                 continue
-            st3[:] = s
+            copy(st3, s)
             howl_take(st3, k)
             c = howl_choices(st3, prm, acts)
             slot = 1 + n + g * n + k
@@ -322,20 +323,21 @@ def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-de
     """The roller of ``s`` decides among ``acts[:c]``: successors inside the layer become
     references, the others (final already) are folded into ``row`` with ``op``."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
+    nv = cfg[C_NV]
     buf, st2, acts, pc = work[1], work[3], work[5], work[8]
     refs = prog[6]
     for i in range(c):
         a = acts[i]
         if chosen >= 0 and a != chosen:
             continue
-        st2[:] = s
+        copy(st2, s)
         finish(st2, a, prm)
         idx = successor(st2, ctx, buf[0])
         if idx >= pc[PC_LO] and idx < pc[PC_HI]:
             refs[pc[PC_REF]] = idx
             pc[PC_REF] += 1
         else:
-            _fold(op, row, buf[0], cfg[C_NV])
+            _fold(op, row, buf[0], nv)
 
 
 @jit
@@ -423,7 +425,7 @@ def _compile_grab(x, f, g, s, w, ctx, work, prog):  # type: ignore[no-untyped-de
     for k in range(n):
         if k == g or (chosen_k >= 0 and k != chosen_k):
             continue
-        st3[:] = s
+        copy(st3, s)
         howl_take(st3, k)
         c = howl_choices(st3, prm, acts)
         chosen = roller_choice(x, f, 1 + n + g * n + k, st3, c, ctx, work)
@@ -600,11 +602,11 @@ def _solve_block(B, bi, ctx, work, prog, opts):  # type: ignore[no-untyped-def]
 def solve_chunk(B, chunk, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """Solve the blocks ``c, c + m, c + 2m ...`` of layer ``B`` (``chunk`` = (c, m)), each until
     its largest change < tol; the layers above must be solved already. The chunks of a layer
-    are independent: the solver runs them on parallel threads (the kernels release the GIL),
-    worker ``c`` with its own rows of ``bufs`` = (scratch floats, scratch ints) and ``progs``
+    are independent: :func:`solve_layer` runs them on parallel threads, worker ``c`` with its own rows of ``bufs`` = (scratch floats, scratch ints) and ``progs``
     (the program buffers). ``opts`` = (record: one more sweep writes the MAX / MIN choices into
     tab, tol, max_sweeps, compiled: sweep :func:`compile_positions`'s program, the same numbers
-    faster); ``stats`` = (sweeps used per block, the last change per block)."""
+    faster); ``stats`` = (sweeps used per block, the last change per block). :func:`solve_layer`
+    runs the chunks in parallel."""
     c, m = chunk
     block_start = ctx[2][8]
     work = _work(bufs, c)
@@ -718,3 +720,54 @@ def simulate(seeds, seats, prm, ix, shares, turns):  # type: ignore[no-untyped-d
         turns[g] = play(seeds[g], st, seats, prm, ix, kit)
         for i in range(n):
             shares[g, i] = np.nan if st[TRUNCATED] else share(st, i, prm)
+
+
+# -- the layers, in parallel ---------------------------------------------------------------------
+# numba's parallel loops take arrays and scalars, not records: the records are taken apart
+# before the loop and put together again inside it.
+@njit(parallel=True, cache=True, nogil=True)
+def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
+    """:func:`solve_chunk` for every chunk of layer ``B``, on numba's threads."""
+    prm, probs, ix, kinds, tab, cfg, V = ctx
+    i0, i1, i2, i3, i4, i5, i6, i7, i8 = ix
+    sf, si = bufs
+    p0, p1, p2, p3, p4, p5, p6 = progs
+    record, tol, max_sweeps, compiled = opts
+    sweeps, deltas = stats
+    nch = min(sf.shape[0], i8[B + 1] - i8[B])
+    for c in prange(nch):
+        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8), kinds, tab, cfg, V)
+        solve_chunk(
+            B,
+            (c, nch),
+            ctx_c,
+            (sf, si),
+            (p0, p1, p2, p3, p4, p5, p6),
+            (record, tol, max_sweeps, compiled),
+            (sweeps, deltas),
+        )
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def solve_layer_rot(B, ctx, orbits, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
+    """:func:`solve_chunk_rot` for every chunk of layer ``B``'s orbits, on numba's threads."""
+    prm, probs, ix, kinds, tab, cfg, V = ctx
+    i0, i1, i2, i3, i4, i5, i6, i7, i8 = ix
+    ptr, mem = orbits
+    sf, si = bufs
+    p0, p1, p2, p3, p4, p5, p6 = progs
+    record, tol, max_sweeps, compiled = opts
+    sweeps, deltas = stats
+    nch = min(sf.shape[0], ptr.shape[0] - 1)
+    for c in prange(nch):
+        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8), kinds, tab, cfg, V)
+        solve_chunk_rot(
+            B,
+            (c, nch),
+            ctx_c,
+            (ptr, mem),
+            (sf, si),
+            (p0, p1, p2, p3, p4, p5, p6),
+            (record, tol, max_sweeps, compiled),
+            (sweeps, deltas),
+        )

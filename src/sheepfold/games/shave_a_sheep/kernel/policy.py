@@ -17,7 +17,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     TRUNCATED,
     WOLF0,
 )
-from sheepfold.games.shave_a_sheep.kernel.step import finish, howl_take, jit
+from sheepfold.games.shave_a_sheep.kernel.step import copy, finish, howl_take, jit
 
 SHEEP_WOOL_VALUE = float(_policy.SHEEP_WOOL_VALUE)
 FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
@@ -68,7 +68,7 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
     best_v = -np.inf
     for j in range(cnt):
         a = legal[j]
-        trial[:] = st
+        copy(trial, st)
         if target:
             howl_take(trial, a - WOLF0)
         else:

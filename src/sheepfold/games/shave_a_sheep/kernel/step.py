@@ -67,6 +67,13 @@ jit: Any = njit(cache=True, nogil=True)
 inline: Any = njit(cache=True, nogil=True, inline="always")
 
 
+@inline
+def copy(dst, src):  # type: ignore[no-untyped-def]
+    """``dst[:] = src`` for two state vectors, as a plain loop (no slice objects)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
 @jit
 def new_game(st, prm):  # type: ignore[no-untyped-def]
     """The set-up: all the wool in the middle, seat 0 to roll."""
