@@ -62,6 +62,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     P_RACE,
     PROB_GRAB,
     STATE_LEN,
+    Index,
     position_index,
     probabilities,
     rules_record,
@@ -142,12 +143,17 @@ class Space:
             self.sv_arr,
             self.pv_all,
             self.block_start,
+            _,
         ) = self.ix
         self.n_piles = np.diff(self.block_start)
         if self.size > MAX_STATES:
             raise SolverError(
                 f"{self.size:,} positions for {n} players and {W} wool: too many for the solver"
             )
+
+    def seat0_index(self) -> tuple[Index, int]:
+        """The index of the positions where seat 0 rolls (the rotating solve's), and its size."""
+        return position_index(self.n, self.W, self.cap, self.mr, seat0_only=True)
 
     # positions <-> indexes
     def index(self, turn: int, sheep: Sequence[int], piles: Sequence[int], wolf: int | None) -> int:
@@ -337,26 +343,39 @@ def _buffers(
     """Per-worker scratch (floats: 5 rows of nv, ints: 7 state-vector rows; see
     solver_kernel's ``work``) and compiled-program buffers sized for the largest block (layer
     0) or orbit (``prog``: st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)."""
+    bufs, progs = _buffer_shapes(space, workers, nv, programs)
+    return (
+        tuple(np.zeros(shape, dtype=dt) for shape, dt in bufs),
+        tuple(np.zeros(shape, dtype=dt) for shape, dt in progs),
+    )
+
+
+def _buffer_bytes(space: Space, workers: int, nv: int, programs: int) -> int:
+    bufs, progs = _buffer_shapes(space, workers, nv, programs)
+    return sum(math.prod(shape) * np.dtype(dt).itemsize for shape, dt in bufs + progs)
+
+
+Shapes = list[tuple[tuple[int, ...], type]]
+
+
+def _buffer_shapes(space: Space, workers: int, nv: int, programs: int) -> tuple[Shapes, Shapes]:
     n, F = space.n, space.F
     max_st = int(space.cnt_le[space.W - 1]) * n * space.NW
     has_race = bool(space.race.any())
     g1_rows = max_st * F * (n if has_race else 1)
     g2_rows = max_st * F * n * (n - 1) if has_race else 1
     ref_rows = max_st * F * max(13, 2 * n * (n - 1))
-    w, P = workers, programs
-    bufs = (
-        np.zeros((w, 5, max(nv, 1)), dtype=np.float64),
-        np.zeros((w, 7, STATE_LEN), dtype=np.int64),
-    )
-    progs = (
-        np.zeros((w, P, max_st, 3), dtype=np.int64),
-        np.zeros((w, P, max_st, nv), dtype=np.float64),
-        np.zeros((w, P, g1_rows, 5), dtype=np.int64),
-        np.zeros((w, P, g1_rows, 2 + nv), dtype=np.float64),
-        np.zeros((w, P, g2_rows, 3), dtype=np.int64),
-        np.zeros((w, P, g2_rows, 1 + nv), dtype=np.float64),
-        np.zeros((w, P, ref_rows), dtype=np.int64),
-    )
+    w, P, i8, f8 = workers, programs, np.int64, np.float64
+    bufs: Shapes = [((w, 5, max(nv, 1)), f8), ((w, 7, STATE_LEN), i8)]
+    progs: Shapes = [
+        ((w, P, max_st, 3), i8),
+        ((w, P, max_st, nv), f8),
+        ((w, P, g1_rows, 5), i8),
+        ((w, P, g1_rows, 2 + nv), f8),
+        ((w, P, g2_rows, 3), i8),
+        ((w, P, g2_rows, 1 + nv), f8),
+        ((w, P, ref_rows), i8),
+    ]
     return bufs, progs
 
 
@@ -581,21 +600,23 @@ def guaranteed_shares_all(
     on_seat: Callable[[Solution], None] | None = None,
 ) -> list[Solution]:
     """Every seat's guaranteed share in one solve, on the positions where seat 0 rolls (the
-    others are the same positions turned round). Needs equal reaction weights (see
-    :func:`symmetric`). ``on_seat`` receives each seat's solution as it is unfolded (then the
-    list returned is empty: for 4 players the seats do not all fit in memory at once)."""
+    others are the same positions turned round: their own, smaller index). Needs equal
+    reaction weights (see :func:`symmetric`). ``on_seat`` receives each seat's solution as it
+    is unfolded, one at a time (then the list returned is empty: for 4 players the seats do not
+    all fit in memory at once)."""
     space = _space(rules, players)
     if not symmetric(space):
         raise SolverError("the seats are not alike (unequal reaction weights): solve seat by seat")
     n = space.n
-    _check_memory(space, n + 3, 2, "the guaranteed shares")
+    ix0, size0 = space.seat0_index()
+    _check_rotating_memory(space, size0, 1 if on_seat is not None else n)
     t0 = time.perf_counter()
-    R = np.zeros((space.size, n), dtype=np.float64)
-    tab0 = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    R = np.zeros((size0, n), dtype=np.float64)
+    tab0 = np.zeros((size0, space.F, space.D), dtype=np.int8)
     cfgs = np.stack([_cfg(1, j, rot=True) for j in range(n)])
     kinds_all = np.full((n, n), K.MIN, dtype=np.int64)
     np.fill_diagonal(kinds_all, K.MAX)
-    ctx = (space.prm, space.probs, space.ix, kinds_all, tab0, cfgs, R)
+    ctx = (space.prm, space.probs, ix0, kinds_all, tab0, cfgs, R)
     bufs, progs = _buffers(space, _workers(), 1, n)
     opts = (True, tol, MAX_SWEEPS, True)
     done = total_sweeps = max_sweeps = orbits = 0
@@ -612,60 +633,45 @@ def guaranteed_shares_all(
         total_sweeps += int(sweeps.sum())
         max_sweeps = max(max_sweeps, int(sweeps.max()))
         orbits += no
-        done += int(space.off[B + 1] - space.off[B])
+        done += int(ix0[0][B + 1] - ix0[0][B])
         if progress is not None:
-            progress(done, space.size)
+            progress(done, size0)
     del bufs, progs
     secs = time.perf_counter() - t0
     st = Stats(secs, max_sweeps, total_sweeps / max(orbits, 1), orbits, joint=True)
-    ridx = np.zeros(space.size, dtype=np.int64)
-    turn = np.zeros(space.size, dtype=np.int8)
-    K.rotation_index(space.prm, space.ix, ridx, turn)
     out: list[Solution] = []
     for f in range(n):
-        V, tab = _unrotate(space, R, tab0, ridx, turn, f)
+        V = np.zeros((space.size, 1), dtype=np.float64)
+        tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+        K.unrotate(space.prm, space.ix, ix0, R, tab0, f, V, tab)
         kinds = np.full(n, K.MIN, dtype=np.int64)
         kinds[f] = K.MAX
         sol = Solution(space, "guaranteed", f, V, tab, kinds, st)
+        del V, tab
         if on_seat is not None:
             on_seat(sol)
         else:
             out.append(sol)
+        del sol
     return out
 
 
-def _unrotate(
-    space: Space, R: np.ndarray, tab0: np.ndarray, ridx: np.ndarray, turn: np.ndarray, f: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Seat f's values and decisions at every position, from the turn-0 tables (one roller at
-    a time, int8 throughout, so that 4 players stay within a few GB)."""
-    n = space.n
-    V = np.zeros((space.size, 1), dtype=np.float64)
-    tab = np.zeros_like(tab0)
-    for t in range(n):
-        rows = np.nonzero(turn == t)[0]
-        if len(rows) == 0:
-            continue
-        rx = ridx[rows]
-        V[rows, 0] = R[rx, (f - t) % n]
-        # actions and seats of the turned frame back to real seats
-        amap = np.arange(128, dtype=np.int8)
-        for k in range(n):
-            amap[3 + k] = 3 + (k + t) % n  # swap seat k
-            amap[7 + k] = 7 + (k + t) % n  # wolf seat k
-        if t == f:
-            tab[rows, :, 0] = amap[tab0[rx, :, 0]]
-        if space.D > 1:
-            smap = np.array([(k + t) % n for k in range(n)] + [0] * (128 - n), dtype=np.int8)
-            tab[rows, :, 1 + f] = smap[tab0[rx, :, 1 + (f - t) % n]]  # seat f's grabs
-            if t == f:  # the roller's grow-or-pass after every grab
-                for g2 in range(n):
-                    for k in range(n):
-                        tab[rows, :, 1 + n + g2 * n + k] = tab0[
-                            rx, :, 1 + n + ((g2 - t) % n) * n + (k - t) % n
-                        ]
-        del rows, rx
-    return V, tab
+def _check_rotating_memory(space: Space, size0: int, seats_held: int) -> None:
+    """Refuse a rotating solve whose arrays would not fit: every seat's values and decisions
+    on the seat-0 positions, the seats' values and decisions unfolded on every position
+    (``seats_held`` at a time) and the workers' compiled programs."""
+    n, slots = space.n, space.F * space.D
+    need = (
+        size0 * (8 * n + slots)
+        + seats_held * space.size * (8 + slots)
+        + _buffer_bytes(space, _workers(), 1, n)
+    )
+    if need > memory_limit():
+        raise SolverError(
+            f"the guaranteed shares of this {n}-player game need about {need / 2**30:.1f} GB "
+            f"({space.size:,} positions, {slots} decision slots each): more than the "
+            f"{memory_limit() / 2**30:.0f} GB allowed (SHEEPFOLD_SOLVER_MAX_GB)"
+        )
 
 
 def evaluate(
@@ -801,12 +807,17 @@ def cached(
         found: list[Solution] = []
 
         def keep(one: Solution) -> None:
-            if use_cache:
-                _save_quietly(one, cache_path(rules, players, one.seat))
-            if one.seat == seat:
+            # one seat in memory at a time: the others are saved, and read back if wanted
+            saved = use_cache and _save_quietly(one, cache_path(rules, players, one.seat))
+            if one.seat == seat and not saved:
                 found.append(one)
 
         guaranteed_shares_all(space, players, progress=progress, on_seat=keep)
+        if not found:
+            sol = load_solution(space, path)
+            if sol is None:
+                raise SolverError(f"the solution just saved in {path} cannot be read back")
+            found.append(sol)
         return found[0], False
     else:
         sol = guaranteed_share(space, players, seat, progress=progress)
@@ -815,11 +826,13 @@ def cached(
     return sol, False
 
 
-def _save_quietly(sol: Solution, path: Path) -> None:
+def _save_quietly(sol: Solution, path: Path) -> bool:
+    """Save ``sol`` to the cache; False (and nothing raised) if the disk refuses."""
     try:
         save_solution(sol, path)
     except OSError:
-        pass
+        return False
+    return True
 
 
 # -- fast simulation (tests, strength numbers) ----------------------------------------------

@@ -43,12 +43,12 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     OVER,
     P_CAP,
     P_FACES,
-    P_MRWOLF,
     P_N,
     P_RACE,
     P_WOOL,
     PROB_GRAB,
     STATE_LEN,
+    SWAP0,
     TRUNCATED,
     TURN,
     WOLF0,
@@ -267,19 +267,18 @@ def sweep_block(B, bi, ctx, work, record):  # type: ignore[no-untyped-def]
 def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     """The canonical positions of block ``bi`` of layer ``B``, fullest sheep first (a turn
     start where the roller's sheep is full is never reached: the auto-shear came first)."""
-    n = prm[P_N]
-    nw = n + 1 if prm[P_MRWOLF] else 1
+    nt, nw = ix[9][0], ix[9][1]
     cnt_le, sv_arr = ix[1], ix[6]
     ns = cnt_le[prm[P_WOOL] - B - 1]
-    base = ix[0][B] + bi * ns * n * nw
-    out = np.empty(ns * n * nw, dtype=np.int64)
+    base = ix[0][B] + bi * ns * nt * nw
+    out = np.empty(ns * nt * nw, dtype=np.int64)
     c = 0
     for sr in range(ns - 1, -1, -1):
-        for t in range(n):
+        for t in range(nt):
             if sv_arr[sr, t] >= prm[P_CAP]:
                 continue
             for wc in range(nw):
-                out[c] = base + (sr * n + t) * nw + wc
+                out[c] = base + (sr * nt + t) * nw + wc
                 c += 1
     return out[:c]
 
@@ -619,10 +618,10 @@ def solve_chunk(B, chunk, ctx, bufs, progs, opts, stats):  # type: ignore[no-unt
 
 @jit
 def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
-    """The positions of orbit ``oi`` of layer ``B`` where seat 0 rolls, fullest sheep first."""
+    """The positions of orbit ``oi`` of layer ``B`` (a seat-0 index: seat 0 rolls), fullest
+    sheep first."""
     ptr, mem = orbits
-    n = prm[P_N]
-    nw = n + 1 if prm[P_MRWOLF] else 1
+    nw = ix[9][1]
     cnt_le, sv_arr = ix[1], ix[6]
     ns = cnt_le[prm[P_WOOL] - B - 1]
     out = np.empty(ns * (ptr[oi + 1] - ptr[oi]) * nw, dtype=np.int64)
@@ -632,7 +631,7 @@ def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
             continue
         for mi in range(ptr[oi], ptr[oi + 1]):
             for wc in range(nw):
-                out[c] = ix[0][B] + mem[mi] * ns * n * nw + sr * n * nw + wc
+                out[c] = ix[0][B] + (mem[mi] * ns + sr) * nw + wc
                 c += 1
     return out[:c]
 
@@ -695,17 +694,40 @@ def solve_chunk_rot(B, chunk, ctx, orbits, bufs, progs, opts, stats):  # type: i
 
 
 @jit
-def rotation_index(prm, ix, out_idx, out_t):  # type: ignore[no-untyped-def]
-    """For every position: the index of the same position turned so that the roller sits at
-    seat 0, and the roller's seat."""
+def unrotate(prm, ix, ix0, R, tab0, f, V, tab):  # type: ignore[no-untyped-def]
+    """Seat ``f``'s values ``V`` and decisions ``tab`` at every position of ``ix``, from a
+    rotating solve's ``R`` and ``tab0`` over the seat-0 index ``ix0``: a position where seat t
+    rolls is the seat-0 position turned t seats round, where seat f is seat f - t."""
+    n = prm[P_N]
+    nf = tab.shape[1]
     st = np.zeros(STATE_LEN, dtype=np.int64)
     for B in range(prm[P_WOOL]):
         for x in range(ix[0][B], ix[0][B + 1]):
             decode(x, B, prm, ix, st)
             t = st[TURN]
-            out_t[x] = t
             turn_round(st, t, prm)
-            out_idx[x] = encode(st, prm, ix)
+            rx = encode(st, prm, ix0)
+            V[x, 0] = R[rx, (f - t + n) % n]
+            for face in range(nf):
+                if t == f:  # the roller's actions, back to real seats
+                    tab[x, face, 0] = _turned_action(tab0[rx, face, 0], t, n)
+                if tab.shape[2] > 1:  # seat f's grabs, and the roller's grow-or-pass
+                    tab[x, face, 1 + f] = (tab0[rx, face, 1 + (f - t + n) % n] + t) % n
+                    if t == f:
+                        for g in range(n):
+                            for k in range(n):
+                                y = 1 + n + ((g - t + n) % n) * n + (k - t + n) % n
+                                tab[x, face, 1 + n + g * n + k] = tab0[rx, face, y]
+
+
+@inline
+def _turned_action(a, t, n):  # type: ignore[no-untyped-def]
+    """Action ``a`` of the table turned ``t`` seats round, in real seats (swap, wolf)."""
+    if SWAP0 <= a < SWAP0 + n:
+        return SWAP0 + (a - SWAP0 + t) % n
+    if WOLF0 <= a < WOLF0 + n:
+        return WOLF0 + (a - WOLF0 + t) % n
+    return a
 
 
 @jit
@@ -729,14 +751,14 @@ def simulate(seeds, seats, prm, ix, shares, turns):  # type: ignore[no-untyped-d
 def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """:func:`solve_chunk` for every chunk of layer ``B``, on numba's threads."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
-    i0, i1, i2, i3, i4, i5, i6, i7, i8 = ix
+    i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 = ix
     sf, si = bufs
     p0, p1, p2, p3, p4, p5, p6 = progs
     record, tol, max_sweeps, compiled = opts
     sweeps, deltas = stats
     nch = min(sf.shape[0], i8[B + 1] - i8[B])
     for c in prange(nch):
-        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8), kinds, tab, cfg, V)
+        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), kinds, tab, cfg, V)
         solve_chunk(
             B,
             (c, nch),
@@ -752,7 +774,7 @@ def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-de
 def solve_layer_rot(B, ctx, orbits, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """:func:`solve_chunk_rot` for every chunk of layer ``B``'s orbits, on numba's threads."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
-    i0, i1, i2, i3, i4, i5, i6, i7, i8 = ix
+    i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 = ix
     ptr, mem = orbits
     sf, si = bufs
     p0, p1, p2, p3, p4, p5, p6 = progs
@@ -760,7 +782,7 @@ def solve_layer_rot(B, ctx, orbits, bufs, progs, opts, stats):  # type: ignore[n
     sweeps, deltas = stats
     nch = min(sf.shape[0], ptr.shape[0] - 1)
     for c in prange(nch):
-        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8), kinds, tab, cfg, V)
+        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), kinds, tab, cfg, V)
         solve_chunk_rot(
             B,
             (c, nch),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from sheepfold.games.shave_a_sheep.kernel.layout import (
     MIDDLE,
-    P_MRWOLF,
     P_N,
     P_WOOL,
     PILE,
@@ -18,10 +17,10 @@ from sheepfold.games.shave_a_sheep.kernel.step import jit
 
 @jit
 def encode(st, prm, ix):  # type: ignore[no-untyped-def]
-    """The index of the turn-start position ``st``."""
+    """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll)."""
     off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = ix[0], ix[1], ix[2], ix[3], ix[4], ix[5]
     n = prm[P_N]
-    nw = n + 1 if prm[P_MRWOLF] else 1
+    nt, nw = ix[9][0], ix[9][1]
     B = 0
     cs = 0
     cp = 0
@@ -30,7 +29,7 @@ def encode(st, prm, ix):  # type: ignore[no-untyped-def]
         cs += st[SHEEP + i] * pw_s[i]
         cp += st[PILE + i] * pw_p[i]
     ns = cnt_le[prm[P_WOOL] - B - 1]
-    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * n + st[TURN]) * nw + st[WOLF]
+    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * nt + st[TURN]) * nw + st[WOLF]
 
 
 @jit
@@ -53,14 +52,14 @@ def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     """Write the turn-start position of index ``x`` of layer ``B`` into ``st`` (turns 0)."""
     off, cnt_le, sv_arr, pv_all, block_start = ix[0], ix[1], ix[6], ix[7], ix[8]
     n = prm[P_N]
-    nw = n + 1 if prm[P_MRWOLF] else 1
+    nt, nw = ix[9][0], ix[9][1]
     ns = cnt_le[prm[P_WOOL] - B - 1]
     rest = x - off[B]
     st[:] = 0
     st[WOLF] = rest % nw
     rest //= nw
-    st[TURN] = rest % n
-    rest //= n
+    st[TURN] = rest % nt
+    rest //= nt
     sr = rest % ns
     pr = block_start[B] + rest // ns
     m = prm[P_WOOL]

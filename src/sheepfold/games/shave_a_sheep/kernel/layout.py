@@ -32,10 +32,12 @@ does. The probabilities themselves, for the solver, are in :func:`probabilities`
 **The position index** (:func:`position_index`): the solver's numbering of every position at
 the start of a turn (after the auto-shear, before the roll). Positions are grouped by their
 *layer* B = the wool banked (the sum of the piles), inside a layer by *block* (the pile vector):
-``index = off[B] + ((pile_rank * ns + sheep_rank) * n + turn) * NW + wolf code``, where ``ns``
+``index = off[B] + ((pile_rank * ns + sheep_rank) * NT + turn) * NW + wolf code``, where ``ns``
 counts the sheep vectors holding at most ``W - B - 1`` pieces (the middle is never empty at a
-turn's start) and ``NW`` is ``n + 1`` with My friend Mr. Wolf, else 1. Piles never shrink, so a
-turn stays in its block or climbs to a higher layer.
+turn's start), ``NT`` is the number of seats that may roll (``n``, or 1 in the index of the
+positions where seat 0 rolls: the solver's rotation needs no others) and ``NW`` is ``n + 1``
+with My friend Mr. Wolf, else 1. Piles never shrink, so a turn stays in its block or climbs to a
+higher layer.
 """
 
 from __future__ import annotations
@@ -94,8 +96,10 @@ P_GRAB = P_ROLL + MAX_FACES
 PRM_LEN = P_GRAB + MAX_PLAYERS
 #: probabilities(): face f's at f, seat s's chance to grab the wolf at PROB_GRAB + s
 PROB_GRAB = MAX_FACES
-#: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start)
+#: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start,
+#: [NT, NW])
 Index = tuple[
+    np.ndarray,
     np.ndarray,
     np.ndarray,
     np.ndarray,
@@ -169,10 +173,14 @@ def from_state(state: ShaveState) -> np.ndarray:
     return st
 
 
-def position_index(n: int, wool: int, cap: int, mr_wolf: bool) -> tuple[Index, int]:
-    """The position index of a rule set (see the module's docstring) and its size. The caller
-    bounds the sizes first: ``(cap + 1) ** n`` sheep vectors and ``(wool + 1) ** n`` piles."""
+def position_index(
+    n: int, wool: int, cap: int, mr_wolf: bool, seat0_only: bool = False
+) -> tuple[Index, int]:
+    """The position index of a rule set (see the module's docstring) and its size; with
+    ``seat0_only``, of the positions where seat 0 rolls. The caller bounds the sizes first:
+    ``(cap + 1) ** n`` sheep vectors and ``(wool + 1) ** n`` piles."""
     nw = n + 1 if mr_wolf else 1
+    nt = 1 if seat0_only else n
     # sheep vectors, sorted by total wool (a prefix = every vector up to a total)
     svs = sorted(itertools.product(range(cap + 1), repeat=n), key=lambda v: (sum(v), v))
     sv_arr = np.array(svs, dtype=np.int64).reshape(len(svs), n)
@@ -192,9 +200,11 @@ def position_index(n: int, wool: int, cap: int, mr_wolf: bool) -> tuple[Index, i
         for r, comp in enumerate(_compositions(B, n)):
             pv[block_start[B] + r] = comp
             pile_rank[int(np.dot(comp, pw_p))] = r
-    sizes = n_piles * cnt_le[::-1] * n * nw  # layer B: sheep totals <= wool-B-1
+    sizes = n_piles * cnt_le[::-1] * nt * nw  # layer B: sheep totals <= wool-B-1
     off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    return (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p, sv_arr, pv, block_start), int(off[-1])
+    shape = np.array([nt, nw], dtype=np.int64)
+    ix = (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p, sv_arr, pv, block_start, shape)
+    return ix, int(off[-1])
 
 
 def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
