@@ -52,7 +52,7 @@ def main() -> None:
 
     def reference():
         kinds = np.array([S.K.MAX, S.K.MIN], dtype=np.int64)
-        tab = np.zeros((sp2.size, sp2.F, sp2.D), dtype=np.int8)
+        tab = np.zeros((sp2.size, sp2.C), dtype=np.int8)
         return S._run(sp2, kinds, 1, 0, tab, True, S.DEFAULT_TOL, None, compiled=False)
 
     (_, st0), base = measure("baseline: 2 players, reference kernel", reference)

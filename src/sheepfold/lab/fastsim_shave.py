@@ -184,7 +184,7 @@ class Exact:
     """What the solver gives the simulator: the perfect policy's table, the position index and
     the exact win shares (for outcome uncertainty). Empty arrays switch each part off."""
 
-    tab: np.ndarray  # int8 (tables, positions, faces, slots): one table, or one per seat
+    tab: np.ndarray  # int8 (tables, positions, columns): one table, or one per seat
     ix: L.Index  # the position index (kernel.layout.position_index)
     V: np.ndarray  # float64 (positions, values)
 
@@ -192,7 +192,7 @@ class Exact:
 def no_exact() -> Exact:
     z, z2 = np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)
     ix = (z, z, z, z, z, z, z2, z2, z, np.ones(2, dtype=np.int64))
-    return Exact(np.zeros((0, 1, 1, 1), dtype=np.int8), ix, np.zeros((0, 1)))
+    return Exact(np.zeros((0, 1, 1), dtype=np.int8), ix, np.zeros((0, 1)))
 
 
 def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exact:
@@ -203,9 +203,7 @@ def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exa
     from sheepfold.lab import perfect
 
     ix = perfect.space(game).ix
-    tab = (
-        perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1, 1), dtype=np.int8)
-    )
+    tab = perfect.policy_tables(game) if "perfect" in names else np.zeros((0, 1, 1), dtype=np.int8)
     V = perfect.win_shares(game, names) if uncertainty else np.zeros((0, 1))
     return Exact(tab, ix, V)
 

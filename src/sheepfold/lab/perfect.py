@@ -60,7 +60,7 @@ _TABLES: dict[tuple[str, int], np.ndarray] = {}
 
 
 def policy_tables(game: Any) -> np.ndarray:
-    """int8 ``(tables, positions, faces, slots)``: one minimax table (2 players) or one
+    """int8 ``(tables, positions, columns)``: one minimax table (2 players) or one
     guaranteed-share table per seat (3-4 players)."""
     from sheepfold.games.shave_a_sheep import solver
 

@@ -57,14 +57,18 @@ from sheepfold.games.shave_a_sheep.game import (
 )
 from sheepfold.games.shave_a_sheep.kernel import play
 from sheepfold.games.shave_a_sheep.kernel.layout import (
+    P_COL,
+    P_COLS,
     P_MASK,
     P_MAXT,
     P_RACE,
     PROB_GRAB,
     STATE_LEN,
     Index,
+    columns,
     position_index,
     probabilities,
+    race_slots,
     rules_record,
 )
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
@@ -95,11 +99,11 @@ def memory_limit() -> float:
 def _check_memory(space: Space, columns: int, tables: int, what: str) -> None:
     """Refuse a solve whose arrays would not fit (values: 8 bytes a column; decision tables:
     one byte per face and slot; Howling Wolf's tables have 1 + n + n*n slots)."""
-    need = space.size * (8 * columns + tables * space.F * space.D)
+    need = space.size * (8 * columns + tables * space.C)
     if need > memory_limit():
         raise SolverError(
             f"{what} of this {space.n}-player game needs about {need / 2**30:.1f} GB "
-            f"({space.size:,} positions, {space.F * space.D} decision slots each): more than the "
+            f"({space.size:,} positions, {space.C} decision slots each): more than the "
             f"{memory_limit() / 2**30:.0f} GB allowed (SHEEPFOLD_SOLVER_MAX_GB)"
         )
 
@@ -121,11 +125,11 @@ class Space:
         self.hw = rules.howling_wolf
         self.NW = n + 1 if self.mr else 1
         self.F = len(game.faces)
-        self.D = 1 + n + n * n if self.hw else 1
         self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
         self.probs = probabilities(game)
         self.face_mask = self.prm[P_MASK : P_MASK + self.F]
         self.race = self.prm[P_RACE : P_RACE + self.F].astype(np.bool_)
+        self.C = int(self.prm[P_COLS])  # decision-table columns (kernel.layout.columns)
         self.face_prob = self.probs[: self.F]
         self.grab_prob = self.probs[PROB_GRAB : PROB_GRAB + n]
         if (cap + 1) ** n > 5_000_000:
@@ -150,6 +154,19 @@ class Space:
             raise SolverError(
                 f"{self.size:,} positions for {n} players and {W} wool: too many for the solver"
             )
+
+    def roller_columns(self) -> list[int]:
+        """The decision-table columns the roller decides: every face's slot 0, and on a race
+        face the GROW-or-PASS slots (kernel.layout.columns)."""
+        n, out = self.n, []
+        for f in range(self.F):
+            width = race_slots(n) if self.race[f] else 1
+            out += columns(self.prm, f, [0, *range(1 + n, width)])
+        return out
+
+    def grabber_columns(self, seat: int) -> list[int]:
+        """The columns where ``seat``, having grabbed the wolf, picks its target."""
+        return [c for f in range(self.F) if self.race[f] for c in columns(self.prm, f, [1 + seat])]
 
     def seat0_index(self) -> tuple[Index, int]:
         """The index of the positions where seat 0 rolls (the rotating solve's), and its size."""
@@ -262,8 +279,12 @@ def tabulate(space: Space, seat: int, choose: Callable[[ShaveState], int]) -> np
     (slow: one call per decision; fine for small games and 2 players)."""
     from sheepfold.games.shave_a_sheep.game import WOLF0
 
-    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    tab = np.zeros((space.size, space.C), dtype=np.int8)
     n = space.n
+
+    def col(face: int, slot: int) -> int:
+        return int(space.prm[P_COL + face]) + slot
+
     for x in range(space.size):
         t, sheep, piles, wolf = space.decode(x)
         if sheep[t] >= space.cap:
@@ -278,18 +299,18 @@ def tabulate(space: Space, seat: int, choose: Callable[[ShaveState], int]) -> np
                     st.apply_unchecked(f)
                     st.apply_unchecked(g)
                     if g == seat:
-                        tab[x, f, 1 + g] = choose(st.clone()) - WOLF0
+                        tab[x, col(f, 1 + g)] = choose(st.clone()) - WOLF0
                     if t == seat:
                         for k in range(n):
                             if k == g:
                                 continue
                             s2 = st.clone()
                             s2.apply_unchecked(WOLF0 + k)
-                            tab[x, f, 1 + n + g * n + k] = choose(s2)
+                            tab[x, col(f, 1 + n + g * n + k)] = choose(s2)
             elif t == seat:
                 st = base.clone()
                 st.apply_unchecked(f)
-                tab[x, f, 0] = choose(st)
+                tab[x, col(f, 0)] = choose(st)
     return tab
 
 
@@ -301,9 +322,9 @@ def _kinds_and_tab(
     kinds = np.zeros(n, dtype=np.int64)
     need_tab = any(p is not None and p.kind == "table" for p in policies)
     tab = (
-        np.zeros((space.size, space.F, space.D), dtype=np.int8)
+        np.zeros((space.size, space.C), dtype=np.int8)
         if (need_tab or focal is not None)
-        else np.zeros((1, 1, 1), dtype=np.int8)
+        else np.zeros((1, 1), dtype=np.int8)
     )
     turn = space.turn_of() if need_tab else None
     for i in range(n):
@@ -322,10 +343,11 @@ def _kinds_and_tab(
             kinds[i] = K.TABLE
             assert p.tab is not None and turn is not None
             rows = turn == i
-            tab[rows, :, 0] = p.tab[rows, :, 0]
-            if space.D > 1:
-                tab[rows, :, 1 + n :] = p.tab[rows, :, 1 + n :]
-                tab[:, :, 1 + i] = p.tab[:, :, 1 + i]
+            mine = space.roller_columns()
+            cells = np.ix_(np.flatnonzero(rows), mine)
+            tab[cells] = p.tab[cells]
+            grabs = space.grabber_columns(i)
+            tab[:, grabs] = p.tab[:, grabs]
         else:
             raise SolverError(f"unknown policy kind {p.kind!r}")
     return kinds, tab
@@ -492,11 +514,11 @@ class Solution:
         """The table's action at a decision state (the optimising seat's policy)."""
         x = self.space.index_of(state) if state.phase in (CHOOSE, HOWL_TARGET) else -1
         if state.phase == CHOOSE:
-            return int(self.tab[x, state.face, 0])
+            return int(self.tab[x, self.space.prm[P_COL + state.face]])
         if state.phase == HOWL_TARGET:
             from sheepfold.games.shave_a_sheep.game import WOLF0
 
-            return WOLF0 + int(self.tab[x, state.face, 1 + state.grabber])
+            return WOLF0 + int(self.tab[x, self.space.prm[P_COL + state.face] + 1 + state.grabber])
         if state.phase == HOWL_GROW:
             # the grow decision depends only on the position reached: recompute it
             vals = self.action_values(state)
@@ -546,7 +568,7 @@ def solve_minimax(
     if space.n != 2:
         raise SolverError("minimax is for 2 players; use guaranteed_share for 3-4")
     kinds = np.array([K.MAX, K.MIN], dtype=np.int64)
-    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    tab = np.zeros((space.size, space.C), dtype=np.int8)
     V, st = _run(space, kinds, 1, 0, tab, True, tol, progress)
     return Solution(space, "minimax", 0, V, tab, kinds, st)
 
@@ -564,7 +586,7 @@ def guaranteed_share(
     _check_memory(space, 1, 1, "a guaranteed share")
     kinds = np.full(space.n, K.MIN, dtype=np.int64)
     kinds[seat] = K.MAX
-    tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+    tab = np.zeros((space.size, space.C), dtype=np.int8)
     V, st = _run(space, kinds, 1, seat, tab, True, tol, progress)
     return Solution(space, "guaranteed", seat, V, tab, kinds, st)
 
@@ -612,7 +634,7 @@ def guaranteed_shares_all(
     _check_rotating_memory(space, size0, 1 if on_seat is not None else n)
     t0 = time.perf_counter()
     R = np.zeros((size0, n), dtype=np.float64)
-    tab0 = np.zeros((size0, space.F, space.D), dtype=np.int8)
+    tab0 = np.zeros((size0, space.C), dtype=np.int8)
     cfgs = np.stack([_cfg(1, j, rot=True) for j in range(n)])
     kinds_all = np.full((n, n), K.MIN, dtype=np.int64)
     np.fill_diagonal(kinds_all, K.MAX)
@@ -642,7 +664,7 @@ def guaranteed_shares_all(
     out: list[Solution] = []
     for f in range(n):
         V = np.zeros((space.size, 1), dtype=np.float64)
-        tab = np.zeros((space.size, space.F, space.D), dtype=np.int8)
+        tab = np.zeros((space.size, space.C), dtype=np.int8)
         K.unrotate(space.prm, space.ix, ix0, R, tab0, f, V, tab)
         kinds = np.full(n, K.MIN, dtype=np.int64)
         kinds[f] = K.MAX
@@ -660,7 +682,7 @@ def _check_rotating_memory(space: Space, size0: int, seats_held: int) -> None:
     """Refuse a rotating solve whose arrays would not fit: every seat's values and decisions
     on the seat-0 positions, the seats' values and decisions unfolded on every position
     (``seats_held`` at a time) and the workers' compiled programs."""
-    n, slots = space.n, space.F * space.D
+    n, slots = space.n, space.C
     need = (
         size0 * (8 * n + slots)
         + seats_held * space.size * (8 + slots)

@@ -9,9 +9,10 @@ seat's share. Who decides is a seat, and ``kinds[seat]`` says how that seat choo
 (of column 0), RANDOM (uniform over the legal actions), TABLE (the decision stored in ``tab``) or
 GREEDY (the kernel's greedy policy).
 
-``tab[index, face, slot]``: slot 0 = the roller's action on a normal face; on a Howling Wolf race,
-slot ``1 + g`` = the seat grabber ``g`` sends the wolf to, slot ``1 + n + g * n + k`` = the
-roller's GROW or PASS after grabber ``g`` took a piece of seat ``k``'s sheep.
+``tab[index, prm[P_COL + face] + slot]`` (:func:`.kernel.layout.columns`): slot 0 = the roller's
+action on a normal face; on a Howling Wolf race, slot ``1 + g`` = the seat grabber ``g`` sends
+the wolf to, slot ``1 + n + g * n + k`` = the roller's GROW or PASS after grabber ``g`` took a
+piece of seat ``k``'s sheep.
 
 The kernels take their inputs in a few records (tuples):
 
@@ -42,6 +43,7 @@ from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, turn_roun
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     OVER,
     P_CAP,
+    P_COL,
     P_FACES,
     P_N,
     P_RACE,
@@ -116,7 +118,7 @@ def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
     acts, trial = work[5], work[7]
     t = s[TURN]
     if kinds[t] == TABLE:
-        return np.int64(tab[x, f, slot])
+        return np.int64(tab[x, prm[P_COL + f] + slot])
     if kinds[t] == GREEDY:
         return greedy(s, t, acts, c, False, prm, trial)
     return -1
@@ -128,7 +130,7 @@ def target_choice(x, f, g, s, ctx, work):  # type: ignore[no-untyped-def]
     prm, probs, ix, kinds, tab, cfg, V = ctx
     acts2, trial = work[6], work[7]
     if kinds[g] == TABLE:
-        return np.int64(tab[x, f, 1 + g])
+        return np.int64(tab[x, prm[P_COL + f] + 1 + g])
     if kinds[g] == GREEDY:
         c = howl_targets(g, prm, acts2)
         return greedy(s, g, acts2, c, True, prm, trial) - WOLF0
@@ -213,10 +215,10 @@ def _backup_race(x, f, s, ctx, work, record):  # type: ignore[no-untyped-def]
             slot = 1 + n + g * n + k
             besta = _backup_roller(st3, c, roller_choice(x, f, slot, st3, c, ctx, work), ctx, work)
             if record and _records(kinds[s[TURN]], cfg):
-                tab[x, f, slot] = besta
+                tab[x, prm[P_COL + f] + slot] = besta
             bestk = _take(kg, bestk, k, buf[1], buf[2], n - 1, nv)
         if record and _records(kg, cfg):
-            tab[x, f, 1 + g] = bestk
+            tab[x, prm[P_COL + f] + 1 + g] = bestk
         for j in range(nv):
             buf[3, j] += q * buf[2, j]
 
@@ -238,7 +240,7 @@ def backup(x, s, ctx, work, record):  # type: ignore[no-untyped-def]
             c = choices(s, f, prm, acts)
             best = _backup_roller(s, c, roller_choice(x, f, 0, s, c, ctx, work), ctx, work)
             if record and _records(kinds[s[TURN]], cfg):
-                tab[x, f, 0] = best
+                tab[x, prm[P_COL + f]] = best
             row = 1
         for j in range(nv):
             out[j] += probs[f] * buf[row, j]
@@ -699,7 +701,6 @@ def unrotate(prm, ix, ix0, R, tab0, f, V, tab):  # type: ignore[no-untyped-def]
     rotating solve's ``R`` and ``tab0`` over the seat-0 index ``ix0``: a position where seat t
     rolls is the seat-0 position turned t seats round, where seat f is seat f - t."""
     n = prm[P_N]
-    nf = tab.shape[1]
     st = np.zeros(STATE_LEN, dtype=np.int64)
     for B in range(prm[P_WOOL]):
         for x in range(ix[0][B], ix[0][B + 1]):
@@ -708,16 +709,17 @@ def unrotate(prm, ix, ix0, R, tab0, f, V, tab):  # type: ignore[no-untyped-def]
             turn_round(st, t, prm)
             rx = encode(st, prm, ix0)
             V[x, 0] = R[rx, (f - t + n) % n]
-            for face in range(nf):
+            for face in range(prm[P_FACES]):
+                b = prm[P_COL + face]
                 if t == f:  # the roller's actions, back to real seats
-                    tab[x, face, 0] = _turned_action(tab0[rx, face, 0], t, n)
-                if tab.shape[2] > 1:  # seat f's grabs, and the roller's grow-or-pass
-                    tab[x, face, 1 + f] = (tab0[rx, face, 1 + (f - t + n) % n] + t) % n
+                    tab[x, b] = _turned_action(tab0[rx, b], t, n)
+                if prm[P_RACE + face]:  # seat f's grabs, and the roller's grow-or-pass
+                    tab[x, b + 1 + f] = (tab0[rx, b + 1 + (f - t + n) % n] + t) % n
                     if t == f:
                         for g in range(n):
                             for k in range(n):
-                                y = 1 + n + ((g - t + n) % n) * n + (k - t + n) % n
-                                tab[x, face, 1 + n + g * n + k] = tab0[rx, face, y]
+                                y = b + 1 + n + ((g - t + n) % n) * n + (k - t + n) % n
+                                tab[x, b + 1 + n + g * n + k] = tab0[rx, y]
 
 
 @inline

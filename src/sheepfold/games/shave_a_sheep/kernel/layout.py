@@ -23,7 +23,8 @@ not a record of several: numba counts references to every array a compiled funct
 and a turn passes its rules many times). Slots: ``P_N`` (players), ``P_WOOL``, ``P_CAP`` (what a
 sheep carries), ``P_CUT`` (Cutting costs), ``P_MRWOLF`` (My friend Mr. Wolf), ``P_MAXT`` (the
 turn limit, 0 = none), ``P_FACES`` (distinct faces); from ``P_MASK + f`` face ``f``'s bits, from
-``P_RACE + f`` whether it starts Howling Wolf's race, from ``P_ROLL + f`` the die's cumulative
+``P_RACE + f`` whether it starts Howling Wolf's race, from ``P_COL + f`` its first column in a
+decision table (``P_COLS`` columns in all: see :func:`columns`), from ``P_ROLL + f`` the die's cumulative
 probability up to face ``f`` and from ``P_GRAB + s`` the grab's up to seat ``s`` (-1: the seat
 never grabs), both as thresholds on a 53-bit random integer: ``bits < threshold`` exactly when
 ``bits / 2**53`` is below the probability summed one by one as the engine's ``sample_chance``
@@ -87,13 +88,14 @@ F_GROW, F_DOUBLE, F_SHEAR, F_SWAP, F_WOLF = 1, 2, 4, 8, 16
 FACE_BITS = {"grow": F_GROW, "double": F_DOUBLE, "shear": F_SHEAR, "swap": F_SWAP, "wolf": F_WOLF}
 
 # prm slots
-P_N, P_WOOL, P_CAP, P_CUT, P_MRWOLF, P_MAXT, P_FACES = range(7)
+P_N, P_WOOL, P_CAP, P_CUT, P_MRWOLF, P_MAXT, P_FACES, P_COLS = range(8)
 MAX_FACES = 16
 P_MASK = 8
 P_RACE = P_MASK + MAX_FACES
 P_ROLL = P_RACE + MAX_FACES
 P_GRAB = P_ROLL + MAX_FACES
-PRM_LEN = P_GRAB + MAX_PLAYERS
+P_COL = P_GRAB + MAX_PLAYERS
+PRM_LEN = P_COL + MAX_FACES
 #: probabilities(): face f's at f, seat s's chance to grab the wolf at PROB_GRAB + s
 PROB_GRAB = MAX_FACES
 #: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start,
@@ -126,12 +128,29 @@ def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
         (r.max_turns or 0) if turn_limit else 0,
         len(game.faces),
     ]
+    n, col = game.num_players, 0
     for f, acts in enumerate(game.face_actions):
         prm[P_MASK + f] = sum(FACE_BITS[a] for a in acts)
         prm[P_RACE + f] = int(game.face_races[f])
+        prm[P_COL + f] = col
+        col += race_slots(n) if game.face_races[f] else 1
+    prm[P_COLS] = col
     prm[P_ROLL : P_ROLL + len(game.faces)] = _thresholds(game.face_probs)
     prm[P_GRAB : P_GRAB + game.num_players] = _thresholds(game.grab_probs)
     return prm
+
+
+def race_slots(n: int) -> int:
+    """A race face's decisions in a table: slot 0 (unused), ``1 + g`` the seat grabber g sends
+    the wolf to, ``1 + n + g * n + k`` the roller's GROW or PASS after g took a piece of k's."""
+    return 1 + n + n * n
+
+
+def columns(prm: np.ndarray, face: int, slots: range | list[int]) -> list[int]:
+    """The table columns of ``face``'s decision ``slots``. A decision table (the solver's
+    policies) has one row per position and ``prm[P_COLS]`` columns: one per normal face (the
+    roller's action) and :func:`race_slots` per face that starts Howling Wolf's race."""
+    return [int(prm[P_COL + face]) + s for s in slots]
 
 
 def probabilities(game: ShaveGame) -> np.ndarray:

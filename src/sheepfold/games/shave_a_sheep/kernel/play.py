@@ -4,10 +4,10 @@ simulations and the benchmark.
 
 Policies (one code per seat): ``RANDOM`` (uniform over the legal actions), ``GREEDY``
 (:func:`.policy.greedy`) and ``TABLE`` (the decision a solved policy table names: ``tab`` is
-``int8 (tables, positions, faces, slots)``, one table for every seat or one per seat; slot 0 is
-the roller's action on a normal face, on Howling Wolf's race slot ``1 + g`` the seat grabber
-``g`` sends the wolf to and slot ``1 + n + g * n + k`` the roller's GROW or PASS after ``g``
-took a piece of seat ``k``'s sheep).
+``int8 (tables, positions, columns)``, one table for every seat or one per seat; the columns
+are :func:`.layout.columns`': slot 0 of a normal face is the roller's action, on Howling Wolf's
+race slot ``1 + g`` the seat grabber ``g`` sends the wolf to and slot ``1 + n + g * n + k`` the
+roller's GROW or PASS after ``g`` took a piece of seat ``k``'s sheep).
 
 Randomness is counter-based (splitmix64 of the game's key, a stream and a counter), so the die of
 turn ``t`` of game ``seed`` is the same whatever the rules or the policies: two rule sets
@@ -22,6 +22,7 @@ import numpy as np
 from sheepfold.games.shave_a_sheep.kernel.index import encode
 from sheepfold.games.shave_a_sheep.kernel.layout import (
     OVER,
+    P_COL,
     P_N,
     P_RACE,
     STATE_LEN,
@@ -95,7 +96,7 @@ def decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untype
         return pick(u, legal, cnt)
     if pols[me] == TABLE:
         x, face, slot = where
-        a = np.int64(tab[0 if tab.shape[0] == 1 else me, x, face, slot])
+        a = np.int64(tab[0 if tab.shape[0] == 1 else me, x, prm[P_COL + face] + slot])
         return WOLF0 + a if target else a
     return greedy(st, me, legal, cnt, target, prm, trial)
 
