@@ -696,15 +696,14 @@ class ExpertDollyBot(LookaheadDollyBot):
         while len(alive) > 1 and per >= 1:
             began = time.perf_counter()
             seeds = np.array([self.rng.randrange(2**31) for _ in range(per)], dtype=np.int64)
-            for g, (seat, hands) in enumerate(tables):
+            for g, table in enumerate(tables):
                 idx = alive[member[alive] == g]
                 if idx.size:
                     total[idx] += self._mc.playouts(
                         ys[idx],
                         pool,
                         scores,
-                        hands,
-                        seat,
+                        table,
                         self.seat,
                         seeds,
                         self.points,
