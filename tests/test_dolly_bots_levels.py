@@ -104,7 +104,7 @@ def test_without_a_clock_a_slow_machine_plays_the_same_playouts(level: str, monk
         real_mc, real_one = dolly_mc.playouts, dolly._playout
 
         def mc(ys, *args):  # type: ignore[no-untyped-def]
-            played.append(len(ys) * len(args[5]))  # candidates x seeds
+            played.append(len(ys) * len(args[4]))  # candidates x seeds
             return real_mc(ys, *args)
 
         def one(*args):  # type: ignore[no-untyped-def]

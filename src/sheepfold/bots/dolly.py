@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -260,6 +261,37 @@ def _turns_after(view: View, seat: int) -> list[int]:
     return out
 
 
+@dataclass(frozen=True)
+class _Outlook:
+    """What the lookahead knows before valuing end flocks: this seat's lead, the turns left, the
+    next player's most swaps, refills sampled per flock and flocks valued (fewer of both against
+    a many-swap reply), the unseen cards."""
+
+    lead: int
+    turns: int
+    opp_n: int
+    samples: int
+    n_cands: int
+    pool: _Pool
+
+
+def _picked(value: np.ndarray, pts: np.ndarray, top: int) -> np.ndarray:
+    """The indexes of the ``top`` end flocks kept: half by lookahead ``value``, half by points
+    now ``pts`` (the lookahead is biased), without unvalued ones; one: the best value."""
+    order = np.lexsort((np.arange(value.size), -value))
+    if top <= 1:
+        return order[:top]
+    by_pts = np.lexsort((np.arange(pts.size), -pts))
+    half = (top + 1) // 2
+    picked = list(order[:half])
+    for k in list(by_pts) + list(order[half:]):
+        if len(picked) >= top:
+            break
+        if k not in picked and np.isfinite(value[k]):
+            picked.append(k)
+    return np.array(picked, dtype=np.intp)
+
+
 class LookaheadDollyBot(DollyBot):
     name = "hard"
 
@@ -336,50 +368,15 @@ class LookaheadDollyBot(DollyBot):
         scores = view["scores"]
         lead = scores[self.seat] - max(v for i, v in enumerate(scores) if i != self.seat)
         turns = sum(len(d) for d in view["dogs_left"]) - (1 if view["phase"] == "dog" else 0)
-        opp = after[0]
-        opp_n = self._max_swaps(view, opp)
-        w = self.weight
+        opp_n = self._max_swaps(view, after[0])
         samples, n_cands = self.samples, self.candidates
         if opp_n > 1:  # a many-swap reply costs a search of its own per sample: fewer samples
             samples, n_cands = max(2, samples // 3), max(3, n_cands // 2)
-        value = np.full(pts.size, -np.inf)
-        zero = np.flatnonzero(pts == 0)
-        pos = np.flatnonzero(pts > 0)
         assert isinstance(self.game, DollyGame)
-        pool = _Pool(self.game, view["unseen"])
-        # flocks it takes nothing from pass unchanged: the next player's best is exact
-        if zero.size:
-            if opp_n == 1:
-                o = self._best_one_swap(flocks[zero])
-                value[zero] = self._utility(lead - w * o, turns - 1)
-            else:
-                few = zero[: max(2, n_cands // 2)]
-                for k in few:
-                    o1 = self._best_n(int(flocks[k]), opp_n)
-                    value[k] = float(self._utility(np.array([lead - w * o1]), turns - 1)[0])
-        if pos.size:
-            order = pos[np.lexsort((pos, -pts[pos]))][:n_cands]
-            for k in order:
-                f = unpack(int(flocks[k]))
-                taken = find_lines(f)
-                refilled = []
-                ended = 0
-                for _ in range(samples):
-                    g, over = pool.refill(f, taken, self.rng)
-                    if over or EMPTY in g:
-                        ended += 1
-                    else:
-                        refilled.append(pack(g))
-                total = 0.0
-                if refilled:
-                    if opp_n == 1:
-                        o = self._best_one_swap(np.array(refilled, dtype=np.uint64))
-                    else:
-                        o = np.array([self._best_n(x, opp_n) for x in refilled])
-                    total += float(self._utility(lead + pts[k] - w * o, turns - 1).sum())
-                if ended:
-                    total += ended * float(self._utility(np.array([lead + pts[k]]), 0)[0])
-                value[k] = total / (len(refilled) + ended)
+        o = _Outlook(lead, turns, opp_n, samples, n_cands, _Pool(self.game, view["unseen"]))
+        value = np.full(pts.size, -np.inf)
+        self._value_unchanged(value, flocks, np.flatnonzero(pts == 0), o)
+        self._value_refilled(value, flocks, pts, np.flatnonzero(pts > 0), o)
         if (
             view["players"] == 2
             and after[-1] == self.seat
@@ -387,32 +384,85 @@ class LookaheadDollyBot(DollyBot):
             and self.refine > 1
             and self.replies > 0
         ):
-            counts = view["dog_swaps"][self.seat]
-            rest = [counts[d] for d in view["dogs_left"][self.seat]]
-            if view["phase"] == "dog" and n in rest:  # the card about to be played
-                rest.remove(n)
-            my_n = max(rest) if rest else 0
-            if my_n >= 1:
-                cand = np.lexsort((np.arange(value.size), -value))[: self.refine]
-                cand = cand[np.isfinite(value[cand])]
-                if cand.size > 1:  # the others are out: their values are on another scale
-                    two = self._two_turns(flocks, pts, cand, pool, my_n, lead, turns)
-                    value = np.full(pts.size, -np.inf)
-                    value[cand] = two
-        order = np.lexsort((np.arange(value.size), -value))
-        if top > 1:  # half by lookahead value, half by points now (the lookahead is biased)
-            by_pts = np.lexsort((np.arange(pts.size), -pts))
-            half = (top + 1) // 2
-            picked = list(order[:half])
-            for k in list(by_pts) + list(order[half:]):
-                if len(picked) >= top:
-                    break
-                if k not in picked and np.isfinite(value[k]):
-                    picked.append(k)
-            order = np.array(picked, dtype=np.intp)
-        else:
-            order = order[:top]
+            value = self._refined(view, n, value, flocks, pts, o)
+        order = _picked(value, pts, top)
         return value[order], r, order
+
+    def _value_unchanged(
+        self, value: np.ndarray, flocks: np.ndarray, zero: np.ndarray, o: _Outlook
+    ) -> None:
+        """``value`` of the end flocks ``zero`` that take nothing: they pass unchanged, so the
+        next player's best reply is exact (a many-swap reply: only the first few are valued)."""
+        if not zero.size:
+            return
+        w = self.weight
+        if o.opp_n == 1:
+            best = self._best_one_swap(flocks[zero])
+            value[zero] = self._utility(o.lead - w * best, o.turns - 1)
+        else:
+            few = zero[: max(2, o.n_cands // 2)]
+            for k in few:
+                o1 = self._best_n(int(flocks[k]), o.opp_n)
+                value[k] = float(self._utility(np.array([o.lead - w * o1]), o.turns - 1)[0])
+
+    def _value_refilled(
+        self, value: np.ndarray, flocks: np.ndarray, pts: np.ndarray, pos: np.ndarray, o: _Outlook
+    ) -> None:
+        """``value`` of the best-scoring end flocks among ``pos`` (those that take points): the
+        next player's best reply averaged over refills drawn from the unseen cards."""
+        if not pos.size:
+            return
+        w = self.weight
+        order = pos[np.lexsort((pos, -pts[pos]))][: o.n_cands]
+        for k in order:
+            f = unpack(int(flocks[k]))
+            taken = find_lines(f)
+            refilled = []
+            ended = 0
+            for _ in range(o.samples):
+                g, over = o.pool.refill(f, taken, self.rng)
+                if over or EMPTY in g:
+                    ended += 1
+                else:
+                    refilled.append(pack(g))
+            total = 0.0
+            if refilled:
+                if o.opp_n == 1:
+                    best = self._best_one_swap(np.array(refilled, dtype=np.uint64))
+                else:
+                    best = np.array([self._best_n(x, o.opp_n) for x in refilled])
+                total += float(self._utility(o.lead + pts[k] - w * best, o.turns - 1).sum())
+            if ended:
+                total += ended * float(self._utility(np.array([o.lead + pts[k]]), 0)[0])
+            value[k] = total / (len(refilled) + ended)
+
+    def _refined(
+        self,
+        view: View,
+        n: int,
+        value: np.ndarray,
+        flocks: np.ndarray,
+        pts: np.ndarray,
+        o: _Outlook,
+    ) -> np.ndarray:
+        """Two players, this seat plays again: the ``refine`` best valued over two turns (the
+        others out, at -inf: their values are on another scale); ``value`` as it is when this
+        seat has no card left after this one or fewer than two candidates are finite."""
+        counts = view["dog_swaps"][self.seat]
+        rest = [counts[d] for d in view["dogs_left"][self.seat]]
+        if view["phase"] == "dog" and n in rest:  # the card about to be played
+            rest.remove(n)
+        my_n = max(rest) if rest else 0
+        if my_n < 1:
+            return value
+        cand = np.lexsort((np.arange(value.size), -value))[: self.refine]
+        cand = cand[np.isfinite(value[cand])]
+        if cand.size <= 1:
+            return value
+        two = self._two_turns(flocks, pts, cand, o.pool, my_n, o.lead, o.turns)
+        value = np.full(pts.size, -np.inf)
+        value[cand] = two
+        return value
 
     def _two_turns(
         self,
@@ -696,15 +746,14 @@ class ExpertDollyBot(LookaheadDollyBot):
         while len(alive) > 1 and per >= 1:
             began = time.perf_counter()
             seeds = np.array([self.rng.randrange(2**31) for _ in range(per)], dtype=np.int64)
-            for g, (seat, hands) in enumerate(tables):
+            for g, table in enumerate(tables):
                 idx = alive[member[alive] == g]
                 if idx.size:
                     total[idx] += self._mc.playouts(
                         ys[idx],
                         pool,
                         scores,
-                        hands,
-                        seat,
+                        table,
                         self.seat,
                         seeds,
                         self.points,

@@ -63,8 +63,13 @@ def _turn(x, hand, next_one, seq, tabs):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _playout(y, deck, total, scores, hands, seat, me, rng, seq, max_rounds, tabs):  # type: ignore[no-untyped-def]
-    """Turn 0's player leaves ``y``; play to the end. ``deck``, ``scores``, ``hands`` change."""
+def _playout(y, draw, total, scores, table, me, seq, rules):  # type: ignore[no-untyped-def]
+    """Turn 0's player leaves ``y``; play to the end. ``draw`` = (deck, random stream): the deck's
+    first ``total`` cards are drawn; ``table`` = (who plays each turn, hands[seat, swaps]);
+    ``rules`` = (clean-up rounds, tables). The deck, ``scores`` and the hands change."""
+    deck, rng = draw
+    seat, hands = table
+    max_rounds, tabs = rules
     mover = seat[0]
     pts = points(y, tabs)
     x = y
@@ -90,14 +95,17 @@ def _playout(y, deck, total, scores, hands, seat, me, rng, seq, max_rounds, tabs
 
 
 @jit
-def _evaluate(ys, pool, scores, hands, seat, me, seeds, max_rounds, tabs):  # type: ignore[no-untyped-def]
-    """The sum over the playouts (one per seed) of each candidate's value."""
+def _evaluate(ys, pool, scores, table, me, seeds, rules):  # type: ignore[no-untyped-def]
+    """The sum over the playouts (one per seed) of each candidate's value. ``table`` = (who plays
+    each turn, hands[seat, swaps]); ``rules`` = (clean-up rounds, tables)."""
+    seat, hands = table
     out = np.zeros(ys.shape[0])
     total = pool.sum()
     deck = np.empty(total + 15, dtype=np.int64)
     sc, h = scores.copy(), hands.copy()
     rng = np.zeros(1, dtype=np.uint64)
     seq = np.zeros(hands.shape[1] + 1, dtype=np.int64)
+    draw, played = (deck, rng), (seat, h)  # the records, built once: the loop only refills them
     for i in range(ys.shape[0]):
         for k in range(seeds.shape[0]):
             n = 0
@@ -109,7 +117,7 @@ def _evaluate(ys, pool, scores, hands, seat, me, seeds, max_rounds, tabs):  # ty
             h[:] = hands
             rng[0] = np.uint64(seeds[k])
             shuffle(deck, n, rng)
-            out[i] += _playout(ys[i], deck, n, sc, h, seat, me, rng, seq, max_rounds, tabs)
+            out[i] += _playout(ys[i], draw, n, sc, played, me, seq, rules)
     return out
 
 
@@ -117,8 +125,7 @@ def playouts(
     ys: np.ndarray,
     pool: np.ndarray,
     scores: np.ndarray,
-    hands: np.ndarray,
-    seat: np.ndarray,
+    table: tuple[np.ndarray, np.ndarray],
     me: int,
     seeds: np.ndarray,
     points: tuple[int, ...],
@@ -126,20 +133,20 @@ def playouts(
 ) -> np.ndarray:
     """Sum, over one playout per seed, of the value of each candidate flock ``ys`` (packed).
 
-    ``pool``: the unseen cards per card id; ``scores``: every seat's points; ``hands[s, n]``: the
-    cards of ``n`` swaps seat ``s`` holds after this turn; ``seat``: who plays each turn from this
-    one (turn 0, whose player leaves ``ys``) to the end of the game; ``me``: whose share counts;
-    ``points`` and ``max_cleanup_rounds``: the rule set's."""
+    ``pool``: the unseen cards per card id; ``scores``: every seat's points; ``table``: (``seat``,
+    ``hands``), as :meth:`~sheepfold.bots.dolly.ExpertDollyBot._table` gives it: ``seat`` is who
+    plays each turn from this one (turn 0, whose player leaves ``ys``) to the end of the game,
+    ``hands[s, n]`` the cards of ``n`` swaps seat ``s`` holds after this turn; ``me``: whose share
+    counts; ``points`` and ``max_cleanup_rounds``: the rule set's."""
+    seat, hands = table
     return _evaluate(
         ys.astype(np.uint64),
         pool.astype(np.int64),
         scores.astype(np.int64),
-        hands.astype(np.int64),
-        seat.astype(np.int64),
+        (seat.astype(np.int64), hands.astype(np.int64)),
         np.int64(me),
         seeds.astype(np.int64),
-        np.int64(max_cleanup_rounds),
-        layout.tables(tuple(points)),
+        (np.int64(max_cleanup_rounds), layout.tables(tuple(points))),
     )
 
 
@@ -159,8 +166,7 @@ def warm() -> None:
         ys,
         np.full(len(points), 3),
         np.zeros(2),
-        np.array([[0, 1, 1], [0, 1, 1]]),
-        np.array([0, 1, 0, 1, 0]),
+        (np.array([0, 1, 0, 1, 0]), np.array([[0, 1, 1], [0, 1, 1]])),
         0,
         np.array([1]),
         points,

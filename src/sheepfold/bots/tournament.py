@@ -290,12 +290,34 @@ class TournamentResult:
         return bradley_terry(wins, games, n)
 
     def summary(self) -> dict[str, Any]:
+        """The tournament's results: every entrant's standing (win share, Elo), every pair's head
+        to head, every seat's win share; the deal (every game of one matchup and deal) is the
+        unit of the confidence intervals. Computed once."""
         if "summary" in self._cache:
             return self._cache["summary"]  # type: ignore[no-any-return]
+        unit_list = list(self._units().values())
+        cfg = self.config
+        out = {
+            "game": cfg.game,
+            "players": cfg.players,
+            "bots": list(cfg.bots),
+            "games": len(self.games),
+            "deals": len(unit_list),
+            "duplicate": cfg.duplicate,
+            "seed": cfg.seed,
+            "rules": cfg.rules or {},
+            "breeds": self.breeds,
+            "truncated": sum(g.truncated for g in self.games),
+            "standings": self._standings(unit_list),
+            "head_to_head": self._head_to_head(unit_list),
+            "seats": self._seats(unit_list),
+        }
+        self._cache["summary"] = out
+        return out
+
+    def _standings(self, unit_list: list[list[GameResult]]) -> list[dict[str, Any]]:
+        """Every entrant's row, best Elo first (its 95% CI bootstrapped over the deals)."""
         n = len(self.labels)
-        k = self.config.players
-        units = self._units()
-        unit_list = list(units.values())
         # win share per entrant, the deal as the unit
         per_entrant: list[list[float]] = [[] for _ in range(n)]
         scores: list[list[float]] = [[] for _ in range(n)]
@@ -331,7 +353,11 @@ class TournamentResult:
                 row["elo_ci95"] = [elos[4], elos[194]]
             standings.append(row)
         standings.sort(key=lambda r: -r["elo"])
-        # head to head
+        return standings
+
+    def _head_to_head(self, unit_list: list[list[GameResult]]) -> list[dict[str, Any]]:
+        """Every pair of entrants that met: the first's wins, ties, losses and share."""
+        n = len(self.labels)
         h2h = []
         for a, b in itertools.combinations(range(n), 2):
             vals: list[float] = []
@@ -362,9 +388,12 @@ class TournamentResult:
                     "ci95": [lo, hi],
                 }
             )
-        # seats
+        return h2h
+
+    def _seats(self, unit_list: list[list[GameResult]]) -> list[dict[str, Any]]:
+        """Every seat's win share and mean score (and breed)."""
         seats = []
-        for s in range(k):
+        for s in range(self.config.players):
             per_unit = []
             for unit in unit_list:
                 v = [g.shares[s] for g in unit]
@@ -379,21 +408,4 @@ class TournamentResult:
             if self.breeds:
                 row["breed"] = self.breeds[s]
             seats.append(row)
-        cfg = self.config
-        out = {
-            "game": cfg.game,
-            "players": k,
-            "bots": list(cfg.bots),
-            "games": len(self.games),
-            "deals": len(unit_list),
-            "duplicate": cfg.duplicate,
-            "seed": cfg.seed,
-            "rules": cfg.rules or {},
-            "breeds": self.breeds,
-            "truncated": sum(g.truncated for g in self.games),
-            "standings": standings,
-            "head_to_head": h2h,
-            "seats": seats,
-        }
-        self._cache["summary"] = out
-        return out
+        return seats

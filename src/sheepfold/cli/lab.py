@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,19 +55,22 @@ def _progress() -> Any:
     )
 
 
-def _job(
-    game: str,
-    rules: str | None,
-    bots: list[str] | None,
-    games: int,
-    players: int,
-    seed: int,
-    rotate: bool,
-    breeds: str | None,
-    engine: str,
-    max_turns: int,
-    exact: bool = False,
-) -> Any:
+@dataclass(frozen=True)
+class JobOptions:
+    """The options of ``lab run``, ``compare`` and ``variants`` that make a job of any rule set."""
+
+    bots: list[str] | None
+    games: int
+    players: int
+    seed: int
+    rotate: bool = False
+    breeds: str | None = None
+    engine: str = "auto"
+    max_turns: int = 1000
+    exact: bool = False
+
+
+def _job(game: str, rules: str | None, opts: JobOptions) -> Any:
     from sheepfold.cli.common import resolve_rules
     from sheepfold.lab.runner import make_job
 
@@ -74,21 +78,21 @@ def _job(
     model = resolve_rules(game, rules)
     name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
     br: Any = None
-    if breeds:
-        br = "mix" if breeds == "mix" else [b.strip() for b in breeds.split(",")]
+    if opts.breeds:
+        br = "mix" if opts.breeds == "mix" else [b.strip() for b in opts.breeds.split(",")]
     return make_job(
         game,
         model,
         ruleset=name,
-        players=players,
-        bots=bots or ["random"],
-        games=games,
-        seed=seed,
-        rotate=rotate,
+        players=opts.players,
+        bots=opts.bots or ["random"],
+        games=opts.games,
+        seed=opts.seed,
+        rotate=opts.rotate,
         breeds=br,
-        engine=engine,
-        max_turns=max_turns,
-        exact=exact,
+        engine=opts.engine,
+        max_turns=opts.max_turns,
+        exact=opts.exact,
     )
 
 
@@ -224,9 +228,16 @@ def run_command(
 
     if (resume or overwrite) and out is None:
         raise fail("--resume and --overwrite are about the --out file: give --out FILE.parquet")
-    job = _job(game, rules, bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
+    opts = JobOptions(bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
+    job = _job(game, rules, opts)
     table = _play(job, out, workers, ray, resume, overwrite, as_json, chunk_size=chunk_size)
     values = evaluate(game_arrays(table))
+    _print_run(job, table, values, out, as_json)
+    _write_run_files(job, table, values, report, plots, as_json)
+
+
+def _print_run(job: Any, table: Any, values: list[Any], out: Path | None, as_json: bool) -> None:
+    """A run's metrics: JSON, or a table and where its rows are."""
     if as_json:
         print(
             json.dumps(
@@ -242,18 +253,24 @@ def run_command(
         console.print(_metrics_table(values, f"{job.game}, {job.ruleset}: {table.num_rows} games"))
         if out:
             console.print(f"rows: {out}")
+
+
+def _write_run_files(
+    job: Any, table: Any, values: list[Any], report: Path | None, plots: Path | None, quiet: bool
+) -> None:
+    """A run's HTML ``report`` and PNG ``plots``, each when asked for (``quiet``: say nothing)."""
     if report:
         from sheepfold.lab.report import run_report, write
 
         write(report, run_report(job, table, values, _command_line()))
-        if not as_json:
+        if not quiet:
             console.print(f"report: {report}")
     if plots:
         from sheepfold.lab.metrics import game_arrays as ga
         from sheepfold.lab.report import write_plots
 
         for png in write_plots(plots, f"{job.game}-{job.ruleset}", [(job.ruleset, ga(table))]):
-            if not as_json:
+            if not quiet:
                 console.print(f"plot: {png}")
 
 
@@ -353,41 +370,12 @@ def compare_command(
     Example: sheepfold lab compare shave-a-sheep rulebook cutting-costs --games 50000
     """
     from sheepfold.lab.compare import compare_tables, verdict
-    from sheepfold.lab.runner import read_table
 
-    def side(spec: str) -> tuple[Any, Any]:
-        """(job, table) of a Parquet run, or (job, None) for a rule set still to play."""
-        if spec.endswith(".parquet"):
-            return read_table(spec)
-        return _job(
-            game,
-            None if spec == "rulebook" else spec,
-            bot,
-            games,
-            players,
-            seed,
-            rotate,
-            breeds,
-            engine,
-            max_turns,
-            exact,
-        ), None
-
+    opts = JobOptions(bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
     check_game(game)
-    job_a, ta = side(a)  # both checked before anything is played
-    job_b, tb = side(b)
-    if job_a.game != job_b.game:
-        raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
-    if job_a.players != job_b.players:
-        raise fail(
-            f"A has {job_a.players} players and B {job_b.players}: compare games of one size"
-        )
-    if job_a.seed != job_b.seed or job_a.engine != job_b.engine:
-        raise fail(
-            f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
-            f"{job_a.engine}; B: seed {job_b.seed}, {job_b.engine}): a paired comparison "
-            "needs both (give the same --seed, or --engine)"
-        )
+    job_a, ta = _side(game, a, opts)  # both checked before anything is played
+    job_b, tb = _side(game, b, opts)
+    _check_paired(job_a, job_b)
     if ta is None:
         ta = _play(job_a, None, workers, ray, False, False, as_json, "A:")
     if tb is None:
@@ -410,30 +398,8 @@ def compare_command(
             )
         )
     else:
-        from rich.table import Table
-
-        from sheepfold.lab.metrics import fmt
-
-        t = Table(
-            title=f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
-        )
-        for col in ("metric", "A", "B", "B − A", "95% CI", "p"):
-            t.add_column(col, justify="left" if col == "metric" else "right")
-        for x in diffs:
-            kind = "pct" if x.kind in ("pct", "pp") else "num"
-            rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
-            style = "bold" if x.significant else None
-            p = "-" if x.p != x.p else ("<0.001" if x.p < 0.001 else f"{x.p:.3f}")
-            t.add_row(
-                x.label,
-                fmt(x.a, kind),
-                fmt(x.b, kind),
-                f"{fmt(x.diff, kind)}{rel}",
-                f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}",
-                p,
-                style=style,
-            )
-        console.print(t)
+        title = f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
+        console.print(_compare_table(diffs, title))
         console.print(text)
     if report:
         from sheepfold.lab.report import compare_report, write
@@ -449,6 +415,57 @@ def compare_command(
         for png in write_plots(plots, f"{job_a.game}-{job_a.ruleset}-vs-{job_b.ruleset}", runs):
             if not as_json:
                 console.print(f"plot: {png}")
+
+
+def _side(game: str, spec: str, opts: JobOptions) -> tuple[Any, Any]:
+    """(job, table) of a Parquet run, or (job, None) for a rule set still to play."""
+    from sheepfold.lab.runner import read_table
+
+    if spec.endswith(".parquet"):
+        return read_table(spec)
+    return _job(game, None if spec == "rulebook" else spec, opts), None
+
+
+def _check_paired(job_a: Any, job_b: Any) -> None:
+    """Fail unless A and B are games of one game and size, on the same seeds and engine."""
+    if job_a.game != job_b.game:
+        raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
+    if job_a.players != job_b.players:
+        raise fail(
+            f"A has {job_a.players} players and B {job_b.players}: compare games of one size"
+        )
+    if job_a.seed != job_b.seed or job_a.engine != job_b.engine:
+        raise fail(
+            f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
+            f"{job_a.engine}; B: seed {job_b.seed}, {job_b.engine}): a paired comparison "
+            "needs both (give the same --seed, or --engine)"
+        )
+
+
+def _compare_table(diffs: list[Any], title: str) -> Any:
+    """Every metric of A and B, B − A with its CI and p (bold: significant)."""
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt
+
+    t = Table(title=title)
+    for col in ("metric", "A", "B", "B − A", "95% CI", "p"):
+        t.add_column(col, justify="left" if col == "metric" else "right")
+    for x in diffs:
+        kind = "pct" if x.kind in ("pct", "pp") else "num"
+        rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
+        style = "bold" if x.significant else None
+        p = "-" if x.p != x.p else ("<0.001" if x.p < 0.001 else f"{x.p:.3f}")
+        t.add_row(
+            x.label,
+            fmt(x.a, kind),
+            fmt(x.b, kind),
+            f"{fmt(x.diff, kind)}{rel}",
+            f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}",
+            p,
+            style=style,
+        )
+    return t
 
 
 # -- lab variants (the finding) -------------------------------------------------------------------
@@ -482,74 +499,96 @@ def variants_command(
 
     Example: sheepfold lab variants shave-a-sheep --games 200000 --exact --plot variants.png
     """
-    from sheepfold.lab.metrics import evaluate, fmt, game_arrays
-    from sheepfold.rulesets import builtin_rulesets
-
     check_game(game)
-    if rules:
-        names = list(rules)
-    else:
-        found = [r.name for r in builtin_rulesets() if r.game == game]
-        names = sorted(found, key=lambda nm: (not nm.endswith("rulebook"), nm))
+    opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns, exact=exact)
     rows: list[dict[str, Any]] = []
     curves: list[tuple[str, Any]] = []
-    for name in names:
-        job = _job(game, name, bot, games, players, seed, False, None, engine, max_turns, exact)
-        table = _play(job, None, workers, None, False, False, as_json)
-        d = game_arrays(table)
-        vals = {v.key: v for v in evaluate(d)}
-        L, F, S = vals["length_mean"], vals["first_player_advantage"], vals["win_seat0"]
-        row = {
-            "name": name,
-            "length": L.value,
-            "length_lo": L.lo,
-            "length_hi": L.hi,
-            "fpa": F.value,
-            "fpa_lo": F.lo,
-            "fpa_hi": F.hi,
-            "seat0": S.value,
-            "seat0_lo": S.lo,
-            "seat0_hi": S.hi,
-            "ties": vals["tie_rate"].value,
-            "lead_changes": vals["lead_changes"].value,
-            "truncated": vals["truncated"].value,
-            "title": f"{game}, {players} players, bots {', '.join(job.bots)}, {games:,} games each",
-        }
+    for name in _variant_names(game, rules):
+        row, d = _variant_row(game, name, opts, workers, as_json)
         if exact:
-            from sheepfold.lab.perfect import exact_start_shares
-
-            row["exact_seat0"] = exact_start_shares(job.make_game(0), list(job.bots))[0]
-            row["uncertainty"] = vals["uncertainty"].value
             curves.append((name, d))
         rows.append(row)
     if as_json:
         print(json.dumps(rows))
     else:
-        from rich.table import Table
-
-        t = Table(title=rows[0]["title"] if rows else "")
-        t.add_column("rule set", no_wrap=True)
-        t.add_column("mean length [95% CI]", justify="right")
-        t.add_column("seat 0 wins [95% CI]", justify="right")
-        if exact:
-            t.add_column("exact", justify="right")
-            t.add_column("uncertainty", justify="right")
-        t.add_column("ties", justify="right")
-        t.add_column("lead chg.", justify="right")
-        for r in rows:
-            cells = [
-                r["name"],
-                f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
-                f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]",
-            ]
-            if exact:
-                cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
-            cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]
-            t.add_row(*cells)
-        console.print(t)
+        console.print(_variants_table(rows, exact))
     if plot and rows:
         from sheepfold.lab.report import variants_plot, write_png
 
         write_png(plot, variants_plot(rows, curves))
         if not as_json:
             console.print(f"plot: {plot}")
+
+
+def _variant_names(game: str, rules: list[str] | None) -> list[str]:
+    """The rule sets asked for, else every built-in one of ``game`` (its rulebook first)."""
+    from sheepfold.rulesets import builtin_rulesets
+
+    if rules:
+        return list(rules)
+    found = [r.name for r in builtin_rulesets() if r.game == game]
+    return sorted(found, key=lambda nm: (not nm.endswith("rulebook"), nm))
+
+
+def _variant_row(
+    game: str, name: str, opts: JobOptions, workers: int | None, quiet: bool
+) -> tuple[dict[str, Any], Any]:
+    """(its row of the comparison, the game arrays) of rule set ``name``, played now."""
+    from sheepfold.lab.metrics import evaluate, game_arrays
+
+    job = _job(game, name, opts)
+    table = _play(job, None, workers, None, False, False, quiet)
+    d = game_arrays(table)
+    vals = {v.key: v for v in evaluate(d)}
+    L, F, S = vals["length_mean"], vals["first_player_advantage"], vals["win_seat0"]
+    row = {
+        "name": name,
+        "length": L.value,
+        "length_lo": L.lo,
+        "length_hi": L.hi,
+        "fpa": F.value,
+        "fpa_lo": F.lo,
+        "fpa_hi": F.hi,
+        "seat0": S.value,
+        "seat0_lo": S.lo,
+        "seat0_hi": S.hi,
+        "ties": vals["tie_rate"].value,
+        "lead_changes": vals["lead_changes"].value,
+        "truncated": vals["truncated"].value,
+        "title": f"{game}, {opts.players} players, bots {', '.join(job.bots)}, "
+        f"{opts.games:,} games each",
+    }
+    if opts.exact:
+        from sheepfold.lab.perfect import exact_start_shares
+
+        row["exact_seat0"] = exact_start_shares(job.make_game(0), list(job.bots))[0]
+        row["uncertainty"] = vals["uncertainty"].value
+    return row, d
+
+
+def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
+    """The rule sets' rows side by side (``exact``: with the solver's columns)."""
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt
+
+    t = Table(title=rows[0]["title"] if rows else "")
+    t.add_column("rule set", no_wrap=True)
+    t.add_column("mean length [95% CI]", justify="right")
+    t.add_column("seat 0 wins [95% CI]", justify="right")
+    if exact:
+        t.add_column("exact", justify="right")
+        t.add_column("uncertainty", justify="right")
+    t.add_column("ties", justify="right")
+    t.add_column("lead chg.", justify="right")
+    for r in rows:
+        cells = [
+            r["name"],
+            f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
+            f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]",
+        ]
+        if exact:
+            cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
+        cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]
+        t.add_row(*cells)
+    return t

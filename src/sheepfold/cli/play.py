@@ -739,54 +739,11 @@ def play_command(
     Examples: sheepfold play dolly-crush --seat ann --seat bot:greedy;
     sheepfold play shave-a-sheep --players 3 (you are asked who sits where).
     """
-    from sheepfold.cli.common import resolve_rules
     from sheepfold.core.protocol import new_seed
-    from sheepfold.games import make
 
+    opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first)
     try:
-        interactive = game is None
-        if game is None:
-            game = choose_game()
-        elif game not in GAMES:
-            raise fail(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-        spec = game_spec(game)
-        if breed and not spec.breeds:
-            raise fail("--breed is for Dolly Crush only")
-        if hide_scores and not spec.hidden_scores:
-            raise fail(
-                "--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)"
-            )
-        if rules is None and interactive:
-            rules = choose_rules(game)
-        rules_obj = resolve_rules(game, rules)
-        if seat:
-            specs = [parse_seat(s, game) for s in seat]
-            if players is not None and players != len(specs):
-                raise fail(
-                    f"--players {players} but {len(specs)} --seat options: give one --seat per player"
-                )
-            if not 2 <= len(specs) <= 4:
-                raise fail(f"a game has 2 to 4 seats, not {len(specs)} (one --seat per player)")
-        else:
-            n = players if players is not None else choose_players()
-            specs = choose_seats(game, n)
-        unique_names(specs)
-        options: dict[str, Any] = {}
-        if spec.breeds:
-            if breed:
-                if len(breed) != len(specs):
-                    raise fail(
-                        f"{len(breed)} --breed options for {len(specs)} seats: give one per seat"
-                    )
-                options["breeds"] = [resolve_breed(b) for b in breed]
-            elif interactive:
-                options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])
-        if first is not None:
-            k = starting_seat(first, [s.name for s in specs], seed)
-            specs = specs[k:] + specs[:k]
-            if "breeds" in options:
-                options["breeds"] = options["breeds"][k:] + options["breeds"][:k]
-        g = make(game, players=len(specs), rules=rules_obj, **options)
+        game, g, specs, rules_name = _new_game(opts)
     except Quit:
         console.print("No game started.")
         raise typer.Exit(0) from None
@@ -794,13 +751,92 @@ def play_command(
         seed = new_seed()
     session = Session(g, specs, seed, save, hide_scores)
     title = GAMES[game]
-    rules_name = getattr(rules_obj, "name", None) or ("rulebook" if rules is None else rules)
     console.print(
         f"[bold]{title}[/] · {len(specs)} players · rules: {escape(str(rules_name))} · seed {seed} "
         f"(--seed {seed} deals this game again). Type [bold]help[/] for the moves.",
         highlight=False,
     )
     session.run()
+
+
+@dataclass
+class PlayOptions:
+    """``sheepfold play``'s options as typed (``None``: left out, asked or the default)."""
+
+    game: str | None
+    seat: list[str]
+    players: int | None
+    seed: int | None
+    rules: str | None
+    breed: list[str]
+    hide_scores: bool
+    first: str | None
+
+
+def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
+    """(game name, the game, its seats in playing order, the rule set's name) from the options;
+    what they leave out is asked (:class:`Quit` when the player quits instead)."""
+    from sheepfold.cli.common import resolve_rules
+    from sheepfold.games import make
+
+    interactive = opts.game is None
+    game = _game_name(opts)
+    spec = game_spec(game)
+    rules = opts.rules
+    if rules is None and interactive:
+        rules = choose_rules(game)
+    rules_obj = resolve_rules(game, rules)
+    specs = _seat_specs(game, opts.seat, opts.players)
+    unique_names(specs)
+    options: dict[str, Any] = {}
+    if spec.breeds:
+        if opts.breed:
+            if len(opts.breed) != len(specs):
+                raise fail(
+                    f"{len(opts.breed)} --breed options for {len(specs)} seats: give one per seat"
+                )
+            options["breeds"] = [resolve_breed(b) for b in opts.breed]
+        elif interactive:
+            options["breeds"] = choose_breeds(len(specs), [s.name for s in specs])
+    if opts.first is not None:
+        k = starting_seat(opts.first, [s.name for s in specs], opts.seed)
+        specs = specs[k:] + specs[:k]
+        if "breeds" in options:
+            options["breeds"] = options["breeds"][k:] + options["breeds"][:k]
+    g = make(game, players=len(specs), rules=rules_obj, **options)
+    rules_name = getattr(rules_obj, "name", None) or ("rulebook" if rules is None else rules)
+    return game, g, specs, rules_name
+
+
+def _game_name(opts: PlayOptions) -> str:
+    """The game asked for (or chosen now), checked against the options that are one game's."""
+    if opts.game is None:
+        game = choose_game()
+    elif opts.game not in GAMES:
+        raise fail(f"unknown game {opts.game!r} (games: {', '.join(GAMES)})")
+    else:
+        game = opts.game
+    spec = game_spec(game)
+    if opts.breed and not spec.breeds:
+        raise fail("--breed is for Dolly Crush only")
+    if opts.hide_scores and not spec.hidden_scores:
+        raise fail("--hide-scores is for Dolly Crush (Shave a Sheep's piles are in plain sight)")
+    return game
+
+
+def _seat_specs(game: str, seat: list[str], players: int | None) -> list[SeatSpec]:
+    """The seats given with ``--seat`` (checked against ``--players``), else asked for."""
+    if seat:
+        specs = [parse_seat(s, game) for s in seat]
+        if players is not None and players != len(specs):
+            raise fail(
+                f"--players {players} but {len(specs)} --seat options: give one --seat per player"
+            )
+        if not 2 <= len(specs) <= 4:
+            raise fail(f"a game has 2 to 4 seats, not {len(specs)} (one --seat per player)")
+        return specs
+    n = players if players is not None else choose_players()
+    return choose_seats(game, n)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -38,24 +39,12 @@ def serve_command(
         import uvicorn
 
         from sheepfold.server.app import create_app
-        from sheepfold.server.storage import normalise_url
         from sheepfold.server.tables import Settings
     except ImportError as e:
         raise fail(
             f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)"
         ) from None
-    url = normalise_url(db)
-    if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///") :])
-        if path.parent and not path.parent.exists():
-            raise fail(f"--db: the folder {path.parent} does not exist")
-    try:  # open the database once here, so that a bad --db is one clear line, not a traceback
-        from sheepfold.server.storage import Storage
-
-        Storage(db).close()
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
+    url = _check_db(db)
     warm_bots()  # every bot's compiled code, before the first table (never charged to a move)
     settings = Settings(
         bot_delay=bot_delay,
@@ -74,8 +63,31 @@ def serve_command(
         ws_per_message_deflate=False,
         lifespan="on",
     )
-    server = uvicorn.Server(config)
+    _run(uvicorn.Server(config), url, host, port)
 
+
+def _check_db(db: str) -> str:
+    """``--db``'s normalised URL, checked: its folder exists and the database opens."""
+    from sheepfold.server.storage import normalise_url
+
+    url = normalise_url(db)
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///") :])
+        if path.parent and not path.parent.exists():
+            raise fail(f"--db: the folder {path.parent} does not exist")
+    try:  # open the database once here, so that a bad --db is one clear line, not a traceback
+        from sheepfold.server.storage import Storage
+
+        Storage(db).close()
+    except Exception as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
+    return url
+
+
+def _run(server: Any, url: str, host: str, port: int) -> None:
+    """Serve until Ctrl+C, with the address and the database printed once it listens; fail
+    when it cannot start."""
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
 
     async def announce() -> None:

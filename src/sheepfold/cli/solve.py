@@ -177,23 +177,62 @@ def solve_command(
     if rs.max_turns is not None:
         notes.append(f"max_turns={rs.max_turns} is ignored: the solver plays every game to its end")
     space = solver.Space(rs, players)
-    tab_names = _names([table]) if table else []
-    if len(tab_names) == 1:
-        tab_names = tab_names * players
-    if tab_names and len(tab_names) != players:
-        raise fail(f"--table names {len(tab_names)} bots for {players} seats")
+    tab_names = _table_bots(table, players)
+    opp = _other_bots(against, players)
+    _check_bots(game, tab_names + opp)
+    sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
+    out = _start_values(game, rs, space, sols, hits, secs)
+    if tab_names:
+        ev = _evaluate(space, tab_names, sols, as_json)
+        out["table"] = {"bots": tab_names, "win_share": list(ev.shares)}
+    if opp:
+        rows = [
+            _against_seat(space, sols, opp, seat, games, seed, as_json) for seat in range(players)
+        ]
+        out["against"] = {"bots": opp, "seats": rows}
+    out["notes"] = notes
+    if as_json:
+        print(json.dumps(out))
+        return
+    _print_solve(out, rs)
+
+
+def _table_bots(table: str | None, players: int) -> list[str]:
+    """``--table``'s bots, one per seat (one name: every seat); none without ``--table``."""
+    names = _names([table]) if table else []
+    if len(names) == 1:
+        names = names * players
+    if names and len(names) != players:
+        raise fail(f"--table names {len(names)} bots for {players} seats")
+    return names
+
+
+def _other_bots(against: Sequence[str] | None, players: int) -> list[str]:
+    """``--against``'s bots, one per other seat (one name: every other seat)."""
     opp = _names(against)
     if len(opp) == 1:
         opp = opp * (players - 1)
     if opp and len(opp) != players - 1:
         raise fail(f"--against names {len(opp)} bots for the {players - 1} other seats")
+    return opp
+
+
+def _check_bots(game: str, names: Sequence[str]) -> None:
+    """Fail on the first name that is no bot of ``game``."""
     from sheepfold.bots import available_bots
 
     known = available_bots(game)
-    for name in tab_names + opp:
+    for name in names:
         if name.partition(":")[0] not in known:
             raise fail(f"no bot named {name!r} for {game} (bots: {', '.join(sorted(known))})")
-    sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
+
+
+def _start_values(
+    game: str, rs: Any, space: Any, sols: list[Any], hits: list[bool], secs: float
+) -> dict[str, Any]:
+    """The answer's head: the rules, the solve's cost and every seat's value from the start
+    (the minimax win shares with 2 players, the guaranteed shares with 3-4)."""
+    players = space.n
     out: dict[str, Any] = {
         "game": game,
         "players": players,
@@ -217,58 +256,63 @@ def solve_command(
     else:
         out["kind"] = "guaranteed"
         out["guaranteed_share"] = [s.start_value for s in sols]
-    if tab_names:
-        ev = _evaluate(space, tab_names, sols, as_json)
-        out["table"] = {"bots": tab_names, "win_share": list(ev.shares)}
-    if opp:
-        rows = []
-        for seat in range(players):
-            others = list(opp)
-            table_pols: list[Any] = others[:seat] + ["perfect"] + others[seat:]
-            ev = _evaluate(space, table_pols, sols, as_json)
-            br_pols: list[Any] = others[:seat] + [None] + others[seat:]
-            with _progress(as_json) as prog:
-                task = prog.add_task(f"best response, seat {seat}", total=space.size)
+    return out
 
-                def advance(done: int, total: int, task: Any = task) -> None:
-                    prog.update(task, completed=done, total=total)
 
-                br = solver.best_response(
-                    space,
-                    players,
-                    seat,
-                    [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
-                    progress=advance,
-                )
-            row = {
-                "seat": seat,
-                "table": [str(p) for p in table_pols],
-                "perfect_share": ev.shares[seat],
-                "shares": list(ev.shares),
-                "best_response_share": br.start_value,
-            }
-            if games > 0:
-                sim = solver.simulate(
-                    space,
-                    players,
-                    [_policy(p, space, i, sols) for i, p in enumerate(table_pols)],
-                    games,
-                    seed=seed + seat,
-                )
-                lo, hi = sim.ci95(seat)
-                row["simulated"] = {
-                    "games": games,
-                    "share": sim.shares[seat],
-                    "ci95": [lo, hi],
-                    "unfinished": sim.unfinished,
-                }
-            rows.append(row)
-        out["against"] = {"bots": opp, "seats": rows}
-    out["notes"] = notes
-    if as_json:
-        print(json.dumps(out))
-        return
-    _print_solve(out, rs)
+def _against_seat(
+    space: Any,
+    sols: list[Any],
+    opp: list[str],
+    seat: int,
+    games: int,
+    seed: int,
+    quiet: bool,
+) -> dict[str, Any]:
+    """``seat`` playing perfect against the bots ``opp`` in the other seats: every seat's exact
+    share, ``seat``'s best response and (``games`` > 0) the simulated share with its 95% CI."""
+    from sheepfold.games.shave_a_sheep import solver
+
+    players = space.n
+    others = list(opp)
+    table_pols: list[Any] = others[:seat] + ["perfect"] + others[seat:]
+    ev = _evaluate(space, table_pols, sols, quiet)
+    br_pols: list[Any] = others[:seat] + [None] + others[seat:]
+    with _progress(quiet) as prog:
+        task = prog.add_task(f"best response, seat {seat}", total=space.size)
+
+        def advance(done: int, total: int, task: Any = task) -> None:
+            prog.update(task, completed=done, total=total)
+
+        br = solver.best_response(
+            space,
+            players,
+            seat,
+            [_policy(p, space, i, sols) for i, p in enumerate(br_pols)],
+            progress=advance,
+        )
+    row = {
+        "seat": seat,
+        "table": [str(p) for p in table_pols],
+        "perfect_share": ev.shares[seat],
+        "shares": list(ev.shares),
+        "best_response_share": br.start_value,
+    }
+    if games > 0:
+        sim = solver.simulate(
+            space,
+            players,
+            [_policy(p, space, i, sols) for i, p in enumerate(table_pols)],
+            games,
+            seed=seed + seat,
+        )
+        lo, hi = sim.ci95(seat)
+        row["simulated"] = {
+            "games": games,
+            "share": sim.shares[seat],
+            "ci95": [lo, hi],
+            "unfinished": sim.unfinished,
+        }
+    return row
 
 
 def _policy(name: Any, space: Any, seat: int, sols: list[Any]) -> Any:

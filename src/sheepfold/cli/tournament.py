@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.progress import (
@@ -27,6 +27,9 @@ from sheepfold.cli.common import (
     friendly_errors,
     resolve_rules,
 )
+
+if TYPE_CHECKING:
+    from sheepfold.bots.tournament import TournamentConfig, TournamentResult
 
 
 def _pct(x: float) -> str:
@@ -85,7 +88,7 @@ def tournament_command(
     --duplicate --breeds pastore-maremmano,bobtail
     """
     from sheepfold.bots import available_bots
-    from sheepfold.bots.tournament import TournamentConfig, run_tournament, total_games, validate
+    from sheepfold.bots.tournament import TournamentConfig, validate
 
     check_game(game)
     if list_bots:
@@ -110,6 +113,17 @@ def tournament_command(
         workers=workers or os.cpu_count() or 1,
     )
     validate(cfg)
+    summary = _play(cfg, as_json).summary()
+    if as_json:
+        print(json.dumps(_clean(summary), indent=2))
+        return
+    _print(summary)
+
+
+def _play(cfg: TournamentConfig, as_json: bool) -> TournamentResult:
+    """Play the tournament with a progress bar (on the terminal only with ``as_json``)."""
+    from sheepfold.bots.tournament import run_tournament, total_games
+
     n = total_games(cfg)
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -121,13 +135,8 @@ def tournament_command(
         transient=as_json,
         disable=not err_console.is_terminal and as_json,
     ) as progress:
-        task = progress.add_task(f"{game}: {n} games on {cfg.workers} worker(s)", total=n)
-        result = run_tournament(cfg, on_games=lambda k: progress.advance(task, k))
-    summary = result.summary()
-    if as_json:
-        print(json.dumps(_clean(summary), indent=2))
-        return
-    _print(summary)
+        task = progress.add_task(f"{cfg.game}: {n} games on {cfg.workers} worker(s)", total=n)
+        return run_tournament(cfg, on_games=lambda k: progress.advance(task, k))
 
 
 def _clean(x: Any) -> Any:

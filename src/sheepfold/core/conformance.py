@@ -152,6 +152,8 @@ class _Checker:
 
     # -- one state ---------------------------------------------------------------------------
     def check_state(self, s: State) -> list[int]:
+        """Every check of one state (its player, legal actions, chance, illegal actions,
+        results, invariants, views, determinization, clones); returns its legal actions."""
         g = self.game
         p = s.current_player()
         self.expect(
@@ -162,6 +164,24 @@ class _Checker:
             "player",
             "is_chance_node / is_terminal disagree with current_player",
         )
+        legal = self.check_legal(s, p)
+        self.check_names(s, legal)
+        self.check_chance(s, p, legal)
+        self.check_illegal(s, legal)
+        self.check_results(s)
+        for check, msg in _game_invariants(s):
+            self.expect(False, check, msg)
+        for check in ("conservation", "scores", "no-line"):
+            self.report.count(check)
+        self.check_views(s)
+        self.check_determinize(s, legal)
+        self.check_clone(s, legal)
+        return legal
+
+    def check_legal(self, s: State, p: int) -> list[int]:
+        """The legal actions of ``s`` (``p`` to move): ints, sorted and distinct, in the game's
+        range, none at the end of the game and some before it."""
+        g = self.game
         legal = s.legal_actions()
         self.expect(
             all(type(a) is int for a in legal),
@@ -183,6 +203,10 @@ class _Checker:
                 "legal-sorted",
                 lambda: f"an action id outside 0..{g.info.num_distinct_actions - 1}: {legal}",
             )
+        return legal
+
+    def check_names(self, s: State, legal: list[int]) -> None:
+        """Every legal action has no illegal reason and a name that parses back to it."""
         for a in legal:
             reason = s.illegal_reason(a)
             self.expect(reason is None, "legal-reason", f"legal action {a} has reason {reason!r}")
@@ -195,6 +219,11 @@ class _Checker:
             except IllegalAction as e:
                 raise self.fail("legal-reason", f"'{text}' does not parse back: {e}") from None
             self.expect(back == a, "legal-reason", f"'{text}' parses to {back}, not {a}")
+
+    def check_chance(self, s: State, p: int, legal: list[int]) -> None:
+        """At a chance node: the outcomes are the legal actions, each with a chance, summing to
+        1, no more than the game declares, and sampling gives one; elsewhere: no outcomes."""
+        g = self.game
         if p == CHANCE:
             outs = s.chance_outcomes()
             self.expect(
@@ -223,16 +252,6 @@ class _Checker:
             )
         else:
             self.expect(s.chance_outcomes() == [], "chance", "chance outcomes at a decision")
-        self.check_illegal(s, legal)
-        self.check_results(s)
-        for check, msg in _game_invariants(s):
-            self.expect(False, check, msg)
-        for check in ("conservation", "scores", "no-line"):
-            self.report.count(check)
-        self.check_views(s)
-        self.check_determinize(s, legal)
-        self.check_clone(s, legal)
-        return legal
 
     def check_determinize(self, s: State, legal: list[int]) -> None:
         p = s.current_player()

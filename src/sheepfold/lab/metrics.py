@@ -265,7 +265,13 @@ def _fpa_pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def base_metrics(n: int) -> list[MetricDef]:
-    ms = [
+    """The metrics of every game of ``n`` seats: its length, its results, its tension."""
+    return _length_metrics() + _result_metrics(n) + _tension_metrics()
+
+
+def _length_metrics() -> list[MetricDef]:
+    """How long games last (finished games) and how many the turn limit stops."""
+    return [
         MetricDef(
             "length_mean",
             "game length (turns), mean",
@@ -325,6 +331,11 @@ def base_metrics(n: int) -> list[MetricDef]:
             all_games=True,
         ),
     ]
+
+
+def _result_metrics(n: int) -> list[MetricDef]:
+    """Who wins: every seat's win share, the first-player advantage, the balance, the ties."""
+    ms: list[MetricDef] = []
     for s in range(n):
         ms.append(
             MetricDef(
@@ -365,6 +376,13 @@ def base_metrics(n: int) -> list[MetricDef]:
             _pg("nwin", None, lambda x: (x > 1).astype(float)),
             ci="wilson",
         ),
+    ]
+    return ms
+
+
+def _tension_metrics() -> list[MetricDef]:
+    """How the lead moves during a game and how close it ends."""
+    return [
         MetricDef(
             "lead_changes",
             "lead changes per game",
@@ -413,7 +431,6 @@ def base_metrics(n: int) -> list[MetricDef]:
             group="tension",
         ),
     ]
-    return ms
 
 
 def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef]:

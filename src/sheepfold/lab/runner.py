@@ -523,42 +523,12 @@ def run(
     ``standings=False`` (no ``out`` only) leaves the per-turn standings out of the returned
     table, to keep millions of games in memory (the metrics do not need them).
     """
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     if job.engine == "auto":
         job = replace(job, engine=resolve_engine(job))
     out_path = Path(out) if out is not None else None
-    done: set[int] = set()
-    if out_path is not None:
-        parts = _parts_dir(out_path)
-        if (out_path.exists() or parts.is_dir()) and not resume:
-            if not overwrite:
-                raise LabError(
-                    f"{out_path} exists: add --resume to finish it, or --overwrite to start again"
-                )
-            if out_path.exists():
-                out_path.unlink()
-            shutil.rmtree(parts, ignore_errors=True)
-        if resume and out_path.exists():
-            old_job, old = read_table(out_path)
-            if not old_job.same_games(job):
-                raise LabError(
-                    f"{out_path} holds another job ({old_job.game}, rules {old_job.ruleset}, bots "
-                    f"{', '.join(old_job.bots)}, seed {old_job.seed}, engine {old_job.engine}): "
-                    "resume needs the same game, rules, players, bots, seed and engine"
-                )
-            done.update(int(x) for x in old.column("game_index").to_numpy())
-        if resume and parts.is_dir():
-            for p in sorted(parts.glob("part-*.parquet")):
-                try:
-                    done.update(
-                        int(x)
-                        for x in pq.read_table(p, columns=["game_index"]).column(0).to_numpy()
-                    )
-                except Exception:
-                    continue
-        parts.mkdir(parents=True, exist_ok=True)
+    done = _done_games(job, out_path, resume, overwrite) if out_path is not None else set()
     todo = [i for i in range(job.games) if i not in done]
     total = job.games
     finished = total - len(todo)
@@ -606,14 +576,57 @@ def run(
         if out_path is not None:
             table = _merge(job, out_path)
     if out_path is None:
-        if tables:
-            table = pa.concat_tables(tables)
-            order = np.argsort(table.column("game_index").to_numpy(), kind="stable")
-            table = table.take(pa.array(order))
-        else:
-            table = chunk_to_table(job, empty_chunk(job))
-            if not standings:
-                table = table.drop_columns(["standings"])
+        table = _memory_table(job, tables, standings)
+    return table
+
+
+def _done_games(job: Job, out_path: Path, resume: bool, overwrite: bool) -> set[int]:
+    """Ready ``out_path`` and its parts folder for ``job``: the games they already hold when
+    resuming (a finished file must hold the same games), else none (``overwrite`` clears them)."""
+    import pyarrow.parquet as pq
+
+    done: set[int] = set()
+    parts = _parts_dir(out_path)
+    if (out_path.exists() or parts.is_dir()) and not resume:
+        if not overwrite:
+            raise LabError(
+                f"{out_path} exists: add --resume to finish it, or --overwrite to start again"
+            )
+        if out_path.exists():
+            out_path.unlink()
+        shutil.rmtree(parts, ignore_errors=True)
+    if resume and out_path.exists():
+        old_job, old = read_table(out_path)
+        if not old_job.same_games(job):
+            raise LabError(
+                f"{out_path} holds another job ({old_job.game}, rules {old_job.ruleset}, bots "
+                f"{', '.join(old_job.bots)}, seed {old_job.seed}, engine {old_job.engine}): "
+                "resume needs the same game, rules, players, bots, seed and engine"
+            )
+        done.update(int(x) for x in old.column("game_index").to_numpy())
+    if resume and parts.is_dir():
+        for p in sorted(parts.glob("part-*.parquet")):
+            try:
+                done.update(
+                    int(x) for x in pq.read_table(p, columns=["game_index"]).column(0).to_numpy()
+                )
+            except Exception:
+                continue
+    parts.mkdir(parents=True, exist_ok=True)
+    return done
+
+
+def _memory_table(job: Job, tables: list[Any], standings: bool) -> Any:
+    """The games played in memory, by game index (an empty table when there were none)."""
+    import pyarrow as pa
+
+    if tables:
+        table = pa.concat_tables(tables)
+        order = np.argsort(table.column("game_index").to_numpy(), kind="stable")
+        return table.take(pa.array(order))
+    table = chunk_to_table(job, empty_chunk(job))
+    if not standings:
+        table = table.drop_columns(["standings"])
     return table
 
 
