@@ -62,9 +62,33 @@ def _names(values: Sequence[str] | None) -> list[str]:
     return out
 
 
+class _CachedSeats(Sequence[Any]):
+    """Every seat's solution, read from the solver's cache when asked for and kept until
+    another seat is: at 4 players one seat's values and tables take gigabytes, so only the
+    seat in use is in memory."""
+
+    def __init__(self, rules: Any, space: Any) -> None:
+        self.rules, self.space = rules, space
+        self._held: tuple[int, Any] | None = None
+
+    def __len__(self) -> int:
+        return int(self.space.n)
+
+    def __getitem__(self, seat: Any) -> Any:
+        from sheepfold.games.shave_a_sheep import solver
+
+        if not isinstance(seat, int) or not 0 <= seat < len(self):
+            raise IndexError(seat)
+        if self._held is None or self._held[0] != seat:
+            self._held = None  # let the seat held go before reading the next
+            sol, _ = solver.cached(self.rules, self.space.n, seat=seat, space=self.space)
+            self._held = (seat, sol)
+        return self._held[1]
+
+
 def _solutions(
     rules: Any, players: int, quiet: bool, use_cache: bool
-) -> tuple[list[Any], list[bool], float]:
+) -> tuple[Sequence[Any], list[bool], float]:
     """The minimax solution (2 players) or every seat's guaranteed share, with a progress bar."""
     from sheepfold.games.shave_a_sheep import solver
 
@@ -87,21 +111,10 @@ def _solutions(
                     space, players, progress=bar("guaranteed shares, all seats")
                 )
                 return sols, [False] * players, time.perf_counter() - t0
-            first, hit = solver.cached(
+            _, hit = solver.cached(
                 rules, players, seat=0, space=space, progress=bar("guaranteed shares, all seats")
             )
-            sols, hits = [first], [hit]
-            for seat in range(1, players):
-                sol, h = solver.cached(
-                    rules,
-                    players,
-                    seat=seat,
-                    space=space,
-                    progress=bar("guaranteed shares, all seats"),
-                )
-                sols.append(sol)
-                hits.append(h)
-            return sols, hits, time.perf_counter() - t0
+            return _CachedSeats(rules, space), [hit] * players, time.perf_counter() - t0
         sols, hits = [], []
         for seat in range(players):
             sol, hit = solver.cached(
@@ -228,7 +241,7 @@ def _check_bots(game: str, names: Sequence[str]) -> None:
 
 
 def _start_values(
-    game: str, rs: Any, space: Any, sols: list[Any], hits: list[bool], secs: float
+    game: str, rs: Any, space: Any, sols: Sequence[Any], hits: list[bool], secs: float
 ) -> dict[str, Any]:
     """The answer's head: the rules, the solve's cost and every seat's value from the start
     (the minimax win shares with 2 players, the guaranteed shares with 3-4)."""
@@ -261,7 +274,7 @@ def _start_values(
 
 def _against_seat(
     space: Any,
-    sols: list[Any],
+    sols: Sequence[Any],
     opp: list[str],
     seat: int,
     games: int,
@@ -315,14 +328,14 @@ def _against_seat(
     return row
 
 
-def _policy(name: Any, space: Any, seat: int, sols: list[Any]) -> Any:
+def _policy(name: Any, space: Any, seat: int, sols: Sequence[Any]) -> Any:
     """'perfect' -> the solved table of this seat (minimax, or the guaranteed-share policy)."""
     if name == "perfect":
         return sols[0] if space.n == 2 else sols[seat]
     return name
 
 
-def _evaluate(space: Any, names: Sequence[Any], sols: list[Any], quiet: bool) -> Any:
+def _evaluate(space: Any, names: Sequence[Any], sols: Sequence[Any], quiet: bool) -> Any:
     from sheepfold.games.shave_a_sheep import solver
 
     pols = [_policy(p, space, i, sols) for i, p in enumerate(names)]

@@ -342,9 +342,8 @@ def _kinds_and_tab(
         elif p.kind == "table":
             kinds[i] = K.TABLE
             assert p.tab is not None and turn is not None
-            rows = turn == i
-            mine = space.roller_columns()
-            cells = np.ix_(np.flatnonzero(rows), mine)
+            mine = np.array(space.roller_columns(), dtype=np.int64)
+            cells = np.ix_(np.flatnonzero(turn == i), mine)
             tab[cells] = p.tab[cells]
             grabs = space.grabber_columns(i)
             tab[:, grabs] = p.tab[:, grabs]
@@ -426,6 +425,7 @@ def _run(
     record: bool,
     tol: float,
     progress: ProgressFn | None,
+    *,
     compiled: bool = True,
 ) -> tuple[np.ndarray, Stats]:
     V = np.zeros((space.size, nv), dtype=np.float64)

@@ -87,7 +87,7 @@ PC_ST, PC_G1, PC_G2, PC_REF, PC_LO, PC_HI = range(6)
 def successor(st2, ctx, out):  # type: ignore[no-untyped-def]
     """The values of the position a finished turn left in ``st2`` into ``out``; returns its
     index, or -1 when the game ended (then ``out`` holds the win shares)."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, ix, cfg, V = ctx[0], ctx[2], ctx[5], ctx[6]
     n = prm[P_N]
     nv = cfg[C_NV]
     focal = cfg[C_FOCAL]
@@ -114,7 +114,7 @@ def successor(st2, ctx, out):  # type: ignore[no-untyped-def]
 def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
     """The decision the roller of ``s`` is fixed to among ``acts[:c]`` (TABLE: slot ``slot`` of
     position ``x`` and face ``f``; GREEDY), or -1 when it chooses (MAX, MIN, RANDOM)."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, kinds, tab = ctx[0], ctx[3], ctx[4]
     acts, trial = work[5], work[7]
     t = s[TURN]
     if kinds[t] == TABLE:
@@ -127,7 +127,7 @@ def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
 @inline
 def target_choice(x, f, g, s, ctx, work):  # type: ignore[no-untyped-def]
     """The seat grabber ``g`` is fixed to send the wolf to (TABLE, GREEDY), or -1."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, kinds, tab = ctx[0], ctx[3], ctx[4]
     acts2, trial = work[6], work[7]
     if kinds[g] == TABLE:
         return np.int64(tab[x, prm[P_COL + f] + 1 + g])
@@ -169,7 +169,7 @@ def _records(kind, cfg):  # type: ignore[no-untyped-def]
 def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
     """The roller of ``s`` decides among ``acts[:c]`` (``chosen``: a fixed choice, else -1): the
     value into ``buf[1]``; returns the best action (MAX, MIN)."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, kinds, cfg = ctx[0], ctx[3], ctx[5]
     nv = cfg[C_NV]
     buf, st2, acts = work[1], work[3], work[5]
     kt = kinds[s[TURN]]
@@ -187,11 +187,11 @@ def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
     return best
 
 
-@jit
+@inline
 def _backup_race(x, f, s, ctx, work, record):  # type: ignore[no-untyped-def]
     """Howling Wolf's race on face ``f`` at position ``x`` (decoded in ``s``): chance picks the
     grabber g, g picks a target k != g, the roller grows or passes. The value into ``buf[3]``."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, probs, kinds, tab, cfg = ctx[0], ctx[1], ctx[3], ctx[4], ctx[5]
     buf, st3, acts = work[1], work[4], work[5]
     n = prm[P_N]
     nv = cfg[C_NV]
@@ -223,11 +223,11 @@ def _backup_race(x, f, s, ctx, work, record):  # type: ignore[no-untyped-def]
             buf[3, j] += q * buf[2, j]
 
 
-@jit
+@inline
 def backup(x, s, ctx, work, record):  # type: ignore[no-untyped-def]
     """The value vector of canonical position ``x`` (decoded in ``s``) into ``out``: one Bellman
     backup. With ``record``, the MAX (and MIN, unless RECMAX) seats' choices go into ``tab``."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, probs, kinds, tab, cfg = ctx[0], ctx[1], ctx[3], ctx[4], ctx[5]
     out, buf, acts = work[0], work[1], work[5]
     nv = cfg[C_NV]
     for j in range(nv):
@@ -250,7 +250,7 @@ def backup(x, s, ctx, work, record):  # type: ignore[no-untyped-def]
 def sweep_block(B, bi, ctx, work, record):  # type: ignore[no-untyped-def]
     """One Gauss-Seidel sweep over block ``bi`` of layer ``B`` (fullest sheep first) with
     :func:`backup`; the largest change."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, ix, cfg, V = ctx[0], ctx[2], ctx[5], ctx[6]
     out, st = work[0], work[2]
     nv = cfg[C_NV]
     delta = 0.0
@@ -323,7 +323,7 @@ def _fold(op, row, v, nv):  # type: ignore[no-untyped-def]
 def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-def]
     """The roller of ``s`` decides among ``acts[:c]``: successors inside the layer become
     references, the others (final already) are folded into ``row`` with ``op``."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, cfg = ctx[0], ctx[5]
     nv = cfg[C_NV]
     buf, st2, acts, pc = work[1], work[3], work[5], work[8]
     refs = prog[6]
@@ -341,11 +341,11 @@ def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-de
             _fold(op, row, buf[0], nv)
 
 
-@jit
+@inline
 def _compile_roller(s, c, chosen, w, ctx, work, prog):  # type: ignore[no-untyped-def]
     """A normal face (chance ``w``): the roller of ``s`` decides among ``acts[:c]``. A g1 row
     with the references, or a constant of the position when there are none."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    kinds, cfg = ctx[3], ctx[5]
     st_f, g1_i, g1_f = prog[1], prog[2], prog[3]
     pc = work[8]
     nv = cfg[C_NV]
@@ -377,11 +377,11 @@ def _to_constant(op, w, row, nv, dest):  # type: ignore[no-untyped-def]
         dest[0] += w * row[0]
 
 
-@jit
+@inline
 def _compile_grow(s, c, chosen, op1, row1, ctx, work, prog):  # type: ignore[no-untyped-def]
     """Howling Wolf, after the grab: the roller of ``s`` grows or passes. A g2 row with the
     references, or a constant folded into its grabber's decision (``row1``, ``op1``)."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    kinds, cfg = ctx[3], ctx[5]
     g2_i, g2_f = prog[4], prog[5]
     buf, pc = work[1], work[8]
     nv = cfg[C_NV]
@@ -403,11 +403,11 @@ def _compile_grow(s, c, chosen, op1, row1, ctx, work, prog):  # type: ignore[no-
     _fold(op1, row1, buf[1], nv)
 
 
-@jit
+@inline
 def _compile_grab(x, f, g, s, w, ctx, work, prog):  # type: ignore[no-untyped-def]
     """Howling Wolf's race on face ``f``, grabber ``g`` (chance ``w``): ``g`` picks a target,
     then the roller grows or passes. A g1 row whose children are g2 rows, or a constant."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, kinds, cfg = ctx[0], ctx[3], ctx[5]
     st_f, g1_i, g1_f = prog[1], prog[2], prog[3]
     st3, acts, pc = work[4], work[5], work[8]
     n = prm[P_N]
@@ -451,7 +451,7 @@ def compile_positions(B, xs, ctx, work, prog):  # type: ignore[no-untyped-def]
     g2), ``g1_f`` = (weight, 1/options, constant...); a g2 row (Howling Wolf's grow decision
     inside a target decision) ``g2_i`` = (op, ref start, ref end), ``g2_f`` = (1/options,
     constant...). Returns the number of positions written."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, probs, ix = ctx[0], ctx[1], ctx[2]
     st_i, st_f = prog[0], prog[1]
     st, acts, pc = work[2], work[5], work[8]
     pc[:] = 0
@@ -752,7 +752,7 @@ def simulate(seeds, seats, prm, ix, shares, turns):  # type: ignore[no-untyped-d
 @njit(parallel=True, cache=True, nogil=True)
 def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """:func:`solve_chunk` for every chunk of layer ``B``, on numba's threads."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx
+    prm, probs, ix, kinds, tab, cfg, V = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], ctx[6]
     i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 = ix
     sf, si = bufs
     p0, p1, p2, p3, p4, p5, p6 = progs

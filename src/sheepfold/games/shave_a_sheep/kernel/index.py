@@ -12,10 +12,10 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     TURN,
     WOLF,
 )
-from sheepfold.games.shave_a_sheep.kernel.step import jit
+from sheepfold.games.shave_a_sheep.kernel.step import inline, jit
 
 
-@jit
+@inline
 def encode(st, prm, ix):  # type: ignore[no-untyped-def]
     """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll)."""
     off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = ix[0], ix[1], ix[2], ix[3], ix[4], ix[5]
@@ -47,7 +47,7 @@ def layer_of(x, ix):  # type: ignore[no-untyped-def]
     return lo
 
 
-@jit
+@inline
 def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     """Write the turn-start position of index ``x`` of layer ``B`` into ``st`` (turns 0)."""
     off, cnt_le, sv_arr, pv_all, block_start = ix[0], ix[1], ix[6], ix[7], ix[8]
@@ -70,7 +70,7 @@ def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     st[MIDDLE] = m
 
 
-@jit
+@inline
 def turn_round(st, r, prm):  # type: ignore[no-untyped-def]
     """Turn the table ``r`` seats: seat ``i + r`` becomes seat ``i`` (the wolf and the turn too)."""
     n = prm[P_N]
