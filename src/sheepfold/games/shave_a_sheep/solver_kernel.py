@@ -345,26 +345,40 @@ def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-de
 def _compile_roller(s, c, chosen, w, ctx, work, prog):  # type: ignore[no-untyped-def]
     """A normal face (chance ``w``): the roller of ``s`` decides among ``acts[:c]``. A g1 row
     with the references, or a constant of the position when there are none."""
-    kinds, cfg = ctx[3], ctx[5]
-    st_f, g1_i, g1_f = prog[1], prog[2], prog[3]
-    pc = work[8]
-    nv = cfg[C_NV]
-    kt = kinds[s[TURN]]
-    op = _op_of(kt)
+    kt = ctx[3][s[TURN]]
+    j1 = _open_group(_op_of(kt), w, 1.0 / c if kt == RANDOM else 1.0, ctx, work, prog)
+    _refs(s, c, chosen, _op_of(kt), prog[3][j1, 2:], ctx, work, prog)
+    prog[2][j1, 2] = work[8][PC_REF]  # its own references
+    _close_group(j1, ctx, work, prog)
+
+
+@inline
+def _open_group(op, w, mean_w, ctx, work, prog):  # type: ignore[no-untyped-def]
+    """Open the next g1 row: a decision of kind ``op`` of chance ``w`` (``mean_w``: the weight
+    of each option when it averages), with no references or g2 rows yet. Returns its row."""
+    g1_i, g1_f, pc = prog[2], prog[3], work[8]
     j1 = pc[PC_G1]
     g1_i[j1, 0] = op
     g1_i[j1, 1] = pc[PC_REF]
+    g1_i[j1, 2] = pc[PC_REF]
     g1_i[j1, 3] = pc[PC_G2]
     g1_i[j1, 4] = pc[PC_G2]
     g1_f[j1, 0] = w
-    g1_f[j1, 1] = 1.0 / c if kt == RANDOM else 1.0
-    _init(op, g1_f[j1, 2:], nv)
-    _refs(s, c, chosen, op, g1_f[j1, 2:], ctx, work, prog)
-    g1_i[j1, 2] = pc[PC_REF]
-    if g1_i[j1, 2] > g1_i[j1, 1]:
+    g1_f[j1, 1] = mean_w
+    _init(op, g1_f[j1, 2:], ctx[5][C_NV])
+    return j1
+
+
+@inline
+def _close_group(j1, ctx, work, prog):  # type: ignore[no-untyped-def]
+    """Keep g1 row ``j1`` if it has references or g2 rows; else fold it into the position's
+    constant (the row is written over by the next one)."""
+    g1_i, g1_f, pc = prog[2], prog[3], work[8]
+    if g1_i[j1, 2] > g1_i[j1, 1] or g1_i[j1, 4] > g1_i[j1, 3]:
         pc[PC_G1] += 1
-    else:
-        _to_constant(op, w * g1_f[j1, 1], g1_f[j1, 2:], nv, st_f[pc[PC_ST]])
+        return
+    w = g1_f[j1, 0] * g1_f[j1, 1]
+    _to_constant(g1_i[j1, 0], w, g1_f[j1, 2:], ctx[5][C_NV], prog[1][pc[PC_ST]])
 
 
 @inline
@@ -407,22 +421,12 @@ def _compile_grow(s, c, chosen, op1, row1, ctx, work, prog):  # type: ignore[no-
 def _compile_grab(x, f, g, s, w, ctx, work, prog):  # type: ignore[no-untyped-def]
     """Howling Wolf's race on face ``f``, grabber ``g`` (chance ``w``): ``g`` picks a target,
     then the roller grows or passes. A g1 row whose children are g2 rows, or a constant."""
-    prm, kinds, cfg = ctx[0], ctx[3], ctx[5]
-    st_f, g1_i, g1_f = prog[1], prog[2], prog[3]
-    st3, acts, pc = work[4], work[5], work[8]
+    prm, kinds = ctx[0], ctx[3]
+    st3, acts = work[4], work[5]
     n = prm[P_N]
-    nv = cfg[C_NV]
-    kg = kinds[g]
-    op1 = _op_of(kg)
+    op1 = _op_of(kinds[g])
     chosen_k = target_choice(x, f, g, s, ctx, work)
-    j1 = pc[PC_G1]
-    g1_i[j1, 0] = op1
-    g1_i[j1, 1] = pc[PC_REF]
-    g1_i[j1, 2] = pc[PC_REF]
-    g1_i[j1, 3] = pc[PC_G2]
-    g1_f[j1, 0] = w
-    g1_f[j1, 1] = 1.0 / (n - 1) if kg == RANDOM else 1.0
-    _init(op1, g1_f[j1, 2:], nv)
+    j1 = _open_group(op1, w, 1.0 / (n - 1) if kinds[g] == RANDOM else 1.0, ctx, work, prog)
     for k in range(n):
         if k == g or (chosen_k >= 0 and k != chosen_k):
             continue
@@ -430,12 +434,9 @@ def _compile_grab(x, f, g, s, w, ctx, work, prog):  # type: ignore[no-untyped-de
         howl_take(st3, k)
         c = howl_choices(st3, prm, acts)
         chosen = roller_choice(x, f, 1 + n + g * n + k, st3, c, ctx, work)
-        _compile_grow(st3, c, chosen, op1, g1_f[j1, 2:], ctx, work, prog)
-    g1_i[j1, 4] = pc[PC_G2]
-    if g1_i[j1, 4] > g1_i[j1, 3]:
-        pc[PC_G1] += 1
-    else:
-        _to_constant(op1, w * g1_f[j1, 1], g1_f[j1, 2:], nv, st_f[pc[PC_ST]])
+        _compile_grow(st3, c, chosen, op1, prog[3][j1, 2:], ctx, work, prog)
+    prog[2][j1, 4] = work[8][PC_G2]  # its g2 rows
+    _close_group(j1, ctx, work, prog)
 
 
 @jit
