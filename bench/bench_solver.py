@@ -2,7 +2,9 @@
 (guaranteed shares of all seats, in one solve by rotation). The baseline, measured in the same
 run, is the same 2-player solve with the reference kernel (every sweep recomputes every
 transition instead of running the compiled block), and for 3 players one seat solved alone.
-4 players (all seats) only with SHEEPFOLD_BENCH_4P=1: it takes about 20 minutes.
+4 players (all seats) only with SHEEPFOLD_BENCH_4P=1: it takes about 20 minutes, then both wolf
+variants at 4 players (all seats, one seat unfolded at a time, each in its own process so that
+its maximum resident size is its own): about 15 and 20 minutes more.
 
 Peak memory: tracemalloc's peak of the solve (numpy arrays are traced) and the process's
 maximum resident size. numba compiles once per machine (cached on disk); a warm-up solve of a
@@ -85,10 +87,39 @@ def main() -> None:
             lambda: S.guaranteed_shares_all(sp4, 4, on_seat=lambda s: shares.append(s.start_value)),
         )
         print("   guaranteed shares: " + ", ".join(f"{v:.6f}" for v in shares))
+        for variant in ("howling-wolf", "my-friend-mr-wolf"):
+            wolf_solve(variant)
     else:
         print(
             "4 players: skipped (set SHEEPFOLD_BENCH_4P=1: all seats in one solve, about 20 minutes, ~3 GB)"
         )
+
+
+WOLF = """
+import resource, sys, time
+from sheepfold.games.shave_a_sheep import solver as S
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+shares = []
+t = time.perf_counter()
+S.guaranteed_shares_all(
+    ShaveRules(variants=[sys.argv[1]]), 4, on_seat=lambda s: shares.append(s.start_value)
+)
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+print(f"{time.perf_counter() - t:.0f} s, max RSS {rss:.2f} GB; shares", *(f"{v:.6f}" for v in shares))
+"""
+
+
+def wolf_solve(variant: str) -> None:
+    """A 4-player all-seat solve of a wolf variant in a fresh process, within 8 GB."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SHEEPFOLD_SOLVER_MAX_GB="8")
+    out = subprocess.run(
+        [sys.executable, "-c", WOLF, variant], env=env, capture_output=True, text=True
+    )
+    text = out.stdout.strip() or out.stderr.strip().splitlines()[-1]
+    print(f"4 players, {variant}, guaranteed shares of all 4 seats (8 GB allowed): {text}")
 
 
 if __name__ == "__main__":
