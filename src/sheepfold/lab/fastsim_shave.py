@@ -34,6 +34,7 @@ from sheepfold.games.shave_a_sheep.kernel.play import (
     game_key,
     play,
     play_random,
+    scratch,
     turn,
     turn_random,
 )
@@ -67,7 +68,7 @@ def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _play(seed, st, seats, prm, ix, scratch, V, out):  # type: ignore[no-untyped-def]
+def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def]
     """Play game ``seed`` into ``st``, measuring it into ``out`` = (standings, first row,
     uncertainty buffer): the piles after each turn from row ``first`` (while there is room),
     and with exact win shares ``V`` the outcome uncertainty at each turn start. Returns (turns
@@ -83,7 +84,7 @@ def _play(seed, st, seats, prm, ix, scratch, V, out):  # type: ignore[no-untyped
     while True:
         if random:  # the hot loop of random play: no position index, no records
             started += 1
-            turn_random(st, key, prm, scratch[0])
+            turn_random(st, key, prm, kit[0])
             rows = _stand(stand, first, rows, st, n)
             if st[L.OVER]:
                 return started, rows
@@ -92,7 +93,7 @@ def _play(seed, st, seats, prm, ix, scratch, V, out):  # type: ignore[no-untyped
         if V.shape[0] > 0 and started < ubuf.shape[0]:
             ubuf[started] = _uncertainty(V, x, n)
         started += 1
-        turn(st, key, seats, prm, x, scratch, notrace, 0)
+        turn(st, key, seats, prm, x, kit, notrace, 0)
         rows = _stand(stand, first, rows, st, n)
         if st[L.OVER]:
             return started, rows
@@ -136,7 +137,7 @@ def _batch(seeds, pols, tab, prm, ix, V, want_stand, res):  # type: ignore[no-un
     n = prm[L.P_N]
     G = seeds.shape[0]
     st = np.zeros(L.STATE_LEN, dtype=np.int64)
-    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    kit = scratch()
     ubuf = np.zeros(prm[L.P_MAXT] + 2 if prm[L.P_MAXT] > 0 else 100_000)
     stand = np.zeros((G * 96 if want_stand else 0, n), dtype=np.int64)
     offsets[0] = 0
@@ -164,7 +165,7 @@ def _batch(seeds, pols, tab, prm, ix, V, want_stand, res):  # type: ignore[no-un
 def _bench(seed0, count, seats, prm, ix):  # type: ignore[no-untyped-def]
     """Play ``count`` games seeded seed0.. with no output but (seat 0's outright wins, turns)."""
     st = np.zeros(L.STATE_LEN, dtype=np.int64)
-    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    kit = scratch()
     random = all_random(seats[0], prm[L.P_N])
     wins = 0
     turns = 0
@@ -320,7 +321,7 @@ def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) 
 @jit
 def _trace(seed, seats, prm, ix, buf):  # type: ignore[no-untyped-def]
     st = np.zeros(L.STATE_LEN, dtype=np.int64)
-    kit = (np.zeros(16, dtype=np.int64), np.zeros(L.STATE_LEN, dtype=np.int64))
+    kit = scratch()
     new_game(st, prm)
     key = game_key(seed)
     tlen = 0

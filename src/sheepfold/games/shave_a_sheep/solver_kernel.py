@@ -55,7 +55,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     TURN,
     WOLF0,
 )
-from sheepfold.games.shave_a_sheep.kernel.play import play  # noqa: E402
+from sheepfold.games.shave_a_sheep.kernel.play import play, scratch  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.policy import greedy  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     choices,
@@ -740,7 +740,7 @@ def simulate(seeds, seats, prm, ix, shares, turns):  # type: ignore[no-untyped-d
     ``turns[g]`` = turns played. For the statistical tests and the strength numbers."""
     n = prm[P_N]
     st = np.zeros(STATE_LEN, dtype=np.int64)
-    kit = (np.zeros(16, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64))
+    kit = scratch()
     for g in range(seeds.shape[0]):
         turns[g] = play(seeds[g], st, seats, prm, ix, kit)
         for i in range(n):

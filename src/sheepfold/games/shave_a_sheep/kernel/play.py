@@ -209,6 +209,7 @@ def all_random(pols, n):  # type: ignore[no-untyped-def]
     return True
 
 
-def scratch() -> tuple[np.ndarray, np.ndarray]:
-    """Fresh scratch buffers for :func:`turn` and :func:`play`."""
+@jit
+def scratch():  # type: ignore[no-untyped-def]
+    """Fresh scratch buffers for :func:`turn` and :func:`play`: (legal actions, trial state)."""
     return np.zeros(16, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)
