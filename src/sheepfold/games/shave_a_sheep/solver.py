@@ -98,7 +98,8 @@ def memory_limit() -> float:
 
 def _check_memory(space: Space, columns: int, tables: int, what: str) -> None:
     """Refuse a solve whose arrays would not fit (values: 8 bytes a column; decision tables:
-    one byte per face and slot; Howling Wolf's tables have 1 + n + n*n slots)."""
+    one byte per column, ``space.C``: one per normal face, 1 + n + n*n per Howling Wolf race
+    face)."""
     need = space.size * (8 * columns + tables * space.C)
     if need > memory_limit():
         raise SolverError(
