@@ -362,7 +362,7 @@ def _workers() -> int:
 def _buffers(
     space: Space, workers: int, nv: int, programs: int
 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """Per-worker scratch (floats: 5 rows of nv, ints: 7 state-vector rows; see
+    """Per-worker scratch (floats: 3 rows of nv, ints: 6 state-vector rows; see
     solver_kernel's ``work``) and compiled-program buffers sized for the largest block (layer
     0) or orbit (``prog``: st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)."""
     bufs, progs = _buffer_shapes(space, workers, nv, programs)
@@ -388,7 +388,7 @@ def _buffer_shapes(space: Space, workers: int, nv: int, programs: int) -> tuple[
     g2_rows = max_st * F * n * (n - 1) if has_race else 1
     ref_rows = max_st * F * max(13, 2 * n * (n - 1))
     w, P, i8, f8 = workers, programs, np.int64, np.float64
-    bufs: Shapes = [((w, 5, max(nv, 1)), f8), ((w, 7, STATE_LEN), i8)]
+    bufs: Shapes = [((w, 3, max(nv, 1)), f8), ((w, 6, STATE_LEN), i8)]
     progs: Shapes = [
         ((w, P, max_st, 3), i8),
         ((w, P, max_st, nv), f8),

@@ -21,11 +21,10 @@ The kernels take their inputs in a few records (tuples):
   seats' kinds, the decision table, the solve's config (``cfg[C_NV]`` value columns,
   ``cfg[C_FOCAL]``, ``cfg[C_ROT]``: positions turned so that the roller sits at seat 0,
   ``cfg[C_RECMAX]``: record only the MAX seat's decisions) and the values;
-* ``work = (out, buf, st, st2, st3, acts, acts2, trial, pc)``: one worker's scratch (``buf``
-  rows: 0 a successor's values, 1 the roller's decision, 2 the grabber's, 3 the grab's chance;
-  ``pc``: the program counters of :func:`compile_positions`);
+* ``work = (out, buf, st, st2, st3, acts, acts2, trial)``: one worker's scratch (``out``: a
+  successor's values; ``buf``: two rows of sums);
 * ``prog = (st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)``: a compiled program (see
-  :func:`compile_positions`).
+  :func:`walk`).
 """
 
 from __future__ import annotations
@@ -78,214 +77,19 @@ C_NV, C_FOCAL, C_ROT, C_RECMAX = range(4)
 CFG_LEN = 4
 # program folds
 OP_MEAN, OP_MAX, OP_MIN = 0, 1, 2
-# pc slots: positions, g1 rows, g2 rows, references written; the layer's index range
-PC_ST, PC_G1, PC_G2, PC_REF, PC_LO, PC_HI = range(6)
 
 
 # -- one turn's tree -----------------------------------------------------------------------------
-@inline
-def successor(st2, ctx, out):  # type: ignore[no-untyped-def]
-    """The values of the position a finished turn left in ``st2`` into ``out``; returns its
-    index, or -1 when the game ended (then ``out`` holds the win shares)."""
-    prm, ix, cfg, V = ctx[0], ctx[2], ctx[5], ctx[6]
-    n = prm[P_N]
-    nv = cfg[C_NV]
-    focal = cfg[C_FOCAL]
-    if st2[OVER]:
-        if nv == 1:
-            out[0] = share(st2, focal, prm)
-        else:
-            for j in range(nv):
-                out[j] = share(st2, j, prm)
-        return -1
-    if cfg[C_ROT]:  # the next roller to seat 0; our focal seat is then focal - t2
-        t2 = st2[TURN]
-        turn_round(st2, t2, prm)
-        idx = encode(st2, prm, ix)
-        out[0] = V[idx, (focal - t2 + n) % n]
-        return idx
-    idx = encode(st2, prm, ix)
-    for j in range(nv):
-        out[j] = V[idx, j]
-    return idx
-
-
-@inline
-def roller_choice(x, f, slot, s, c, ctx, work):  # type: ignore[no-untyped-def]
-    """The decision the roller of ``s`` is fixed to among ``acts[:c]`` (TABLE: slot ``slot`` of
-    position ``x`` and face ``f``; GREEDY), or -1 when it chooses (MAX, MIN, RANDOM)."""
-    prm, kinds, tab = ctx[0], ctx[3], ctx[4]
-    acts, trial = work[5], work[7]
-    t = s[TURN]
-    if kinds[t] == TABLE:
-        return np.int64(tab[x, prm[P_COL + f] + slot])
-    if kinds[t] == GREEDY:
-        return greedy(s, t, acts, c, False, prm, trial)
-    return -1
-
-
-@inline
-def target_choice(x, f, g, s, ctx, work):  # type: ignore[no-untyped-def]
-    """The seat grabber ``g`` is fixed to send the wolf to (TABLE, GREEDY), or -1."""
-    prm, kinds, tab = ctx[0], ctx[3], ctx[4]
-    acts2, trial = work[6], work[7]
-    if kinds[g] == TABLE:
-        return np.int64(tab[x, prm[P_COL + f] + 1 + g])
-    if kinds[g] == GREEDY:
-        c = howl_targets(g, prm, acts2)
-        return greedy(s, g, acts2, c, True, prm, trial) - WOLF0
-    return -1
-
-
-@inline
-def _take(kind, best, a, v, acc, n_opts, nv):  # type: ignore[no-untyped-def]
-    """Fold option ``a`` (values ``v``) into ``acc`` as the deciding seat's kind does: RANDOM
-    averages over ``n_opts`` options, MAX / MIN keep the best for seat 0's value, a fixed choice
-    (TABLE, GREEDY: the only option not skipped) is copied. Returns the best option so far."""
-    if kind == RANDOM:
-        for j in range(nv):
-            acc[j] += v[j] / n_opts
-    elif kind == MAX:
-        if best < 0 or v[0] > acc[0]:
-            best = a
-            acc[0] = v[0]
-    elif kind == MIN:
-        if best < 0 or v[0] < acc[0]:
-            best = a
-            acc[0] = v[0]
-    else:
-        for j in range(nv):
-            acc[j] = v[j]
-    return best
+# walk modes
+COMPILE, SWEEP, RECORD = 0, 1, 2
 
 
 @inline
 def _records(kind, cfg):  # type: ignore[no-untyped-def]
+    """A seat of ``kind`` has its decisions recorded (MAX; MIN too unless ``cfg[C_RECMAX]``)."""
     return kind == MAX or (kind == MIN and cfg[C_RECMAX] == 0)
 
 
-# -- the Bellman backup (the reference, and the recording sweep) ---------------------------------
-@inline
-def _backup_roller(s, c, chosen, ctx, work):  # type: ignore[no-untyped-def]
-    """The roller of ``s`` decides among ``acts[:c]`` (``chosen``: a fixed choice, else -1): the
-    value into ``buf[1]``; returns the best action (MAX, MIN)."""
-    prm, kinds, cfg = ctx[0], ctx[3], ctx[5]
-    nv = cfg[C_NV]
-    buf, st2, acts = work[1], work[3], work[5]
-    kt = kinds[s[TURN]]
-    best = -1
-    for j in range(nv):
-        buf[1, j] = 0.0
-    for i in range(c):
-        a = acts[i]
-        if chosen >= 0 and a != chosen:
-            continue
-        copy(st2, s)
-        finish(st2, a, prm)
-        successor(st2, ctx, buf[0])
-        best = _take(kt, best, a, buf[0], buf[1], c, nv)
-    return best
-
-
-@inline
-def _backup_race(x, f, s, ctx, work, record):  # type: ignore[no-untyped-def]
-    """Howling Wolf's race on face ``f`` at position ``x`` (decoded in ``s``): chance picks the
-    grabber g, g picks a target k != g, the roller grows or passes. The value into ``buf[3]``."""
-    prm, probs, kinds, tab, cfg = ctx[0], ctx[1], ctx[3], ctx[4], ctx[5]
-    buf, st3, acts = work[1], work[4], work[5]
-    n = prm[P_N]
-    nv = cfg[C_NV]
-    for j in range(nv):
-        buf[3, j] = 0.0
-    for g in range(n):
-        q = probs[PROB_GRAB + g]
-        if q == 0.0:
-            continue
-        kg = kinds[g]
-        chosen_k = target_choice(x, f, g, s, ctx, work)
-        bestk = -1
-        for j in range(nv):
-            buf[2, j] = 0.0
-        for k in range(n):
-            if k == g or (chosen_k >= 0 and k != chosen_k):
-                continue
-            copy(st3, s)
-            howl_take(st3, k)
-            c = howl_choices(st3, prm, acts)
-            slot = 1 + n + g * n + k
-            besta = _backup_roller(st3, c, roller_choice(x, f, slot, st3, c, ctx, work), ctx, work)
-            if record and _records(kinds[s[TURN]], cfg):
-                tab[x, prm[P_COL + f] + slot] = besta
-            bestk = _take(kg, bestk, k, buf[1], buf[2], n - 1, nv)
-        if record and _records(kg, cfg):
-            tab[x, prm[P_COL + f] + 1 + g] = bestk
-        for j in range(nv):
-            buf[3, j] += q * buf[2, j]
-
-
-@inline
-def backup(x, s, ctx, work, record):  # type: ignore[no-untyped-def]
-    """The value vector of canonical position ``x`` (decoded in ``s``) into ``out``: one Bellman
-    backup. With ``record``, the MAX (and MIN, unless RECMAX) seats' choices go into ``tab``."""
-    prm, probs, kinds, tab, cfg = ctx[0], ctx[1], ctx[3], ctx[4], ctx[5]
-    out, buf, acts = work[0], work[1], work[5]
-    nv = cfg[C_NV]
-    for j in range(nv):
-        out[j] = 0.0
-    for f in range(prm[P_FACES]):
-        if prm[P_RACE + f]:
-            _backup_race(x, f, s, ctx, work, record)
-            row = 3
-        else:
-            c = choices(s, f, prm, acts)
-            best = _backup_roller(s, c, roller_choice(x, f, 0, s, c, ctx, work), ctx, work)
-            if record and _records(kinds[s[TURN]], cfg):
-                tab[x, prm[P_COL + f]] = best
-            row = 1
-        for j in range(nv):
-            out[j] += probs[f] * buf[row, j]
-
-
-@jit
-def sweep_block(B, bi, ctx, work, record):  # type: ignore[no-untyped-def]
-    """One Gauss-Seidel sweep over block ``bi`` of layer ``B`` (fullest sheep first) with
-    :func:`backup`; the largest change."""
-    prm, ix, cfg, V = ctx[0], ctx[2], ctx[5], ctx[6]
-    out, st = work[0], work[2]
-    nv = cfg[C_NV]
-    delta = 0.0
-    for x in block_positions(B, bi, prm, ix):
-        decode(x, B, prm, ix, st)
-        backup(x, st, ctx, work, record)
-        for j in range(nv):
-            d = abs(out[j] - V[x, j])
-            if d > delta:
-                delta = d
-            V[x, j] = out[j]
-    return delta
-
-
-@jit
-def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
-    """The canonical positions of block ``bi`` of layer ``B``, fullest sheep first (a turn
-    start where the roller's sheep is full is never reached: the auto-shear came first)."""
-    nt, nw = ix[9][0], ix[9][1]
-    cnt_le, sv_arr = ix[1], ix[6]
-    ns = cnt_le[prm[P_WOOL] - B - 1]
-    base = ix[0][B] + bi * ns * nt * nw
-    out = np.empty(ns * nt * nw, dtype=np.int64)
-    c = 0
-    for sr in range(ns - 1, -1, -1):
-        for t in range(nt):
-            if sv_arr[sr, t] >= prm[P_CAP]:
-                continue
-            for wc in range(nw):
-                out[c] = base + (sr * nt + t) * nw + wc
-                c += 1
-    return out[:c]
-
-
-# -- compiled programs: the same tree, with the layer's finished successors folded in -----------
 @inline
 def _op_of(kind):  # type: ignore[no-untyped-def]
     if kind == MAX:
@@ -308,77 +112,20 @@ def _init(op, row, nv):  # type: ignore[no-untyped-def]
 
 @inline
 def _fold(op, row, v, nv):  # type: ignore[no-untyped-def]
+    """Fold the option of values ``v`` into ``row``; True when it is the best so far (MAX,
+    MIN: the first best is kept)."""
     if op == OP_MAX:
         if v[0] > row[0]:
             row[0] = v[0]
+            return True
     elif op == OP_MIN:
         if v[0] < row[0]:
             row[0] = v[0]
+            return True
     else:
         for j in range(nv):
             row[j] += v[j]
-
-
-@inline
-def _refs(s, c, chosen, op, row, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """The roller of ``s`` decides among ``acts[:c]``: successors inside the layer become
-    references, the others (final already) are folded into ``row`` with ``op``."""
-    prm, cfg = ctx[0], ctx[5]
-    nv = cfg[C_NV]
-    buf, st2, acts, pc = work[1], work[3], work[5], work[8]
-    refs = prog[6]
-    for i in range(c):
-        a = acts[i]
-        if chosen >= 0 and a != chosen:
-            continue
-        copy(st2, s)
-        finish(st2, a, prm)
-        idx = successor(st2, ctx, buf[0])
-        if idx >= pc[PC_LO] and idx < pc[PC_HI]:
-            refs[pc[PC_REF]] = idx
-            pc[PC_REF] += 1
-        else:
-            _fold(op, row, buf[0], nv)
-
-
-@inline
-def _compile_roller(s, c, chosen, w, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """A normal face (chance ``w``): the roller of ``s`` decides among ``acts[:c]``. A g1 row
-    with the references, or a constant of the position when there are none."""
-    kt = ctx[3][s[TURN]]
-    j1 = _open_group(_op_of(kt), w, 1.0 / c if kt == RANDOM else 1.0, ctx, work, prog)
-    _refs(s, c, chosen, _op_of(kt), prog[3][j1, 2:], ctx, work, prog)
-    prog[2][j1, 2] = work[8][PC_REF]  # its own references
-    _close_group(j1, ctx, work, prog)
-
-
-@inline
-def _open_group(op, w, mean_w, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """Open the next g1 row: a decision of kind ``op`` of chance ``w`` (``mean_w``: the weight
-    of each option when it averages), with no references or g2 rows yet. Returns its row."""
-    g1_i, g1_f, pc = prog[2], prog[3], work[8]
-    j1 = pc[PC_G1]
-    g1_i[j1, 0] = op
-    g1_i[j1, 1] = pc[PC_REF]
-    g1_i[j1, 2] = pc[PC_REF]
-    g1_i[j1, 3] = pc[PC_G2]
-    g1_i[j1, 4] = pc[PC_G2]
-    g1_f[j1, 0] = w
-    g1_f[j1, 1] = mean_w
-    _init(op, g1_f[j1, 2:], ctx[5][C_NV])
-    return j1
-
-
-@inline
-def _close_group(j1, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """Keep g1 row ``j1`` if it has references or g2 rows; else fold it into the position's
-    constant (the row is written over by the next one)."""
-    g1_i, g1_f, pc = prog[2], prog[3], work[8]
-    if g1_i[j1, 2] > g1_i[j1, 1] or g1_i[j1, 4] > g1_i[j1, 3]:
-        pc[PC_G1] += 1
-        return
-    w = g1_f[j1, 0] * g1_f[j1, 1]
-    _to_constant(g1_i[j1, 0], w, g1_f[j1, 2:], ctx[5][C_NV], prog[1][pc[PC_ST]])
+    return False
 
 
 @inline
@@ -392,91 +139,160 @@ def _to_constant(op, w, row, nv, dest):  # type: ignore[no-untyped-def]
 
 
 @inline
-def _compile_grow(s, c, chosen, op1, row1, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """Howling Wolf, after the grab: the roller of ``s`` grows or passes. A g2 row with the
-    references, or a constant folded into its grabber's decision (``row1``, ``op1``)."""
-    kinds, cfg = ctx[3], ctx[5]
-    g2_i, g2_f = prog[4], prog[5]
-    buf, pc = work[1], work[8]
-    nv = cfg[C_NV]
-    kt = kinds[s[TURN]]
-    op2 = _op_of(kt)
-    j2 = pc[PC_G2]
-    g2_i[j2, 0] = op2
-    g2_i[j2, 1] = pc[PC_REF]
-    g2_f[j2, 0] = 1.0 / c if kt == RANDOM else 1.0
-    _init(op2, g2_f[j2, 1:], nv)
-    _refs(s, c, chosen, op2, g2_f[j2, 1:], ctx, work, prog)
-    g2_i[j2, 2] = pc[PC_REF]
-    if g2_i[j2, 2] > g2_i[j2, 1]:
-        pc[PC_G2] += 1
-        return
+def _store(val, V, x, c0, nv):  # type: ignore[no-untyped-def]
+    """``V[x, c0:c0 + nv] = val``; the largest change."""
+    d = 0.0
     for j in range(nv):
-        buf[1, j] = 0.0
-    _to_constant(op2, g2_f[j2, 0], g2_f[j2, 1:], nv, buf[1])
-    _fold(op1, row1, buf[1], nv)
-
-
-@inline
-def _compile_grab(x, f, g, s, w, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """Howling Wolf's race on face ``f``, grabber ``g`` (chance ``w``): ``g`` picks a target,
-    then the roller grows or passes. A g1 row whose children are g2 rows, or a constant."""
-    prm, kinds = ctx[0], ctx[3]
-    st3, acts = work[4], work[5]
-    n = prm[P_N]
-    op1 = _op_of(kinds[g])
-    chosen_k = target_choice(x, f, g, s, ctx, work)
-    j1 = _open_group(op1, w, 1.0 / (n - 1) if kinds[g] == RANDOM else 1.0, ctx, work, prog)
-    for k in range(n):
-        if k == g or (chosen_k >= 0 and k != chosen_k):
-            continue
-        copy(st3, s)
-        howl_take(st3, k)
-        c = howl_choices(st3, prm, acts)
-        chosen = roller_choice(x, f, 1 + n + g * n + k, st3, c, ctx, work)
-        _compile_grow(st3, c, chosen, op1, prog[3][j1, 2:], ctx, work, prog)
-    prog[2][j1, 4] = work[8][PC_G2]  # its g2 rows
-    _close_group(j1, ctx, work, prog)
+        d = max(d, abs(val[j] - V[x, c0 + j]))
+        V[x, c0 + j] = val[j]
+    return d
 
 
 @jit
-def compile_positions(B, xs, ctx, work, prog):  # type: ignore[no-untyped-def]
-    """Write positions ``xs`` of layer ``B`` (a block, or the blocks of an orbit when rotating)
-    as a small program for :func:`sweep_compiled`: every successor outside the layer (a higher
-    layer, or the end of the game) is final already, so it is folded into constants; only the
-    successors inside the layer stay as references. The same tree as :func:`backup` (which
-    stays the reference and records policies).
+def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
+    """Walk one turn's tree from each position of ``xs`` (of layer ``B``: a block, or the blocks
+    of an orbit when rotating), in order. Returns (positions written, the largest change).
 
-    ``st_i[i]`` = (position, first g1 row, end g1 row), ``st_f[i]`` = its constant part; a g1
-    row (a decision weighted by its chance) ``g1_i`` = (op, ref start, ref end, first g2, end
-    g2), ``g1_f`` = (weight, 1/options, constant...); a g2 row (Howling Wolf's grow decision
-    inside a target decision) ``g2_i`` = (op, ref start, ref end), ``g2_f`` = (1/options,
-    constant...). Returns the number of positions written."""
-    prm, probs, ix = ctx[0], ctx[1], ctx[2]
-    st_i, st_f = prog[0], prog[1]
-    st, acts, pc = work[2], work[5], work[8]
-    pc[:] = 0
-    pc[PC_LO] = ix[0][B]
-    pc[PC_HI] = ix[0][B + 1]
+    * COMPILE: write the positions as a program for :func:`sweep_compiled`. Every successor
+      outside the layer (a higher layer, or the end of the game) is final already, so it is
+      folded into constants; only the successors inside the layer stay as references.
+      ``st_i[i]`` = (position, first g1 row, end g1 row), ``st_f[i]`` = its constant part; a
+      g1 row (a decision weighted by its chance: the roller's on a normal face, a grabber's
+      target on a Howling Wolf race) ``g1_i`` = (op, ref start, ref end, first g2, end g2),
+      ``g1_f`` = (weight, 1/options, constant...); a g2 row (the roller's grow-or-pass after
+      the grab) ``g2_i`` = (op, ref start, ref end), ``g2_f`` = (1/options, constant...). A
+      decision left without references is folded into its parent's constant.
+    * SWEEP: one Gauss-Seidel sweep with every transition recomputed (the reference): every
+      successor is read from ``V`` and each position's value is written to ``V`` at once.
+    * RECORD: the same, and the MAX (and MIN, unless C_RECMAX) seats' choices go into ``tab``.
+
+    One function on purpose: numba counts references to every array handed to a helper, and
+    with the tree split into helpers the programs were written 5x slower."""
+    prm, probs, ix, kinds, tab, cfg, V = ctx
+    out, buf, st, st2, st3, acts, acts2, trial = work
+    st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
+    n, nv, focal, rot = prm[P_N], cfg[C_NV], cfg[C_FOCAL], cfg[C_ROT]
+    lo, hi = (ix[0][B], ix[0][B + 1]) if mode == COMPILE else (-1, -1)
+    record = mode == RECORD
+    nst = ng1 = ng2 = nr = 0
+    delta = 0.0
     for x in xs:
         decode(x, B, prm, ix, st)
-        i = pc[PC_ST]
-        st_i[i, 0] = x
-        st_i[i, 1] = pc[PC_G1]
-        st_f[i, :] = 0.0
+        kt = kinds[st[TURN]]
+        st_i[nst, 0], st_i[nst, 1] = x, ng1
+        for j in range(nv):
+            st_f[nst, j] = 0.0
         for f in range(prm[P_FACES]):
-            if prm[P_RACE + f]:
-                for g in range(prm[P_N]):
-                    q = probs[PROB_GRAB + g]
-                    if q > 0.0:
-                        _compile_grab(x, f, g, st, probs[f] * q, ctx, work, prog)
-            else:
-                c = choices(st, f, prm, acts)
-                chosen = roller_choice(x, f, 0, st, c, ctx, work)
-                _compile_roller(st, c, chosen, probs[f], ctx, work, prog)
-        st_i[i, 2] = pc[PC_G1]
-        pc[PC_ST] += 1
-    return pc[PC_ST]
+            race, col = prm[P_RACE + f], prm[P_COL + f]
+            for g in range(n if race else 1):  # a g1 row: grabber g's target, or the roller's
+                if race and probs[PROB_GRAB + g] == 0.0:
+                    continue
+                w = probs[f] * probs[PROB_GRAB + g] if race else probs[f]
+                kd = kinds[g] if race else kt
+                op1 = _op_of(kd)
+                chosen_k = -1
+                if race and kd == TABLE:
+                    chosen_k = int(tab[x, col + 1 + g])
+                elif race and kd == GREEDY:
+                    c = howl_targets(g, prm, acts2)
+                    chosen_k = greedy(st, g, acts2, c, True, prm, trial) - WOLF0
+                j1, ng1, best_k = ng1, ng1 + 1, -1
+                g1_i[j1, 0], g1_i[j1, 1], g1_i[j1, 3] = op1, nr, ng2
+                g1_f[j1, 0] = w
+                g1_f[j1, 1] = 1.0 / (n - 1) if kd == RANDOM else 1.0
+                _init(op1, g1_f[j1, 2:], nv)
+                for k in range(n if race else 1):  # the roller decides (after a grab from k)
+                    s, slot = st, 0
+                    if race:
+                        if k == g or (chosen_k >= 0 and k != chosen_k):
+                            continue
+                        copy(st3, st)
+                        howl_take(st3, k)
+                        s, slot = st3, 1 + n + g * n + k
+                        c = howl_choices(st3, prm, acts)
+                    else:
+                        c = choices(st, f, prm, acts)
+                        g1_f[j1, 1] = 1.0 / c if kd == RANDOM else 1.0
+                    chosen = -1
+                    if kt == TABLE:
+                        chosen = int(tab[x, col + slot])
+                    elif kt == GREEDY:
+                        chosen = greedy(s, s[TURN], acts, c, False, prm, trial)
+                    op, row, best = op1, g1_f[j1, 2:], -1
+                    if race:
+                        op, row = _op_of(kt), g2_f[ng2, 1:]
+                        g2_i[ng2, 0], g2_i[ng2, 1] = op, nr
+                        g2_f[ng2, 0] = 1.0 / c if kt == RANDOM else 1.0
+                        _init(op, row, nv)
+                    for i in range(c):  # the successors
+                        a = acts[i]
+                        if chosen >= 0 and a != chosen:
+                            continue
+                        copy(st2, s)
+                        finish(st2, a, prm)
+                        idx = -1
+                        if st2[OVER]:
+                            for j in range(nv):
+                                out[j] = share(st2, focal if nv == 1 else j, prm)
+                        elif rot:  # the next roller to seat 0: our focal seat is focal - t2
+                            t2 = st2[TURN]
+                            turn_round(st2, t2, prm)
+                            idx = encode(st2, prm, ix)
+                            out[0] = V[idx, (focal - t2 + n) % n]
+                        else:
+                            idx = encode(st2, prm, ix)
+                            for j in range(nv):
+                                out[j] = V[idx, j]
+                        if lo <= idx < hi:
+                            refs[nr] = idx
+                            nr += 1
+                        elif _fold(op, row, out, nv):
+                            best = a
+                    if record and _records(kt, cfg):
+                        tab[x, col + slot] = best
+                    if race:
+                        g2_i[ng2, 2] = nr
+                        if nr > g2_i[ng2, 1]:
+                            ng2 += 1
+                        else:  # no references: a constant of the grabber's decision
+                            for j in range(nv):
+                                buf[0, j] = 0.0
+                            _to_constant(op, g2_f[ng2, 0], row, nv, buf[0])
+                            if _fold(op1, g1_f[j1, 2:], buf[0], nv):
+                                best_k = k
+                if record and race and _records(kd, cfg):
+                    tab[x, col + 1 + g] = best_k
+                g1_i[j1, 2] = g1_i[j1, 1] if race else nr
+                g1_i[j1, 4] = ng2
+                if g1_i[j1, 2] == g1_i[j1, 1] and ng2 == g1_i[j1, 3]:  # a constant
+                    ng1 -= 1
+                    _to_constant(op1, w * g1_f[j1, 1], g1_f[j1, 2:], nv, st_f[nst])
+        st_i[nst, 2] = ng1
+        if mode == COMPILE:
+            nst += 1
+        else:
+            delta = max(delta, _store(st_f[0], V, x, focal if rot else 0, nv))
+    return nst, delta
+
+
+@jit
+def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
+    """The canonical positions of block ``bi`` of layer ``B``, fullest sheep first (a turn
+    start where the roller's sheep is full is never reached: the auto-shear came first)."""
+    nt, nw = ix[9][0], ix[9][1]
+    cnt_le, sv_arr = ix[1], ix[6]
+    ns = cnt_le[prm[P_WOOL] - B - 1]
+    base = ix[0][B] + bi * ns * nt * nw
+    out = np.empty(ns * nt * nw, dtype=np.int64)
+    c = 0
+    for sr in range(ns - 1, -1, -1):
+        for t in range(nt):
+            if sv_arr[sr, t] >= prm[P_CAP]:
+                continue
+            for wc in range(nw):
+                out[c] = base + (sr * nt + t) * nw + wc
+                c += 1
+    return out[:c]
 
 
 @jit
@@ -486,7 +302,7 @@ def sweep_compiled(prog, nst, cols, V, work):  # type: ignore[no-untyped-def]
     columns c_in.. of the references and written to columns c_out.. (both 0 unless rotating)."""
     st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
     nv, c_out, c_in = cols
-    out, acc, acc2 = work[0], work[1][1], work[1][2]
+    out, acc, acc2 = work[0], work[1][0], work[1][1]
     delta = 0.0
     for i in range(nst):
         for j in range(nv):
@@ -558,7 +374,6 @@ def _work(bufs, c):  # type: ignore[no-untyped-def]
         scratch_i[c, 3],
         scratch_i[c, 4],
         scratch_i[c, 5],
-        scratch_i[c, 6],
     )
 
 
@@ -581,22 +396,20 @@ def _solve_block(B, bi, ctx, work, prog, opts):  # type: ignore[no-untyped-def]
     """Iterate block ``bi`` of layer ``B`` until the largest change < tol; returns (sweeps
     used, or max_sweeps + 1 when it did not converge; the last change)."""
     record, tol, max_sweeps, compiled = opts
-    cfg = ctx[5]
-    nst = 0
-    if compiled:
-        nst = compile_positions(B, block_positions(B, bi, ctx[0], ctx[2]), ctx, work, prog)
+    xs = block_positions(B, bi, ctx[0], ctx[2])
+    nst = walk(B, xs, ctx, work, prog, COMPILE)[0] if compiled else 0
     delta = 0.0
     used = max_sweeps + 1
     for sweep in range(max_sweeps):
         if compiled:
-            delta = sweep_compiled(prog, nst, (cfg[C_NV], 0, 0), ctx[6], work)
+            delta = sweep_compiled(prog, nst, (ctx[5][C_NV], 0, 0), ctx[6], work)
         else:
-            delta = sweep_block(B, bi, ctx, work, False)
+            delta = walk(B, xs, ctx, work, prog, SWEEP)[1]
         if delta < tol:
             used = sweep + 1
             break
     if record:
-        sweep_block(B, bi, ctx, work, True)
+        walk(B, xs, ctx, work, prog, RECORD)
     return used, delta
 
 
@@ -604,10 +417,10 @@ def _solve_block(B, bi, ctx, work, prog, opts):  # type: ignore[no-untyped-def]
 def solve_chunk(B, chunk, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """Solve the blocks ``c, c + m, c + 2m ...`` of layer ``B`` (``chunk`` = (c, m)), each until
     its largest change < tol; the layers above must be solved already. The chunks of a layer
-    are independent: :func:`solve_layer` runs them on parallel threads, worker ``c`` with its own rows of ``bufs`` = (scratch floats, scratch ints) and ``progs``
-    (the program buffers). ``opts`` = (record: one more sweep writes the MAX / MIN choices into
-    tab, tol, max_sweeps, compiled: sweep :func:`compile_positions`'s program, the same numbers
-    faster); ``stats`` = (sweeps used per block, the last change per block). :func:`solve_layer`
+    are independent: :func:`solve_layer` runs them on parallel threads, worker ``c`` with its
+    own rows of ``bufs`` = (scratch floats, scratch ints) and ``progs`` (the program buffers). ``opts`` = (record: one more sweep writes the MAX / MIN choices into
+    tab, tol, max_sweeps, compiled: sweep the program :func:`walk` compiled, the same numbers
+    faster; else every sweep recomputes every transition); ``stats`` = (sweeps used per block, the last change per block). :func:`solve_layer`
     runs the chunks in parallel."""
     c, m = chunk
     block_start = ctx[2][8]
@@ -654,7 +467,7 @@ def _solve_orbit(B, xs, ctx, work, progs, c, opts):  # type: ignore[no-untyped-d
     n = ctx[0][P_N]
     nst = 0
     for j in range(n):
-        nst = compile_positions(B, xs, _seat_ctx(ctx, j), work, _prog(progs, c, j))
+        nst = walk(B, xs, _seat_ctx(ctx, j), work, _prog(progs, c, j), COMPILE)[0]
     used = max_sweeps + 1
     delta = 0.0
     for sweep in range(max_sweeps):
@@ -667,13 +480,8 @@ def _solve_orbit(B, xs, ctx, work, progs, c, opts):  # type: ignore[no-untyped-d
             used = sweep + 1
             break
     if record:
-        st = work[2]
         for j in range(n):
-            cj = _seat_ctx(ctx, j)
-            for x in xs:
-                decode(x, B, ctx[0], ctx[2], st)
-                backup(x, st, cj, work, True)
-                ctx[6][x, j] = work[0][0]
+            walk(B, xs, _seat_ctx(ctx, j), work, _prog(progs, c, j), RECORD)
     return used, delta
 
 
