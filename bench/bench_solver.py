@@ -45,6 +45,7 @@ def main() -> None:
     S.solve_minimax(ShaveRules(wool=6))
     S.guaranteed_share(ShaveRules(wool=6), 3, 0)
     S.evaluate(ShaveRules(wool=6), 3, ["greedy", "random", "random"])
+    S.guaranteed_shares_all(ShaveRules(wool=6), 3)
     print(f"warm-up (load or compile the numba kernels): {time.perf_counter() - t:.1f} s")
     sp2 = S.Space(rules, 2)
     sp3 = S.Space(rules, 3)
