@@ -37,6 +37,10 @@ def register(app: typer.Typer) -> None:
     app.command("analyze", hidden=True)(analyse_command)
 
 
+#: a share of endless games below this is the solve's tolerance, not a finding
+ENDLESS_SHOWN = 1e-6
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.4f}%"
 
@@ -197,7 +201,7 @@ def solve_command(
     out = _start_values(game, rs, space, sols, hits, secs)
     if tab_names:
         ev = _evaluate(space, tab_names, sols, as_json)
-        out["table"] = {"bots": tab_names, "win_share": list(ev.shares)}
+        out["table"] = {"bots": tab_names, "win_share": list(ev.shares), "never_ends": ev.endless}
     if opp:
         rows = [
             _against_seat(space, sols, opp, seat, games, seed, as_json) for seat in range(players)
@@ -262,10 +266,13 @@ def _start_values(
         ),
     }
     if players == 2:
-        v = sols[0].start_value
+        from sheepfold.games.shave_a_sheep import solver
+
+        ev = solver.minimax_shares(sols[0])
         out["kind"] = "minimax"
-        out["win_share"] = [v, 1 - v]
-        out["first_player_advantage"] = v - 0.5
+        out["win_share"] = list(ev.shares)  # each seat's own, never 1 - the other's
+        out["never_ends"] = ev.endless
+        out["first_player_advantage"] = (ev.shares[0] - ev.shares[1]) / 2
     else:
         out["kind"] = "guaranteed"
         out["guaranteed_share"] = [s.start_value for s in sols]
@@ -362,7 +369,11 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
             t.add_row(str(s), _pct(v))
     console.print(t)
     if n == 2:
-        console.print(f"first-player advantage: {100 * out['first_player_advantage']:+.4f} points")
+        _print_endless(out["never_ends"], "both seats playing perfectly")
+        console.print(
+            f"first-player advantage: {_points(out['first_player_advantage'])} points"
+            " (half the difference of the two seats' shares)"
+        )
     if "table" in out:
         tb = Table(
             title=f"exact win shares: {', '.join(out['table']['bots'])}", header_style="bold"
@@ -373,6 +384,7 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
         for s, v in enumerate(out["table"]["win_share"]):
             tb.add_row(str(s), out["table"]["bots"][s], _pct(v))
         console.print(tb)
+        _print_endless(out["table"]["never_ends"], "with this table of bots")
     if "against" in out:
         ta = Table(title=f"against {', '.join(out['against']['bots'])}", header_style="bold")
         ta.add_column("seat")
@@ -407,6 +419,21 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
     )
     for note in out["notes"]:
         console.print(f"[yellow]note:[/] {note}")
+
+
+def _points(x: float) -> str:
+    """Percentage points, signed, with no "-0.0000"."""
+    text = f"{100 * x:+.4f}"
+    return "0.0000" if float(text) == 0 else text
+
+
+def _print_endless(share: float, how: str) -> None:
+    """Say it in words when some games never end (the win shares then leave part of 1)."""
+    if share > ENDLESS_SHOWN:
+        console.print(
+            f"[yellow]under these rules {_pct(share)} of games never end, {how}[/] (nobody "
+            "wins them: the win shares above leave that part out)"
+        )
 
 
 # -- analyse --------------------------------------------------------------------------------

@@ -552,7 +552,14 @@ class Evaluation:
 
     @property
     def shares(self) -> tuple[float, ...]:
+        """Every seat's own win share from the start (a game that never ends is nobody's)."""
         return tuple(float(v) for v in self.V[self.space.start_index()])
+
+    @property
+    def endless(self) -> float:
+        """The share of games that never end: what the seats' win shares leave of 1 (0 when
+        every game ends; up to the solve's tolerance)."""
+        return max(0.0, 1.0 - sum(self.shares))
 
 
 def _space(rules: ShaveRules | Space, players: int) -> Space:
@@ -564,7 +571,9 @@ def _space(rules: ShaveRules | Space, players: int) -> Space:
 def solve_minimax(
     rules: ShaveRules | Space, tol: float = DEFAULT_TOL, progress: ProgressFn | None = None
 ) -> Solution:
-    """2 players: seat 0's win share under optimal play by both, and both optimal policies."""
+    """2 players: seat 0's win share under optimal play by both (seat 0 maximises it, seat 1
+    minimises it), and both optimal policies. Seat 1's own share is not ``1 -`` seat 0's when a
+    game can go on for ever: :func:`minimax_shares` plays the two policies out."""
     space = _space(rules, 2)
     if space.n != 2:
         raise SolverError("minimax is for 2 players; use guaranteed_share for 3-4")
@@ -572,6 +581,15 @@ def solve_minimax(
     tab = np.zeros((space.size, space.C), dtype=np.int8)
     V, st = _run(space, kinds, 1, 0, tab, True, tol, progress)
     return Solution(space, "minimax", 0, V, tab, kinds, st)
+
+
+def minimax_shares(sol: Solution, tol: float = DEFAULT_TOL) -> Evaluation:
+    """Both seats' own win shares (and the share of games that never end) when both play the
+    minimax policies of ``sol``: an exact evaluation of the two policies, so that seat 1's share
+    is its own, never ``1 -`` seat 0's."""
+    if sol.kind != "minimax":
+        raise SolverError(f"not a minimax solution: {sol.kind}")
+    return evaluate(sol.space, 2, [sol, sol], tol)
 
 
 def guaranteed_share(

@@ -1,0 +1,88 @@
+"""Games that can go on for ever: every seat's share is its own, never 1 - another's, and the
+share of games that never end is reported beside the win shares (issue 18's two examples)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from sheepfold.cli.main import app
+from sheepfold.core.protocol import CHANCE, TERMINAL
+from sheepfold.games.shave_a_sheep import solver as S
+from sheepfold.games.shave_a_sheep.game import ShaveGame
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
+
+CAP_1_CUTTING_COSTS = ShaveRules(wool=12, max_wool=1, variants=("cutting-costs",))
+GRAY_WHITE_DIE = ShaveRules(wool=12, die=("gray/white",))
+
+
+def _solve_json(tmp_path, rules: ShaveRules, *extra: str) -> dict:
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps({"game": "shave-a-sheep", **rules.model_dump(exclude_none=True)}))
+    res = CliRunner().invoke(
+        app, ["solve", "shave-a-sheep", "-r", str(path), "--no-cache", "--json", *extra]
+    )
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output.strip().splitlines()[-1])
+
+
+def _play_out(rules: ShaveRules, sol: S.Solution, limit: int = 10_000) -> tuple[float, ...] | None:
+    """Both minimax policies played through the engine on a die of one face (no chance at all):
+    the returns, or None when a position comes back (the game cycles for ever)."""
+    st = ShaveGame(2, rules).new_initial_state(0)
+    seen = set()
+    for _ in range(limit):
+        p = st.current_player()
+        if p == TERMINAL:
+            return tuple(st.returns())
+        if p == CHANCE:
+            ((a, _),) = st.chance_outcomes()
+        else:
+            key = (st.phase, st.turn, st.middle, tuple(st.sheep), tuple(st.piles), st.wolf)
+            if key in seen:
+                return None
+            seen.add(key)
+            a = sol.choice(st)
+        st.apply(a)
+    raise AssertionError("neither ended nor cycled")
+
+
+def test_cap_1_with_cutting_costs_nobody_wins_and_every_game_never_ends(tmp_path) -> None:
+    out = _solve_json(tmp_path, CAP_1_CUTTING_COSTS, "--table", "random")
+    assert out["win_share"] == [0.0, 0.0]  # was [0, 1]: seat 1 as 1 - seat 0
+    assert out["never_ends"] == pytest.approx(1.0)
+    assert out["first_player_advantage"] == 0.0  # was -0.5
+    assert out["table"]["win_share"] == [0.0, 0.0]
+    assert out["table"]["never_ends"] == pytest.approx(1.0)
+
+
+def test_cap_1_with_cutting_costs_says_so_in_words(tmp_path) -> None:
+    path = tmp_path / "house.json"
+    data = {"game": "shave-a-sheep", **CAP_1_CUTTING_COSTS.model_dump(exclude_none=True)}
+    path.write_text(json.dumps(data))
+    res = CliRunner().invoke(app, ["solve", "shave-a-sheep", "-r", str(path), "--no-cache"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert "100.0000% of games never end, both seats playing perfectly" in text
+    assert "-50" not in text
+
+
+@pytest.mark.parametrize("wool", [8, 12])
+def test_a_one_face_gray_white_die_gives_each_seat_its_own_share(wool: int) -> None:
+    rules = ShaveRules(wool=wool, die=("gray/white",))
+    sol = S.solve_minimax(S.Space(rules, 2))
+    ev = S.minimax_shares(sol)
+    played = _play_out(rules, sol)  # the engine, with no chance: one game decides it
+    if played is None:
+        assert ev.shares == pytest.approx((0.0, 0.0)) and ev.endless == pytest.approx(1.0)
+    else:
+        assert ev.shares == pytest.approx(played) and ev.endless == pytest.approx(0.0)
+    assert ev.shares[1] == pytest.approx(1 - ev.shares[0] - ev.endless)
+
+
+def test_the_rulebook_game_always_ends_and_its_shares_add_up() -> None:
+    ev = S.minimax_shares(S.solve_minimax(S.Space(ShaveRules(wool=12), 2)))
+    assert ev.endless < 1e-9
+    assert sum(ev.shares) == pytest.approx(1.0, abs=1e-9)
