@@ -115,7 +115,7 @@ def test_the_solver_cache_key_follows_the_solver_source(tmp_path):
     root = copy_package(tmp_path)
     key = run_in(root, tmp_path, KEY)["key"]
     assert run_in(root, tmp_path, KEY)["key"] == key
-    edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 4", "CFG_LEN = 5")
+    edit(root / "sheepfold/games/shave_a_sheep/solver_kernel.py", "CFG_LEN = 5", "CFG_LEN = 6")
     kernel_edited = run_in(root, tmp_path, KEY)["key"]
     assert kernel_edited != key
     # the rules kernel it imports counts too

@@ -86,3 +86,54 @@ def test_the_rulebook_game_always_ends_and_its_shares_add_up() -> None:
     ev = S.minimax_shares(S.solve_minimax(S.Space(ShaveRules(wool=12), 2)))
     assert ev.endless < 1e-9
     assert sum(ev.shares) == pytest.approx(1.0, abs=1e-9)
+
+
+def _check(tmp_path, rules: ShaveRules):
+    path = tmp_path / "house.toml"
+    lines = [f"{k} = {json.dumps(v)}" for k, v in rules.model_dump(exclude_none=True).items()]
+    path.write_text('game = "shave-a-sheep"\n' + "\n".join(lines) + "\n")
+    res = CliRunner().invoke(app, ["rules", "check", str(path)])
+    return res.exit_code, " ".join(res.output.split())
+
+
+@pytest.mark.parametrize(
+    "rules", [ShaveRules(wool=12, die=("gray",)), CAP_1_CUTTING_COSTS], ids=["gray-die", "cap-1-cc"]
+)
+def test_rules_check_refuses_rules_under_which_no_game_can_end(tmp_path, rules) -> None:
+    code, text = _check(tmp_path, rules)
+    assert code == 2
+    assert "no game can end under these rules with 2 players" in text
+
+
+def test_rules_check_says_when_a_game_may_never_end(tmp_path) -> None:
+    code, text = _check(tmp_path, GRAY_WHITE_DIE)
+    assert code == 0, text
+    assert "with 2 players a game may never end: if everyone keeps it going, 100.00%" in text
+
+
+def test_rules_check_passes_the_rulebook_quietly(tmp_path) -> None:
+    code, text = _check(tmp_path, ShaveRules(wool=8))
+    assert code == 0, text
+    assert "checked exactly with 2, 3, 4 players" in text and "never end" not in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "can_end", "always_ends"),
+    [
+        (ShaveRules(wool=8), True, True),
+        (ShaveRules(wool=8, die=("gray",)), False, False),
+        (ShaveRules(wool=8, die=("gray/white",)), True, False),
+        (ShaveRules(wool=8, max_wool=1, variants=("cutting-costs",)), False, False),
+        (ShaveRules(wool=8, variants=("howling-wolf",)), True, True),
+    ],
+)
+def test_ending_at_3_players(rules, can_end, always_ends) -> None:
+    e = S.ending(rules, 3)
+    assert (e.can_end, e.always_ends) == (can_end, always_ends)
+
+
+def test_a_three_player_solve_says_games_may_never_end(tmp_path) -> None:
+    out = _solve_json(tmp_path, GRAY_WHITE_DIE, "-p", "3")
+    assert out["never_ends_at_most"] == pytest.approx(1.0)
+    out = _solve_json(tmp_path, ShaveRules(wool=8), "-p", "3")
+    assert out["never_ends_at_most"] < 1e-6

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
 
-from sheepfold.cli.common import GAME_HELP, check_game, console, friendly_errors
+from sheepfold.cli.common import GAME_HELP, check_game, console, fail, friendly_errors
 
 app = typer.Typer(
     help="Named rule sets: the presets and your own house rules.", no_args_is_help=True
@@ -53,7 +54,44 @@ def check_rules(file: Path = typer.Argument(..., help="a rule-set file (.toml or
     from sheepfold.rulesets import read_ruleset_file
 
     rs = read_ruleset_file(file)
-    console.print(f"{file}: a valid {rs.game} rule set named {rs.name!r}")
+    checked, notes = _check_ending(rs, file)
+    ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
+    console.print(f"{file}: a valid {rs.game} rule set named {rs.name!r}{ends}")
+    for note in notes:
+        console.print(f"[yellow]note:[/] {note}", highlight=False)
+
+
+#: the largest game (positions) whose ending is checked: a few seconds of solving
+ENDING_BUDGET = 600_000
+
+
+def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
+    """Refuse a rule set under which no game can end (Shave a Sheep: solved exactly at 2 players,
+    and at 3-4 when small enough); a note for each count at which a game may go on for ever.
+    Returns the player counts checked, in words, and the notes."""
+    from sheepfold.core.registry import game_spec
+
+    if not game_spec(rs.game).has_exact_solver:
+        return "", []
+    from sheepfold.games.shave_a_sheep import solver
+
+    checked, notes = [], []
+    for n in range(2, 5):
+        if n > 2 and solver.count_positions(rs.rules, n) > ENDING_BUDGET:
+            break
+        e = solver.ending(rs.rules, n)
+        checked.append(str(n))
+        if not e.can_end:
+            raise fail(
+                f"{file}: no game can end under these rules with {n} players: no roll and no "
+                "move ever empties the middle (the game ends when the middle is empty)"
+            )
+        if not e.always_ends:
+            notes.append(
+                f"with {n} players a game may never end: if everyone keeps it going, "
+                f"{100 * (1 - e.least):.2f}% of games never end"
+            )
+    return ", ".join(checked), notes
 
 
 @app.command("new")

@@ -39,6 +39,8 @@ def register(app: typer.Typer) -> None:
 
 #: a share of endless games below this is the solve's tolerance, not a finding
 ENDLESS_SHOWN = 1e-6
+#: with 3-4 players, whether games may never end is solved when the game is this small (positions)
+ENDING_BUDGET = 2_000_000
 
 
 def _pct(x: float) -> str:
@@ -265,9 +267,9 @@ def _start_values(
             3,
         ),
     }
-    if players == 2:
-        from sheepfold.games.shave_a_sheep import solver
+    from sheepfold.games.shave_a_sheep import solver
 
+    if players == 2:
         ev = solver.minimax_shares(sols[0])
         out["kind"] = "minimax"
         out["win_share"] = list(ev.shares)  # each seat's own, never 1 - the other's
@@ -276,6 +278,8 @@ def _start_values(
     else:
         out["kind"] = "guaranteed"
         out["guaranteed_share"] = [s.start_value for s in sols]
+        if space.size <= ENDING_BUDGET:  # the most games that never end, if everyone tries
+            out["never_ends_at_most"] = 1 - solver.ending(space, players).least
     return out
 
 
@@ -368,8 +372,12 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
         for s, v in enumerate(out["guaranteed_share"]):
             t.add_row(str(s), _pct(v))
     console.print(t)
+    if out.get("never_ends_at_most", 0) > ENDLESS_SHOWN:
+        _print_endless(
+            out["never_ends_at_most"], "up to {} of games never end, if every seat keeps them going"
+        )
     if n == 2:
-        _print_endless(out["never_ends"], "both seats playing perfectly")
+        _print_endless(out["never_ends"], "{} of games never end, both seats playing perfectly")
         console.print(
             f"first-player advantage: {_points(out['first_player_advantage'])} points"
             " (half the difference of the two seats' shares)"
@@ -384,7 +392,7 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
         for s, v in enumerate(out["table"]["win_share"]):
             tb.add_row(str(s), out["table"]["bots"][s], _pct(v))
         console.print(tb)
-        _print_endless(out["table"]["never_ends"], "with this table of bots")
+        _print_endless(out["table"]["never_ends"], "{} of games never end with this table")
     if "against" in out:
         ta = Table(title=f"against {', '.join(out['against']['bots'])}", header_style="bold")
         ta.add_column("seat")
@@ -428,11 +436,11 @@ def _points(x: float) -> str:
 
 
 def _print_endless(share: float, how: str) -> None:
-    """Say it in words when some games never end (the win shares then leave part of 1)."""
+    """Say it in words when some games never end (nobody wins them)."""
     if share > ENDLESS_SHOWN:
         console.print(
-            f"[yellow]under these rules {_pct(share)} of games never end, {how}[/] (nobody "
-            "wins them: the win shares above leave that part out)"
+            f"[yellow]under these rules {how.format(_pct(share))}[/] (a game that never ends is "
+            "nobody's win: the win shares leave it out)"
         )
 
 

@@ -401,9 +401,10 @@ def _buffer_shapes(space: Space, workers: int, nv: int, programs: int) -> tuple[
     return bufs, progs
 
 
-def _cfg(nv: int, focal: int, rot: bool = False) -> np.ndarray:
+def _cfg(nv: int, focal: int, rot: bool = False, ended: bool = False) -> np.ndarray:
     cfg = np.zeros(K.CFG_LEN, dtype=np.int64)
     cfg[K.C_NV], cfg[K.C_FOCAL], cfg[K.C_ROT], cfg[K.C_RECMAX] = nv, focal, int(rot), int(rot)
+    cfg[K.C_ENDED] = int(ended)
     return cfg
 
 
@@ -428,9 +429,10 @@ def _run(
     progress: ProgressFn | None,
     *,
     compiled: bool = True,
+    ended: bool = False,
 ) -> tuple[np.ndarray, Stats]:
     V = np.zeros((space.size, nv), dtype=np.float64)
-    ctx = (space.prm, space.probs, space.ix, kinds, tab, _cfg(nv, focal), V)
+    ctx = (space.prm, space.probs, space.ix, kinds, tab, _cfg(nv, focal, ended=ended), V)
     bufs, progs = _buffers(space, _workers(), nv, 1)
     opts = (record, tol, MAX_SWEEPS, compiled)
     t0 = time.perf_counter()
@@ -590,6 +592,46 @@ def minimax_shares(sol: Solution, tol: float = DEFAULT_TOL) -> Evaluation:
     if sol.kind != "minimax":
         raise SolverError(f"not a minimax solution: {sol.kind}")
     return evaluate(sol.space, 2, [sol, sol], tol)
+
+
+#: a chance of ending below this (or above 1 - it) is the solve's tolerance, not a finding
+ENDING_TOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How surely a game ends from the start, over every way the seats may play: ``least``
+    when they all play to make it last, ``most`` when they all play to end it."""
+
+    players: int
+    least: float
+    most: float
+
+    @property
+    def can_end(self) -> bool:
+        return self.most > ENDING_TOL
+
+    @property
+    def always_ends(self) -> bool:
+        return self.least > 1 - ENDING_TOL
+
+
+def ending(rules: ShaveRules | Space, players: int, tol: float = DEFAULT_TOL) -> Ending:
+    """Can a game under these rules end, and must it? Two solves in which a finished game is
+    worth 1 to every seat: all seats minimising, then all maximising, the chance that it ends
+    (a game that cannot end is one no roll and no move ever finishes)."""
+    space = _space(rules, players)
+    _check_memory(space, 1, 0, "an ending analysis")
+    tab = np.zeros((1, 1), dtype=np.int8)
+    least, most = (
+        float(
+            _run(space, np.full(space.n, kind, np.int64), 1, 0, tab, False, tol, None, ended=True)[
+                0
+            ][space.start_index(), 0]
+        )
+        for kind in (K.MIN, K.MAX)
+    )
+    return Ending(space.n, least, most)
 
 
 def guaranteed_share(

@@ -20,7 +20,8 @@ The kernels take their inputs in a few records (tuples):
   (:mod:`.kernel.layout`), the position index, the
   seats' kinds, the decision table, the solve's config (``cfg[C_NV]`` value columns,
   ``cfg[C_FOCAL]``, ``cfg[C_ROT]``: positions turned so that the roller sits at seat 0,
-  ``cfg[C_RECMAX]``: record only the MAX seat's decisions) and the values;
+  ``cfg[C_RECMAX]``: record only the MAX seat's decisions, ``cfg[C_ENDED]``: a finished game is
+  worth 1 to everyone, so that values are the chance that the game ends) and the values;
 * ``work = (out, buf, st, st2, st3, acts, acts2, trial)``: one worker's scratch (``out``: a
   successor's values; ``buf``: two rows of sums);
 * ``prog = (st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)``: a compiled program (see
@@ -73,8 +74,8 @@ inline: Any = njit(cache=True, nogil=True, inline="always")
 # seat kinds
 MAX, MIN, RANDOM, TABLE, GREEDY = 0, 1, 2, 3, 4
 # cfg slots
-C_NV, C_FOCAL, C_ROT, C_RECMAX = range(4)
-CFG_LEN = 4
+C_NV, C_FOCAL, C_ROT, C_RECMAX, C_ENDED = range(5)
+CFG_LEN = 5
 # program folds
 OP_MEAN, OP_MAX, OP_MIN = 0, 1, 2
 
@@ -171,7 +172,7 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
     prm, probs, ix, kinds, tab, cfg, V = ctx
     out, buf, st, st2, st3, acts, acts2, trial = work
     st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
-    n, nv, focal, rot = prm[P_N], cfg[C_NV], cfg[C_FOCAL], cfg[C_ROT]
+    n, nv, focal, rot, ended = prm[P_N], cfg[C_NV], cfg[C_FOCAL], cfg[C_ROT], cfg[C_ENDED]
     lo, hi = (ix[0][B], ix[0][B + 1]) if mode == COMPILE else (-1, -1)
     record = mode == RECORD
     nst = ng1 = ng2 = nr = 0
@@ -233,7 +234,7 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
                         idx = -1
                         if st2[OVER]:
                             for j in range(nv):
-                                out[j] = share(st2, focal if nv == 1 else j, prm)
+                                out[j] = 1.0 if ended else share(st2, focal if nv == 1 else j, prm)
                         elif rot:  # the next roller to seat 0: our focal seat is focal - t2
                             t2 = st2[TURN]
                             turn_round(st2, t2, prm)
