@@ -22,7 +22,7 @@ Seating: a game ``i`` of a match-up rotates the entrants ``i mod players`` seats
 entrant sits in every seat equally often. ``duplicate=True`` plays every deal ``players`` times,
 once per rotation, on the same seed (same deck order / die rolls): luck cancels out.
 
-Games run in worker processes (``concurrent.futures.ProcessPoolExecutor``), one deal per task;
+Games run in worker processes (:func:`sheepfold.core.pool.run_pool`), one deal per task;
 ``workers=1`` plays in this process. Results do not depend on the number of workers: every game's
 seed and every bot's seed are derived from the tournament seed, the match-up and the deal.
 """
@@ -34,10 +34,10 @@ import math
 import os
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import SheepfoldError
 
 __all__ = ["TournamentConfig", "GameResult", "TournamentResult", "run_tournament", "bradley_terry"]
@@ -166,38 +166,49 @@ def validate(cfg: TournamentConfig) -> Any:
     return game
 
 
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a tournament: ``result`` holds the games that finished."""
+
+    def __init__(self, result: TournamentResult) -> None:
+        super().__init__()
+        self.result = result
+
+
 def run_tournament(
     cfg: TournamentConfig, on_games: Callable[[int], None] | None = None
 ) -> TournamentResult:
-    """Play the tournament; ``on_games(k)`` is called as ``k`` more games finish."""
+    """Play the tournament; ``on_games(k)`` is called as ``k`` more games finish. Ctrl-C stops
+    it at once (the workers too) and raises :class:`TournamentInterrupted` with the games that
+    finished."""
     game = validate(cfg)
     jobs = [
         (m, ent, d) for d in range(deals_per_matchup(cfg)) for m, ent in enumerate(matchups(cfg))
     ]
     workers = cfg.workers or os.cpu_count() or 1
     results: list[GameResult] = []
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            res = _play_chunk(cfg, [job])
-            results.extend(res)
-            if on_games:
-                on_games(len(res))
-    else:
-        # small chunks: progress stays smooth and the pool stays balanced
-        per_chunk = max(1, min(8, len(jobs) // (workers * 8)))
-        chunks = [jobs[i : i + per_chunk] for i in range(0, len(jobs), per_chunk)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(_play_chunk, cfg, c) for c in chunks}
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    res = fut.result()
-                    results.extend(res)
-                    if on_games:
-                        on_games(len(res))
-    results.sort(key=lambda r: (r.matchup, r.deal, r.rotation))
-    breeds = list(getattr(game, "breeds", ())) or None
-    return TournamentResult(cfg, entrant_labels(cfg.bots), results, breeds)
+
+    def collect(res: list[GameResult]) -> None:
+        results.extend(res)
+        if on_games:
+            on_games(len(res))
+
+    def result() -> TournamentResult:
+        results.sort(key=lambda r: (r.matchup, r.deal, r.rotation))
+        breeds = list(getattr(game, "breeds", ())) or None
+        return TournamentResult(cfg, entrant_labels(cfg.bots), results, breeds)
+
+    try:
+        if workers <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                collect(_play_chunk(cfg, [job]))
+        else:
+            # small chunks: progress stays smooth and the pool stays balanced
+            per_chunk = max(1, min(8, len(jobs) // (workers * 8)))
+            chunks = [jobs[i : i + per_chunk] for i in range(0, len(jobs), per_chunk)]
+            run_pool(_play_chunk, ((cfg, c) for c in chunks), workers, collect)
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(result()) from None
+    return result()
 
 
 def total_games(cfg: TournamentConfig) -> int:

@@ -88,7 +88,12 @@ def tournament_command(
     --duplicate --breeds pastore-maremmano,bobtail
     """
     from sheepfold.bots import available_bots
-    from sheepfold.bots.tournament import TournamentConfig, validate
+    from sheepfold.bots.tournament import (
+        TournamentConfig,
+        TournamentInterrupted,
+        total_games,
+        validate,
+    )
 
     check_game(game)
     if list_bots:
@@ -113,11 +118,23 @@ def tournament_command(
         workers=workers or os.cpu_count() or 1,
     )
     validate(cfg)
-    summary = _play(cfg, as_json).summary()
+    try:
+        result, stopped = _play(cfg, as_json), False
+    except TournamentInterrupted as e:
+        result, stopped = e.result, True
+        err_console.print(
+            f"interrupted: {len(result.games)} of {total_games(cfg)} games had finished"
+            + ("; their standings:" if result.games else "")
+        )
+        if not result.games:
+            raise typer.Exit(130) from None
+    summary = result.summary()
     if as_json:
-        print(json.dumps(_clean(summary), indent=2))
-        return
-    _print(summary)
+        print(json.dumps(_clean(summary | {"interrupted": stopped}), indent=2))
+    else:
+        _print(summary)
+    if stopped:
+        raise typer.Exit(130)
 
 
 def _play(cfg: TournamentConfig, as_json: bool) -> TournamentResult:

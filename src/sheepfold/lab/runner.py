@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import shutil
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
 from sheepfold.core.registry import game_spec
 
@@ -484,10 +484,6 @@ def empty_chunk(job: Job) -> Chunk:
 
 
 # -- running ---------------------------------------------------------------------------------
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _chunks(indices: Sequence[int], size: int) -> Iterator[list[int]]:
     for a in range(0, len(indices), size):
         yield list(indices[a : a + size])
@@ -633,35 +629,7 @@ def _memory_table(job: Job, tables: list[Any], standings: bool) -> Any:
 def _run_pool(
     job: Job, chunks: list[list[int]], workers: int, collect: Callable[[Chunk], None]
 ) -> None:
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    ctx = mp.get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
-    pending: set[Any] = set()
-    it = iter(chunks)
-    try:
-        for ch in it:
-            pending.add(pool.submit(run_chunk, job, ch))
-            if len(pending) >= workers * 2:
-                break
-        while pending:
-            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in ready:
-                collect(f.result())
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending.add(pool.submit(run_chunk, job, nxt))
-        pool.shutdown(wait=True)
-    except BaseException:
-        for f in pending:
-            f.cancel()
-        procs = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for p in procs:  # the workers we started, by their own handles
-            if p.is_alive():
-                p.terminate()
-        raise
+    run_pool(run_chunk, ((job, ch) for ch in chunks), workers, collect)
 
 
 def _run_ray(

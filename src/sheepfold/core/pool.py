@@ -1,0 +1,57 @@
+"""A process pool that one Ctrl-C stops: the lab's runs and the tournaments play on it."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent (else every worker prints its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_pool(
+    fn: Callable[..., Any],
+    tasks: Iterable[tuple[Any, ...]],
+    workers: int,
+    collect: Callable[[Any], None],
+    ahead: int = 2,
+) -> None:
+    """``fn(*task)`` for every task on ``workers`` forked processes, each result handed to
+    ``collect`` as it finishes (in the main process). At most ``ahead`` tasks per worker are
+    queued, so an interrupt finds little queued work. An interrupt (KeyboardInterrupt) or any
+    error cancels what is queued, terminates the workers and is raised again: what ``collect``
+    received is kept, and no process is left behind."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=mp.get_context("fork"), initializer=_ignore_sigint
+    )
+    pending: set[Future[Any]] = set()
+    it = iter(tasks)
+    try:
+        for task in it:
+            pending.add(pool.submit(fn, *task))
+            if len(pending) >= workers * ahead:
+                break
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in ready:
+                collect(f.result())
+                more = next(it, None)
+                if more is not None:
+                    pending.add(pool.submit(fn, *more))
+        pool.shutdown(wait=True)
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        procs = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:  # the workers this pool started, by their own handles
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=5)
+        raise
