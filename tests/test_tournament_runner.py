@@ -195,3 +195,15 @@ def test_cli_bad_input_is_one_clear_line(args: list[str], message: str) -> None:
     assert r.exit_code == 2
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[0.0] * 20, [1.0] * 20, [0.0] * 19 + [1.0], [1.0] * 19 + [0.5], [0.0, 0.5] * 3],
+)
+def test_a_win_share_ci_stays_between_0_and_1_and_is_never_a_point(values) -> None:
+    from sheepfold.bots.tournament import _mean_ci
+
+    m, lo, hi = _mean_ci(values)
+    assert 0.0 <= lo <= m <= hi <= 1.0
+    assert hi - lo > 0.05  # a handful of games never makes a share certain

@@ -218,6 +218,9 @@ def total_games(cfg: TournamentConfig) -> int:
 
 # -- statistics ---------------------------------------------------------------------------------
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of shares (each in [0, 1]) and its 95% CI, inside [0, 1]: the normal interval
+    on the observed spread, or Wilson's when every value is the same (a spread of 0 does not
+    mean certainty: 0 wins of 20 is 0-16%, not 0-0%)."""
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
@@ -225,8 +228,13 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     if n == 1:
         return mean, float("nan"), float("nan")
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    if var == 0.0:
+        z2 = 1.96**2
+        c = (mean + z2 / (2 * n)) / (1 + z2 / n)
+        h = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return mean, max(0.0, c - h), min(1.0, c + h)
     half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def bradley_terry(
