@@ -207,3 +207,21 @@ def test_a_win_share_ci_stays_between_0_and_1_and_is_never_a_point(values) -> No
     m, lo, hi = _mean_ci(values)
     assert 0.0 <= lo <= m <= hi <= 1.0
     assert hi - lo > 0.05  # a handful of games never makes a share certain
+
+
+def test_progress_moves_from_the_first_deal(monkeypatch) -> None:
+    import sheepfold.bots.tournament as T
+
+    sizes: list[int] = []
+    real = T.run_pool
+
+    def spy(fn, tasks, workers, collect, ahead=2):  # type: ignore[no-untyped-def]
+        tasks = list(tasks)
+        sizes.extend(len(t[1]) for t in tasks)
+        return real(fn, tasks, workers, collect, ahead)
+
+    monkeypatch.setattr(T, "run_pool", spy)
+    cfg = TournamentConfig(game="shave-a-sheep", bots=("greedy", "random"), games=600, workers=2)
+    res = run_tournament(cfg)
+    assert len(res.games) == 600
+    assert sizes[:4] == [1, 1, 1, 1] and max(sizes) > 1

@@ -202,9 +202,13 @@ def run_tournament(
             for job in jobs:
                 collect(_play_chunk(cfg, [job]))
         else:
-            # small chunks: progress stays smooth and the pool stays balanced
+            # small chunks: progress stays smooth and the pool stays balanced; the first
+            # deals one by one, so that progress moves from the first game even with slow bots
             per_chunk = max(1, min(8, len(jobs) // (workers * 8)))
-            chunks = [jobs[i : i + per_chunk] for i in range(0, len(jobs), per_chunk)]
+            head = min(len(jobs), 2 * workers)
+            chunks = [[j] for j in jobs[:head]] + [
+                jobs[i : i + per_chunk] for i in range(head, len(jobs), per_chunk)
+            ]
             run_pool(_play_chunk, ((cfg, c) for c in chunks), workers, collect)
     except KeyboardInterrupt:
         raise TournamentInterrupted(result()) from None
