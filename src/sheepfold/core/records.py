@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from sheepfold.core.errors import describe_validation_error, problem_text
 from sheepfold.core.protocol import IllegalAction, RulesError, SheepfoldError, State
@@ -30,11 +30,9 @@ from sheepfold.core.registry import find_game, game_names, game_spec
 
 FORMAT = "sheepfold-record/1"
 
-#: the most digits an integer of a record may have (2**64 has 20): a number no field can use is
-#: refused while reading, before anything tries to print or compute with it
-MAX_DIGITS = 20
-#: a record's ``seed``: 0 to 2**63 - 1
-MAX_SEED = 2**63 - 1
+#: the most digits an integer of a record may have (a 128-bit seed has 39): a number no field can
+#: use is refused while reading, before anything tries to print or compute with it
+MAX_DIGITS = 40
 
 
 class RecordError(SheepfoldError):
@@ -103,7 +101,7 @@ class RecordBase(OpenModel):
     format: Literal["sheepfold-record/1"]
     game: StrictStr
     rules: dict[str, Any] | None = None
-    seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
+    seed: StrictInt | None = None  # any integer (the contract's), at most MAX_DIGITS digits
     if TYPE_CHECKING:  # every game's model has them (declared there: the fields' order counts)
         players: Sequence[Any]
         moves: Sequence[Any]
