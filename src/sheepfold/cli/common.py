@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from sheepfold.core.protocol import SheepfoldError
 
@@ -20,8 +22,32 @@ err_console = Console(stderr=True)
 GAME_HELP = "dolly-crush or shave-a-sheep"
 
 
+#: what a terminal must never receive from a name or a record: C0 and C1 controls (ESC, BEL,
+#: newlines...), DEL, and the invisible marks that reorder text (bidi embeddings, overrides,
+#: isolates), line and paragraph separators
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def _visible(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def safe_text(text: object) -> str:
+    """Text from a name, a record or a file, safe to show on a terminal: every control character
+    and bidi mark is written as a visible escape (``\\x1b``, ``\\u202e``). Plain text: pass it
+    to ``rich.text.Text``, or through :func:`safe_markup` into a markup string."""
+    return _UNSAFE.sub(_visible, str(text))
+
+
+def safe_markup(text: object) -> str:
+    """:func:`safe_text` with rich markup escaped too (``[red]`` shows as ``[red]``)."""
+    return escape(safe_text(text))
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    """Print ``error: MESSAGE`` (markup allowed; control characters never reach the terminal)."""
+    err_console.print(f"[bold red]error:[/] {safe_text(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -33,7 +59,7 @@ def friendly_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except SheepfoldError as e:
-            raise fail(str(e)) from None
+            raise fail(escape(str(e))) from None
         except KeyboardInterrupt:
             err_console.print("\ninterrupted")
             raise typer.Exit(130) from None

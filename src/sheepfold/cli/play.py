@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
+from sheepfold.cli.common import console, fail, friendly_errors, safe_markup, safe_text, warm_bots
 from sheepfold.core.registry import game_names, game_spec
 from sheepfold.games.dolly_crush.game import DollyGame
 
@@ -115,7 +115,8 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The names as the terminal shows them (``safe_text``; the record keeps them as given)."""
+        return [safe_text(s.name) for s in self.seats]
 
     @property
     def is_dolly(self) -> bool:
@@ -245,7 +246,9 @@ class Session:
     def _weights(self) -> str:
         w = self.game.rules.reaction_weights
         return (
-            "equal" if w is None else ", ".join(f"{self.names[i]} {x:g}" for i, x in enumerate(w))
+            "equal"
+            if w is None
+            else ", ".join(f"{escape(self.names[i])} {x:g}" for i, x in enumerate(w))
         )
 
     def _after_dolly(self, before: Any, action: int) -> None:
@@ -421,7 +424,7 @@ class Session:
         if self.save is None or self.state is None:
             return
         try:
-            path = save_record(self.state, self.save, self.names)
+            path = save_record(self.state, self.save, [s.name for s in self.seats])
         except OSError as e:
             self.say(
                 f"[red]Could not save the record to {escape(str(self.save))}:[/] {escape(str(e))}"
@@ -631,7 +634,7 @@ def choose_breeds(n: int, names: list[str]) -> list[str]:
     for i in range(n):
         free = [b for b in BREEDS if b not in chosen]
         while True:
-            text = ask(f"breed for {names[i]}", str(BREEDS.index(free[0]) + 1)).lower()
+            text = ask(f"breed for {safe_markup(names[i])}", str(BREEDS.index(free[0]) + 1)).lower()
             pick = None
             if text.isdigit() and 1 <= int(text) <= len(BREEDS):
                 pick = BREEDS[int(text) - 1]
@@ -653,7 +656,7 @@ def choose_rules(game: str) -> str | None:
     from sheepfold.rulesets import all_rulesets
 
     names = [rs.name for rs in all_rulesets(game)]
-    console.print("Rule sets: " + ", ".join(names), highlight=False)
+    console.print("Rule sets: " + ", ".join(safe_markup(n) for n in names), highlight=False)
     while True:
         text = ask("rules", "rulebook")
         if text in ("rulebook", ""):

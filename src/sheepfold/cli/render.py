@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from sheepfold.cli.common import safe_text
 from sheepfold.core.protocol import State
 from sheepfold.core.registry import game_spec
 
@@ -63,6 +64,12 @@ def seat_names(n: int, names: Sequence[str] | None) -> list[str]:
     return list(names) if names else [f"seat {i}" for i in range(n)]
 
 
+def display_names(names: Sequence[str]) -> list[str]:
+    """The players' names as a terminal may show them (:func:`~sheepfold.cli.common.safe_text`:
+    no control characters or bidi marks; rich markup is still escaped where markup is built)."""
+    return [safe_text(n) for n in names]
+
+
 def _plural(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
@@ -87,6 +94,7 @@ def flock_table(view: dict[str, Any], highlight: Sequence[str] = ()) -> Table:
 def dolly_seats_table(
     view: dict[str, Any], names: Sequence[str], hide_scores: bool = False
 ) -> Table:
+    names = display_names(names)
     table = Table(box=None, padding=(0, 1))
     for col in ("", "seat", "player", "breed", "dogs left", "points", "taken"):
         table.add_column(col)
@@ -107,6 +115,7 @@ def dolly_seats_table(
 
 
 def dolly_status(view: dict[str, Any], names: Sequence[str]) -> Text:
+    names = display_names(names)
     parts = [f"deck: {_plural(view['deck_size'], 'card')}"]
     if view["to_move"] is not None and view["phase"] == "swap":
         s = view["turn"]
@@ -144,12 +153,14 @@ def wool_bar(wool: int, cap: int) -> str:
 
 
 def wolf_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    names = display_names(names)
     if view["wolf"] is None:
         return "the wolf is in the middle"
     return f"the wolf stands next to {names[view['wolf']]} (seat {view['wolf']})"
 
 
 def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    names = display_names(names)
     table = Table(box=None, padding=(0, 1))
     for col in ("", "seat", "player", "wool on the sheep", "safe pile", "wolf"):
         table.add_column(col)
@@ -191,6 +202,7 @@ def render_view(
     points: Sequence[int] | None = None,
 ) -> RenderableType:
     """Draw what ``view`` (a seat's ``observe``) shows."""
+    names = display_names(names)
     body = RENDERERS[view["game"]](view, names, hide_scores, points)
     if view["finished"]:
         return Group(body, result_line(view, names))
@@ -211,6 +223,7 @@ def render_state(
 
 
 def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
+    names = display_names(names)
     if view.get("truncated"):
         return Text("The game was stopped (truncated): no result.", style="bold")
     if not view["finished"]:
@@ -225,6 +238,7 @@ def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
 
 def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
     """The final scores, best first."""
+    names = display_names(names)
     label = game_spec(view["game"]).score_label
     table = Table(title="Final result", box=None, padding=(0, 1))
     for col in ("", "seat", "player", label):

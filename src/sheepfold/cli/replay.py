@@ -48,7 +48,9 @@ def _report_error(err: dict[str, object], as_json: bool) -> None:
     if as_json:
         print(json.dumps(err))
         return
-    from sheepfold.cli.common import err_console
+    from sheepfold.cli.common import err_console, safe_markup
 
     where = f"move {err['move']}: " if err.get("move") is not None else ""
-    err_console.print(f"[bold red]error:[/] {where}{err['error']}", highlight=False)
+    err_console.print(
+        f"[bold red]error:[/] {where}{safe_markup(err['error'])}", highlight=False, soft_wrap=True
+    )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     Progress,
@@ -27,6 +28,7 @@ from sheepfold.cli.common import (
     fail,
     friendly_errors,
     resolve_rules,
+    safe_markup,
 )
 from sheepfold.core.registry import game_spec
 
@@ -359,7 +361,7 @@ def _evaluate(space: Any, names: Sequence[Any], sols: Sequence[Any], quiet: bool
 
 def _print_solve(out: dict[str, Any], rs: Any) -> None:
     n = out["players"]
-    name = out["rules_name"] or "rulebook"
+    name = safe_markup(out["rules_name"] or "rulebook")
     console.print(f"[bold]Shave a Sheep[/], {n} players, rules: {name} {json.dumps(out['rules'])}")
     t = Table(show_header=True, header_style="bold")
     t.add_column("seat")
@@ -475,12 +477,12 @@ def analyse_command(
             print(json.dumps(e.to_json()))
             raise typer.Exit(2) from None
         where = f"move {e.move}: " if e.move is not None else ""
-        raise fail(f"{where}{e.message}") from None
+        raise fail(f"{where}{escape(e.message)}") from None
     if rp.error is not None:
         if as_json:
             print(json.dumps(rp.error.to_json()))
             raise typer.Exit(2)
-        raise fail(f"move {rp.error.move}: {rp.error.message}")
+        raise fail(f"move {rp.error.move}: {escape(rp.error.message)}")
     start = new_game_state(rec)
     report = analyse_state(rp.state, start, quiet=as_json)
     report["players"] = [p.name for p in rec.players]
@@ -573,7 +575,7 @@ def analyse_state(final: Any, start: Any, quiet: bool = True) -> dict[str, Any]:
 
 
 def _print_analysis(report: dict[str, Any], top: int, all_moves: bool) -> None:
-    names = report["players"]
+    names = [safe_markup(n) for n in report["players"]]  # a record's names: never raw
     what = (
         "win share against perfect play"
         if report["kind"] == "minimax"

@@ -26,6 +26,7 @@ from sheepfold.cli.common import (
     fail,
     friendly_errors,
     resolve_rules,
+    safe_markup,
 )
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ def _print(s: dict[str, Any]) -> None:
     for r in s["standings"]:
         eci = r.get("elo_ci95")
         t.add_row(
-            r["bot"],
+            safe_markup(r["bot"]),
             str(r["games"]),
             _pct(r["win_share"]),
             _ci(r["ci95"]),
@@ -193,8 +194,8 @@ def _print(s: dict[str, Any]) -> None:
         h.add_column(col, justify="left" if col in ("bot", "opponent") else "right")
     for r in s["head_to_head"]:
         h.add_row(
-            r["bot"],
-            r["opponent"],
+            safe_markup(r["bot"]),
+            safe_markup(r["opponent"]),
             str(r["games"]),
             str(r["wins"]),
             str(r["ties"]),

@@ -24,10 +24,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
+from sheepfold.core.errors import describe_validation_error, problem_text
 from sheepfold.core.protocol import IllegalAction, RulesError, SheepfoldError, State
 from sheepfold.core.registry import find_game, game_names, game_spec
 
 FORMAT = "sheepfold-record/1"
+
+#: the most digits an integer of a record may have (a 128-bit seed has 39): a number no field can
+#: use is refused while reading, before anything tries to print or compute with it
+MAX_DIGITS = 40
 
 
 class RecordError(SheepfoldError):
@@ -50,6 +55,41 @@ def _no_constant(name: str) -> Any:
     raise json.JSONDecodeError(f"{name} is not a JSON value", name, 0)
 
 
+class _HugeInt:
+    """Stands in for a JSON integer with more than :data:`MAX_DIGITS` digits (never converted:
+    Python refuses to read integers of more than 4300 digits, and nothing here needs them)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _parse_int(text: str) -> int | _HugeInt:
+    digits = len(text) - text.startswith("-")
+    return int(text) if digits <= MAX_DIGITS else _HugeInt(digits)
+
+
+def _check_numbers(data: Any) -> None:
+    """Refuse an integer too large for any field, anywhere in the record (RecordError naming it)."""
+    stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, (*path, str(k))) for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, (*path, str(i))) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, _HugeInt) or (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+        ):
+            where = ".".join(path)
+            size = f"{value.digits} digits" if isinstance(value, _HugeInt) else "too many digits"
+            move = int(path[1]) if len(path) > 1 and path[0] == "moves" else None
+            raise RecordError(
+                f"{where}: the integer has {size}, no field takes more than {MAX_DIGITS}",
+                move=move,
+                field=where,
+            )
+
+
 # -- the format, as pydantic models ----------------------------------------------------------
 class OpenModel(BaseModel):
     model_config = ConfigDict(extra="allow")  # new optional fields may come (the contract)
@@ -61,7 +101,7 @@ class RecordBase(OpenModel):
     format: Literal["sheepfold-record/1"]
     game: StrictStr
     rules: dict[str, Any] | None = None
-    seed: StrictInt | None = None
+    seed: StrictInt | None = None  # any integer (the contract's), at most MAX_DIGITS digits
     if TYPE_CHECKING:  # every game's model has them (declared there: the fields' order counts)
         players: Sequence[Any]
         moves: Sequence[Any]
@@ -115,7 +155,7 @@ def parse_record(data: Any) -> Record:
             raise RecordError(f"{data} is not a UTF-8 text file") from None
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data, parse_constant=_no_constant)
+            data = json.loads(data, parse_constant=_no_constant, parse_int=_parse_int)
         except json.JSONDecodeError as e:
             raise RecordError(
                 f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
@@ -124,8 +164,11 @@ def parse_record(data: Any) -> Record:
             raise RecordError("not valid JSON: the text is not UTF-8") from None
         except RecursionError:
             raise RecordError("not valid JSON: nested too deeply") from None
+        except ValueError as e:  # a number Python cannot read (kept to one line, never a traceback)
+            raise RecordError(f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, game, players and moves")
+    _check_numbers(data)
     if data.get("format") != FORMAT:
         raise RecordError(
             f'format: expected "{FORMAT}", got {json.dumps(data.get("format"))}', field="format"
@@ -147,20 +190,31 @@ def parse_record(data: Any) -> Record:
         )
         raise RecordError(_first_problem(e), move=move, field=".".join(map(str, first))) from None
     codec.check(rec)
+    _check_rules(spec.rules_class, rec.rules)
     return rec
+
+
+def _check_rules(rules_class: type[BaseModel], rules: dict[str, Any] | None) -> None:
+    """A record's rules, validated strictly (RecordError, field ``rules``): JSON's own types
+    only, so ``"wool": "30"`` or ``"variants": "cutting-costs"`` are refused, not coerced. (Rule
+    sets from TOML or Python stay lenient: ``make(..., variants=["cutting-costs"])``.)"""
+    if rules is None:
+        return
+    try:
+        text = json.dumps(rules, allow_nan=False)
+    except (TypeError, ValueError):
+        raise RecordError("rules: the rule options are not JSON values", field="rules") from None
+    try:
+        rules_class.model_validate_json(text, strict=True, context={"strict": True})
+    except ValidationError as e:
+        raise RecordError(describe_validation_error(e, "rules"), field="rules") from None
 
 
 def _first_problem(err: ValidationError) -> str:
     """The first problem of a record, naming its field; how many more there are, if any."""
     e = err.errors()[0]
     where = ".".join(str(p) for p in e["loc"])
-    msg = e["msg"].removeprefix("Value error, ")
-    if e["type"] == "extra_forbidden":
-        msg = "unknown field"
-    elif e["type"] == "missing":
-        msg = "this field is required"
-    elif e["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        msg = "should be a JSON object"
+    msg = problem_text(e)
     more = err.error_count() - 1
     return f"{where}: {msg}" + (f" (and {more} more problem{'s' * (more > 1)})" if more else "")
 

@@ -7,10 +7,18 @@ action: ``white`` grow, ``x2`` double, ``green`` swap, ``gray`` wolf, ``pink`` s
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from sheepfold.core.protocol import RulesError
 
@@ -90,8 +98,10 @@ class ShaveRules(BaseModel):
 
     @field_validator("variants", mode="before")
     @classmethod
-    def _variants_list(cls, v: object) -> object:
+    def _variants_list(cls, v: object, info: ValidationInfo) -> object:
         if isinstance(v, str):
+            if info.context and info.context.get("strict"):  # a record: JSON types only
+                raise ValueError(f"expected a list of variants, got the string {json.dumps(v)}")
             v = [v]
         if isinstance(v, (list, tuple)):
             for item in v:
