@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from sheepfold.games import make
 from sheepfold.lab.compare import compare_tables, verdict
 from sheepfold.lab.features import game_features
-from sheepfold.lab.metrics import evaluate, game_arrays, quantile_ci, wilson
+from sheepfold.lab.metrics import (
+    evaluate,
+    fmt,
+    fmt_ci,
+    fmt_diff,
+    game_arrays,
+    quantile_ci,
+    wilson,
+)
 from sheepfold.lab.runner import make_job, run
+
+NEGATIVE_ZERO = re.compile(r"[-−]0(\.0+)?(?![\d.])")  # "-0.0", "-0.00 pp", "-0%"; not "-0.04"
 
 
 def test_features_of_hand_made_games():
@@ -132,3 +144,16 @@ def test_exact_uncertainty_runs_and_falls_towards_the_end():
     assert curve.shape == (3000, 10) and np.nanmean(curve[:, 0]) > 0.95  # wide open at the start
     page = run_report(job, table, values)
     assert page.count("data:image/png;base64,") == 4  # length, seats, lead changes, uncertainty
+
+
+def test_numbers_never_show_a_negative_zero_and_differences_say_pp():
+    assert NEGATIVE_ZERO.search("a -0.0% b") and NEGATIVE_ZERO.search("-0.00 pp")
+    assert not NEGATIVE_ZERO.search("-0.04 and 10.0%")
+    assert fmt(-0.00001, "pct") == "0.0%" and fmt(0.5021, "pct") == "50.2%"
+    assert fmt(-0.001, "num") == "0.00" and fmt(-0.2, "num") == "-0.20"
+    assert fmt_diff(-0.00001, "pct") == "0.0 pp" and fmt_diff(0.004, "pct") == "+0.4 pp"
+    assert fmt_diff(-0.0123, "pp") == "-1.2 pp" and fmt_diff(33.17, "num") == "+33.17"
+    assert fmt_diff(-0.001, "num") == "0.00"
+    assert fmt(0.0031, "pp") == "+0.3 pp"  # a value that is itself a difference of shares
+    assert fmt_ci(-0.0004, 0.012, "pct", diff=True) == "[0.0 pp, +1.2 pp]"
+    assert fmt_ci(0.482, 0.507, "pct") == "[48.2%, 50.7%]"
