@@ -82,7 +82,9 @@ def test_compare_json_and_verdict(tmp_path):  # type: ignore[no-untyped-def]
     assert "cutting-costs makes games" in data["verdict"]
     L = next(m for m in data["metrics"] if m["key"] == "length_mean")
     assert L["significant"] and L["lo"] <= L["diff"] <= L["hi"]
-    assert "B − A" in html.read_text()
+    page = html.read_text()
+    assert "<th>A [95% CI]</th><th>B [95% CI]</th><th>B − A [95% CI]</th>" in page
+    assert " pp [" in page and not NEGATIVE_ZERO.search(page)
     text = _ok(
         [
             "lab",

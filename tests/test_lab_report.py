@@ -91,6 +91,7 @@ def test_length_histogram_shows_the_share_of_games_at_each_length() -> None:
         top = 100 * np.bincount(lengths).max() / len(lengths)
         assert xy[:, 1].max() == pytest.approx(top)  # one bar per length, in % of games
     assert ax.get_ylabel() == "share of games (%)"
+    assert all(float(t) == int(float(t)) for t in ax.get_xticks())  # whole turns only
     assert "one bar per length" in ax.get_xlabel()
     head = ax.get_title()
     assert "rulebook" in head and "cutting-costs" in head

@@ -406,7 +406,8 @@ def _result_metrics(n: int) -> list[MetricDef]:
                 f"win_seat{s}",
                 f"win share of seat {s}",
                 "pct",
-                f"seat {s}'s average win share (1/k for each of k tied winners)",
+                f"seat {s}'s average win share over the finished games (1/k for each of k "
+                "tied winners)",
                 _mean_stat(_seat_pg(s)),
                 _seat_pg(s),
                 group="seat",

@@ -149,6 +149,11 @@ def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
         ax.axvline(x.mean(), color=c, linestyle=":", linewidth=1.2)
         if x.max() > edges[-1]:
             off.append(f"{name} {fmt(float(np.mean(x > edges[-1])), 'pct')} of its games")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # lengths are whole turns
+    if edges[-1] - edges[0] < 10:
+        ax.set_xlim(edges[0] - 2, edges[-1] + 2)
     per = "one bar per length" if width == 1 else f"bars of {width} turns"
     ax.set_xlabel(f"game length (turns; {per}; dotted: the mean)")
     ax.set_ylabel("share of games (%)" if width == 1 else "share of games per turn (%)")
