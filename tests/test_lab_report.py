@@ -120,7 +120,27 @@ def test_seat_chart_shows_each_seats_edge_over_the_fair_share(players: int) -> N
     assert "percentage points" in ax.get_ylabel()
     labels = [t.get_text() for t in ax.texts]
     assert len(labels) == players and all(t.endswith(" pp") for t in labels)
+    shown = [float(t.removesuffix(" pp")) for t in labels]  # each bar says its own height
+    assert shown == pytest.approx(list(edge), abs=0.051)
     assert f"{players} players" in ax.get_title() and "rulebook" in ax.get_title()
+    render(fig)
+
+
+def test_seat_chart_labels_a_small_edge_to_the_hundredth_of_a_point() -> None:
+    G = 10_000
+    wins = np.zeros((G, 2))
+    wins[:5004, 0] = 1  # seat 0 wins 50.04% of the games: +0.04 pp, not "0.0 pp"
+    wins[5004:, 1] = 1
+    d = {
+        "n": 2,
+        "G": G,
+        "game": "shave-a-sheep",
+        "shares": wins,
+        "truncated": np.zeros(G, bool),
+        "bots": np.full((G, 2), "random", dtype=object),
+    }
+    fig = report.seat_shares_figure([("rulebook", d)])
+    assert [t.get_text() for t in fig.axes[0].texts] == ["+0.04 pp", "-0.04 pp"]
     render(fig)
 
 

@@ -148,7 +148,7 @@ def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
         ax.hist(x, bins=edges, weights=w, histtype="step", linewidth=1.6, color=c, label=label)
         ax.axvline(x.mean(), color=c, linestyle=":", linewidth=1.2)
         if x.max() > edges[-1]:
-            off.append(f"{name} {fmt(float(np.mean(x > edges[-1])), 'pct')} of its games")
+            off.append(f"{name} {int(np.sum(x > edges[-1])):,} of its {len(x):,} games")
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # lengths are whole turns
@@ -185,9 +185,10 @@ def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
     fig, ax = plt.subplots(figsize=(7.2, 4.0))
     n = runs[0][1]["n"]
     width = 0.8 / len(runs)
-    reach = 0.5
-    for k, (name, d) in enumerate(runs):
-        m, h = 100 * np.asarray(_seat_edges(d))
+    edges = [100 * np.asarray(_seat_edges(d)) for _, d in runs]
+    reach = max([0.5] + [float(np.nanmax(np.abs(m) + h)) for m, h in edges if np.any(m == m)])
+    digits = 2 if reach < 5 else 1  # a 0.04-point edge does not read "0.0 pp"
+    for k, ((name, _), (m, h)) in enumerate(zip(runs, edges, strict=True)):
         xs = np.arange(n) + (k - (len(runs) - 1) / 2) * width
         c = COLOURS[k % 6]
         ax.bar(xs, m, width=width * 0.9, yerr=h, capsize=3, color=c, alpha=0.85, label=name)
@@ -195,7 +196,7 @@ def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
             if v == v:
                 end = v + (e if v >= 0 else -e)
                 ax.annotate(
-                    fmt_diff(v / 100, "pp"),
+                    fmt_diff(v / 100, "pp", digits),
                     (x, end),
                     xytext=(0, 3 if v >= 0 else -3),
                     textcoords="offset points",
@@ -203,7 +204,6 @@ def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
                     va="bottom" if v >= 0 else "top",
                     fontsize=7.5,
                 )
-                reach = max(reach, abs(v) + e)
     ax.axhline(
         0,
         color="gray",
