@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sheepfold.cli.main import app
+from test_lab_metrics import NEGATIVE_ZERO
 
 runner = CliRunner()
 
@@ -81,7 +82,9 @@ def test_compare_json_and_verdict(tmp_path):  # type: ignore[no-untyped-def]
     assert "cutting-costs makes games" in data["verdict"]
     L = next(m for m in data["metrics"] if m["key"] == "length_mean")
     assert L["significant"] and L["lo"] <= L["diff"] <= L["hi"]
-    assert "B − A" in html.read_text()
+    page = html.read_text()
+    assert "<th>A [95% CI]</th><th>B [95% CI]</th><th>B − A [95% CI]</th>" in page
+    assert " pp [" in page and not NEGATIVE_ZERO.search(page)
     text = _ok(
         [
             "lab",
@@ -125,11 +128,94 @@ def test_variants_plot(tmp_path):  # type: ignore[no-untyped-def]
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_compare_table_shows_a_b_and_the_difference_each_with_its_interval():
+    r = runner.invoke(
+        app,
+        ["lab", "compare", "shave-a-sheep", "rulebook", "rulebook", "--games", "600", "-w", "1"],
+        env={"COLUMNS": "160"},
+    )
+    assert r.exit_code == 0, r.output
+    lines = [ln.split("│")[1:-1] for ln in r.stdout.splitlines() if ln.count("│") == 7]
+    k = next(i for i, cols in enumerate(lines) if cols[0].strip() == "win share of seat 0")
+    value = [c.strip() for c in lines[k][1:4]]
+    ci = [c.strip() for c in lines[k + 1][1:4]]  # under each value, its 95% interval
+    assert value[0] == value[1] and value[0].endswith("%") and value[2] == "0.0 pp"
+    assert ci[0] == ci[1] and ci[0].startswith("[") and ci[0].count("%") == 2
+    assert ci[2] == "[0.0 pp, 0.0 pp]"  # A against itself: no "-0.0%"
+    assert "pp = percentage points" in r.stdout and not NEGATIVE_ZERO.search(r.stdout)
+
+
+def test_run_says_in_words_when_games_hit_the_turn_limit(tmp_path):  # type: ignore[no-untyped-def]
+    rules = tmp_path / "endless.json"
+    rules.write_text(
+        json.dumps({"die": ["white", "gray", "gray", "white/pink"], "wool": 12, "max_wool": 3})
+    )
+    args = ["lab", "run", "shave-a-sheep", "-r", str(rules), "-n", "300", "-w", "1"]
+    html = tmp_path / "r.html"
+    r = runner.invoke(
+        app, [*args, "--max-turns", "150", "--report", str(html)], env={"COLUMNS": "200"}
+    )
+    assert r.exit_code == 0, r.output
+    assert (
+        "of games (" in r.stdout
+        and "hit the 150-turn limit: under these rules a game may" in r.stdout
+    )
+    assert "games that finished" in r.stdout
+    assert "hit the 150-turn limit: under these rules a game may never end" in html.read_text()
+    data = json.loads(_ok([*args, "--max-turns", "150", "--json"]))
+    assert "may never end" in data["turn_limit_note"]
+    quiet = runner.invoke(app, [*args, "--max-turns", "100000"], env={"COLUMNS": "200"})
+    assert quiet.exit_code == 0 and "turn limit" not in quiet.stdout  # every game ended
+
+
+def test_variants_exact_checks_every_rule_set_before_playing(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """4 players: the solver takes no built-in rule set, said at once; 3 players: My friend
+    Mr. Wolf is too big (5.9 million positions), played without the exact values, said why."""
+    import sheepfold.cli.lab as lab_cli
+
+    played: list[str] = []
+    real_play = lab_cli._play
+
+    def play(job, *a, **k):  # type: ignore[no-untyped-def]
+        played.append(job.ruleset)
+        return real_play(job, *a, **k)
+
+    monkeypatch.setattr(lab_cli, "_play", play)
+    r = runner.invoke(app, ["lab", "variants", "shave-a-sheep", "-p", "4", "--exact", "-n", "50"])
+    assert r.exit_code == 2 and played == [], r.output
+    text = " ".join(r.output.split())
+    assert "the solver can take none of these rule sets" in text
+    for name in ("shave-rulebook", "cutting-costs", "howling-wolf", "my-friend-mr-wolf"):
+        assert name in text
+    assert "264,830,580 positions" in text
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({"name": "small", "wool": 8, "max_wool": 2}))
+    args = ["lab", "variants", "shave-a-sheep", "-p", "3", "--exact", "-n", "200", "-w", "1"]
+    args += ["-r", str(small), "-r", "my-friend-mr-wolf"]
+    rows = json.loads(_ok([*args, "--json"]))
+    assert [r["name"] for r in rows] == ["small", "my-friend-mr-wolf"]
+    assert rows[0]["exact_seat0"] is not None and rows[0]["exact_skipped"] is None
+    assert rows[1]["exact_seat0"] is None and "5,862,780 positions" in rows[1]["exact_skipped"]
+    played.clear()
+    out = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "my-friend-mr-wolf: no exact values: the solver cannot take it" in out.stdout
+    r = runner.invoke(
+        app, [*args[:-4], "--bot", "perfect", "-r", str(small), "-r", "my-friend-mr-wolf"]
+    )
+    assert (
+        r.exit_code == 2
+        and "my-friend-mr-wolf: the perfect bot needs the exact solver"
+        in " ".join(r.output.split())
+    )
+
+
 def test_bad_input_is_one_clear_line(tmp_path):  # type: ignore[no-untyped-def]
     cases = [
         (["lab", "run", "chess"], "unknown game"),
         (["lab", "run", "shave-a-sheep", "--rules", "no-such-rules"], "no rule set named"),
         (["lab", "run", "shave-a-sheep", "--bot", "nobody"], "no bot named"),
+        (["lab", "run", "shave-a-sheep", "-p", "4", "--exact"], "cannot play this job: 52,966,116"),
         (["lab", "run", "dolly-crush", "--bot", "random", "--engine", "fast"], "greedy bots only"),
         (["lab", "show", str(tmp_path / "missing.parquet")], "no such file"),
         (

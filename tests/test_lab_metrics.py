@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from sheepfold.games import make
-from sheepfold.lab.compare import compare_tables, verdict
+from sheepfold.lab.compare import cells, compare_tables, verdict
 from sheepfold.lab.features import game_features
-from sheepfold.lab.metrics import evaluate, game_arrays, quantile_ci, wilson
+from sheepfold.lab.metrics import (
+    evaluate,
+    fmt,
+    fmt_ci,
+    fmt_diff,
+    game_arrays,
+    quantile_ci,
+    wilson,
+)
 from sheepfold.lab.runner import make_job, run
+
+NEGATIVE_ZERO = re.compile(r"[-−]0(\.0+)?(?![\d.])")  # "-0.0", "-0.00 pp", "-0%"; not "-0.04"
 
 
 def test_features_of_hand_made_games():
@@ -132,3 +144,57 @@ def test_exact_uncertainty_runs_and_falls_towards_the_end():
     assert curve.shape == (3000, 10) and np.nanmean(curve[:, 0]) > 0.95  # wide open at the start
     page = run_report(job, table, values)
     assert page.count("data:image/png;base64,") == 4  # length, seats, lead changes, uncertainty
+
+
+def test_numbers_never_show_a_negative_zero_and_differences_say_pp():
+    assert NEGATIVE_ZERO.search("a -0.0% b") and NEGATIVE_ZERO.search("-0.00 pp")
+    assert not NEGATIVE_ZERO.search("-0.04 and 10.0%")
+    assert fmt(-0.00001, "pct") == "0.0%" and fmt(0.5021, "pct") == "50.2%"
+    assert fmt(-0.001, "num") == "0.00" and fmt(-0.2, "num") == "-0.20"
+    assert fmt_diff(-0.00001, "pct") == "0.0 pp" and fmt_diff(0.004, "pct") == "+0.4 pp"
+    assert fmt_diff(-0.0123, "pp") == "-1.2 pp" and fmt_diff(33.17, "num") == "+33.17"
+    assert fmt_diff(-0.001, "num") == "0.00"
+    assert fmt(0.0031, "pp") == "+0.3 pp"  # a value that is itself a difference of shares
+    assert fmt_ci(-0.0004, 0.012, "pct", diff=True) == "[0.0 pp, +1.2 pp]"
+    assert fmt_ci(0.482, 0.507, "pct") == "[48.2%, 50.7%]"
+
+
+def test_compare_gives_a_b_and_b_minus_a_each_with_its_interval():
+    a = run(make_job("shave-a-sheep", None, ruleset="rulebook", games=1500, seed=2), workers=1)
+    job_b = make_job(
+        "shave-a-sheep", {"variants": ["howling-wolf"]}, ruleset="hw", games=1500, seed=2
+    )
+    b = run(job_b, workers=1)
+    diffs = compare_tables(a, b)
+    own_a = {v.key: v for v in evaluate(game_arrays(a))}
+    own_b = {v.key: v for v in evaluate(game_arrays(b))}
+    for x in diffs:  # each side's interval is the one `lab run` gives it
+        assert (x.a_lo, x.a_hi) == (own_a[x.key].lo, own_a[x.key].hi), x.key
+        assert (x.b_lo, x.b_hi) == (own_b[x.key].lo, own_b[x.key].hi), x.key
+        ca, cb, cd = cells(x)
+        assert ca == f"{fmt(x.a, x.kind)} {fmt_ci(x.a_lo, x.a_hi, x.kind)}"
+        assert cb == f"{fmt(x.b, x.kind)} {fmt_ci(x.b_lo, x.b_hi, x.kind)}"
+        assert cd == f"{fmt_diff(x.diff, x.kind)} {fmt_ci(x.lo, x.hi, x.kind, diff=True)}"
+        assert not NEGATIVE_ZERO.search(ca + cb + cd), ca + cb + cd
+        if x.kind in ("pct", "pp"):
+            assert cd.count(" pp") == 3, cd  # the difference and both ends of its interval
+        else:
+            assert " pp" not in cd and "%" not in cd
+    seat0 = next(x for x in diffs if x.key == "win_seat0")
+    assert seat0.a_lo < seat0.a < seat0.a_hi and seat0.b_lo < seat0.b < seat0.b_hi
+
+
+def test_compare_verdict_says_when_games_hit_the_turn_limit():
+    endless = {"die": ["white", "gray", "gray", "white/pink"], "wool": 12, "max_wool": 3}
+    fine = make_job("shave-a-sheep", {"wool": 12, "max_wool": 3}, games=400, seed=4, max_turns=150)
+    cut = make_job("shave-a-sheep", endless, ruleset="endless", games=400, seed=4, max_turns=150)
+    diffs = compare_tables(run(fine, workers=1), run(cut, workers=1))
+    T = next(x for x in diffs if x.key == "truncated")
+    assert T.a == 0 and T.b > 0
+    text = verdict(diffs, "small", "endless", 150)
+    assert text.startswith(
+        f"Games hit the 150-turn limit (small: 0.0% of games, endless: {fmt(T.b, 'pct')})"
+    )
+    assert "under endless a game may never end" in text and "games that finished" in text
+    assert "truncated games" not in text  # said once, in words
+    assert "Games hit" not in verdict(diffs[:1], "small", "endless", 150)

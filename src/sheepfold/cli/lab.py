@@ -150,18 +150,25 @@ def _play(
 def _metrics_table(values: list[Any], title: str) -> Any:
     from rich.table import Table
 
-    from sheepfold.lab.metrics import fmt
+    from sheepfold.lab.metrics import fmt, fmt_ci
 
-    t = Table(title=title, show_lines=False)
+    t = Table(title=title, show_lines=False, caption="pp = percentage points")
     t.add_column("metric")
     t.add_column("value", justify="right")
     t.add_column("95% CI", justify="right")
     t.add_column("games", justify="right")
     for v in values:
-        t.add_row(
-            v.label, fmt(v.value, v.kind), f"{fmt(v.lo, v.kind)} – {fmt(v.hi, v.kind)}", str(v.n)
-        )
+        t.add_row(v.label, fmt(v.value, v.kind), fmt_ci(v.lo, v.hi, v.kind), str(v.n))
     return t
+
+
+def _print_limit_note(table: Any) -> None:
+    """Say it in words when games of ``table`` hit the turn limit."""
+    from sheepfold.lab.metrics import game_arrays, truncation_note
+
+    note = truncation_note(game_arrays(table))
+    if note:
+        console.print(f"[bold]{note}[/bold]")
 
 
 # -- lab run -----------------------------------------------------------------------------------
@@ -238,6 +245,8 @@ def run_command(
 
 def _print_run(job: Any, table: Any, values: list[Any], out: Path | None, as_json: bool) -> None:
     """A run's metrics: JSON, or a table and where its rows are."""
+    from sheepfold.lab.metrics import game_arrays, truncation_note
+
     if as_json:
         print(
             json.dumps(
@@ -245,12 +254,14 @@ def _print_run(job: Any, table: Any, values: list[Any], out: Path | None, as_jso
                     "job": json.loads(job.to_json()),
                     "games": table.num_rows,
                     "out": str(out) if out else None,
+                    "turn_limit_note": truncation_note(game_arrays(table)),
                     "metrics": [v.to_json() for v in values],
                 }
             )
         )
     else:
         console.print(_metrics_table(values, f"{job.game}, {job.ruleset}: {table.num_rows} games"))
+        _print_limit_note(table)
         if out:
             console.print(f"rows: {out}")
 
@@ -302,6 +313,7 @@ def show_command(
         console.print(
             _metrics_table(values, f"{file}: {job.game}, {job.ruleset}, {table.num_rows} games")
         )
+        _print_limit_note(table)
     if report:
         from sheepfold.lab.report import run_report, write
 
@@ -384,7 +396,8 @@ def compare_command(
     if name_a == name_b:
         name_a, name_b = f"A ({name_a})", f"B ({name_b})"
     diffs = compare_tables(ta, tb)
-    text = verdict(diffs, name_a, name_b)
+    limit = job_a.rules.get("max_turns")
+    text = verdict(diffs, name_a, name_b, limit if limit == job_b.rules.get("max_turns") else None)
     if as_json:
         print(
             json.dumps(
@@ -401,11 +414,25 @@ def compare_command(
         title = f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
         console.print(_compare_table(diffs, title))
         console.print(text)
+    _write_compare_files((job_a, ta), (job_b, tb), diffs, text, report, plots, as_json)
+
+
+def _write_compare_files(
+    a: tuple[Any, Any],
+    b: tuple[Any, Any],
+    diffs: list[Any],
+    text: str,
+    report: Path | None,
+    plots: Path | None,
+    quiet: bool,
+) -> None:
+    """A comparison's HTML ``report`` and PNG ``plots`` (``a``, ``b``: job and table), when asked."""
+    (job_a, ta), (job_b, tb) = a, b
     if report:
         from sheepfold.lab.report import compare_report, write
 
         write(report, compare_report(job_a, job_b, ta, tb, diffs, text, _command_line()))
-        if not as_json:
+        if not quiet:
             console.print(f"report: {report}")
     if plots:
         from sheepfold.lab.metrics import game_arrays
@@ -413,7 +440,7 @@ def compare_command(
 
         runs = [(f"A: {job_a.ruleset}", game_arrays(ta)), (f"B: {job_b.ruleset}", game_arrays(tb))]
         for png in write_plots(plots, f"{job_a.game}-{job_a.ruleset}-vs-{job_b.ruleset}", runs):
-            if not as_json:
+            if not quiet:
                 console.print(f"plot: {png}")
 
 
@@ -443,27 +470,25 @@ def _check_paired(job_a: Any, job_b: Any) -> None:
 
 
 def _compare_table(diffs: list[Any], title: str) -> Any:
-    """Every metric of A and B, B − A with its CI and p (bold: significant)."""
+    """Every metric: A and B each with its 95% CI, B − A with its paired CI (shares: in
+    percentage points), the relative change and p (bold: significant)."""
     from rich.table import Table
 
-    from sheepfold.lab.metrics import fmt
+    from sheepfold.lab.compare import cells, p_text, relative_text
 
-    t = Table(title=title)
-    for col in ("metric", "A", "B", "B − A", "95% CI", "p"):
+    t = Table(title=title, caption="[95% CI] under each value; pp = percentage points")
+    for col in ("metric", "A", "B", "B − A", "relative", "p"):
         t.add_column(col, justify="left" if col == "metric" else "right")
     for x in diffs:
-        kind = "pct" if x.kind in ("pct", "pp") else "num"
-        rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
-        style = "bold" if x.significant else None
-        p = "-" if x.p != x.p else ("<0.001" if x.p < 0.001 else f"{x.p:.3f}")
+        a, b, d = cells(x, "\n")
         t.add_row(
             x.label,
-            fmt(x.a, kind),
-            fmt(x.b, kind),
-            f"{fmt(x.diff, kind)}{rel}",
-            f"{fmt(x.lo, kind)} – {fmt(x.hi, kind)}",
-            p,
-            style=style,
+            a,
+            b,
+            d,
+            relative_text(x.rel),
+            p_text(x.p),
+            style="bold" if x.significant else None,
         )
     return t
 
@@ -501,12 +526,19 @@ def variants_command(
     """
     check_game(game)
     opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns, exact=exact)
+    jobs = _variant_jobs(game, _variant_names(game, rules), opts)  # all checked before playing
+    for job, skip in jobs:
+        if skip and not as_json:
+            err_console.print(
+                f"--exact: no exact values for {job.ruleset} ({skip}); played without them"
+            )
     rows: list[dict[str, Any]] = []
     curves: list[tuple[str, Any]] = []
-    for name in _variant_names(game, rules):
-        row, d = _variant_row(game, name, opts, workers, as_json)
-        if exact:
-            curves.append((name, d))
+    for job, skip in jobs:
+        row, d = _variant_row(job, workers, as_json)
+        row["exact_skipped"] = skip
+        if job.exact:
+            curves.append((job.ruleset, d))
         rows.append(row)
     if as_json:
         print(json.dumps(rows))
@@ -520,6 +552,48 @@ def variants_command(
             console.print(f"plot: {plot}")
 
 
+def _variant_jobs(game: str, names: list[str], opts: JobOptions) -> list[tuple[Any, str | None]]:
+    """Every rule set's job, made (so checked) before a single game is played, with the reason
+    the exact solver cannot take it (None: it can, or --exact was not asked). With --exact such a
+    rule set is played without the exact values; the command refuses at once when the solver
+    can take none of them, or when the perfect bot would need it for one."""
+    from dataclasses import replace
+
+    perfect_bots = any(b.partition(":")[0] == "perfect" for b in opts.bots or ())
+    reasons = []
+    for name in names:
+        why = _solver_reason(game, name, opts) if opts.exact or perfect_bots else None
+        if why and perfect_bots and opts.engine != "engine":
+            raise fail(
+                f"{name}: the perfect bot needs the exact solver, which cannot take it: {why}"
+            )
+        reasons.append(why if opts.exact else None)
+    if opts.exact and names and all(reasons):
+        raise fail(
+            "--exact: the solver can take none of these rule sets: "
+            + "; ".join(f"{nm} ({why})" for nm, why in zip(names, reasons, strict=True))
+        )
+    return [
+        (_job(game, nm, replace(opts, exact=opts.exact and why is None)), why)
+        for nm, why in zip(names, reasons, strict=True)
+    ]
+
+
+def _solver_reason(game: str, name: str, opts: JobOptions) -> str | None:
+    """Why the lab's exact solver cannot take rule set ``name`` with ``opts.players`` players
+    (None: it can, or the game has no solver: making the job says so)."""
+    from dataclasses import replace
+
+    from sheepfold.core.registry import game_spec
+    from sheepfold.lab.perfect import unsupported
+
+    if not game_spec(game).has_exact_solver:
+        return None
+    probe = _job(game, name, replace(opts, bots=None, exact=False, engine="auto"))
+    why = unsupported(probe.make_game(0))
+    return f"with {opts.players} players, {why}" if why else None
+
+
 def _variant_names(game: str, rules: list[str] | None) -> list[str]:
     """The rule sets asked for, else every built-in one of ``game`` (its rulebook first)."""
     from sheepfold.rulesets import builtin_rulesets
@@ -530,35 +604,30 @@ def _variant_names(game: str, rules: list[str] | None) -> list[str]:
     return sorted(found, key=lambda nm: (not nm.endswith("rulebook"), nm))
 
 
-def _variant_row(
-    game: str, name: str, opts: JobOptions, workers: int | None, quiet: bool
-) -> tuple[dict[str, Any], Any]:
-    """(its row of the comparison, the game arrays) of rule set ``name``, played now."""
-    from sheepfold.lab.metrics import evaluate, game_arrays
+def _variant_row(job: Any, workers: int | None, quiet: bool) -> tuple[dict[str, Any], Any]:
+    """(its row of the comparison, the game arrays) of ``job``, played now."""
+    from sheepfold.lab.metrics import bots_text, evaluate, game_arrays
 
-    job = _job(game, name, opts)
     table = _play(job, None, workers, None, False, False, quiet)
     d = game_arrays(table)
     vals = {v.key: v for v in evaluate(d)}
-    L, F, S = vals["length_mean"], vals["first_player_advantage"], vals["win_seat0"]
-    row = {
-        "name": name,
-        "length": L.value,
-        "length_lo": L.lo,
-        "length_hi": L.hi,
-        "fpa": F.value,
-        "fpa_lo": F.lo,
-        "fpa_hi": F.hi,
-        "seat0": S.value,
-        "seat0_lo": S.lo,
-        "seat0_hi": S.hi,
-        "ties": vals["tie_rate"].value,
-        "lead_changes": vals["lead_changes"].value,
-        "truncated": vals["truncated"].value,
-        "title": f"{game}, {opts.players} players, bots {', '.join(job.bots)}, "
-        f"{opts.games:,} games each",
-    }
-    if opts.exact:
+    row: dict[str, Any] = {"name": job.ruleset, "players": job.players}
+    for key, v in (
+        ("length", vals["length_mean"]),
+        ("fpa", vals["first_player_advantage"]),
+        ("seat0", vals["win_seat0"]),
+    ):
+        row.update({key: v.value, f"{key}_lo": v.lo, f"{key}_hi": v.hi})
+    row["ties"] = vals["tie_rate"].value
+    row["lead_changes"] = vals["lead_changes"].value
+    row["truncated"] = vals["truncated"].value
+    row["max_turns"] = job.rules.get("max_turns")
+    row["title"] = (
+        f"{job.game}: {job.players} players, bots {bots_text(d)}, "
+        f"{job.games:,} games per rule set (the same seeds)"
+    )
+    row["exact_seat0"] = row["uncertainty"] = None
+    if job.exact:
         from sheepfold.lab.perfect import exact_start_shares
 
         row["exact_seat0"] = exact_start_shares(job.make_game(0), list(job.bots))[0]
@@ -567,28 +636,50 @@ def _variant_row(
 
 
 def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
-    """The rule sets' rows side by side (``exact``: with the solver's columns)."""
+    """The rule sets' rows side by side (``exact``: with the solver's columns), and in words
+    under it: the games the turn limit cut, the rule sets the solver could not take."""
     from rich.table import Table
 
-    from sheepfold.lab.metrics import fmt
+    from sheepfold.lab.metrics import fmt, fmt_ci
 
-    t = Table(title=rows[0]["title"] if rows else "")
+    n = rows[0]["players"] if rows else 2
+    cut = any(r["truncated"] for r in rows)
+    title = f"{rows[0]['title']}; fair share {fmt(1 / n, 'pct')}" if rows else ""
+    t = Table(title=title, caption=_variants_caption(rows))
     t.add_column("rule set", no_wrap=True)
-    t.add_column("mean length [95% CI]", justify="right")
-    t.add_column("seat 0 wins [95% CI]", justify="right")
-    if exact:
-        t.add_column("exact", justify="right")
-        t.add_column("uncertainty", justify="right")
-    t.add_column("ties", justify="right")
-    t.add_column("lead chg.", justify="right")
+    heads = ["mean length [95% CI]", "seat 0 wins [95% CI]"]
+    heads += ["exact", "uncertainty"] if exact else []
+    heads += ["ties", "lead chg."] + (["hit turn limit"] if cut else [])
+    for h in heads:
+        t.add_column(h, justify="right", overflow="fold")
     for r in rows:
         cells = [
             r["name"],
-            f"{fmt(r['length'], 'num')} [{fmt(r['length_lo'], 'num')}, {fmt(r['length_hi'], 'num')}]",
-            f"{fmt(r['seat0'], 'pct', 2)} [{fmt(r['seat0_lo'], 'pct', 2)}, {fmt(r['seat0_hi'], 'pct', 2)}]",
+            f"{fmt(r['length'], 'num')} {fmt_ci(r['length_lo'], r['length_hi'], 'num')}",
+            f"{fmt(r['seat0'], 'pct', 2)} [{100 * r['seat0_lo']:.2f}, {100 * r['seat0_hi']:.2f}]",
         ]
         if exact:
-            cells += [f"{100 * r['exact_seat0']:.2f}%", fmt(r["uncertainty"], "pct")]
+            cells += [fmt(r.get("exact_seat0"), "pct", 2), fmt(r.get("uncertainty"), "pct")]
         cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]
+        if cut:
+            cells.append(fmt(r["truncated"], "pct"))
         t.add_row(*cells)
     return t
+
+
+def _variants_caption(rows: list[dict[str, Any]]) -> str | None:
+    from sheepfold.lab.metrics import fmt
+
+    lines = []
+    for r in rows:
+        if r["truncated"]:
+            limit = f"the {r['max_turns']:,}-turn limit" if r.get("max_turns") else "the limit"
+            lines.append(
+                f"{r['name']}: {fmt(r['truncated'], 'pct')} of games hit {limit}: under these "
+                "rules a game may never end; its columns are of the games that finished."
+            )
+        if r.get("exact_skipped"):
+            lines.append(
+                f"{r['name']}: no exact values: the solver cannot take it: {r['exact_skipped']}."
+            )
+    return "\n".join(lines) or None

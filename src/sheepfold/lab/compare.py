@@ -6,8 +6,9 @@ on both sides as far as the rules let them be. Differences are paired: every boo
 replicate draws the same games from A and B, which removes the luck the two share and makes
 the intervals much narrower than two independent runs would give.
 
-For each metric: A's value, B's value, B - A with its 95% interval, a p-value (normal
-approximation with the bootstrap standard error) and, for game length, the relative change.
+For each metric: A's and B's values, each with its own 95% interval (the intervals of
+``lab run``), B - A with its paired 95% interval, a p-value (normal approximation with the
+bootstrap standard error) and, for lengths and counts, the relative change B / A - 1.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ import numpy as np
 from sheepfold.lab.metrics import (
     BOOTSTRAP,
     bootstrap_weights,
+    evaluate,
     fmt,
+    fmt_ci,
+    fmt_diff,
     game_arrays,
     metric_defs,
 )
@@ -45,6 +49,10 @@ class Diff:
     rel_lo: float | None = None
     rel_hi: float | None = None
     definition: str = ""
+    a_lo: float = math.nan  # A's own 95% interval (as `lab run` gives it)
+    a_hi: float = math.nan
+    b_lo: float = math.nan  # B's own
+    b_hi: float = math.nan
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -127,7 +135,42 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
         out.append(
             Diff(k, m.label, m.kind, a, b, diff, lo, hi, p, sig, rel, rel_lo, rel_hi, m.definition)
         )
+    _own_intervals(out, da, db, seed)
     return out
+
+
+def _own_intervals(diffs: list[Diff], da: dict[str, Any], db: dict[str, Any], seed: int) -> None:
+    """Each side's own 95% interval of every metric, the same as ``lab run`` reports."""
+    va = {v.key: v for v in evaluate(da, seed)}
+    vb = {v.key: v for v in evaluate(db, seed)}
+    for x in diffs:
+        if x.key in va and x.key in vb:
+            x.a_lo, x.a_hi = va[x.key].lo, va[x.key].hi
+            x.b_lo, x.b_hi = vb[x.key].lo, vb[x.key].hi
+
+
+def cells(x: Diff, sep: str = " ") -> tuple[str, str, str]:
+    """The A, B and B − A cells of one metric, each value with its 95% interval (differences
+    of shares in percentage points)."""
+    return (
+        f"{fmt(x.a, x.kind)}{sep}{fmt_ci(x.a_lo, x.a_hi, x.kind)}",
+        f"{fmt(x.b, x.kind)}{sep}{fmt_ci(x.b_lo, x.b_hi, x.kind)}",
+        f"{fmt_diff(x.diff, x.kind)}{sep}{fmt_ci(x.lo, x.hi, x.kind, diff=True)}",
+    )
+
+
+def relative_text(rel: float | None) -> str:
+    """B / A - 1 in per cent, signed ("" when the metric has none); never "-0.0%"."""
+    if rel is None:
+        return ""
+    text = f"{100 * rel:+.1f}%"
+    return text[1:] if text[1:] == "0.0%" else text
+
+
+def p_text(p: float | None) -> str:
+    if p is None or p != p:
+        return "-"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _pm(lo: float | None, hi: float | None) -> float:
@@ -136,64 +179,80 @@ def _pm(lo: float | None, hi: float | None) -> float:
     return (hi - lo) / 2
 
 
-def verdict(diffs: list[Diff], name_a: str, name_b: str) -> str:
-    """One paragraph in plain words: what B changes compared with A."""
+def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None = None) -> str:
+    """One paragraph in plain words: what B changes compared with A (and, first, when either
+    rule set lets games run into the turn limit ``max_turns``)."""
     by = {d.key: d for d in diffs}
-    parts: list[str] = []
-    L = by.get("length_mean")
-    if L is not None and L.rel is not None:
-        pm = 100 * _pm(L.rel_lo, L.rel_hi)
-        pm_text = f"{pm:.1f}" if pm < 1 else f"{pm:.0f}"
-        if L.significant:
-            word = "longer" if L.rel > 0 else "shorter"
-            parts.append(
-                f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
-                f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)"
-            )
-        elif L.a == L.b and L.lo == L.hi == 0:
-            parts.append(
-                f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)"
-            )
-        else:
-            parts.append(
-                f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
-                f"{fmt(L.b, 'num')} turns, ±{pm_text}%)"
-            )
-    else:
-        parts.append(f"{name_b} compared with {name_a}")
+    parts = [_length_words(by.get("length_mean"), name_a, name_b)]
     s0 = by.get("win_seat0")
     if s0 is not None:
         digits = 0 if round(100 * s0.a) != round(100 * s0.b) else 1
-        a_txt, b_txt = f"{100 * s0.a:.{digits}f}%", f"{100 * s0.b:.{digits}f}%"
+        a_txt, b_txt = fmt(s0.a, "pct", digits), fmt(s0.b, "pct", digits)
         if s0.significant:
             verb = "raises" if s0.diff > 0 else "cuts"
-            parts.append(f"{verb} seat 0's win share from {a_txt} to {b_txt}")
+            parts.append(
+                f"{verb} seat 0's win share from {a_txt} to {b_txt} ({fmt_diff(s0.diff, 'pp')})"
+            )
         else:
             parts.append(f"leaves seat 0's win share where it was ({a_txt} vs {b_txt})")
     text = parts[0] + (", and " + parts[1] if len(parts) > 1 else "") + "."
-    others = []
-    skip = {"length_mean", "win_seat0", "win_seat1", "first_player_advantage"}
-    for d in diffs:
-        if d.key in skip or not d.significant or d.key.startswith("win_seat"):
-            continue
-        if d.kind in ("pct", "pp"):
-            others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}")
-        elif d.rel is not None:
-            others.append(
-                f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)} ({100 * d.rel:+.0f}%)"
-            )
-        else:
-            others.append(f"{d.label} {fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}")
+    limit = _limit_words(by.get("truncated"), name_a, name_b, max_turns)
+    if limit:
+        text = limit + " " + text
+    skip = {"length_mean", "win_seat0", "win_seat1", "first_player_advantage", "truncated"}
+    rest = [d for d in diffs if d.key not in skip and not d.key.startswith("win_seat")]
+    others = [_change_words(d) for d in rest if d.significant]
     if others:
         text += " Also significant (95%): " + "; ".join(others) + "."
-    same = [
-        d.label
-        for d in diffs
-        if not d.significant
-        and d.key not in skip
-        and not d.key.startswith("win_seat")
-        and not (d.lo == d.hi == d.diff == 0)
-    ]
+    same = [d.label for d in rest if not d.significant and not (d.lo == d.hi == d.diff == 0)]
     if same:
         text += " No measurable change in: " + ", ".join(same) + "."
     return text
+
+
+def _length_words(L: Diff | None, name_a: str, name_b: str) -> str:
+    if L is None or L.rel is None:
+        return f"{name_b} compared with {name_a}"
+    pm = 100 * _pm(L.rel_lo, L.rel_hi)
+    pm_text = f"{pm:.1f}" if pm < 1 else f"{pm:.0f}"
+    if L.significant:
+        word = "longer" if L.rel > 0 else "shorter"
+        return (
+            f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
+            f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)"
+        )
+    if L.a == L.b and L.lo == L.hi == 0:
+        return f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)"
+    return (
+        f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
+        f"{fmt(L.b, 'num')} turns, ±{pm_text}%)"
+    )
+
+
+def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None) -> str:
+    """A sentence when games of A or B hit the turn limit (else "")."""
+    if T is None or not (T.a > 0 or T.b > 0):
+        return ""
+    where = f"the {max_turns:,}-turn limit" if max_turns else "the turn limit"
+    endless = [nm for nm, v in ((name_a, T.a), (name_b, T.b)) if v > 0]
+    return (
+        f"Games hit {where} ({name_a}: {fmt(T.a, 'pct')} of games, {name_b}: "
+        f"{fmt(T.b, 'pct')}): under {' and '.join(endless)} a game may never end. Those games "
+        "have no winner; every result below is of the games that finished."
+    )
+
+
+def _change_words(d: Diff) -> str:
+    """``label A → B`` with the change: in points for shares, relative for lengths and counts."""
+    change = f"{fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}"
+    if d.kind in ("pct", "pp"):
+        return f"{d.label} {change} ({fmt_diff(d.diff, 'pp')})"
+    if d.rel is not None:
+        return f"{d.label} {change} ({_number_pct(d.rel)})"
+    return f"{d.label} {change}"
+
+
+def _number_pct(rel: float) -> str:
+    """A relative change in per cent, signed, never "-0%"."""
+    text = f"{100 * rel:+.0f}%"
+    return text[1:] if text[1:] == "0%" else text

@@ -14,6 +14,7 @@ drama, decisiveness, winning margin, win share by breed (Dolly Crush) and by bot
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -77,12 +78,47 @@ def game_arrays(table: Any) -> dict[str, Any]:
         _strings(table.column("breeds"), G, n) if G and table.column("breeds")[0].as_py() else None
     )
     d["game"] = table.column("game")[0].as_py() if G else ""
+    d["ruleset"] = table.column("ruleset")[0].as_py() if G else ""
+    rules = json.loads(table.column("rules")[0].as_py()) if G else {}
+    d["max_turns"] = rules.get("max_turns")
     if "uncertainty" in table.column_names:
         d["uncertainty"] = table.column("uncertainty").to_numpy().astype(np.float64)
         d["uncertainty_curve"] = _fixed(table.column("uncertainty_curve"), 10, np.float64)
     srt = np.sort(d["scores"], axis=1)
     d["margin"] = srt[:, -1] - srt[:, -2] if n >= 2 and G else np.zeros(G)
     return d
+
+
+def bots_text(d: dict[str, Any]) -> str:
+    """The bots of a run in words: ``random (every seat)``, ``perfect, random`` (seat by seat)
+    or ``perfect, random, rotated through the seats`` (when games seat them differently)."""
+    bots = d["bots"]
+    if len(bots) == 0:
+        return "-"
+    names = [str(b) for b in bots[0]]
+    if len(set(names)) == 1:
+        return f"{names[0]} (every seat)"
+    rotated = bool((bots != bots[0]).any())
+    return ", ".join(names) + (", rotated through the seats" if rotated else " (seat 0 first)")
+
+
+def truncation_note(d: dict[str, Any]) -> str | None:
+    """In plain words, when some games hit the turn limit (else None): how many, that the rules
+    allow endless games, and that the results are of the finished games only."""
+    G = d["G"]
+    cut = int(d["truncated"].sum())
+    if cut == 0:
+        return None
+    limit = d.get("max_turns")
+    where = f"the {limit:,}-turn limit" if limit else "the turn limit"
+    fin = G - cut
+    pct = 100 * cut / G
+    share = "100%" if cut == G else "under 0.1%" if pct < 0.05 else f"{pct:.1f}%"
+    return (
+        f"{share} of games ({cut:,} of {G:,}) hit {where}: under these rules a game may never "
+        f"end. They have no winner; the win shares and the other results are of the {fin:,} "
+        f"games that finished{'' if fin else ' (none did)'}."
+    )
 
 
 # -- interval helpers --------------------------------------------------------------------------
@@ -130,7 +166,7 @@ class Value:
     value: float
     lo: float
     hi: float
-    kind: str  # "num" | "pct" | "pp" (a share shown in %)
+    kind: str  # "num" | "pct" (a share, shown in %) | "pp" (a difference of shares: points)
     n: int  # games it is computed over
     definition: str = ""
     group: str = ""
@@ -147,23 +183,51 @@ class Value:
         return out
 
     def text(self) -> str:
-        return (
-            f"{fmt(self.value, self.kind)} [{fmt(self.lo, self.kind)}, {fmt(self.hi, self.kind)}]"
-        )
+        return f"{fmt(self.value, self.kind)} {fmt_ci(self.lo, self.hi, self.kind)}"
+
+
+def _number(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, never "-0.0" (a value that rounds to zero has no sign)."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _auto_digits(x: float) -> int:
+    return 0 if abs(x) >= 1000 else 1 if abs(x) >= 100 else 2
 
 
 def fmt(x: float | None, kind: str, digits: int | None = None) -> str:
+    """A value for people: ``pct`` a share (``50.2%``), ``pp`` a difference of shares in
+    percentage points, signed (``+0.4 pp``), ``num`` a plain number. Never "-0.0"."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    if kind == "pct":
+        return _number(100 * x, 1 if digits is None else digits) + "%"
+    if kind == "pp":
+        return fmt_diff(x, kind, digits)
+    return _number(x, _auto_digits(x) if digits is None else digits)
+
+
+def fmt_diff(x: float | None, kind: str, digits: int | None = None) -> str:
+    """A difference, signed: shares (``pct``/``pp``) in percentage points (``-1.2 pp``),
+    numbers as they are (``+33.17``); zero (after rounding) unsigned (``0.0 pp``)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     if kind in ("pct", "pp"):
-        return f"{100 * x:.{1 if digits is None else digits}f}%"
-    if digits is not None:
-        return f"{x:.{digits}f}"
-    if abs(x) >= 1000:
-        return f"{x:.0f}"
-    if abs(x) >= 100:
-        return f"{x:.1f}"
-    return f"{x:.2f}"
+        text = _number(100 * x, 1 if digits is None else digits)
+        unit = " pp"
+    else:
+        text = _number(x, _auto_digits(x) if digits is None else digits)
+        unit = ""
+    if float(text) > 0:
+        text = "+" + text
+    return text + unit
+
+
+def fmt_ci(lo: float | None, hi: float | None, kind: str, diff: bool = False) -> str:
+    """A 95% interval as ``[lo, hi]`` in the value's units (``diff``: as differences)."""
+    f = fmt_diff if diff else fmt
+    return f"[{f(lo, kind)}, {f(hi, kind)}]"
 
 
 @dataclass
@@ -342,7 +406,8 @@ def _result_metrics(n: int) -> list[MetricDef]:
                 f"win_seat{s}",
                 f"win share of seat {s}",
                 "pct",
-                f"seat {s}'s average win share (1/k for each of k tied winners)",
+                f"seat {s}'s average win share over the finished games (1/k for each of k "
+                "tied winners)",
                 _mean_stat(_seat_pg(s)),
                 _seat_pg(s),
                 group="seat",
@@ -352,7 +417,7 @@ def _result_metrics(n: int) -> list[MetricDef]:
         MetricDef(
             "first_player_advantage",
             "first-player advantage",
-            "pct",
+            "pp",
             "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
             _mean_stat(_fpa_pg),
             _fpa_pg,
@@ -475,7 +540,7 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
                 MetricDef(
                     "skill_gap",
                     f"skill gap ({s} vs random)",
-                    "pct",
+                    "pp",
                     f"{s}'s win share against random bots minus the fair share 1/n "
                     "(0: skill does not matter; the game is all luck)",
                     _mean_stat(gap),

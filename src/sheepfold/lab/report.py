@@ -10,6 +10,8 @@ import base64
 import html
 import io
 import json
+import math
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,16 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.registry import game_spec
-from sheepfold.lab.metrics import Value, fmt, game_arrays
+from sheepfold.lab.metrics import (
+    Z95,
+    Value,
+    bots_text,
+    fmt,
+    fmt_ci,
+    fmt_diff,
+    game_arrays,
+    truncation_note,
+)
 
 COLOURS = ("#3b6ea8", "#d9822b", "#4a9a5b", "#b8475a", "#7d5ba6", "#8c6d3f")
 
@@ -42,70 +53,180 @@ def _finished_lengths(d: dict[str, Any]) -> np.ndarray:
     return d["length"][~d["truncated"]]
 
 
-def length_hist(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
-    """Game length histograms, one outline per run."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    hi = max(
-        (np.quantile(_finished_lengths(d), 0.995) if len(_finished_lengths(d)) else 1)
-        for _, d in runs
+def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90) -> str:
+    """What the runs played, for a plot's title: the game, the rule sets, the players, the bots
+    and the number of games (read from the rows themselves); lines broken between the parts."""
+    d0 = runs[0][1]
+    counts = sorted({d["G"] for _, d in runs})
+    games = f"{counts[0]:,} games" + (" each" if len(runs) > 1 else "")
+    if len(counts) > 1:
+        games = " / ".join(f"{d['G']:,}" for _, d in runs) + " games"
+    bots = "; ".join(dict.fromkeys(bots_text(d) for _, d in runs))
+    parts = [
+        f"{d0['game']}: " + " vs ".join(name for name, _ in runs),
+        f"{d0['n']} players",
+        f"bots {bots}",
+        games,
+    ]
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) > width:
+            lines.append(part)
+        else:
+            lines[-1] += " · " + part
+    return "\n".join(lines)
+
+
+def limit_notes(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """One line per run that has games cut by the turn limit (they are in no plot)."""
+    out = []
+    for name, d in runs:
+        cut = int(d["truncated"].sum())
+        if cut:
+            limit = d.get("max_turns")
+            where = f"the {limit:,}-turn limit" if limit else "the turn limit"
+            out.append(
+                f"{name}: {fmt(cut / d['G'], 'pct')} of games hit {where} (under these rules a "
+                "game may never end); they have no winner and are left out here"
+            )
+    return out
+
+
+def _decorate(
+    ax: Any, headline: str, runs: Sequence[tuple[str, dict[str, Any]]], notes: Sequence[str] = ()
+) -> None:
+    """The title (what the plot shows, then what was played) and, under the axes, the
+    ``notes`` and the notes on games the turn limit cut."""
+    ax.set_title(f"{headline}\n{describe(runs)}", fontsize=9.5)
+    notes = [*notes, *limit_notes(runs)]
+    if notes:
+        _footnote(ax, notes)
+
+
+def _footnote(ax: Any, lines: Sequence[str]) -> None:
+    text = "\n".join(textwrap.fill(x, 110) for x in lines)
+    ax.annotate(
+        text,
+        xy=(0, 0),
+        xycoords="axes fraction",
+        xytext=(0, -42),
+        textcoords="offset points",
+        va="top",
+        fontsize=7.5,
+        color="#8a3b12",
     )
-    bins = np.arange(0, int(hi) + 2) if hi < 60 else np.linspace(0, hi, 60)
-    for k, (name, d) in enumerate(runs):
-        x = _finished_lengths(d)
-        ax.hist(
-            x,
-            bins=bins,
-            density=True,
-            histtype="step",
-            linewidth=1.8,
-            color=COLOURS[k % 6],
-            label=f"{name} (mean {x.mean():.1f})" if len(x) else name,
-        )
-    ax.set_xlabel("game length (turns)")
-    ax.set_ylabel("share of games")
+
+
+def _length_bins(xs: Sequence[np.ndarray]) -> np.ndarray:
+    """Bin edges on half-integers, every bin the same whole number of turns (one turn while the
+    range is under 250 turns): each integer length falls in exactly one bin, no bin holds more
+    integers than another (no sawtooth made by the bins). Up to the 99.5th percentile."""
+    xs = [x for x in xs if len(x)]
+    if not xs:
+        return np.array([-0.5, 0.5])
+    lo = int(min(x.min() for x in xs))
+    hi = int(max(math.ceil(np.quantile(x, 0.995)) for x in xs))
+    width = max(1, math.ceil((hi - lo + 1) / 250))
+    count = math.ceil((hi - lo + 1) / width)
+    return lo - 0.5 + width * np.arange(count + 1)
+
+
+def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
+    """Game length histograms (finished games), one outline per run, integer-aligned bins."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    xs = [_finished_lengths(d) for _, d in runs]
+    edges = _length_bins(xs)
+    width = int(round(edges[1] - edges[0]))
+    off = []
+    for k, ((name, _), x) in enumerate(zip(runs, xs, strict=True)):
+        if not len(x):
+            continue
+        c = COLOURS[k % 6]
+        label = f"{name}: mean {x.mean():.1f}, median {np.median(x):.0f} turns"
+        w = np.full(len(x), 100 / len(x) / width)
+        ax.hist(x, bins=edges, weights=w, histtype="step", linewidth=1.6, color=c, label=label)
+        ax.axvline(x.mean(), color=c, linestyle=":", linewidth=1.2)
+        if x.max() > edges[-1]:
+            off.append(f"{name} {int(np.sum(x > edges[-1])):,} of its {len(x):,} games")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # lengths are whole turns
+    if edges[-1] - edges[0] < 10:
+        ax.set_xlim(edges[0] - 2, edges[-1] + 2)
+    per = "one bar per length" if width == 1 else f"bars of {width} turns"
+    ax.set_xlabel(f"game length (turns; {per}; dotted: the mean)")
+    ax.set_ylabel("share of games (%)" if width == 1 else "share of games per turn (%)")
     ax.legend(frameon=False, fontsize=8)
-    ax.set_title("How long games last")
-    return _png(fig)
+    notes = [f"off the chart, longer than {edges[-1]:.0f} turns: " + "; ".join(off)] if off else []
+    _decorate(ax, "How long games last (finished games)", runs, notes)
+    return fig
+
+
+def length_hist(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
+    return _png(length_hist_figure(runs))
+
+
+def _seat_edges(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat's win share minus the fair share 1/n, and its 95% half-width (finished
+    games, normal approximation as in the metrics)."""
+    n = d["n"]
+    sh = d["shares"][~d["truncated"]]
+    if len(sh) == 0:
+        return np.full(n, np.nan), np.full(n, np.nan)
+    m = sh.mean(axis=0) - 1.0 / n
+    se = sh.std(axis=0, ddof=1) / np.sqrt(len(sh)) if len(sh) > 1 else np.zeros(n)
+    return m, Z95 * se
+
+
+def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
+    """Each seat's edge over the fair share 1/n in percentage points, with 95% error bars."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    n = runs[0][1]["n"]
+    width = 0.8 / len(runs)
+    edges = [100 * np.asarray(_seat_edges(d)) for _, d in runs]
+    reach = max([0.5] + [float(np.nanmax(np.abs(m) + h)) for m, h in edges if np.any(m == m)])
+    digits = 2 if reach < 5 else 1  # a 0.04-point edge does not read "0.0 pp"
+    for k, ((name, _), (m, h)) in enumerate(zip(runs, edges, strict=True)):
+        xs = np.arange(n) + (k - (len(runs) - 1) / 2) * width
+        c = COLOURS[k % 6]
+        ax.bar(xs, m, width=width * 0.9, yerr=h, capsize=3, color=c, alpha=0.85, label=name)
+        for x, v, e in zip(xs, m, h, strict=True):
+            if v == v:
+                end = v + (e if v >= 0 else -e)
+                ax.annotate(
+                    fmt_diff(v / 100, "pp", digits),
+                    (x, end),
+                    xytext=(0, 3 if v >= 0 else -3),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom" if v >= 0 else "top",
+                    fontsize=7.5,
+                )
+    ax.axhline(
+        0,
+        color="gray",
+        linestyle="--",
+        linewidth=1,
+        label=f"fair share 1/{n} = {fmt(1 / n, 'pct')}",
+    )
+    ax.set_ylim(-1.35 * reach, 1.35 * reach)
+    ax.set_xticks(range(n), ["seat 0\n(moves first)"] + [f"seat {s}" for s in range(1, n)])
+    ax.set_ylabel("win share − fair share\n(percentage points, ± 95% CI)")
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    _decorate(ax, "Who wins: each seat's edge over the fair share (finished games)", runs)
+    return fig
 
 
 def seat_shares(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
-    """Win share by seat with 95% error bars, runs side by side."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    n = runs[0][1]["n"]
-    width = 0.8 / len(runs)
-    for k, (name, d) in enumerate(runs):
-        fin = ~d["truncated"]
-        sh = d["shares"][fin]
-        m = sh.mean(axis=0) if len(sh) else np.zeros(n)
-        se = sh.std(axis=0, ddof=1) / np.sqrt(max(len(sh), 1)) if len(sh) > 1 else np.zeros(n)
-        xs = np.arange(n) + (k - (len(runs) - 1) / 2) * width
-        ax.bar(
-            xs,
-            100 * m,
-            width=width * 0.95,
-            yerr=100 * 1.96 * se,
-            capsize=3,
-            color=COLOURS[k % 6],
-            label=name,
-        )
-    ax.axhline(
-        100 / n, color="gray", linestyle="--", linewidth=1, label=f"fair share {100 / n:.0f}%"
-    )
-    ax.set_xticks(range(n), [f"seat {s}" for s in range(n)])
-    ax.set_ylabel("win share (%) ± 95% CI")
-    ax.legend(frameon=False, fontsize=8)
-    ax.set_title("Who wins: win share by seat")
-    lo = min(100 / n - 10, ax.get_ylim()[0])
-    ax.set_ylim(max(0, lo), None)
-    return _png(fig)
+    return _png(seat_shares_figure(runs))
 
 
-def lead_changes(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
-    """Distribution of lead changes per game."""
+def lead_changes_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
+    """Distribution of lead changes per finished game (the last bar: that many or more)."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
     top = 0
     for _, d in runs:
         lc = d["lead_changes"][~d["truncated"]]
@@ -121,95 +242,167 @@ def lead_changes(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
             100 * counts,
             width=width * 0.95,
             color=COLOURS[k % 6],
-            label=f"{name} (mean {lc.mean():.2f})" if len(lc) else name,
+            label=f"{name}: mean {lc.mean():.2f}" if len(lc) else name,
         )
-    ax.set_xlabel(f"lead changes in a game ({top} = {top} or more)")
+    ticks = [str(t) for t in range(top)] + [f"{top} or more" if top else "0"]
+    ax.set_xticks(range(top + 1), ticks)
+    ax.set_xlabel("lead changes in a game (the strict leader after a turn changed)")
     ax.set_ylabel("share of games (%)")
     ax.legend(frameon=False, fontsize=8)
-    ax.set_title("Tension: how often the lead changes hands")
-    return _png(fig)
+    _decorate(ax, "Tension: how often the lead changes hands (finished games)", runs)
+    return fig
 
 
-def uncertainty_curve(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes | None:
-    """Mean exact outcome uncertainty by tenth of the game (95% CI band), one line per run."""
+def lead_changes(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
+    return _png(lead_changes_figure(runs))
+
+
+def _curve(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x (% of the game), mean outcome uncertainty and its 95% half-width, by tenth."""
+    c = d["uncertainty_curve"][~d["truncated"]]
+    m = np.nanmean(c, axis=0) if len(c) else np.full(c.shape[1], np.nan)
+    cnt = np.sum(~np.isnan(c), axis=0)
+    se = np.nanstd(c, axis=0, ddof=1) / np.sqrt(np.maximum(cnt, 1)) if len(c) > 1 else 0 * m
+    xs = (np.arange(c.shape[1]) + 0.5) * 100 / c.shape[1]
+    return xs, m, Z95 * se
+
+
+def uncertainty_curve_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
+    """Mean exact outcome uncertainty by tenth of the game (95% CI band), one line per run;
+    None when no run has it."""
     runs = [(nm, d) for nm, d in runs if "uncertainty_curve" in d]
     if not runs:
         return None
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
     for k, (name, d) in enumerate(runs):
-        c = d["uncertainty_curve"][~d["truncated"]]
-        m = np.nanmean(c, axis=0)
-        se = np.nanstd(c, axis=0, ddof=1) / np.sqrt(np.maximum(np.sum(~np.isnan(c), axis=0), 1))
-        xs = (np.arange(c.shape[1]) + 0.5) * 100 / c.shape[1]
-        ax.plot(xs, 100 * m, "-o", color=COLOURS[k % 6], label=name, markersize=3)
-        ax.fill_between(
-            xs, 100 * (m - 1.96 * se), 100 * (m + 1.96 * se), color=COLOURS[k % 6], alpha=0.2
-        )
-    ax.set_xlabel("progress through the game (% of its turns)")
-    ax.set_ylabel("outcome uncertainty (%)")
+        xs, m, h = _curve(d)
+        c = COLOURS[k % 6]
+        ax.plot(xs, 100 * m, "-o", color=c, label=name, markersize=3)
+        ax.fill_between(xs, 100 * (m - h), 100 * (m + h), color=c, alpha=0.2)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("progress through the game (% of its turns; a point per tenth)")
+    ax.set_ylabel("outcome uncertainty (%)\n100 = even chances, 0 = decided")
     ax.set_ylim(0, 102)
     ax.legend(frameon=False, fontsize=8)
-    ax.set_title("How open the game stays (exact win chances, solver)")
-    return _png(fig)
+    _decorate(ax, "How open the game stays: exact win chances of these bots (solver)", runs)
+    return fig
+
+
+def uncertainty_curve(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes | None:
+    fig = uncertainty_curve_figure(runs)
+    return None if fig is None else _png(fig)
+
+
+def variants_figure(
+    rows: Sequence[dict[str, Any]], curves: Sequence[tuple[str, dict[str, Any]]] = ()
+) -> Any:
+    """Mean length and seat 0's win share (95% CIs; fair share 1/n; the exact share as a cross
+    where the solver gave it) for several rule sets, and the exact outcome uncertainty through
+    the game when given."""
+    plt = _plt()
+    panels = 3 if curves else 2
+    fig, axes = plt.subplots(1, panels, figsize=(4.8 * panels, 0.6 * len(rows) + 2.8))
+    ys = np.arange(len(rows))[::-1]
+    cols = [COLOURS[k % 6] for k in range(len(rows))]
+    _variants_lengths(axes[0], rows, ys, cols)
+    _variants_seat0(axes[1], rows, ys, cols)
+    axes[0].set_title("How long games last", fontsize=9.5)
+    axes[1].set_title("Does moving first help?", fontsize=9.5)
+    if curves:
+        a3 = axes[2]
+        colour = {r["name"]: c for r, c in zip(rows, cols, strict=True)}
+        for name, d in curves:
+            xs, m, h = _curve(d)
+            c = colour.get(name, "black")
+            a3.plot(xs, 100 * m, "-o", color=c, label=name, markersize=3)
+            a3.fill_between(xs, 100 * (m - h), 100 * (m + h), color=c, alpha=0.2)
+        a3.set_title("How open the game stays (exact win chances)", fontsize=9.5)
+        a3.set_xlim(0, 100)
+        a3.set_ylim(0, 102)
+        a3.set_xlabel("progress through the game (% of turns)")
+        a3.set_ylabel("outcome uncertainty (%), exact")
+        a3.legend(frameon=False, fontsize=7)
+    fig.suptitle(textwrap.fill(rows[0].get("title", "Rule sets compared"), 110), fontsize=10.5)
+    notes = [
+        f"{r['name']}: {fmt(r['truncated'], 'pct')} of games hit "
+        + (f"the {r['max_turns']:,}-turn limit" if r.get("max_turns") else "the turn limit")
+        + " (under these rules a game may never end); lengths and shares are of the finished games"
+        for r in rows
+        if r.get("truncated")
+    ]
+    notes += [
+        f"{r['name']}: no exact value ({r['exact_skipped']})"
+        for r in rows
+        if r.get("exact_skipped")
+    ]
+    fig.tight_layout()
+    if notes:
+        text = "\n".join(textwrap.fill(x, 160) for x in notes)
+        fig.text(0.01, 0.0, text, va="top", fontsize=8, color="#8a3b12")
+    return fig
+
+
+def _variants_lengths(
+    ax: Any, rows: Sequence[dict[str, Any]], ys: np.ndarray, cols: list[str]
+) -> None:
+    L = np.array([[r["length"], r["length_lo"], r["length_hi"]] for r in rows], dtype=float)
+    ax.barh(ys, L[:, 0], xerr=[L[:, 0] - L[:, 1], L[:, 2] - L[:, 0]], color=cols, capsize=3)
+    for y, v in zip(ys, L[:, 0], strict=True):
+        ax.annotate(
+            fmt(v, "num"),
+            (v, y),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+        )
+    ax.set_xlim(0, 1.18 * np.nanmax(L[:, 2]))
+    ax.set_yticks(ys, [r["name"] for r in rows])
+    ax.set_xlabel("mean game length (turns) ± 95% CI")
+
+
+def _variants_seat0(
+    ax: Any, rows: Sequence[dict[str, Any]], ys: np.ndarray, cols: list[str]
+) -> None:
+    n = int(rows[0].get("players", 2))
+    S = 100 * np.array([[r["seat0"], r["seat0_lo"], r["seat0_hi"]] for r in rows], dtype=float)
+    for y, c, (s_, lo, hi) in zip(ys, cols, S, strict=True):
+        ax.errorbar(
+            [s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt="o", color=c, capsize=4, markersize=7
+        )
+    known = [
+        (100 * float(r["exact_seat0"]), y)
+        for r, y in zip(rows, ys, strict=True)
+        if r.get("exact_seat0") is not None
+    ]
+    if known:
+        ex, ey = zip(*known, strict=True)
+        ax.plot(ex, ey, "x", color="black", markersize=9, label="exact (solver)")
+    fair = f"fair share 1/{n} = {fmt(1 / n, 'pct')}"
+    ax.axvline(100 / n, color="gray", linestyle="--", linewidth=1, label=fair)
+    ax.text(
+        100 / n,
+        ys.max() + 0.55,
+        fair,
+        ha="center",
+        va="bottom",
+        fontsize=8,
+        color="#555",
+        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+    )
+    span = max(np.nanmax(np.abs(S - 100 / n)), 0.5) * 1.25
+    ax.set_xlim(100 / n - span, 100 / n + span)
+    ax.set_ylim(ys.min() - 0.6, ys.max() + 0.9)
+    ax.set_yticks(ys, [""] * len(ys))
+    exact = "; ×: exact (solver)" if known else ""
+    ax.set_xlabel(f"seat 0's win share (%) ± 95% CI{exact}")
 
 
 def variants_plot(
     rows: Sequence[dict[str, Any]], curves: Sequence[tuple[str, dict[str, Any]]] = ()
 ) -> bytes:
-    """Mean length and seat 0's win share (with 95% CIs; the exact share as a cross when known)
-    for several rule sets, and the exact outcome uncertainty through the game when given."""
-    plt = _plt()
-    panels = 3 if curves else 2
-    fig, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.8))
-    a1, a2 = axes[0], axes[1]
-    names = [r["name"] for r in rows]
-    ys = np.arange(len(rows))[::-1]
-    L = np.array([[r["length"], r["length_lo"], r["length_hi"]] for r in rows])
-    S = 100 * np.array([[r["seat0"], r["seat0_lo"], r["seat0_hi"]] for r in rows])
-    cols = [COLOURS[k % 6] for k in range(len(rows))]
-    a1.barh(ys, L[:, 0], xerr=[L[:, 0] - L[:, 1], L[:, 2] - L[:, 0]], color=cols, capsize=3)
-    a1.set_yticks(ys, names)
-    a1.set_xlabel("mean game length (turns) ± 95% CI")
-    for y, c, s_, lo, hi in zip(ys, cols, S[:, 0], S[:, 1], S[:, 2], strict=False):
-        a2.errorbar(
-            [s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt="o", color=c, capsize=4, markersize=7
-        )
-    ex = [r.get("exact_seat0") for r in rows]
-    if all(e is not None for e in ex):
-        a2.plot(
-            [100 * float(e) for e in ex if e is not None],
-            ys,
-            "x",
-            color="black",
-            markersize=9,
-            label="exact (solver)",
-        )
-        a2.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.18))
-    n = 2
-    a2.axvline(100 / n, color="gray", linestyle="--", linewidth=1)
-    a2.set_yticks(ys, [""] * len(ys))
-    a2.set_xlabel("seat 0's win share (%) ± 95% CI")
-    if curves:
-        a3 = axes[2]
-        for k, (name, d) in enumerate(curves):
-            c = d["uncertainty_curve"][~d["truncated"]]
-            xs = (np.arange(c.shape[1]) + 0.5) * 100 / c.shape[1]
-            a3.plot(
-                xs,
-                100 * np.nanmean(c, axis=0),
-                "-o",
-                color=COLOURS[k % 6],
-                label=name,
-                markersize=3,
-            )
-        a3.set_ylim(0, 102)
-        a3.set_xlabel("progress through the game (% of turns)")
-        a3.set_ylabel("outcome uncertainty (%)")
-        a3.legend(frameon=False, fontsize=7)
-    fig.suptitle(rows[0].get("title", "Rule sets compared"))
-    fig.tight_layout()
-    return _png(fig)
+    return _png(variants_figure(rows, curves))
 
 
 # -- HTML -------------------------------------------------------------------------------------
@@ -257,6 +450,8 @@ def _job_html(job: Any) -> str:
         ("engine", job.engine),
         ("exact uncertainty", "yes" if getattr(job, "exact", False) else "no"),
     ]
+    if job.rules.get("max_turns"):
+        rows.append(("turn limit", f"{job.rules['max_turns']:,} turns (then: no result)"))
     return (
         "<table>"
         + "".join(
@@ -266,10 +461,24 @@ def _job_html(job: Any) -> str:
     )
 
 
+def _plots_html(runs: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    body = "<h2>Plots</h2>" + _img(length_hist(runs), "game length histogram")
+    body += _img(seat_shares(runs), "each seat's edge over the fair share")
+    body += _img(lead_changes(runs), "lead changes per game")
+    u = uncertainty_curve(runs)
+    if u is not None:
+        body += _img(u, "outcome uncertainty through the game")
+    return body
+
+
+def _note_html(text: str | None) -> str:
+    return f"<p class=verdict>{html.escape(text)}</p>" if text else ""
+
+
 def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> str:
     d = game_arrays(table)
     runs = [(job.ruleset, d)]
-    body = _job_html(job)
+    body = _note_html(truncation_note(d)) + _job_html(job)
     if command:
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += (
@@ -278,23 +487,20 @@ def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> 
     for v in values:
         body += (
             f"<tr><td>{html.escape(v.label)}<div class=def>{html.escape(v.definition)}</div></td>"
-            f"<td class=n>{fmt(v.value, v.kind)}</td><td class=n>{fmt(v.lo, v.kind)} – {fmt(v.hi, v.kind)}</td>"
+            f"<td class=n>{fmt(v.value, v.kind)}</td><td class=n>{fmt_ci(v.lo, v.hi, v.kind)}</td>"
             f"<td class=n>{v.n}</td></tr>"
         )
-    body += "</table><h2>Plots</h2>"
-    body += _img(length_hist(runs), "length histogram") + _img(
-        seat_shares(runs), "win share by seat"
-    )
-    body += _img(lead_changes(runs), "lead changes")
-    u = uncertainty_curve(runs)
-    if u is not None:
-        body += _img(u, "outcome uncertainty through the game")
+    body += "</table>" + _plots_html(runs)
     return _page(f"sheepfold lab: {job.game}, {job.ruleset}", body)
 
 
 def compare_report(
     job_a: Any, job_b: Any, ta: Any, tb: Any, diffs: list[Any], verdict: str, command: str = ""
 ) -> str:
+    """A comparison as one page: the verdict, both jobs, every metric (A, B and B − A, each
+    with its 95% interval; differences of shares in percentage points) and the plots."""
+    from sheepfold.lab.compare import cells, p_text, relative_text
+
     da, db = game_arrays(ta), game_arrays(tb)
     runs = [(f"A: {job_a.ruleset}", da), (f"B: {job_b.ruleset}", db)]
     body = f"<div class=verdict>{html.escape(verdict)}</div>"
@@ -302,39 +508,21 @@ def compare_report(
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += "<h2>A</h2>" + _job_html(job_a) + "<h2>B</h2>" + _job_html(job_b)
     body += (
-        "<h2>Metric by metric (B − A, paired on the same seeds)</h2><table><tr><th>metric</th>"
-        "<th>A</th><th>B</th><th>B − A</th><th>95% CI</th><th>p</th></tr>"
+        "<h2>Metric by metric (paired on the same seeds)</h2>"
+        "<p class=def>Each value with its 95% interval; B − A in percentage points (pp) for "
+        "shares; relative: B / A − 1.</p><table><tr><th>metric</th>"
+        "<th>A [95% CI]</th><th>B [95% CI]</th><th>B − A [95% CI]</th><th>relative</th>"
+        "<th>p</th></tr>"
     )
     for x in diffs:
         cls = " class=sig" if x.significant else ""
-        rel = f" ({100 * x.rel:+.1f}%)" if x.rel is not None else ""
-        kind = "pct" if x.kind in ("pct", "pp") else "num"
+        tds = "".join(f"<td class=n>{html.escape(c)}</td>" for c in cells(x, " "))
         body += (
             f"<tr{cls}><td>{html.escape(x.label)}<div class=def>{html.escape(x.definition)}</div></td>"
-            f"<td class=n>{fmt(x.a, kind)}</td><td class=n>{fmt(x.b, kind)}</td>"
-            f"<td class=n>{_signed(x.diff, kind)}{rel}</td><td class=n>{_signed(x.lo, kind)} – {_signed(x.hi, kind)}</td>"
-            f"<td class=n>{_p(x.p)}</td></tr>"
+            f"{tds}<td class=n>{relative_text(x.rel)}</td><td class=n>{p_text(x.p)}</td></tr>"
         )
-    body += "</table><h2>Plots</h2>"
-    body += _img(length_hist(runs), "length histograms") + _img(
-        seat_shares(runs), "win share by seat"
-    )
-    body += _img(lead_changes(runs), "lead changes")
-    u = uncertainty_curve(runs)
-    if u is not None:
-        body += _img(u, "outcome uncertainty through the game")
+    body += "</table>" + _plots_html(runs)
     return _page(f"sheepfold lab: {job_a.ruleset} vs {job_b.ruleset} ({job_a.game})", body)
-
-
-def _signed(x: float, kind: str) -> str:
-    s = fmt(x, kind)
-    return s if s.startswith("-") or s == "-" else "+" + s
-
-
-def _p(p: float) -> str:
-    if p is None or p != p:
-        return "-"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def write_plots(

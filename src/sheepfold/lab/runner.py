@@ -216,7 +216,13 @@ def make_job(
                 raise
     job = replace(job, engine=resolve_engine(job))
     if job.exact and job.engine != "fast":
-        raise LabError("--exact needs the fast simulator (bots random, greedy or perfect)")
+        why = fast_unsupported(job)
+        raise LabError(
+            f"--exact needs the fast simulator, which cannot play this job: {why}"
+            if why
+            else "--exact needs the fast simulator (bots random, greedy or perfect; not --engine "
+            "engine)"
+        )
     return job
 
 
