@@ -3,13 +3,20 @@
 A rule-set file is a flat table: ``game`` (which game), ``name``, ``description`` and any rule
 options of that game (``wool = 40``, ``variants = ["cutting-costs"]``, ``[dog_swaps]`` ...).
 User rule sets live in ``$SHEEPFOLD_HOME/rules`` (default ``~/.sheepfold/rules``).
+
+:meth:`RuleSet.to_toml` writes every option, each with what it means; an option left unset is a
+comment with the value it amounts to. :func:`with_options` applies ``KEY=VALUE`` texts and
+variants (the command line's ``--set`` and ``--variant``) to a rule set.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import textwrap
 import tomllib
+import typing
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -32,8 +39,10 @@ class RuleSet:
         return self.rules.name or "(unnamed)"
 
     def to_toml(self) -> str:
-        data = {"game": self.game, **self.rules.model_dump(mode="json", exclude_none=True)}
-        return tomli_w.dumps(data)
+        """The rule set as a rule-set file with every option spelled out, defaults included, each
+        after a comment saying what it is; an option left unset (``die``, ``max_turns``...) is a
+        commented line with the value it amounts to. Reading it back gives the same rules."""
+        return rules_toml(self.game, self.rules)
 
 
 def user_dir() -> Path:
@@ -127,3 +136,77 @@ def save_ruleset(rs: RuleSet, path: Path | None = None) -> Path:
     else:
         path.write_text(rs.to_toml(), encoding="utf-8")
     return path
+
+
+# -- writing every option -------------------------------------------------------------------
+def _toml_value(value: Any) -> str:
+    """A value as inline TOML (arrays on one line)."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    return tomli_w.dumps({"v": value}).partition("=")[2].strip()
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def _choices(annotation: Any) -> list[Any]:
+    """The values a field's type allows when it is a ``Literal`` (inside a tuple or not)."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return list(typing.get_args(annotation))
+    return [c for arg in typing.get_args(annotation) for c in _choices(arg)]
+
+
+def _field_comment(field: Any) -> str:
+    """A field's description with its bounds and choices: ``pieces a sheep can carry (1 to 100)``."""
+    text = field.description or ""
+    ge = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+    le = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+    if ge is not None and le is not None:
+        text += f" ({ge} to {le})"
+    elif ge is not None:
+        text += f" (at least {ge})"
+    choices = _choices(field.annotation)
+    if choices:
+        text += f"; any of: {', '.join(str(c) for c in choices)}"
+    return text
+
+
+def _comment(text: str) -> list[str]:
+    return textwrap.wrap(text, 96, initial_indent="# ", subsequent_indent="#   ")
+
+
+def rules_toml(game: str, rules: Any) -> str:
+    """``rules`` (a game's rules model) as a rule-set file: every option, each after a comment
+    (its description, bounds and choices). An option left unset (None) is written as a comment,
+    with what it means and the value it amounts to when the rules model says
+    (``unset_options()``), so that the file reads back as the very same rules."""
+    values = rules.model_dump(mode="json")
+    unset: dict[str, tuple[str, Any]] = getattr(rules, "unset_options", dict)()
+    fields = type(rules).model_fields
+    lines = [
+        f"# A {game} rule set, every option spelled out (defaults included). A line '# key = value'",
+        "# is an option left unset, showing what it amounts to: remove the '#' to set it.",
+        f"game = {_toml_value(game)}",
+    ]
+    tables = []
+    for key, field in fields.items():
+        value = values[key]
+        if isinstance(value, dict):
+            tables.append((key, field, value))
+            continue
+        if key not in ("name", "description") or value is None:
+            lines += _comment(_field_comment(field))
+        if value is not None:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+            continue
+        meaning, example = unset.get(key, ("", None))
+        lines += _comment(f"unset{': ' + meaning if meaning else ''}")
+        if example is not None:
+            lines.append(f"# {_toml_key(key)} = {_toml_value(example)}")
+    for key, field, table in tables:
+        lines += ["", *_comment(_field_comment(field)), f"[{_toml_key(key)}]"]
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"

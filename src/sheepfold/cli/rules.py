@@ -41,7 +41,12 @@ def list_rules(
 def show_rules(
     name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file"),
 ) -> None:
-    """Print a rule set as TOML, every option spelled out (a starting point for your own)."""
+    """Print a rule set as a rule-set file (TOML): every option, defaults included, each with
+    what it means; an option left unset (a custom die, max_turns...) is a commented line with
+    the value it amounts to. Save it, edit it and check it with 'sheepfold rules check'.
+
+    Example: sheepfold rules show howling-wolf > my-wolf.toml
+    """
     from sheepfold.rulesets import find_ruleset
 
     print(find_ruleset(name).to_toml(), end="")

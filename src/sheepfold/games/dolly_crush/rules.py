@@ -34,7 +34,7 @@ class DollyRules(BaseModel):
         description="swaps shown by each dog card of each breed (breeds not named keep the rulebook's)",
     )
     max_cleanup_rounds: int = Field(
-        default=1000, ge=1, le=10_000, description="ruling 6's give-up limit (at most 10,000)"
+        default=1000, ge=1, le=10_000, description="ruling 6's give-up limit"
     )
 
     @field_validator("dog_swaps", mode="before")

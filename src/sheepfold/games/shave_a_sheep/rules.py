@@ -87,7 +87,10 @@ class ShaveRules(BaseModel):
     max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
     die: tuple[str, ...] | None = Field(
-        default=None, max_length=16, description="custom die faces (1 to 16)"
+        default=None,
+        max_length=16,
+        description="custom die faces (1 to 16), each colours joined by '/': white grow, "
+        "x2 double, green swap, gray wolf, pink shear; a face written twice comes up twice as often",
     )
     reaction_weights: tuple[float, ...] | None = Field(
         default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
@@ -161,6 +164,23 @@ class ShaveRules(BaseModel):
         if self.die is not None:
             return self.die
         return HOWLING_DIE if self.howling_wolf else STANDARD_DIE
+
+    def unset_options(self) -> dict[str, tuple[str, object]]:
+        """What each option left unset (None) amounts to, for ``sheepfold rules show``: a
+        sentence and a value (the one in use, or an example)."""
+        die = "Howling Wolf's die" if self.howling_wolf else "the rulebook's die"
+        return {
+            "die": (f"{die}, the faces in use:", list(self.faces)),
+            "reaction_weights": (
+                "every seat weighs 1 (equal chances); set one weight per seat, e.g. 3 players:",
+                [1.0, 1.0, 1.0],
+            ),
+            "max_turns": (
+                "no limit, every game is played to its end (the lab and the interop "
+                "environments stop a game after 1000 turns unless it is set), e.g.:",
+                1000,
+            ),
+        }
 
     def options(self) -> dict[str, object]:
         """The rule options that differ from the defaults, as plain data (for records)."""
