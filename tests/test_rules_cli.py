@@ -1,4 +1,5 @@
-"""`sheepfold rules show`: every option, a file that reads back as the same rules."""
+"""`sheepfold rules show` (every option, a file that reads back as the same rules) and
+`sheepfold rules new` with --set and --variant (the parsing `solve` shares)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ import pytest
 from typer.testing import CliRunner
 
 from sheepfold.cli.main import app
+from sheepfold.core.protocol import RulesError
 from sheepfold.games import rules_class
 from sheepfold.games.shave_a_sheep.rules import HOWLING_DIE, STANDARD_DIE, ShaveRules
 from sheepfold.rulesets import (
     RuleSet,
     builtin_rulesets,
+    find_ruleset,
+    parse_assignment,
     read_ruleset_file,
     save_ruleset,
+    with_options,
 )
 
 runner = CliRunner()
@@ -93,3 +98,93 @@ def test_show_a_rule_set_with_every_option_set_reads_back(home, tmp_path):
     assert re.search(r"^reaction_weights = \[1\.0, 2\.5\]$", text, re.M)
     assert re.search(r"^max_turns = 77$", text, re.M)
     _round_trip(text, tmp_path / "again.toml", rs)
+
+
+def test_new_takes_set_and_variant(home):
+    r = runner.invoke(
+        app,
+        [
+            "rules",
+            "new",
+            "short",
+            "--game",
+            "shave-a-sheep",
+            "--from",
+            "howling-wolf",
+            "--set",
+            "wool=12",
+            "--set",
+            "max_wool = 4",
+            "--set",
+            "description=a short game",
+            "--variant",
+            "cutting-costs",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    rs = find_ruleset("short", "shave-a-sheep")
+    assert rs.rules == ShaveRules(
+        name="short",
+        description="a short game",
+        wool=12,
+        max_wool=4,
+        variants=["howling-wolf", "cutting-costs"],
+    )
+
+
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["--set", "wool"], "--set 'wool': write KEY=VALUE"),
+        (["--set", "=3"], "--set '=3': write KEY=VALUE"),
+        (["--set", "colour=pink"], "shave-a-sheep has no option 'colour'"),
+        (["--set", "wool=0"], "--set: wool: Input should be greater than or equal to 1"),
+        (["--set", "wool=lots"], "--set: wool: Input should be a valid integer"),
+        (["--variant", "nope"], "--variant: variants: unknown variant 'nope'"),
+        (
+            ["--variant", "howling-wolf", "--variant", "my-friend-mr-wolf"],
+            "--variant: Howling Wolf and My friend Mr. Wolf",
+        ),
+        (["--set", "wool=12", "--variant", "nope"], "unknown variant 'nope'"),
+    ],
+)
+def test_new_refuses_bad_options_and_writes_nothing(home, args, msg):
+    r = runner.invoke(app, ["rules", "new", "bad", "--game", "shave-a-sheep", *args])
+    assert r.exit_code == 2
+    assert "Traceback" not in r.output
+    assert msg in " ".join(r.stderr.split())
+    assert not (home / "rules").exists()
+
+
+def test_variant_on_a_game_without_variants(home):
+    r = runner.invoke(
+        app, ["rules", "new", "x", "--game", "dolly-crush", "--variant", "howling-wolf"]
+    )
+    assert r.exit_code == 2 and "dolly-crush has no variants" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "item,want",
+    [
+        ("wool=12", ("wool", 12)),
+        (" wool = 12 ", ("wool", 12)),
+        ("reaction_weights=[1, 2]", ("reaction_weights", [1, 2])),
+        ('die=["white"]', ("die", ["white"])),
+        ("description=a longer game", ("description", "a longer game")),
+        ('description="quoted = text"', ("description", "quoted = text")),
+        ("variants=cutting-costs", ("variants", "cutting-costs")),
+    ],
+)
+def test_parse_assignment(item, want):
+    assert parse_assignment(item) == want
+
+
+def test_with_options_applies_sets_then_variants():
+    base = find_ruleset("cutting-costs", "shave-a-sheep").rules
+    got = with_options(
+        "shave-a-sheep", base, ["variants=howling-wolf", "wool=9"], ["cutting-costs"], name="n"
+    )
+    assert got.variants == ("howling-wolf", "cutting-costs") and got.wool == 9 and got.name == "n"
+    assert with_options("shave-a-sheep", None, [], []) == ShaveRules()
+    with pytest.raises(RulesError, match="--set"):
+        with_options("shave-a-sheep", None, ["max_wool=101"])

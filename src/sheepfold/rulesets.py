@@ -17,6 +17,7 @@ import re
 import textwrap
 import tomllib
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 import tomli_w
 
 from sheepfold.core.protocol import RulesError
-from sheepfold.games import GAME_NAMES, parse_rules
+from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 
 
 @dataclass(frozen=True)
@@ -210,3 +211,48 @@ def rules_toml(game: str, rules: Any) -> str:
         lines += ["", *_comment(_field_comment(field)), f"[{_toml_key(key)}]"]
         lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items()]
     return "\n".join(lines) + "\n"
+
+
+# -- options from the command line ----------------------------------------------------------
+def parse_assignment(item: str, flag: str = "--set") -> tuple[str, Any]:
+    """``KEY=VALUE`` as (key, value): the value read as TOML (``12``, ``true``, ``[1, 2]``,
+    ``"text"``), else taken as text (a bare word: ``description=longer game``)."""
+    key, sep, value = item.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise RulesError(f"{flag} {item!r}: write KEY=VALUE, e.g. {flag} wool=12")
+    try:
+        return key, tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        return key, value.strip()
+
+
+def with_options(
+    game: str,
+    base: Any | None,
+    sets: Sequence[str] = (),
+    variants: Sequence[str] = (),
+    **fixed: Any,
+) -> Any:
+    """``base`` (a rules model of ``game``; None: the rulebook) with ``sets`` (``KEY=VALUE``
+    texts, the command line's ``--set``), then ``fixed`` (name=..., description=...), then
+    ``variants`` (added to the variants in play, ``--variant``) applied: a new rules model,
+    validated by the game's rules model. A :class:`RulesError` says which flag and what is wrong
+    (``--set: wool: Input should be less than or equal to 1000``)."""
+    fields = rules_class(game).model_fields
+    data = base.model_dump(mode="json", exclude_none=True) if base is not None else {}
+    for item in sets:
+        key, value = parse_assignment(item)
+        if key not in fields:
+            raise RulesError(
+                f"--set {item!r}: {game} has no option {key!r} (its options: {', '.join(fields)})"
+            )
+        data[key] = value
+    data.update(fixed)
+    rules = parse_ruleset(data, "--set", game).rules
+    if not variants:
+        return rules
+    if "variants" not in fields:
+        raise RulesError(f"--variant: {game} has no variants")
+    data["variants"] = [*rules.variants, *variants]
+    return parse_ruleset(data, "--variant", game).rules

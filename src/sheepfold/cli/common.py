@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
@@ -78,14 +78,43 @@ def check_game(name: str) -> str:
     return name
 
 
-def resolve_rules(game: str, rules: str | None) -> Any:
-    """The rules model for ``--rules NAME|FILE`` (None: the rulebook)."""
-    from sheepfold.games import parse_rules
-    from sheepfold.rulesets import find_ruleset
+SET_HELP = (
+    "a rule option as KEY=VALUE, the value in TOML (wool=12, max_wool=4, "
+    '\'die=["white", "x2"]\'; a bare word is text), repeatable; '
+    "'sheepfold rules show NAME' lists every option"
+)
+VARIANT_HELP = "add a printed variant to the rules (cutting-costs, howling-wolf, my-friend-mr-wolf), repeatable"
 
-    if rules is None:
-        return parse_rules(game, None)
-    return find_ruleset(rules, game).rules
+
+def set_option() -> Any:
+    """``--set KEY=VALUE`` (repeatable): a rule option, as ``sheepfold rules new`` takes it."""
+    return typer.Option([], "--set", metavar="KEY=VALUE", help=SET_HELP)
+
+
+def variant_option() -> Any:
+    """``--variant NAME`` (repeatable): a variant added to the rules in play."""
+    return typer.Option([], "--variant", metavar="NAME", help=VARIANT_HELP)
+
+
+def resolve_rules(
+    game: str,
+    rules: str | None,
+    sets: Sequence[str] = (),
+    variants: Sequence[str] = (),
+) -> Any:
+    """The rules model for ``--rules NAME|FILE`` (None: the rulebook), with ``--set KEY=VALUE``
+    and ``--variant NAME`` applied (:func:`sheepfold.rulesets.with_options`: a wrong one is a
+    :class:`RulesError` naming the flag). Changed rules are named for what they are
+    (``rulebook with --set wool=12``)."""
+    from sheepfold.games import parse_rules
+    from sheepfold.rulesets import find_ruleset, with_options
+
+    base = parse_rules(game, None) if rules is None else find_ruleset(rules, game).rules
+    if not sets and not variants:
+        return base
+    changes = [f"--set {s}" for s in sets] + [f"--variant {v}" for v in variants]
+    name = f"{base.name or 'rulebook'} with {' '.join(changes)}"
+    return with_options(game, base, sets, variants, name=name)
 
 
 def warm_bots(names: list[str] | None = None) -> None:

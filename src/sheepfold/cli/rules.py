@@ -8,7 +8,15 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from sheepfold.cli.common import GAME_HELP, check_game, console, fail, friendly_errors
+from sheepfold.cli.common import (
+    GAME_HELP,
+    check_game,
+    console,
+    fail,
+    friendly_errors,
+    set_option,
+    variant_option,
+)
 
 app = typer.Typer(
     help="Named rule sets: the presets and your own house rules.", no_args_is_help=True
@@ -107,32 +115,26 @@ def new_rules(
     base: str = typer.Option(
         None, "--from", help="start from this rule set (default: the rulebook)"
     ),
-    set_: list[str] = typer.Option(
-        [], "--set", help="an option as KEY=VALUE (TOML value), repeatable"
-    ),
+    set_: list[str] = set_option(),
+    variant: list[str] = variant_option(),
     description: str = typer.Option(None, "--description", help="what your rules change"),
     output: Path = typer.Option(
         None, "--output", "-o", help="write here instead of your rules folder"
     ),
 ) -> None:
-    """Create a rule set, e.g. --set wool=40 --set 'variants=["cutting-costs"]'."""
-    import tomllib
+    """Create a rule set from another (--from, default: the rulebook) with options changed.
+    Every option is checked before anything is written; 'sheepfold solve shave-a-sheep' takes the
+    same --set and --variant without saving anything.
 
-    from sheepfold.rulesets import RuleSet, find_ruleset, parse_ruleset, save_ruleset
+    Example: sheepfold rules new long --game shave-a-sheep --set wool=40 --variant cutting-costs
+    """
+    from sheepfold.rulesets import RuleSet, find_ruleset, save_ruleset, with_options
 
     check_game(game)
-    data = find_ruleset(base, game).rules.model_dump(mode="json", exclude_none=True) if base else {}
-    for item in set_:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"{item!r}: write KEY=VALUE", param_hint="--set")
-        try:
-            data[key.strip()] = tomllib.loads(f"v = {value}")["v"]
-        except tomllib.TOMLDecodeError:
-            data[key.strip()] = value  # a bare word: take it as text
-    data["name"] = name
+    start = find_ruleset(base, game).rules if base else None
+    fixed: dict[str, Any] = {"name": name}
     if description is not None:
-        data["description"] = description
-    rs: RuleSet = parse_ruleset(data, "--set", game)
-    path = save_ruleset(rs, output)
-    console.print(f"saved {rs.game} rule set {name!r} to {path}")
+        fixed["description"] = description
+    rules = with_options(game, start, set_, variant, **fixed)
+    path = save_ruleset(RuleSet(game, rules, "--set"), output)
+    console.print(f"saved {game} rule set {name!r} to {path}")
