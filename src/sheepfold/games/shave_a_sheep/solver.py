@@ -377,6 +377,13 @@ def _buffer_bytes(space: Space, workers: int, nv: int, programs: int) -> int:
     return sum(math.prod(shape) * np.dtype(dt).itemsize for shape, dt in bufs + progs)
 
 
+def scratch_bytes(space: Space, values: int, programs: int) -> int:
+    """The bytes of the workers' scratch and compiled-program buffers of one solve with
+    ``values`` value columns and ``programs`` programs per worker (a rotating solve: one per
+    seat), as the memory checks count them: for ``sheepfold solve``'s plan."""
+    return _buffer_bytes(space, _workers(), values, programs)
+
+
 Shapes = list[tuple[tuple[int, ...], type]]
 
 
