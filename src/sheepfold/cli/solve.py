@@ -20,6 +20,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from sheepfold.cli import solve_plan
 from sheepfold.cli.common import (
     GAME_HELP,
     check_game,
@@ -29,6 +30,8 @@ from sheepfold.cli.common import (
     friendly_errors,
     resolve_rules,
     safe_markup,
+    set_option,
+    variant_option,
 )
 from sheepfold.core.registry import game_spec
 
@@ -49,7 +52,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.4f}%"
 
 
-def _progress(quiet: bool) -> Progress:
+def _progress(quiet: bool) -> Any:
+    """Progress bars on stderr: rich's on a terminal, else plain lines at every tenth
+    (:class:`solve_plan.PlainProgress`: rich shows nothing there); nothing when ``quiet``."""
+    if not quiet and not err_console.is_terminal:
+        return solve_plan.PlainProgress()
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -145,6 +152,8 @@ def solve_command(
     rules: str = typer.Option(
         None, "--rules", "-r", help="a rule set name or file (default: the rulebook)"
     ),
+    set_: list[str] = set_option(),
+    variant: list[str] = variant_option(),
     against: list[str] = typer.Option(
         None,
         "--against",
@@ -157,7 +166,8 @@ def solve_command(
         "--table",
         "-t",
         help="exact win shares of a table of bots, one per seat, comma separated (one name = every "
-        "seat), e.g. --table greedy,greedy,greedy",
+        "seat), e.g. --table greedy,greedy,greedy; alone (no perfect bot, no --against) only the "
+        "table is computed, not the minimax or the guaranteed shares",
     ),
     games: int = typer.Option(
         0,
@@ -173,16 +183,20 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="print the answers as JSON"),
 ) -> None:
     """Solve Shave a Sheep exactly: every seat's win chance from the start under optimal play.
-
     2 players: the minimax value (zero-sum in win share): each seat's win chance when both play
     perfectly. 3-4 players: each seat's guaranteed share, what it secures even if every other
-    seat plays against it. Solutions are cached on disk ($SHEEPFOLD_HOME/cache/solver), keyed by
-    what the rules do, so a second call is instant. The solver ignores max_turns (it plays the
-    game to its end).
+    seat plays against it. With --table alone: only that table's exact win shares. Rules: a rule
+    set (--rules, default the rulebook) with --set and --variant applied, as 'sheepfold rules
+    new' takes them. Solutions are cached on disk ($SHEEPFOLD_HOME/cache/solver), keyed by what
+    the rules do, so a second call is instant. A large solve says up front how many positions,
+    how much memory and about how long, and shows its progress on stderr, on a terminal or not.
+    The solver ignores max_turns (it plays the game to its end).
 
-    Examples: sheepfold solve shave-a-sheep --players 2 --rules howling-wolf;
-    sheepfold solve shave-a-sheep -p 3 --table greedy;
-    sheepfold solve shave-a-sheep -p 2 --against greedy
+    Examples:
+    sheepfold solve shave-a-sheep --players 2 --rules howling-wolf
+    sheepfold solve shave-a-sheep -p 3 --set wool=12 --set max_wool=4 --variant cutting-costs
+    sheepfold solve shave-a-sheep -p 3 --table greedy
+    sheepfold solve shave-a-sheep -p 2 --against greedy --games 10000
     """
     check_game(game)
     if not game_spec(game).has_exact_solver:
@@ -193,29 +207,80 @@ def solve_command(
         raise fail(f"--players must be 2, 3 or 4 (not {players})")
     from sheepfold.games.shave_a_sheep import solver
 
-    rs = resolve_rules(game, rules)
-    notes = []
-    if rs.max_turns is not None:
-        notes.append(f"max_turns={rs.max_turns} is ignored: the solver plays every game to its end")
+    rs = resolve_rules(game, rules, set_, variant)
     space = solver.Space(rs, players)
     tab_names = _table_bots(table, players)
     opp = _other_bots(against, players)
     _check_bots(game, tab_names + opp)
-    sols, hits, secs = _solutions(rs, players, as_json, not no_cache)
-    out = _start_values(game, rs, space, sols, hits, secs)
-    if tab_names:
-        ev = _evaluate(space, tab_names, sols, as_json)
-        out["table"] = {"bots": tab_names, "win_share": list(ev.shares), "never_ends": ev.endless}
-    if opp:
-        rows = [
-            _against_seat(space, sols, opp, seat, games, seed, as_json) for seat in range(players)
-        ]
-        out["against"] = {"bots": opp, "seats": rows}
-    out["notes"] = notes
+    out = _answer(game, rs, space, tab_names, opp, (games, seed), not no_cache)
     if as_json:
         print(json.dumps(out))
-        return
-    _print_solve(out, rs)
+    elif out["kind"] == "table":
+        _print_table_only(out)
+    else:
+        _print_solve(out, rs)
+
+
+def _answer(
+    game: str,
+    rs: Any,
+    space: Any,
+    tab_names: list[str],
+    opp: list[str],
+    sim: tuple[int, int],
+    use_cache: bool,
+) -> dict[str, Any]:
+    """Everything ``solve`` computes, as its JSON answer: the plan first (said on stderr when
+    it is large), then only what the options need (``sim``: --games and --seed)."""
+    players = space.n
+    needs = _needs_solutions(tab_names, opp)
+    ending = needs and players > 2 and space.size <= ENDING_BUDGET  # as _start_values does
+    plan = solve_plan.plan_solve(space, tab_names, opp, needs, use_cache, ending)
+    quiet = not solve_plan.announce(plan, err_console.is_terminal)
+    if needs:
+        sols, hits, secs = _solutions(rs, players, quiet, use_cache)
+        out = _start_values(game, rs, space, sols, hits, secs)
+    else:
+        sols, out = [], _table_head(game, rs, space)
+    t0 = time.perf_counter()
+    if tab_names:
+        ev = _evaluate(space, tab_names, sols, quiet)
+        out["table"] = {"bots": tab_names, "win_share": list(ev.shares), "never_ends": ev.endless}
+    if not needs:
+        out["seconds"] = round(time.perf_counter() - t0, 3)
+    if opp:
+        games, seed = sim
+        rows = [
+            _against_seat(space, sols, opp, seat, games, seed, quiet) for seat in range(players)
+        ]
+        out["against"] = {"bots": opp, "seats": rows}
+    out["plan"] = plan.to_json()
+    out["notes"] = []
+    if rs.max_turns is not None:
+        out["notes"].append(
+            f"max_turns={rs.max_turns} is ignored: the solver plays every game to its end"
+        )
+    return out
+
+
+def _needs_solutions(table: Sequence[str], against: Sequence[str]) -> bool:
+    """Whether the command needs the minimax or the guaranteed shares: always but for a
+    ``--table`` alone with no ``perfect`` seat (``perfect:BOTS`` is a best response, solved on
+    its own)."""
+    return not table or bool(against) or "perfect" in table
+
+
+def _table_head(game: str, rs: Any, space: Any) -> dict[str, Any]:
+    """The answer's head when only a table is evaluated (``kind`` "table": neither the minimax
+    nor the guaranteed shares were computed)."""
+    return {
+        "game": game,
+        "players": space.n,
+        "rules": rs.options(),
+        "rules_name": rs.name,
+        "positions": space.size,
+        "kind": "table",
+    }
 
 
 def _table_bots(table: str | None, players: int) -> list[str]:
@@ -431,6 +496,29 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
         console.print(f"[yellow]note:[/] {note}")
 
 
+def _print_table_only(out: dict[str, Any]) -> None:
+    """``--table`` alone: the table's exact shares, and what was not computed."""
+    n = out["players"]
+    name = safe_markup(out["rules_name"] or "rulebook")
+    console.print(f"[bold]Shave a Sheep[/], {n} players, rules: {name} {json.dumps(out['rules'])}")
+    bots = out["table"]["bots"]
+    tb = Table(title=f"exact win shares: {', '.join(bots)}", header_style="bold")
+    tb.add_column("seat")
+    tb.add_column("bot")
+    tb.add_column("win share", justify="right")
+    for s, v in enumerate(out["table"]["win_share"]):
+        tb.add_row(str(s), bots[s], _pct(v))
+    console.print(tb)
+    _print_endless(out["table"]["never_ends"], "with this table of bots")
+    skipped = "the minimax" if n == 2 else "the guaranteed shares"
+    console.print(
+        f"{out['positions']:,} positions; only the table was evaluated, in {out['seconds']:.2f} s"
+        f" (for {skipped}, run without --table or add --against)"
+    )
+    for note in out["notes"]:
+        console.print(f"[yellow]note:[/] {note}")
+
+
 def _points(x: float) -> str:
     """Percentage points, signed, with no "-0.0000"."""
     text = f"{100 * x:+.4f}"
@@ -484,7 +572,12 @@ def analyse_command(
             raise typer.Exit(2)
         raise fail(f"move {rp.error.move}: {escape(rp.error.message)}")
     start = new_game_state(rec)
-    report = analyse_state(rp.state, start, quiet=as_json)
+    from sheepfold.games.shave_a_sheep import solver
+
+    space = solver.Space(start.game.rules, start.game.num_players)
+    plan = solve_plan.plan_solve(space, [], [], solutions=True, use_cache=True)
+    quiet = not solve_plan.announce(plan, err_console.is_terminal)
+    report = analyse_state(rp.state, start, quiet=quiet)
     report["players"] = [p.name for p in rec.players]
     if as_json:
         print(json.dumps(report))
