@@ -101,11 +101,6 @@ def test_show_a_rule_set_with_every_option_set_reads_back(home, tmp_path):
     _round_trip(text, tmp_path / "again.toml", rs, check=False)  # see the test below
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules check solves the ending at 2-4 players and fails on reaction weights given "
-    "for one player count ('reaction_weights has 2 entries for 3 players')",
-)
 def test_rules_check_accepts_reaction_weights_for_one_player_count(home, tmp_path):
     path = tmp_path / "weights.toml"
     path.write_text('game = "shave-a-sheep"\nname = "w"\nwool = 8\nreaction_weights = [1.0, 2.0]\n')

@@ -79,8 +79,9 @@ ENDING_BUDGET = 600_000
 
 
 def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
-    """Refuse a rule set under which no game can end (Shave a Sheep: solved exactly at 2 players,
-    and at 3-4 when small enough); a note for each count at which a game may go on for ever.
+    """Refuse a rule set under which no game can end (Shave a Sheep: solved exactly for the
+    fewest players it seats, and for more when small enough); a note for each count at which a
+    game may go on for ever.
     Returns the player counts checked, in words, and the notes."""
     from sheepfold.core.registry import game_spec
 
@@ -89,8 +90,8 @@ def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
     from sheepfold.games.shave_a_sheep import solver
 
     checked, notes = [], []
-    for n in range(2, 5):
-        if n > 2 and solver.count_positions(rs.rules, n) > ENDING_BUDGET:
+    for i, n in enumerate(rs.rules.player_counts()):
+        if i > 0 and solver.count_positions(rs.rules, n) > ENDING_BUDGET:
             break
         e = solver.ending(rs.rules, n)
         checked.append(str(n))

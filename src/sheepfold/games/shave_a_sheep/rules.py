@@ -158,6 +158,12 @@ class ShaveRules(BaseModel):
     def mr_wolf(self) -> bool:
         return "my-friend-mr-wolf" in self.variants
 
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players these rules can seat (reaction weights name one)."""
+        if self.reaction_weights is not None:
+            return (len(self.reaction_weights),)
+        return (2, 3, 4)
+
     @property
     def faces(self) -> tuple[str, ...]:
         """The die in use: the custom one, else Howling Wolf's, else the rulebook's."""
