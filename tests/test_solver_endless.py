@@ -138,3 +138,14 @@ def test_a_three_player_solve_says_games_may_never_end(tmp_path) -> None:
     assert out["never_ends_at_most"] == pytest.approx(1.0)
     out = _solve_json(tmp_path, ShaveRules(wool=8), "-p", "3")
     assert out["never_ends_at_most"] < 1e-6
+
+
+def test_a_big_three_player_solve_asks_two_players_whether_games_may_never_end(
+    tmp_path, monkeypatch
+) -> None:
+    import sheepfold.cli.solve as cs
+
+    monkeypatch.setattr(cs, "ENDING_BUDGET", 0)  # as if the game were too big to check
+    out = _solve_json(tmp_path, GRAY_WHITE_DIE, "-p", "3")
+    assert "never_ends_at_most" not in out
+    assert out["never_ends_at_most_2_players"] == pytest.approx(1.0)

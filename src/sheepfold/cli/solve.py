@@ -347,6 +347,8 @@ def _start_values(
         out["guaranteed_share"] = [s.start_value for s in sols]
         if space.size <= ENDING_BUDGET:  # the most games that never end, if everyone tries
             out["never_ends_at_most"] = 1 - solver.ending(space, players).least
+        elif 2 in rs.player_counts():  # too big to check: what 2 players show is the hint
+            out["never_ends_at_most_2_players"] = 1 - solver.ending(rs, 2).least
     return out
 
 
@@ -442,6 +444,12 @@ def _print_solve(out: dict[str, Any], rs: Any) -> None:
     if out.get("never_ends_at_most", 0) > ENDLESS_SHOWN:
         _print_endless(
             out["never_ends_at_most"], "up to {} of games never end, if every seat keeps them going"
+        )
+    if out.get("never_ends_at_most_2_players", 0) > ENDLESS_SHOWN:
+        _print_endless(
+            out["never_ends_at_most_2_players"],
+            "a game may never end: with 2 players up to {} of games do, if both keep them going "
+            f"(too many positions to check with {n})",
         )
     if n == 2:
         _print_endless(out["never_ends"], "{} of games never end, both seats playing perfectly")

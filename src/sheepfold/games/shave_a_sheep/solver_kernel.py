@@ -39,7 +39,12 @@ ensure_numba_cache_dir()
 import numpy as np  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
-from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, turn_round  # noqa: E402
+from sheepfold.games.shave_a_sheep.kernel.index import (  # noqa: E402
+    decode,
+    encode,
+    layer_of,
+    turn_round,
+)
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     OVER,
     P_CAP,
@@ -506,30 +511,54 @@ def solve_chunk_rot(B, chunk, ctx, orbits, bufs, progs, opts, stats):  # type: i
 
 
 @jit
+def _unrotate_range(lo, hi, prm, f, src, dst):  # type: ignore[no-untyped-def]
+    """:func:`unrotate` for positions ``lo`` to ``hi`` of ``ix``; ``src`` = (ix0, R, tab0),
+    ``dst`` = (ix, V, tab)."""
+    ix0, R, tab0 = src
+    ix, V, tab = dst
+    n = prm[P_N]
+    st = np.zeros(STATE_LEN, dtype=np.int64)
+    B = layer_of(lo, ix) if lo < hi else 0
+    for x in range(lo, hi):
+        while x >= ix[0][B + 1]:
+            B += 1
+        decode(x, B, prm, ix, st)
+        t = st[TURN]
+        turn_round(st, t, prm)
+        rx = encode(st, prm, ix0)
+        V[x, 0] = R[rx, (f - t + n) % n]
+        for face in range(prm[P_FACES]):
+            b = prm[P_COL + face]
+            if t == f:  # the roller's actions, back to real seats
+                tab[x, b] = _turned_action(tab0[rx, b], t, n)
+            if prm[P_RACE + face]:  # seat f's grabs, and the roller's grow-or-pass
+                tab[x, b + 1 + f] = (tab0[rx, b + 1 + (f - t + n) % n] + t) % n
+                if t == f:
+                    for g in range(n):
+                        for k in range(n):
+                            y = b + 1 + n + ((g - t + n) % n) * n + (k - t + n) % n
+                            tab[x, b + 1 + n + g * n + k] = tab0[rx, y]
+
+
+@njit(parallel=True, cache=True, nogil=True)
 def unrotate(prm, ix, ix0, R, tab0, f, V, tab):  # type: ignore[no-untyped-def]
     """Seat ``f``'s values ``V`` and decisions ``tab`` at every position of ``ix``, from a
     rotating solve's ``R`` and ``tab0`` over the seat-0 index ``ix0``: a position where seat t
-    rolls is the seat-0 position turned t seats round, where seat f is seat f - t."""
-    n = prm[P_N]
-    st = np.zeros(STATE_LEN, dtype=np.int64)
-    for B in range(prm[P_WOOL]):
-        for x in range(ix[0][B], ix[0][B + 1]):
-            decode(x, B, prm, ix, st)
-            t = st[TURN]
-            turn_round(st, t, prm)
-            rx = encode(st, prm, ix0)
-            V[x, 0] = R[rx, (f - t + n) % n]
-            for face in range(prm[P_FACES]):
-                b = prm[P_COL + face]
-                if t == f:  # the roller's actions, back to real seats
-                    tab[x, b] = _turned_action(tab0[rx, b], t, n)
-                if prm[P_RACE + face]:  # seat f's grabs, and the roller's grow-or-pass
-                    tab[x, b + 1 + f] = (tab0[rx, b + 1 + (f - t + n) % n] + t) % n
-                    if t == f:
-                        for g in range(n):
-                            for k in range(n):
-                                y = b + 1 + n + ((g - t + n) % n) * n + (k - t + n) % n
-                                tab[x, b + 1 + n + g * n + k] = tab0[rx, y]
+    rolls is the seat-0 position turned t seats round, where seat f is seat f - t. The
+    positions are independent: chunks of them run on numba's threads."""
+    i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 = ix
+    j0, j1, j2, j3, j4, j5, j6, j7, j8, j9 = ix0
+    size = V.shape[0]
+    nch = 64
+    for c in prange(nch):
+        _unrotate_range(
+            size * c // nch,
+            size * (c + 1) // nch,
+            prm,
+            f,
+            ((j0, j1, j2, j3, j4, j5, j6, j7, j8, j9), R, tab0),
+            ((i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), V, tab),
+        )
 
 
 @inline
