@@ -149,3 +149,9 @@ def test_a_big_three_player_solve_asks_two_players_whether_games_may_never_end(
     out = _solve_json(tmp_path, GRAY_WHITE_DIE, "-p", "3")
     assert "never_ends_at_most" not in out
     assert out["never_ends_at_most_2_players"] == pytest.approx(1.0)
+
+
+def test_rules_check_does_not_solve_a_game_too_big_to_check_quickly(tmp_path) -> None:
+    code, text = _check(tmp_path, ShaveRules(wool=1000, max_wool=100))  # 8.3 billion positions
+    assert code == 0, text
+    assert "not checked whether games end: too many positions (2 players)" in text
