@@ -196,3 +196,31 @@ def test_with_options_applies_sets_then_variants():
     assert with_options("shave-a-sheep", None, [], []) == ShaveRules()
     with pytest.raises(RulesError, match="--set"):
         with_options("shave-a-sheep", None, ["max_wool=101"])
+
+
+@pytest.mark.parametrize("name", ["../evil", "a/b", "", ".hidden", "has space", "x" * 65])
+def test_new_refuses_a_name_that_is_not_a_plain_file_name(home, tmp_path, name):
+    r = runner.invoke(app, ["rules", "new", name, "--game", "shave-a-sheep"])
+    assert r.exit_code == 2
+    assert "rule-set name" in r.output or "needs a name" in r.output
+    assert not (tmp_path / "evil.toml").exists() and not (home / "rules").exists()
+
+
+def test_new_refuses_a_built_in_name(home):
+    r = runner.invoke(app, ["rules", "new", "cutting-costs", "--game", "shave-a-sheep"])
+    assert r.exit_code == 2
+    assert "built-in rule set's name" in " ".join(r.output.split())
+    assert not (home / "rules").exists()
+
+
+def test_new_replaces_a_rule_set_only_with_force(home):
+    args = ["rules", "new", "mine", "--game", "shave-a-sheep"]
+    assert runner.invoke(app, [*args, "--set", "wool=12"]).exit_code == 0
+    path = home / "rules" / "mine.toml"
+    before = path.read_text()
+    r = runner.invoke(app, [*args, "--set", "wool=14"])
+    assert r.exit_code == 2 and "--force" in r.output
+    assert path.read_text() == before  # nothing lost
+    assert runner.invoke(app, [*args, "--set", "wool=14", "--force"]).exit_code == 0
+    assert find_ruleset("mine").rules.wool == 14
+    assert [p.name for p in (home / "rules").iterdir()] == ["mine.toml"]  # no temporary left

@@ -125,17 +125,44 @@ def find_ruleset(name_or_path: str, game: str | None = None) -> RuleSet:
     raise RulesError(f"no rule set named {name_or_path!r} (known: {known})")
 
 
-def save_ruleset(rs: RuleSet, path: Path | None = None) -> Path:
+#: a rule set's name: it becomes a file name in your rules folder
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def check_name(name: str) -> None:
+    if not NAME.fullmatch(name):
+        raise RulesError(
+            f"rule-set name {name!r}: use 1 to 64 letters, digits, '-' and '_', starting with a "
+            "letter or digit (e.g. long-shear)"
+        )
+
+
+def save_ruleset(rs: RuleSet, path: Path | None = None, force: bool = False) -> Path:
+    """Write ``rs`` to ``path`` (default: your rules folder, under its name, which must then be a
+    plain file name and not a built-in's: yours would never be found). An existing file is
+    replaced only with ``force``; the file is written whole or not at all."""
+    name = rs.rules.name
     if path is None:
-        if not rs.rules.name:
+        if not name:
             raise RulesError("a rule set needs a name to be saved")
-        path = user_dir() / f"{rs.rules.name}.toml"
-    path.parent.mkdir(parents=True, exist_ok=True)
+        check_name(name)
+        if any(b.rules.name == name for b in builtin_rulesets()):
+            raise RulesError(
+                f"{name!r} is a built-in rule set's name: a rule set of yours with it would never "
+                "be found; choose another name"
+            )
+        path = user_dir() / f"{name}.toml"
+    if path.exists() and not force:
+        raise RulesError(f"{path} exists already: add --force to replace it")
     if path.suffix == ".json":
         data = {"game": rs.game, **rs.rules.model_dump(mode="json", exclude_none=True)}
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        text = json.dumps(data, indent=2) + "\n"
     else:
-        path.write_text(rs.to_toml(), encoding="utf-8")
+        text = rs.to_toml()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
     return path
 
 

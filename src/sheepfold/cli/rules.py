@@ -130,6 +130,7 @@ def new_rules(
     output: Path = typer.Option(
         None, "--output", "-o", help="write here instead of your rules folder"
     ),
+    force: bool = typer.Option(False, "--force", help="replace a rule set of that name"),
 ) -> None:
     """Create a rule set from another (--from, default: the rulebook) with options changed.
     Every option is checked before anything is written; 'sheepfold solve shave-a-sheep' takes the
@@ -145,5 +146,5 @@ def new_rules(
     if description is not None:
         fixed["description"] = description
     rules = with_options(game, start, set_, variant, **fixed)
-    path = save_ruleset(RuleSet(game, rules, "--set"), output)
+    path = save_ruleset(RuleSet(game, rules, "--set"), output, force)
     console.print(f"saved {game} rule set {name!r} to {path}")
