@@ -385,3 +385,60 @@ def test_dolly_ruling_4_the_table_picks_the_starting_player(tmp_path):
     assert [p["breed"] for p in rec["players"]] == ["border-collie", "pastore-maremmano", "bobtail"]
     bad = invoke(["dolly-crush", "--seat", "ann", "--seat", "bob", "--first", "zoe"], [])
     assert bad.exit_code == 2 and "--first 'zoe'" in bad.output
+
+
+def test_save_never_replaces_a_record_without_force(tmp_path):
+    rec = tmp_path / "game.json"
+    rec.write_text("my old game\n")
+    args = [
+        "dolly-crush",
+        "--seat",
+        "ann",
+        "--seat",
+        "bot:greedy",
+        "--seed",
+        "4",
+        "--save",
+        str(rec),
+    ]
+    res = invoke(args, ["quit"])
+    assert res.exit_code == 2 and "--force" in res.output
+    assert "Dolly Crush" not in res.output  # refused before the game began
+    assert rec.read_text() == "my old game\n"
+    res = invoke([*args, "--force"], ["quit"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(rec.read_text())["game"] == "dolly-crush"
+
+
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    args = ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "4"]
+    res = invoke([*args, "--save", str(blocker / "game.json")], ["quit"])
+    assert res.exit_code == 2 and "cannot write in" in res.output
+    res = invoke([*args, "--save", str(tmp_path)], ["quit"])
+    assert res.exit_code == 2 and "that is a folder" in res.output
+
+
+def test_a_save_that_fails_after_the_game_exits_1(tmp_path, monkeypatch):
+    import sheepfold.core.records as records
+
+    def broken(*a, **k):  # type: ignore[no-untyped-def]
+        raise OSError("disk full")
+
+    monkeypatch.setattr(records, "save_record", broken)
+    rec = tmp_path / "g.json"
+    args = [
+        "dolly-crush",
+        "--seat",
+        "ann",
+        "--seat",
+        "bot:greedy",
+        "--seed",
+        "4",
+        "--save",
+        str(rec),
+    ]
+    res = invoke(args, ["quit"])
+    assert res.exit_code == 1
+    assert "Could not save the record" in res.output and "disk full" in res.output

@@ -8,6 +8,7 @@ and also when the players quit, so nothing is lost.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -736,6 +737,7 @@ def play_command(
         help="who starts (ruling 4): a player's name, a seat number, or "
         "'random'; the order stays clockwise (default: the first --seat)",
     ),
+    force: bool = typer.Option(False, "--force", help="let --save replace an existing file"),
 ) -> None:
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
@@ -744,6 +746,8 @@ def play_command(
     """
     from sheepfold.core.protocol import new_seed
 
+    if save is not None:
+        _check_save(save, force)
     opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first)
     try:
         game, g, specs, rules_name = _new_game(opts)
@@ -760,6 +764,22 @@ def play_command(
         highlight=False,
     )
     session.run()
+    if save is not None and not session.saved:
+        raise typer.Exit(1)  # said already: the record could not be written
+
+
+def _check_save(path: Path, force: bool) -> None:
+    """Before the game, not after it: --save must not replace a file unless --force, and its
+    folder must be one a file can be written in."""
+    if path.is_dir():
+        raise fail(f"--save {path}: that is a folder; give a file name")
+    if path.exists() and not force:
+        raise fail(f"--save {path}: the file exists already; add --force to replace it")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise fail(f"--save {path}: cannot write in {folder}")
 
 
 @dataclass
