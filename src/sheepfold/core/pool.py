@@ -47,11 +47,11 @@ def run_pool(
     except BaseException:
         for f in pending:
             f.cancel()
-        procs = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        procs = list((getattr(pool, "_processes", None) or {}).values())
         for p in procs:  # the workers this pool started, by their own handles
             if p.is_alive():
                 p.terminate()
-        for p in procs:
-            p.join(timeout=5)
+        # the pool's own thread notices the dead workers, reaps them and ends: waiting for it
+        # means that no worker is left behind, not even one that is dead but not yet reaped
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
