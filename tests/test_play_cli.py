@@ -387,20 +387,14 @@ def test_dolly_ruling_4_the_table_picks_the_starting_player(tmp_path):
     assert bad.exit_code == 2 and "--first 'zoe'" in bad.output
 
 
+#: a short game whose record the --save tests write
+SAVING = ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "4"]
+
+
 def test_save_never_replaces_a_record_without_force(tmp_path):
     rec = tmp_path / "game.json"
     rec.write_text("my old game\n")
-    args = [
-        "dolly-crush",
-        "--seat",
-        "ann",
-        "--seat",
-        "bot:greedy",
-        "--seed",
-        "4",
-        "--save",
-        str(rec),
-    ]
+    args = [*SAVING, "--save", str(rec)]
     res = invoke(args, ["quit"])
     assert res.exit_code == 2 and "--force" in res.output
     assert "Dolly Crush" not in res.output  # refused before the game began
@@ -413,10 +407,9 @@ def test_save_never_replaces_a_record_without_force(tmp_path):
 def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    args = ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "4"]
-    res = invoke([*args, "--save", str(blocker / "game.json")], ["quit"])
+    res = invoke([*SAVING, "--save", str(blocker / "game.json")], ["quit"])
     assert res.exit_code == 2 and "cannot write in" in res.output
-    res = invoke([*args, "--save", str(tmp_path)], ["quit"])
+    res = invoke([*SAVING, "--save", str(tmp_path)], ["quit"])
     assert res.exit_code == 2 and "that is a folder" in res.output
 
 
@@ -428,17 +421,7 @@ def test_a_save_that_fails_after_the_game_exits_1(tmp_path, monkeypatch):
 
     monkeypatch.setattr(records, "save_record", broken)
     rec = tmp_path / "g.json"
-    args = [
-        "dolly-crush",
-        "--seat",
-        "ann",
-        "--seat",
-        "bot:greedy",
-        "--seed",
-        "4",
-        "--save",
-        str(rec),
-    ]
+    args = [*SAVING, "--save", str(rec)]
     res = invoke(args, ["quit"])
     assert res.exit_code == 1
     assert "Could not save the record" in res.output and "disk full" in res.output
