@@ -39,6 +39,7 @@ from typing import Any
 
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.stats import wilson
 
 __all__ = ["TournamentConfig", "GameResult", "TournamentResult", "run_tournament", "bradley_terry"]
 
@@ -233,10 +234,7 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
         return mean, float("nan"), float("nan")
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     if var == 0.0:
-        z2 = 1.96**2
-        c = (mean + z2 / (2 * n)) / (1 + z2 / n)
-        h = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return mean, max(0.0, c - h), min(1.0, c + h)
+        return (mean, *wilson(mean * n, n))
     half = 1.96 * math.sqrt(var / n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 

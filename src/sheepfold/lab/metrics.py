@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from sheepfold.core.stats import Z95, wilson
+
 BOOTSTRAP = 400
 
 
@@ -122,18 +123,6 @@ def truncation_note(d: dict[str, Any]) -> str | None:
 
 
 # -- interval helpers --------------------------------------------------------------------------
-def wilson(k: float, n: float) -> tuple[float, float]:
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = k / n
-    den = 1 + Z95**2 / n
-    c = (p + Z95**2 / (2 * n)) / den
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / den
-    lo = 0.0 if k <= 0 else max(0.0, c - h)
-    hi = 1.0 if k >= n else min(1.0, c + h)
-    return (lo, hi)
-
-
 def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     if len(x) == 0:
         return (math.nan, math.nan, math.nan)
