@@ -148,7 +148,7 @@ def test_dolly_ruling_3_dog_cards() -> None:
         "dolly-crush", 2, dog_swaps={"bobtail": [2, 2, 3, 0]}, breeds=["bobtail", "border-collie"]
     )
     assert custom.dog_swaps == ((2, 2, 3, 0), (1, 1, 1, 1))
-    with pytest.raises(RulesError, match="4 dog cards"):
+    with pytest.raises(RulesError, match="bobtail lists 3 cards, but a breed has 4"):
         make("dolly-crush", 2, dog_swaps={"bobtail": [1, 2, 3]})
     assert DollyRules(dog_swaps={"bobtail": 2}).dog_swaps["bobtail"] == (2, 2, 2, 2)
     # a dog card asks for exactly the swaps it shows
