@@ -72,11 +72,16 @@ class JobOptions:
 
 def _job(game: str, rules: str | None, opts: JobOptions) -> Any:
     from sheepfold.cli.common import resolve_rules
-    from sheepfold.lab.runner import make_job
 
     check_game(game)
     model = resolve_rules(game, rules)
     name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    return _model_job(game, model, name, opts)
+
+
+def _model_job(game: str, model: Any, name: str, opts: JobOptions) -> Any:
+    from sheepfold.lab.runner import make_job
+
     br: Any = None
     if opts.breeds:
         br = "mix" if opts.breeds == "mix" else [b.strip() for b in opts.breeds.split(",")]
@@ -550,6 +555,125 @@ def variants_command(
         write_png(plot, variants_plot(rows, curves))
         if not as_json:
             console.print(f"plot: {plot}")
+
+
+@app.command("sweep")
+@friendly_errors
+def sweep_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    rules: str | None = typer.Option(
+        None, "--rules", "-r", help="the rule set the sweep starts from (default: the rulebook)"
+    ),
+    sets: list[str] = typer.Option(
+        [],
+        "--set",
+        metavar="KEY=VALUES",
+        help="the option to sweep, KEY=LO..HI[:STEP] or KEY=A,B,C (exactly one); other --set "
+        "KEY=VALUE options hold for every value",
+    ),
+    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    games: int = typer.Option(2000, "--games", "-n", min=2, help="games per value"),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
+    seed: int = typer.Option(0, "--seed", help="game i of every value is seeded SEED + i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
+    engine: str = typer.Option("auto", "--engine"),
+    max_turns: int = typer.Option(1000, "--max-turns"),
+    target_length: float | None = typer.Option(
+        None, "--target-length", help="also name the value whose mean length is nearest this"
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="write a PNG: every metric against the swept value, with 95% CIs"
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Step one rule option through values, every value on the same seeds: every metric
+    against the value, and the values where the game is fairest, most dramatic or of a target
+    length.
+
+    Example: sheepfold lab sweep shave-a-sheep --set wool=10..60:5 --bot greedy --plot wool.png
+    """
+    from sheepfold.lab.metrics import evaluate, game_arrays
+    from sheepfold.lab.sweep import highlights, split_sets
+
+    check_game(game)
+    (key, values), fixed = split_sets(sets)
+    opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns)
+    jobs = _sweep_jobs(game, rules, key, values, fixed, opts)  # all checked before playing
+    rows: list[dict[str, Any]] = []
+    for value, job in zip(values, jobs, strict=True):
+        table = _play(job, None, workers, None, False, False, as_json, "sweep")
+        vals = evaluate(game_arrays(table))
+        rows.append({"value": value, "metrics": {v.key: v.to_json() for v in vals}})
+    found = highlights(rows, target_length)
+    if as_json:
+        print(json.dumps({"option": key, "rows": rows, "highlights": [h.text() for h in found]}))
+    else:
+        console.print(_sweep_table(key, rows, jobs[0]))
+        for h in found:
+            console.print(h.text())
+    if plot:
+        from sheepfold.lab.report import sweep_plot, write_png
+
+        write_png(plot, sweep_plot(key, rows, f"{game}, {rules or 'rulebook'}"))
+        if not as_json:
+            console.print(f"plot: {plot}")
+
+
+def _sweep_jobs(
+    game: str,
+    rules: str | None,
+    key: str,
+    values: list[Any],
+    fixed: list[str],
+    opts: JobOptions,
+) -> list[Any]:
+    """One job per value, every one checked (a value the rules refuse stops the sweep before a
+    game is played, naming it)."""
+    from sheepfold.cli.common import resolve_rules
+    from sheepfold.core.protocol import RulesError
+    from sheepfold.lab.sweep import value_text
+    from sheepfold.rulesets import find_ruleset, with_options
+
+    base = resolve_rules(game, rules, fixed)
+    base_name = (find_ruleset(rules, game).name if rules else None) or "rulebook"
+    jobs = []
+    for value in values:
+        setting = f"{key}={value_text(value) if isinstance(value, bool) else json.dumps(value)}"
+        try:
+            model = with_options(game, base, [setting], name=f"{base_name} {setting}")
+        except RulesError as e:
+            raise fail(f"sweep value {key}={value_text(value)}: {e}") from None
+        jobs.append(_model_job(game, model, f"{base_name}, {setting}", opts))
+    return jobs
+
+
+def _sweep_table(key: str, rows: list[dict[str, Any]], job: Any) -> Any:
+    """One row per value: length, balance, first-player advantage, ties, lead changes (95% CIs)."""
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt, fmt_ci
+    from sheepfold.lab.sweep import value_text
+
+    shown = ["length_mean", "balance", "first_player_advantage", "tie_rate", "lead_changes"]
+    if any(r["metrics"]["truncated"]["value"] for r in rows):
+        shown.append("truncated")
+    t = Table(
+        title=f"{job.game}: {key} swept, {job.players} players, bots {', '.join(job.bots)}, "
+        f"{job.games:,} games per value (the same seeds)"
+    )
+    t.add_column(key, justify="right")
+    for k in shown:
+        t.add_column(f"{rows[0]['metrics'][k]['label']} [95% CI]", justify="right")
+    for r in rows:
+        m = r["metrics"]
+        t.add_row(
+            value_text(r["value"]),
+            *(
+                f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
+                for k in shown
+            ),
+        )
+    return t
 
 
 def _variant_jobs(game: str, names: list[str], opts: JobOptions) -> list[tuple[Any, str | None]]:

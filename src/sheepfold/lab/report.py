@@ -405,6 +405,43 @@ def variants_plot(
     return _png(variants_figure(rows, curves))
 
 
+def sweep_figure(option: str, rows: Sequence[dict[str, Any]], base: str = "") -> Any:
+    """Every metric of a sweep against the swept value, each with its 95% interval (numbers on
+    a numeric axis; other values, such as true/false or words, as categories)."""
+    plt = _plt()
+    keys = [k for k, m in rows[0]["metrics"].items() if m["value"] is not None] if rows else []
+    numeric = all(
+        isinstance(r["value"], (int, float)) and not isinstance(r["value"], bool) for r in rows
+    )
+    xs = [r["value"] for r in rows] if numeric else list(range(len(rows)))
+    ncols = 3
+    nrows = max(1, math.ceil(len(keys) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(12, 2.6 * nrows), squeeze=False)
+    for ax, key in zip(axes.flat, keys, strict=False):
+        m = [r["metrics"][key] for r in rows]
+        scale = 100.0 if m[0]["kind"] in ("pct", "pp") else 1.0
+        ys = np.array([np.nan if v["value"] is None else v["value"] * scale for v in m])
+        lo = np.array([np.nan if v["lo"] is None else v["lo"] * scale for v in m])
+        hi = np.array([np.nan if v["hi"] is None else v["hi"] * scale for v in m])
+        err = np.vstack([np.clip(ys - lo, 0, None), np.clip(hi - ys, 0, None)])
+        ax.errorbar(xs, ys, yerr=np.nan_to_num(err), fmt="o-", ms=3, capsize=2, color=COLOURS[0])
+        unit = " (%)" if m[0]["kind"] == "pct" else " (points)" if m[0]["kind"] == "pp" else ""
+        ax.set_title(m[0]["label"] + unit, fontsize=9)
+        ax.tick_params(labelsize=8)
+        if not numeric:
+            ax.set_xticks(xs, [str(r["value"]).lower() for r in rows])
+    for ax in list(axes.flat)[len(keys) :]:
+        ax.axis("off")
+    fig.suptitle(f"{base}: {option} swept (95% intervals)", fontsize=11)
+    fig.supxlabel(option, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def sweep_plot(option: str, rows: Sequence[dict[str, Any]], base: str = "") -> bytes:
+    return _png(sweep_figure(option, rows, base))
+
+
 # -- HTML -------------------------------------------------------------------------------------
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
