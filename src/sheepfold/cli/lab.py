@@ -386,7 +386,7 @@ def compare_command(
 
     Example: sheepfold lab compare shave-a-sheep rulebook cutting-costs --games 50000
     """
-    from sheepfold.lab.compare import compare_tables, verdict
+    from sheepfold.lab.compare import compare_tables, rules_differences, verdict
 
     opts = JobOptions(bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
     check_game(game)
@@ -403,6 +403,7 @@ def compare_command(
     diffs = compare_tables(ta, tb)
     limit = job_a.rules.get("max_turns")
     text = verdict(diffs, name_a, name_b, limit if limit == job_b.rules.get("max_turns") else None)
+    changes = rules_differences(game, job_a.rules, job_b.rules)
     if as_json:
         print(
             json.dumps(
@@ -410,6 +411,7 @@ def compare_command(
                     "a": json.loads(job_a.to_json()),
                     "b": json.loads(job_b.to_json()),
                     "games": min(ta.num_rows, tb.num_rows),
+                    "differences": changes,
                     "verdict": text,
                     "metrics": [x.to_json() for x in diffs],
                 }
@@ -418,25 +420,35 @@ def compare_command(
     else:
         title = f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
         console.print(_compare_table(diffs, title))
+        console.print(_differences_text(changes, name_a, name_b), highlight=False)
         console.print(text)
-    _write_compare_files((job_a, ta), (job_b, tb), diffs, text, report, plots, as_json)
+    _write_compare_files((job_a, ta), (job_b, tb), diffs, (changes, text), report, plots, as_json)
+
+
+def _differences_text(changes: list[str], name_a: str, name_b: str) -> str:
+    if not changes:
+        return f"{name_a} and {name_b} have the same rules (they differ in players, bots or seeds)."
+    return f"What differs from {name_a} to {name_b}:\n" + "\n".join(f"  {c}" for c in changes)
 
 
 def _write_compare_files(
     a: tuple[Any, Any],
     b: tuple[Any, Any],
     diffs: list[Any],
-    text: str,
+    words: tuple[list[str], str],
     report: Path | None,
     plots: Path | None,
     quiet: bool,
 ) -> None:
-    """A comparison's HTML ``report`` and PNG ``plots`` (``a``, ``b``: job and table), when asked."""
+    """A comparison's HTML ``report`` and PNG ``plots`` (``a``, ``b``: job and table; ``words``:
+    what differs in the rules and the verdict), when asked."""
     (job_a, ta), (job_b, tb) = a, b
     if report:
         from sheepfold.lab.report import compare_report, write
 
-        write(report, compare_report(job_a, job_b, ta, tb, diffs, text, _command_line()))
+        changes, text = words
+        page = compare_report(job_a, job_b, ta, tb, diffs, text, _command_line(), changes)
+        write(report, page)
         if not quiet:
             console.print(f"report: {report}")
     if plots:
@@ -539,9 +551,12 @@ def variants_command(
             )
     rows: list[dict[str, Any]] = []
     curves: list[tuple[str, Any]] = []
+    from sheepfold.lab.compare import rules_differences
+
     for job, skip in jobs:
         row, d = _variant_row(job, workers, as_json)
         row["exact_skipped"] = skip
+        row["differences"] = rules_differences(game, jobs[0][0].rules, job.rules)
         if job.exact:
             curves.append((job.ruleset, d))
         rows.append(row)
@@ -769,7 +784,7 @@ def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
     n = rows[0]["players"] if rows else 2
     cut = any(r["truncated"] for r in rows)
     title = f"{rows[0]['title']}; fair share {fmt(1 / n, 'pct')}" if rows else ""
-    t = Table(title=title, caption=_variants_caption(rows))
+    t = Table(title=title, caption=_variants_caption(rows), caption_justify="left")
     t.add_column("rule set", no_wrap=True)
     heads = ["mean length [95% CI]", "seat 0 wins [95% CI]"]
     heads += ["exact", "uncertainty"] if exact else []
@@ -795,6 +810,9 @@ def _variants_caption(rows: list[dict[str, Any]]) -> str | None:
     from sheepfold.lab.metrics import fmt
 
     lines = []
+    for r in rows[1:]:
+        if r.get("differences"):
+            lines.append(f"{r['name']} vs {rows[0]['name']}: " + "; ".join(r["differences"]) + ".")
     for r in rows:
         if r["truncated"]:
             limit = f"the {r['max_turns']:,}-turn limit" if r.get("max_turns") else "the limit"

@@ -7,8 +7,12 @@ replicate draws the same games from A and B, which removes the luck the two shar
 the intervals much narrower than two independent runs would give.
 
 For each metric: A's and B's values, each with its own 95% interval (the intervals of
-``lab run``), B - A with its paired 95% interval, a p-value (normal approximation with the
-bootstrap standard error) and, for lengths and counts, the relative change B / A - 1.
+``lab run``), B - A with its paired 95% interval, a p-value from the same bootstrap replicates
+(so a difference whose interval excludes 0 has p < 0.05, and the other way round up to one
+replicate) and, for lengths and counts, the relative change B / A - 1.
+
+:func:`verdict` says it in words, the metric that moved most first; :func:`rules_differences`
+says what differs between the two rule sets, option by option.
 """
 
 from __future__ import annotations
@@ -86,12 +90,14 @@ def _align(ta: Any, tb: Any) -> tuple[Any, Any]:
     return ta.take(pa.array(pa_idx)), tb.take(pa.array(pb_idx))
 
 
-def _p_value(est: float, se: float) -> float:
-    from scipy.stats import norm
-
-    if not se or math.isnan(se) or se == 0:
-        return 0.0 if est != 0 else 1.0
-    return float(2 * norm.sf(abs(est) / se))
+def _p_value(d: np.ndarray) -> float:
+    """The two-sided bootstrap p-value of a difference from its replicates ``d``: twice the
+    smaller share of replicates on either side of 0 (each count + 1, so never 0), at most 1.
+    It agrees with the percentile interval: the interval excludes 0 when p < 0.05."""
+    n = len(d)
+    below = int(np.count_nonzero(d <= 0))
+    above = int(np.count_nonzero(d >= 0))
+    return min(1.0, 2 * (min(below, above) + 1) / (n + 1))
 
 
 def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP) -> list[Diff]:
@@ -117,11 +123,10 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
         d = r[:, 1] - r[:, 0]
         diff = b - a
         if len(d) > 1:
-            se = float(np.std(d, ddof=1))
             lo, hi = (float(x) for x in np.quantile(d, [0.025, 0.975]))
+            p = _p_value(d) if not math.isnan(diff) else math.nan
         else:
-            se, lo, hi = math.nan, math.nan, math.nan
-        p = _p_value(diff, se) if not math.isnan(diff) else math.nan
+            lo = hi = p = math.nan
         sig = bool(not math.isnan(p) and p < ALPHA and not (lo <= 0 <= hi))
         rel = rel_lo = rel_hi = None
         if k.startswith("length") or k in ("lead_changes", "margin", "drama_depth"):
@@ -168,9 +173,12 @@ def relative_text(rel: float | None) -> str:
 
 
 def p_text(p: float | None) -> str:
+    """A p-value; the smallest the bootstrap can give (no replicate on the far side of 0) is a
+    bound, shown as ``≤ 0.005`` (400 replicates)."""
     if p is None or p != p:
         return "-"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    floor = 2 / (BOOTSTRAP + 1)
+    return f"≤ {floor:.3f}" if p <= floor + 1e-12 else f"{p:.3f}"
 
 
 def _pm(lo: float | None, hi: float | None) -> float:
@@ -179,35 +187,68 @@ def _pm(lo: float | None, hi: float | None) -> float:
     return (hi - lo) / 2
 
 
+def movement(d: Diff) -> float:
+    """How far a metric moved, on one scale from 0 to 1 for every kind: the change in points of
+    100 for shares (+5 pp is 0.05), and for lengths and counts the change over the two values'
+    sum (|B - A| / (|A| + |B|): 1 -> 3 is 0.5, a change to or from 0 is 1)."""
+    if d.kind in ("pct", "pp"):
+        return abs(d.diff)
+    total = abs(d.a) + abs(d.b)
+    return abs(d.diff) / total if total else 0.0
+
+
+#: metrics the verdict leaves out: the turn limit has its own sentence; with seat 0's share
+#: and the balance said, the other seats' shares and the advantage repeat them
+_NOT_IN_VERDICT = ("truncated", "first_player_advantage")
+
+
 def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None = None) -> str:
-    """One paragraph in plain words: what B changes compared with A (and, first, when either
-    rule set lets games run into the turn limit ``max_turns``)."""
+    """One paragraph in plain words: what B changes compared with A, the metric that moved most
+    first (and, before it, when either rule set lets games run into the turn limit
+    ``max_turns``)."""
     by = {d.key: d for d in diffs}
-    parts = [_length_words(by.get("length_mean"), name_a, name_b)]
-    s0 = by.get("win_seat0")
-    if s0 is not None:
-        digits = 0 if round(100 * s0.a) != round(100 * s0.b) else 1
-        a_txt, b_txt = fmt(s0.a, "pct", digits), fmt(s0.b, "pct", digits)
-        if s0.significant:
-            verb = "raises" if s0.diff > 0 else "cuts"
-            parts.append(
-                f"{verb} seat 0's win share from {a_txt} to {b_txt} ({fmt_diff(s0.diff, 'pp')})"
+    rest = [
+        d
+        for d in diffs
+        if d.key not in _NOT_IN_VERDICT
+        and not (d.key.startswith("win_seat") and d.key != "win_seat0")
+    ]
+    moved = sorted((d for d in rest if d.significant), key=movement, reverse=True)
+    if moved:
+        lead = _words(moved[0], name_a, name_b)
+        text = (lead[0].upper() + lead[1:] if lead.startswith("the ") else lead) + "."
+        if len(moved) > 1:
+            text += (
+                " Then, by how much they moved: "
+                + "; ".join(_change_words(d) for d in moved[1:])
+                + "."
             )
-        else:
-            parts.append(f"leaves seat 0's win share where it was ({a_txt} vs {b_txt})")
-    text = parts[0] + (", and " + parts[1] if len(parts) > 1 else "") + "."
+    else:
+        text = f"{name_b} changes no metric measurably from {name_a} (95% intervals)."
+        L = by.get("length_mean")
+        if L is not None:
+            text += " " + _length_words(L, name_a, name_b) + "."
     limit = _limit_words(by.get("truncated"), name_a, name_b, max_turns)
     if limit:
         text = limit + " " + text
-    skip = {"length_mean", "win_seat0", "win_seat1", "first_player_advantage", "truncated"}
-    rest = [d for d in diffs if d.key not in skip and not d.key.startswith("win_seat")]
-    others = [_change_words(d) for d in rest if d.significant]
-    if others:
-        text += " Also significant (95%): " + "; ".join(others) + "."
     same = [d.label for d in rest if not d.significant and not (d.lo == d.hi == d.diff == 0)]
-    if same:
+    if same and moved:
         text += " No measurable change in: " + ", ".join(same) + "."
     return text
+
+
+def _words(d: Diff, name_a: str, name_b: str) -> str:
+    """The lead sentence about metric ``d``: B's change of it, naming both rule sets."""
+    if d.key == "length_mean":
+        return _length_words(d, name_a, name_b)
+    if d.key == "win_seat0":
+        verb = "raises" if d.diff > 0 else "cuts"
+        digits = 0 if round(100 * d.a) != round(100 * d.b) else 1
+        return (
+            f"{name_b} {verb} seat 0's win share from {fmt(d.a, 'pct', digits)} to "
+            f"{fmt(d.b, 'pct', digits)} ({fmt_diff(d.diff, 'pp')}) compared with {name_a}"
+        )
+    return f"the biggest change from {name_a} to {name_b}: {_change_words(d)}"
 
 
 def _length_words(L: Diff | None, name_a: str, name_b: str) -> str:
@@ -256,3 +297,34 @@ def _number_pct(rel: float) -> str:
     """A relative change in per cent, signed, never "-0%"."""
     text = f"{100 * rel:+.0f}%"
     return text[1:] if text[1:] == "0%" else text
+
+
+def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """What differs between two rule sets of ``game`` (their option dicts, as jobs keep them),
+    one line per option in words: ``wool (pieces of wool in the middle at setup): 30 → 40``.
+    Options either leaves unset show as the rulebook's value; the names and descriptions of the
+    rule sets are not rules and are left out."""
+    from sheepfold.games import parse_rules, rules_class
+
+    fields = rules_class(game).model_fields
+    full_a = parse_rules(game, a).model_dump(mode="json")
+    full_b = parse_rules(game, b).model_dump(mode="json")
+    out = []
+    for key, field in fields.items():
+        va, vb = full_a.get(key), full_b.get(key)
+        if key in ("name", "description") or va == vb:
+            continue
+        about = f" ({field.description})" if field.description else ""
+        if isinstance(va, dict) and isinstance(vb, dict):  # only the entries that differ
+            for k in dict.fromkeys([*va, *vb]):
+                if va.get(k) != vb.get(k):
+                    out.append(f"{key}, {k}{about}: {_shown(va.get(k))} → {_shown(vb.get(k))}")
+            continue
+        out.append(f"{key}{about}: {_shown(va)} → {_shown(vb)}")
+    return out
+
+
+def _shown(value: Any) -> str:
+    import json
+
+    return "unset" if value is None else json.dumps(value)

@@ -532,15 +532,27 @@ def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> 
 
 
 def compare_report(
-    job_a: Any, job_b: Any, ta: Any, tb: Any, diffs: list[Any], verdict: str, command: str = ""
+    job_a: Any,
+    job_b: Any,
+    ta: Any,
+    tb: Any,
+    diffs: list[Any],
+    verdict: str,
+    command: str = "",
+    changes: Sequence[str] = (),
 ) -> str:
-    """A comparison as one page: the verdict, both jobs, every metric (A, B and B − A, each
-    with its 95% interval; differences of shares in percentage points) and the plots."""
+    """A comparison as one page: what differs in the rules (``changes``, one line per option),
+    the verdict, both jobs, every metric (A, B and B − A, each with its 95% interval;
+    differences of shares in percentage points) and the plots."""
     from sheepfold.lab.compare import cells, p_text, relative_text
 
     da, db = game_arrays(ta), game_arrays(tb)
     runs = [(f"A: {job_a.ruleset}", da), (f"B: {job_b.ruleset}", db)]
-    body = f"<div class=verdict>{html.escape(verdict)}</div>"
+    body = ""
+    if changes:
+        body += "<h2>What differs from A to B</h2><ul>"
+        body += "".join(f"<li>{html.escape(c)}</li>" for c in changes) + "</ul>"
+    body += f"<div class=verdict>{html.escape(verdict)}</div>"
     if command:
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += "<h2>A</h2>" + _job_html(job_a) + "<h2>B</h2>" + _job_html(job_b)
