@@ -3,11 +3,14 @@ with the messages `sheepfold rules check` gives, and their TOML files read back.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
+from polling import wait_until
 from sheepfold.core.protocol import RulesError
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 from sheepfold.rulesets import parse_ruleset, read_ruleset_file
@@ -29,8 +32,6 @@ def home(tmp_path, monkeypatch) -> Path:
 def cli_message(game: str, options: dict, tmp_path: Path) -> str:
     """What `sheepfold rules check` says about these options (the file name left out)."""
     path = tmp_path / "bad.toml"
-    import tomli_w
-
     path.write_text(tomli_w.dumps({"game": game, **options}))
     with pytest.raises(RulesError) as e:
         read_ruleset_file(path)
@@ -144,3 +145,128 @@ def test_check_refuses_a_big_or_deep_body(live_server):
     assert deep["ok"] is False and deep["detail"] == "nested too deeply"
     r = live_server.http.post("/api/rules/shave-a-sheep/check", content="[1, 2]")
     assert r.json()["ok"] is False
+
+
+# -- the lobby's rule editor, in the browser ---------------------------------------------------
+@pytest.mark.browser
+def test_edit_check_download_and_play_a_rule_set(browser, live_server, tmp_path, shots):
+    from playwright.sync_api import expect
+    from test_web_browser import new_page
+
+    page = new_page(browser)
+    page.goto(live_server.url)
+    page.click("#game-choice [data-game='shave-a-sheep']")
+    page.click("#rules-editor summary")
+    field = lambda name: page.locator(f"[data-field='{name}']")  # noqa: E731
+    expect(field("wool").locator("input")).to_have_value("30")
+    # a rule-set file read into the form, its bad option marked with the server's message
+    page.set_input_files(
+        "#rules-upload",
+        files=[
+            {"name": "mine.toml", "mimeType": "text/plain", "buffer": b"wool = 0\nmax_wool = 3\n"}
+        ],
+    )
+    low = live_server.http.post("/api/rules/shave-a-sheep/check", json={"wool": 0}).json()
+    expect(field("wool").locator(".field-error")).to_have_text(low["errors"][0]["message"])
+    expect(field("max_wool").locator("input")).to_have_value("3")
+    expect(page.locator("#create-btn")).to_be_disabled()
+    # a preset: its options in the form; an invalid edit is refused next to the option
+    page.select_option("#ruleset", "howling-wolf")
+    expect(field("wool").locator(".field-error")).to_be_empty()
+    expect(field("max_wool").locator("input")).to_have_value("5")
+    expect(field("variants").locator("input[value='1']")).to_be_checked()
+    expect(page.locator("#create-btn")).to_be_enabled()
+    field("max_wool").locator("input").fill("0")
+    zero = live_server.http.post("/api/rules/shave-a-sheep/check", json={"max_wool": 0}).json()
+    expect(field("max_wool").locator(".field-error")).to_have_text(zero["errors"][0]["message"])
+    expect(page.locator("#create-btn")).to_be_disabled()
+    page.screenshot(path=str(shots / "rules-editor.png"), full_page=True)
+    field("max_wool").locator("input").fill("7")
+    field("wool").locator("input").fill("12")
+    field("die").locator("input").fill("white, x2, gray/pink")
+    expect(field("max_wool").locator(".field-error")).to_be_empty()
+    expect(page.locator("#create-btn")).to_be_enabled()
+    # the download is a rule-set file that reads back as these very rules
+    with page.expect_download() as d:
+        page.click("#rules-download")
+    saved = tmp_path / d.value.suggested_filename
+    d.value.save_as(saved)
+    assert saved.name == "howling-wolf.toml"
+    rules = read_ruleset_file(saved, "shave-a-sheep").rules
+    assert rules.options() == {
+        "wool": 12,
+        "max_wool": 7,
+        "variants": ["howling-wolf"],
+        "die": ["white", "x2", "gray/pink"],
+    }
+    # the table is played with them, and says so
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    house = page.locator("#house-rules")
+    expect(house).to_contain_text("House rules")
+    for option in ("wool", "max_wool", "variants", "die"):
+        expect(house.locator(f"[data-option='{option}']")).to_be_visible()
+    expect(house.locator("[data-option='max_wool']")).to_contain_text("7")
+    page.screenshot(path=str(shots / "house-rules.png"), full_page=True)
+    table = live_server.manager.get(page.url.rsplit("/", 1)[1])
+    assert table.game.rules == rules.model_copy(update={"name": "howling-wolf"})
+    assert not page.errors
+
+
+@pytest.mark.browser
+def test_the_table_page_draws_any_flock_die_and_decision(browser, live_server, ws_client, shots):
+    """The page draws what the view says: a flock of `rows` x `cols` with new sheep types, a die
+    of 12 faces, a button for each decision listed (reroll). The views are the server's, reshaped
+    (the engines do not make them yet), and sent by a stand-in for the WebSocket."""
+    from playwright.sync_api import expect
+    from test_web_browser import new_page
+
+    def view_of(game: str) -> dict:
+        t = live_server.create(game=game, seats=[{}, {}], seed=4)
+        return ws_client(f"{live_server.ws_url}/ws/{t['id']}").last_state
+
+    def show(state: dict, sent: list) -> object:
+        page = new_page(browser)
+
+        def stand_in(ws):
+            ws.on_message(lambda m: sent.append(json.loads(m)))
+            ws.send(json.dumps(state))
+
+        page.route_web_socket("**/ws/*", stand_in)
+        page.goto(live_server.url + f"/t/{state['table']['id']}")
+        return page
+
+    dolly = view_of("dolly-crush")
+    types = ["bell", "clover", "star", "heart", "ram", "goat"]
+    flock = [
+        [f"{types[(r + c) % 6]}-{'black' if c == 5 else 'white'}" for c in range(6)]
+        for r in range(4)
+    ]
+    dolly["view"].update(rows=4, cols=6, flock=flock, dog_swaps=[[1, 2, 3, 4, 5]] * 2)
+    page = show(dolly, [])
+    cells = page.locator("#flock .cell")
+    expect(cells).to_have_count(24)
+    assert cells.last.get_attribute("data-cell") == "d6"
+    columns = page.eval_on_selector("#flock", "el => getComputedStyle(el).gridTemplateColumns")
+    assert len(columns.split()) == 6
+    expect(page.locator("[data-cell='a2'] .word")).to_have_text("Clover")
+    expect(page.locator("[data-cell='a6'] .word")).to_have_text("Goat")  # no icon: its name
+    expect(page.locator(".player >> nth=0").locator(".dogchip")).to_have_count(5)
+    page.screenshot(path=str(shots / "dolly-4x6.png"), full_page=True)
+    assert not page.errors
+
+    shave = view_of("shave-a-sheep")
+    faces = ["white", "x2", "white/pink", "gray/green"] * 3
+    shave["view"].update(die=faces, roll="x2", phase="choose", to_move=0, turn=0)
+    shave["view"]["legal_actions"] = ["double", "reroll"]
+    shave["you"] = 0
+    sent: list = []
+    page = show(shave, sent)
+    expect(page.locator("#die")).to_be_visible()
+    page.click(".act[data-action='reroll']")
+    reroll = {"type": "act", "action": "reroll"}
+    wait_until(lambda: page.evaluate("0") or reroll in sent, what="the reroll sent")  # pumps
+    shave["view"].update(roll=None, phase="roll", legal_actions=[])
+    page = show(shave, [])
+    expect(page.locator("#board")).to_contain_text(" · ".join(faces))
+    assert not page.errors
