@@ -270,3 +270,95 @@ def test_the_table_page_draws_any_flock_die_and_decision(browser, live_server, w
     page = show(shave, [])
     expect(page.locator("#board")).to_contain_text(" · ".join(faces))
     assert not page.errors
+
+
+def test_option_kinds_come_from_the_types():
+    """The kinds the new options will need (booleans, Literal and Enum choices, lists, maps,
+    anything else as JSON) are read from the model's types, not from a list of names."""
+    import enum
+    from typing import Literal
+
+    from pydantic import BaseModel, Field
+
+    from sheepfold.server.rules_api import rule_fields
+
+    class Shape(enum.Enum):
+        SQUARE = "square"
+        ROUND = "round"
+
+    class Inner(BaseModel):
+        x: int = 0
+
+    class Rules(BaseModel):
+        diagonals: bool = Field(default=False, description="lines may run diagonally")
+        swaps: Literal["exact", "up-to"] = "exact"
+        shape: Shape = Shape.SQUARE
+        rows: int = Field(default=3, ge=2, le=9)
+        types: tuple[str, ...] = ("bell", "lamb")
+        weights: tuple[float, ...] | None = None
+        points: dict[str, int] = Field(default_factory=dict)
+        pair: tuple[int, int] = (1, 2)
+        inner: Inner = Field(default_factory=Inner)
+        cap: int | None = Field(default=None, ge=1)
+
+    got = {f["name"]: f for f in rule_fields(Rules)}
+    assert list(got) == list(Rules.model_fields)
+    assert got["diagonals"]["kind"] == "boolean" and got["diagonals"]["rulebook"] is False
+    assert got["diagonals"]["description"] == "lines may run diagonally"
+    assert got["swaps"] | {"kind": "choice", "choices": ["exact", "up-to"]} == got["swaps"]
+    assert got["shape"]["kind"] == "choice" and got["shape"]["choices"] == ["square", "round"]
+    assert got["rows"] | {"kind": "integer", "min": 2, "max": 9, "rulebook": 3} == got["rows"]
+    assert got["types"]["kind"] == "list" and got["types"]["item"]["kind"] == "text"
+    assert got["weights"]["kind"] == "list" and got["weights"]["nullable"]
+    assert got["points"]["kind"] == "map" and got["points"]["value"]["kind"] == "integer"
+    assert got["pair"]["kind"] == got["inner"]["kind"] == "json"
+    assert got["cap"] | {"kind": "integer", "min": 1, "nullable": True} == got["cap"]
+
+
+@pytest.mark.browser
+def test_the_editor_draws_options_it_has_never_seen(browser, live_server, monkeypatch):
+    """A rules model with a boolean and a Literal (as the new options will be): the editor draws a
+    checkbox and a select, and a problem of the whole rule set shows below the form."""
+    from typing import Literal
+
+    from playwright.sync_api import expect
+    from pydantic import BaseModel, ConfigDict, Field, model_validator
+    from test_web_browser import new_page
+
+    import sheepfold.games
+    import sheepfold.rulesets
+
+    class Toy(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid")
+        diagonals: bool = Field(default=False, description="lines may run diagonally")
+        swaps: Literal["exact", "up-to"] = Field(default="exact", description="how swaps count")
+        rows: int = Field(default=3, ge=2, le=9, description="rows of the flock")
+
+        @model_validator(mode="after")
+        def _fits(self) -> Toy:
+            if self.diagonals and self.swaps == "up-to":
+                raise ValueError("diagonal lines need exact swaps")
+            return self
+
+    real = sheepfold.games.rules_class
+    monkeypatch.setattr(
+        sheepfold.games, "rules_class", lambda g: Toy if g == "shave-a-sheep" else real(g)
+    )
+    monkeypatch.setattr(sheepfold.rulesets, "all_rulesets", lambda game=None: [])
+    page = new_page(browser)
+    page.goto(live_server.url)
+    page.click("#game-choice [data-game='shave-a-sheep']")
+    page.click("#rules-editor summary")
+    page.locator("[data-field='diagonals'] input[type=checkbox]").check()
+    page.locator("[data-field='swaps'] select").select_option(label="up-to")
+    expect(page.locator("#rules-general")).to_have_text("diagonal lines need exact swaps")
+    expect(page.locator("#create-btn")).to_be_disabled()
+    page.locator("[data-field='diagonals'] input[type=checkbox]").uncheck()
+    expect(page.locator("#create-btn")).to_be_enabled()
+    with page.expect_download() as d:
+        page.click("#rules-download")
+    text = Path(d.value.path()).read_text()
+    assert tomllib.loads(text) | {"diagonals": False, "swaps": "up-to", "rows": 3} == tomllib.loads(
+        text
+    )
+    assert not page.errors
