@@ -186,7 +186,8 @@ def check(game: str, data: Any) -> dict[str, Any]:
 
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past :data:`MAX_BODY` bytes without reading on."""
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
         raise HTTPException(413, f"a rule set is at most {MAX_BODY // 1024} KB")
     body = b""
     async for chunk in request.stream():
