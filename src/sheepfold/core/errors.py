@@ -60,12 +60,21 @@ def problem_text(e: ErrorDetails) -> str:
     return msg
 
 
-def describe_validation_error(err: ValidationError, prefix: str = "") -> str:
-    """``rules.wool: must be at least 1`` style text, the problems joined with ``; `` (one line)."""
-    lines = []
+def validation_problems(err: ValidationError, prefix: str = "") -> list[tuple[str, str]]:
+    """Each problem as (where, what): ``("rules.wool", "Input should be ...")``; where is empty
+    for a problem of the whole (a model validator's)."""
+    out = []
     for e in err.errors():
         loc = ".".join(str(p) for p in e["loc"] if p != "__root__")
-        where = ".".join(x for x in (prefix, loc) if x)
-        msg = problem_text(e)
-        lines.append(f"{where}: {msg}" if where else msg)
-    return "; ".join(lines)
+        out.append((".".join(x for x in (prefix, loc) if x), problem_text(e)))
+    return out
+
+
+def join_problems(problems: list[tuple[str, str]]) -> str:
+    """``rules.wool: must be at least 1; ...``: the problems as one line."""
+    return "; ".join(f"{where}: {msg}" if where else msg for where, msg in problems)
+
+
+def describe_validation_error(err: ValidationError, prefix: str = "") -> str:
+    """``rules.wool: must be at least 1`` style text, the problems joined with ``; `` (one line)."""
+    return join_problems(validation_problems(err, prefix))

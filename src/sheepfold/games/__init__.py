@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from sheepfold.core.errors import describe_validation_error
+from sheepfold.core.errors import join_problems, validation_problems
 from sheepfold.core.protocol import Game, RulesError
 from sheepfold.core.registry import game_names, game_spec
 
@@ -26,21 +26,32 @@ def rules_class(name: str) -> type[BaseModel]:
     return game_spec(name).rules_class
 
 
+def check_rules(
+    name: str, options: Mapping[str, Any] | BaseModel | None, where: str = "rules"
+) -> tuple[Any, list[tuple[str, str]]]:
+    """Validate rule options for a game: (the rules, []) or (None, the problems as (where, what)),
+    the very texts :func:`parse_rules` raises."""
+    cls = rules_class(name)
+    if isinstance(options, cls):
+        return options, []
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_defaults=True)
+    if options is not None and not isinstance(options, Mapping):
+        return None, [(where, "rule options are a table of names and values")]
+    try:
+        return cls.model_validate(dict(options or {})), []
+    except ValidationError as e:
+        return None, validation_problems(e, where)
+
+
 def parse_rules(
     name: str, options: Mapping[str, Any] | BaseModel | None, where: str = "rules"
 ) -> Any:
     """Validate rule options for a game; :class:`RulesError` naming the field if they are wrong."""
-    cls = rules_class(name)
-    if isinstance(options, cls):
-        return options
-    if isinstance(options, BaseModel):
-        options = options.model_dump(exclude_defaults=True)
-    if options is not None and not isinstance(options, Mapping):
-        raise RulesError(f"{where}: rule options are a table of names and values")
-    try:
-        return cls.model_validate(dict(options or {}))
-    except ValidationError as e:
-        raise RulesError(describe_validation_error(e, where)) from None
+    rules, problems = check_rules(name, options, where)
+    if problems:
+        raise RulesError(join_problems(problems))
+    return rules
 
 
 def make(

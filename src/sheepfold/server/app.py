@@ -12,6 +12,8 @@ HTTP API (JSON)::
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token"}
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
+    GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
+    POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
 """
 
@@ -31,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.rules_api import add_rules_api
 from sheepfold.server.storage import Storage
 from sheepfold.server.tables import Conn, Settings, TableManager
 
@@ -148,6 +151,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     _add_pages(app)
     _add_api(app, manager)
+    add_rules_api(app)
     _add_websocket(app, manager)
     return app
 

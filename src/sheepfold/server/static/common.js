@@ -20,8 +20,11 @@ SF.api = async function (path, opts) {
 
 const SVG = (inner, vb) => `<svg viewBox="${vb || "0 0 40 40"}" aria-hidden="true" fill="currentColor" stroke="currentColor">${inner}</svg>`;
 
-/* The five Dolly Crush sheep types: a distinct outline each, plus the word on the card. */
-SF.TYPE_WORDS = { bell: "Bell", lamb: "Lamb", butterfly: "Butterfly", flower: "Flower", ram: "Ram" };
+/* The Dolly Crush sheep types: a distinct outline each, plus the word on the card. The five
+   printed types come first; rule sets with more types use clover, star and heart; any other
+   type shows its initial and its name. */
+SF.TYPE_WORDS = { bell: "Bell", lamb: "Lamb", butterfly: "Butterfly", flower: "Flower", ram: "Ram", clover: "Clover", star: "Star", heart: "Heart" };
+SF.typeWord = (type) => SF.TYPE_WORDS[type] || String(type).charAt(0).toUpperCase() + String(type).slice(1);
 SF.symbol = function (type) {
   switch (type) {
     case "bell":
@@ -34,8 +37,14 @@ SF.symbol = function (type) {
       return SVG('<g stroke-width="0"><circle cx="20" cy="9" r="6"/><circle cx="30.5" cy="16.5" r="6"/><circle cx="26.5" cy="29" r="6"/><circle cx="13.5" cy="29" r="6"/><circle cx="9.5" cy="16.5" r="6"/></g><circle cx="20" cy="20" r="5" fill="#f5b700" stroke="#333" stroke-width="1.5"/>');
     case "ram":
       return SVG('<ellipse stroke-width="0" cx="20" cy="24" rx="7" ry="10"/><path fill="none" stroke-width="4" stroke-linecap="round" d="M15 15c-4-6-12-4-11 3 1 5 7 5 7 1M25 15c4-6 12-4 11 3-1 5-7 5-7 1"/>');
+    case "clover":
+      return SVG('<g stroke-width="0"><circle cx="20" cy="11" r="7"/><circle cx="11" cy="20" r="7"/><circle cx="29" cy="20" r="7"/></g><path fill="none" stroke-width="3" stroke-linecap="round" d="M20 20c0 7 2 12 6 16"/>');
+    case "star":
+      return SVG('<path stroke-width="0" d="M20 3l5 11 12 1-9 8 3 12-11-6-11 6 3-12-9-8 12-1z"/>');
+    case "heart":
+      return SVG('<path stroke-width="0" d="M20 35C8 26 3 19 4 12c1-6 9-9 16-2 7-7 15-4 16 2 1 7-4 14-16 23z"/>');
     default:
-      return "";
+      return SVG(`<text x="20" y="28" font-size="22" font-weight="bold" text-anchor="middle" stroke-width="0">${SF.esc(String(type || "?").charAt(0).toUpperCase())}</text>`);
   }
 };
 

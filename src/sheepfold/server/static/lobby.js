@@ -6,6 +6,8 @@
   let games = null;
   let game = "dolly-crush";
   let seats = [{ kind: "human" }, { kind: "bot", bot: "random" }];
+  const specs = {}; // GET /api/rules/GAME by game (null: not to be had)
+  const editor = SF.rulesEditor($("rules-form"), updateCreate);
   const BLURB = {
     "dolly-crush": "Swap neighbouring sheep cards to line up three or more of a kind, then collect them. Each player has 4 dog cards; a dog card says how many swaps you make.",
     "shave-a-sheep": "Roll the die: grow wool on your sheep, swap sheep, send the wolf, or shear your sheep to keep its wool safe. The biggest safe pile wins.",
@@ -38,19 +40,119 @@
   }
 
   function renderGame() {
-    document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
+    // -- the rules: the chosen rule set, as edited in the rule editor ------------------------
+  async function loadRules() {
+    const g = game;
+    $("rules-editor").hidden = true;
+    updateCreate();
+    if (specs[g] === undefined) {
+      try { specs[g] = await SF.api(`/api/rules/${encodeURIComponent(g)}`); } catch (e) { specs[g] = null; }
+    }
+    if (g !== game || !specs[g]) return;
+    editor.setSpec(specs[g]);
+    $("rules-editor").hidden = false;
+    pickRuleset();
+  }
+  function pickRuleset() {
+    const spec = specs[game];
+    const r = spec && spec.rulesets.find((x) => x.name === $("ruleset").value);
+    $("ruleset-about").textContent = r ? r.description : "";
+    if (spec) editor.load(r ? r.rules : null);
+  }
+  function updateCreate() { // Create waits for the rules to be checked, and refuses bad ones
+    const editing = !!specs[game] && !$("rules-editor").hidden;
+    const checking = editing && editor.checking();
+    const bad = editing && !checking && !editor.valid();
+    $("create-btn").disabled = checking || bad;
+    $("rules-download").disabled = !editing || !editor.toml();
+    $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
+  }
+  $("rules-download").onclick = () => {
+    const text = editor.toml();
+    if (!text) return;
+    const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+    a.download = name + ".toml";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $("rules-upload").onchange = async (e) => {
+    const file = e.target.files[0];
+    e.target.value = ""; // the same file again is a new upload
+    if (!file || !specs[game]) return;
+    $("rules-editor").open = true;
+    if (await editor.upload(file.name, await file.text())) { // on top of the rulebook
+      $("ruleset").value = "";
+      $("ruleset-about").textContent = `from ${file.name}`;
+    }
+  };
+
+  document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
     $("game-blurb").textContent = BLURB[game];
     const sets = (games && games[game].rulesets) || [];
     $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}" title="${SF.esc(r.description)}">${SF.esc(r.name)}</option>`).join("");
-    $("ruleset").onchange = () => { const r = sets.find((x) => x.name === $("ruleset").value); $("ruleset-about").textContent = r ? r.description : ""; };
+    $("ruleset").onchange = pickRuleset;
     $("ruleset-about").textContent = "";
-    $("wool-box").hidden = game !== "shave-a-sheep";
+    loadRules();
     $("autoroll-box").hidden = game !== "shave-a-sheep";
     $("scores-box").hidden = game !== "dolly-crush";
     const bots = games ? Object.keys(games[game].bots) : ["random"];
     seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
     renderSeats();
   }
+
+  // -- the rules: the chosen rule set, as edited in the rule editor ------------------------
+  async function loadRules() {
+    const g = game;
+    $("rules-editor").hidden = true;
+    updateCreate();
+    if (specs[g] === undefined) {
+      try { specs[g] = await SF.api(`/api/rules/${encodeURIComponent(g)}`); } catch (e) { specs[g] = null; }
+    }
+    if (g !== game || !specs[g]) return;
+    editor.setSpec(specs[g]);
+    $("rules-editor").hidden = false;
+    pickRuleset();
+  }
+  function pickRuleset() {
+    const spec = specs[game];
+    const r = spec && spec.rulesets.find((x) => x.name === $("ruleset").value);
+    $("ruleset-about").textContent = r ? r.description : "";
+    if (spec) editor.load(r ? r.rules : null);
+  }
+  function updateCreate() { // Create waits for the rules to be checked, and refuses bad ones
+    const editing = !!specs[game] && !$("rules-editor").hidden;
+    const checking = editing && editor.checking();
+    const bad = editing && !checking && !editor.valid();
+    $("create-btn").disabled = checking || bad;
+    $("rules-download").disabled = !editing || !editor.toml();
+    $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
+  }
+  $("rules-download").onclick = () => {
+    const text = editor.toml();
+    if (!text) return;
+    const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+    a.download = name + ".toml";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  $("rules-upload").onchange = async (e) => {
+    const file = e.target.files[0];
+    e.target.value = ""; // the same file again is a new upload
+    if (!file || !specs[game]) return;
+    $("rules-editor").open = true;
+    if (await editor.upload(file.name, await file.text())) { // on top of the rulebook
+      $("ruleset").value = "";
+      $("ruleset-about").textContent = `from ${file.name}`;
+    }
+  };
 
   document.querySelectorAll("#game-choice button").forEach((b) => { b.onclick = () => { game = b.dataset.game; renderGame(); }; });
   $("add-seat").onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); renderSeats(); } };
@@ -68,7 +170,8 @@
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
     const first = $("first").value;
     body.first_player = first === "random" ? "random" : +first;
-    if (game === "shave-a-sheep" && $("wool").value) body.rules = { wool: +$("wool").value };
+    const rules = specs[game] ? editor.overrides() : {};
+    if (Object.keys(rules).length) body.rules = rules;
     try {
       const t = await SF.api("/api/tables", { method: "POST", body });
       location.href = t.invite;

@@ -19,6 +19,8 @@
   let raceTimer = null;
   let errorTimer = null;
   let gone = false; // the server does not know this table
+  let ruleSpec; // GET /api/rules/GAME (the rulebook, each option's description); null: none to be had
+  let houseKey = null; // what the House rules box shows
 
   // -- connection ------------------------------------------------------------------------
   function connect() {
@@ -158,7 +160,7 @@
       const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
       let body = "";
       if (dolly) {
-        const dogs = [0, 1, 2, 3].map((d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${view.dog_swaps[i][d]}⇄</span>`).join("");
+        const dogs = view.dog_swaps[i].map((n, d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${n}⇄</span>`).join("");
         const pile = view.collected[i];
         const score = view.scores[i] === null || view.scores[i] === undefined ? "hidden" : view.scores[i];
         body = `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
@@ -182,10 +184,23 @@
   function breedTitle(b) { return String(b || "").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "); }
 
   // -- Dolly Crush -----------------------------------------------------------------------
-  const CELLS = []; for (const r of "abc") for (let c = 1; c <= 5; c++) CELLS.push(r + c);
-  const idx = (cell) => CELLS.indexOf(cell);
-  const adjacent = (a, b) => { const x = idx(a), y = idx(b); const rx = Math.floor(x / 5), ry = Math.floor(y / 5); return (rx === ry && Math.abs(x - y) === 1) || (x % 5 === y % 5 && Math.abs(rx - ry) === 1); };
-  function flatFlock(view) { return [].concat(view.flock[0], view.flock[1], view.flock[2]); }
+  // The flock: `rows` x `cols` (the view's; the rulebook's 3x5 when it says none); a cell is
+  // named by its row letter and column number (a1, a2, ... b1, ...).
+  let grid = null;
+  function setGrid(view) {
+    const rows = view.rows || 3, cols = view.cols || 5;
+    if (grid && grid.rows === rows && grid.cols === cols) return;
+    const cells = [];
+    for (let r = 0; r < rows; r++) for (let c = 1; c <= cols; c++) cells.push(String.fromCharCode(97 + r) + c);
+    grid = { rows, cols, cells };
+  }
+  const idx = (cell) => grid.cells.indexOf(cell);
+  const adjacent = (a, b) => {
+    const x = idx(a), y = idx(b), n = grid.cols;
+    const rx = Math.floor(x / n), ry = Math.floor(y / n);
+    return (rx === ry && Math.abs(x - y) === 1) || (x % n === y % n && Math.abs(rx - ry) === 1);
+  };
+  function flatFlock(view) { return [].concat(...view.flock); }
   function pendingFlock(view) {
     const f = flatFlock(view).slice();
     if (pending) for (const [a, b] of pending.swaps) { const x = idx(a), y = idx(b); const t = f[x]; f[x] = f[y]; f[y] = t; }
@@ -198,7 +213,7 @@
     const moved = new Set();
     if (pending && live) for (const [a, b] of pending.swaps) { moved.add(a); moved.add(b); }
     const cells = f.map((code, i) => {
-      const cell = CELLS[i];
+      const cell = grid.cells[i];
       if (!code) return `<div class="cell empty" data-cell="${cell}" aria-label="${cell} empty"><span class="coord">${cell}</span></div>`;
       const [type, colour] = code.split("-");
       const cls = ["cell", colour,
@@ -206,10 +221,13 @@
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
       return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${cell} ${colour} ${type}">
-        <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.TYPE_WORDS[type]}</span><span class="coord">${cell}</span></div>`;
+        <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.esc(SF.typeWord(type))}</span><span class="coord">${cell}</span></div>`;
     }).join("");
-    const legend = Object.keys(SF.TYPE_WORDS).map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.TYPE_WORDS[t]}</span>`).join("");
-    $("board").innerHTML = `<div class="flock" id="flock" data-interactive="${interactive ? 1 : 0}">${cells}</div>
+    const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
+    f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
+    const legend = [...types].map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.esc(SF.typeWord(t))}</span>`).join("");
+    const width = `grid-template-columns: repeat(${grid.cols}, 1fr); max-width: ${Math.min(112 * grid.cols, 940)}px`;
+    $("board").innerHTML = `<div class="flock" id="flock" style="${width}" data-interactive="${interactive ? 1 : 0}">${cells}</div>
       <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
     if (interactive) {
@@ -302,7 +320,8 @@
     if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? `Send the wolf to ${name(seatNo)}` : `Wolf: ${name(seatNo)}'s wool back to the middle`;
     if (a === "raid") return `Wolf raid: take up to 2 from ${name(view.wolf)}`;
     if (a === "pass") return "Pass";
-    return a;
+    if (a === "reroll") return "Reroll the die";
+    return a.charAt(0).toUpperCase() + a.slice(1); // an action this page has no words for: its name
   }
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
 
@@ -319,13 +338,15 @@
     const my = me();
     if (view.finished || my === null) { box.hidden = true; return; }
     let html = "";
+    const acts = myTurn() ? view.legal_actions : []; // every decision the view lists gets a button
     if (view.phase === "roll" && view.turn === my) {
       html = `<h2>Your turn!</h2><div class="actions"><button type="button" class="big" id="roll">Roll the die</button></div>`;
     } else if (view.phase === "grab") {
       html = `<h2>The wolf howls! Grab it first!</h2><div class="actions"><button type="button" class="big howl" id="howl">HOWL! Grab the wolf</button></div><p class="muted" id="race-left"></p>`;
-    } else if (myTurn() && view.legal_actions.length) {
+    }
+    if (acts.length) {
       const title = view.phase === "howl-target" ? "You grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
-      html = `<h2>${title}</h2><div class="actions">` + view.legal_actions.map((a) => {
+      html += (html ? "" : `<h2>${title}</h2>`) + `<div class="actions">` + acts.map((a) => {
         const c = ACTION_COLOUR[a.split(" ")[0]];
         const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg style="width:1.4rem;height:1.4rem"') : "";
         return `<button type="button" class="act" data-action="${SF.esc(a)}">${icon}${SF.esc(actionLabel(a, view))}</button>`;
@@ -365,7 +386,7 @@
   function friendly(text) { // engine action names, in words for people
     let m;
     if ((m = /^dog (\d)$/.exec(text))) return `played dog card ${+m[1] + 1}`;
-    if ((m = /^swap ([a-c][1-5])-([a-c][1-5])$/.exec(text))) return `swapped ${m[1]} and ${m[2]}`;
+    if ((m = /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(text))) return `swapped ${m[1]} and ${m[2]}`;
     if ((m = /^swap seat (\d)$/.exec(text))) return `swapped sheep with ${name(+m[1])}`;
     if ((m = /^wolf seat (\d)$/.exec(text))) return `sent the wolf to ${name(+m[1])}`;
     if (text === "grow") return "grew one piece of wool";
@@ -373,6 +394,7 @@
     if (text === "shear") return "sheared their sheep";
     if (text === "raid") return "raided with the wolf";
     if (text === "pass") return "passed";
+    if (text === "reroll") return "rerolled the die";
     return text;
   }
   function renderLog(events) {
@@ -411,6 +433,30 @@
     $("replay-close").onclick = () => { replay = null; render(); };
   }
 
+  // -- the table's rules: what differs from the rulebook ---------------------------------------
+  function ruleText(v) {
+    if (Array.isArray(v)) return v.map(ruleText).join(", ");
+    if (v !== null && typeof v === "object") return Object.keys(v).map((k) => `${k}: ${ruleText(v[k])}`).join("; ");
+    return String(v);
+  }
+  function renderHouseRules(table) {
+    if (ruleSpec === undefined) { // asked once; the summary shows at once, the descriptions when they come
+      ruleSpec = null;
+      SF.api(`/api/rules/${encodeURIComponent(table.game)}`).then((s) => { ruleSpec = s; render(); }, () => {});
+    }
+    const key = JSON.stringify([table.rules, !!ruleSpec]);
+    if (key === houseKey) return;
+    houseKey = key;
+    const rules = table.rules || {}; // the options the table set (the rulebook's are left out)
+    const rulebook = ruleSpec ? ruleSpec.rulebook : {};
+    const about = (k) => { const f = ruleSpec && ruleSpec.fields.find((x) => x.name === k); return f ? f.description : ""; };
+    const house = Object.keys(rules).filter((k) => k !== "name" && k !== "description" && JSON.stringify(rules[k]) !== JSON.stringify(rulebook[k]));
+    const from = table.ruleset ? ` <span class="muted">(${SF.esc(table.ruleset)})</span>` : "";
+    $("house-rules").innerHTML = house.length
+      ? `<strong>House rules</strong>${from}<ul>${house.map((k) => `<li data-option="${SF.esc(k)}"><code>${SF.esc(k)}</code> = <b>${SF.esc(ruleText(rules[k]))}</b>${about(k) ? ` <span class="muted">— ${SF.esc(about(k))}</span>` : ""}</li>`).join("")}</ul>`
+      : `<strong>House rules:</strong> none, the rulebook's rules${from}`;
+  }
+
   // -- render ----------------------------------------------------------------------------
   function render() {
     if (!msg) return;
@@ -418,6 +464,7 @@
     document.title = `${table.title} — sheepfold`;
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
     renderJoin();
+    renderHouseRules(table);
     $("leave").hidden = me() === null || table.finished;
     $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
     const live = !replay;
@@ -427,6 +474,7 @@
     $("banner").textContent = replay ? `Replay — ${text}` : text;
     renderPlayers(view, table, live);
     if (view.game === "dolly-crush") {
+      setGrid(view);
       if (live) renderDollyControls(view); else $("controls").hidden = true;
       renderDolly(view, live);
       paintPreview();
