@@ -52,19 +52,27 @@ def test_an_interrupted_tournament_keeps_the_games_that_finished() -> None:
     assert set(mp.active_children()) <= before
 
 
-def test_the_tournament_command_prints_the_finished_games_and_exits_130(monkeypatch) -> None:
+def test_the_tournament_command_prints_the_finished_games_and_exits_130(
+    monkeypatch, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     real = T.run_tournament
 
-    def interrupted(cfg, on_games=None):  # type: ignore[no-untyped-def]
+    def interrupted(cfg, on_games=None, journal=None):  # type: ignore[no-untyped-def]
         def stop(k: int) -> None:
             raise KeyboardInterrupt
 
-        return real(cfg, on_games=stop)
+        return real(cfg, stop, journal)
 
     monkeypatch.setattr(T, "run_tournament", interrupted)
     args = ["tournament", "shave-a-sheep", "--bot", "greedy", "--bot", "random"]
-    res = CliRunner().invoke(app, [*args, "--games", "400", "--workers", "2", "--json"])
+    out_file = tmp_path / "t.jsonl"
+    res = CliRunner().invoke(
+        app, [*args, "--games", "400", "--workers", "2", "--json", "--out", str(out_file)]
+    )
     assert res.exit_code == 130
     out = json.loads(res.stdout[res.stdout.index("{") :])
     assert out["interrupted"] is True and 0 < out["games"] < 400
     assert "interrupted:" in res.stderr and "of 400 games had finished" in res.stderr
+    assert "add --resume to go on" in res.stderr
+    lines = out_file.read_text().splitlines()[1:]  # after the configuration, a line per deal
+    assert sum(len(json.loads(line)) for line in lines) == out["games"]  # what finished is kept

@@ -25,23 +25,38 @@ once per rotation, on the same seed (same deck order / die rolls): luck cancels 
 Games run in worker processes (:func:`sheepfold.core.pool.run_pool`), one deal per task;
 ``workers=1`` plays in this process. Results do not depend on the number of workers: every game's
 seed and every bot's seed are derived from the tournament seed, the match-up and the deal.
+
+A *journal* (:class:`Journal`, a JSON-lines file: the configuration, then one line per finished
+deal, flushed as it finishes) keeps what was played; ``run_tournament(..., journal=J)`` on a
+journal that already holds deals of the same configuration plays only the missing ones (resume).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.stats import wilson
 
-__all__ = ["TournamentConfig", "GameResult", "TournamentResult", "run_tournament", "bradley_terry"]
+__all__ = [
+    "GameResult",
+    "Journal",
+    "TournamentConfig",
+    "TournamentResult",
+    "bradley_terry",
+    "run_tournament",
+]
+
+JOURNAL_FORMAT = "sheepfold-tournament/1"
 
 
 @dataclass(frozen=True)
@@ -175,20 +190,102 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.result = result
 
 
+class Journal:
+    """A tournament's games on disk, a deal per line as it finishes (JSON lines; the first line
+    names the configuration). :meth:`open` refuses a file of another tournament and, unless
+    resuming, an existing one; a line cut short by a crash is ignored when read back."""
+
+    def __init__(self, path: Path, cfg: TournamentConfig, done: list[GameResult]) -> None:
+        self.path = path
+        self.cfg = cfg
+        self.done = done
+
+    @staticmethod
+    def _header(cfg: TournamentConfig) -> dict[str, Any]:
+        # the games do not depend on the number of workers: a journal resumes on any
+        return {"format": JOURNAL_FORMAT, "config": asdict(replace(cfg, workers=None))}
+
+    @classmethod
+    def open(
+        cls, path: Path, cfg: TournamentConfig, resume: bool = False, overwrite: bool = False
+    ) -> Journal:
+        header = json.loads(json.dumps(cls._header(cfg)))  # tuples as lists, as read back
+        if path.is_dir():
+            raise SheepfoldError(f"{path} is a folder: give a file for the tournament's games")
+        if path.exists() and not resume and not overwrite:
+            raise SheepfoldError(
+                f"{path} exists: add --resume to finish it, or --overwrite to start again"
+            )
+        if not (resume and path.exists()):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            return cls(path, cfg, [])
+        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            old = json.loads(lines[0]) if lines else None
+        except json.JSONDecodeError:
+            old = None
+        if old != header:
+            raise SheepfoldError(
+                f"{path} holds another tournament (or is not a tournament file): resume needs "
+                "the same game, bots, games, players, duplicate mode, seed, rules and breeds"
+            )
+        done: list[GameResult] = []
+        for line in lines[1:]:
+            try:
+                done += [_result(r) for r in json.loads(line)]
+            except (json.JSONDecodeError, TypeError, KeyError):
+                continue  # cut short by a crash: that deal is played again
+        return cls(path, cfg, done)
+
+    def played(self) -> set[tuple[int, int]]:
+        """The (match-up, deal) pairs already played."""
+        return {(g.matchup, g.deal) for g in self.done}
+
+    def add(self, results: list[GameResult]) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps([asdict(g) for g in results]) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _result(d: dict[str, Any]) -> GameResult:
+    return GameResult(
+        d["matchup"],
+        d["deal"],
+        d["rotation"],
+        tuple(d["seats"]),
+        tuple(d["scores"]),
+        tuple(d["shares"]),
+        d["truncated"],
+    )
+
+
 def run_tournament(
-    cfg: TournamentConfig, on_games: Callable[[int], None] | None = None
+    cfg: TournamentConfig,
+    on_games: Callable[[int], None] | None = None,
+    journal: Journal | None = None,
 ) -> TournamentResult:
-    """Play the tournament; ``on_games(k)`` is called as ``k`` more games finish. Ctrl-C stops
-    it at once (the workers too) and raises :class:`TournamentInterrupted` with the games that
-    finished."""
+    """Play the tournament; ``on_games(k)`` is called as ``k`` more games finish (first with
+    the games a resumed ``journal`` already holds). Ctrl-C stops it at once (the workers too)
+    and raises :class:`TournamentInterrupted` with the games that finished; with a ``journal``
+    they are on disk too, and running again with it plays only the rest."""
     game = validate(cfg)
+    played = journal.played() if journal else set()
     jobs = [
-        (m, ent, d) for d in range(deals_per_matchup(cfg)) for m, ent in enumerate(matchups(cfg))
+        (m, ent, d)
+        for d in range(deals_per_matchup(cfg))
+        for m, ent in enumerate(matchups(cfg))
+        if (m, d) not in played
     ]
     workers = cfg.workers or os.cpu_count() or 1
-    results: list[GameResult] = []
+    results: list[GameResult] = list(journal.done) if journal else []
+    if results and on_games:
+        on_games(len(results))
 
     def collect(res: list[GameResult]) -> None:
+        if journal:
+            journal.add(res)
         results.extend(res)
         if on_games:
             on_games(len(res))

@@ -380,6 +380,17 @@ def compare_command(
     plots: Path | None = typer.Option(
         None, "--plots", help="also write the PNG plots into this folder"
     ),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="keep both runs in this folder (a.parquet, b.parquet) as they play; with --resume, "
+        "finish them",
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="finish the runs in --out (plays only the missing games)"
+    ),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace the runs in --out"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
@@ -393,10 +404,11 @@ def compare_command(
     job_a, ta = _side(game, a, opts)  # both checked before anything is played
     job_b, tb = _side(game, b, opts)
     _check_paired(job_a, job_b)
+    out_a, out_b = _compare_outputs(out, resume, overwrite)
     if ta is None:
-        ta = _play(job_a, None, workers, ray, False, False, as_json, "A:")
+        ta = _play(job_a, out_a, workers, ray, resume, overwrite, as_json, "A:")
     if tb is None:
-        tb = _play(job_b, None, workers, ray, False, False, as_json, "B:")
+        tb = _play(job_b, out_b, workers, ray, resume, overwrite, as_json, "B:")
     name_a, name_b = job_a.ruleset, job_b.ruleset
     if name_a == name_b:
         name_a, name_b = f"A ({name_a})", f"B ({name_b})"
@@ -423,6 +435,25 @@ def compare_command(
         console.print(_differences_text(changes, name_a, name_b), highlight=False)
         console.print(text)
     _write_compare_files((job_a, ta), (job_b, tb), diffs, (changes, text), report, plots, as_json)
+
+
+def _compare_outputs(
+    out: Path | None, resume: bool, overwrite: bool
+) -> tuple[Path | None, Path | None]:
+    """Where ``compare --out DIR`` keeps A's and B's runs; refused at once (before A plays)
+    when a run is there and neither --resume nor --overwrite says what to do with it."""
+    if out is None:
+        if resume or overwrite:
+            raise fail("--resume and --overwrite are about the --out folder: give --out DIR")
+        return None, None
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} is a file: give a folder for the two runs")
+    paths = out / "a.parquet", out / "b.parquet"
+    found = [p for p in paths if p.exists() or p.with_name(p.name + ".parts").exists()]
+    if found and not resume and not overwrite:
+        raise fail(f"{found[0]} exists: add --resume to finish the runs, or --overwrite")
+    out.mkdir(parents=True, exist_ok=True)
+    return paths
 
 
 def _differences_text(changes: list[str], name_a: str, name_b: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -30,7 +31,7 @@ from sheepfold.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from sheepfold.bots.tournament import TournamentConfig, TournamentResult
+    from sheepfold.bots.tournament import Journal, TournamentConfig, TournamentResult
 
 
 def _pct(x: float) -> str:
@@ -80,6 +81,13 @@ def tournament_command(
         "separated (e.g. pastore-maremmano,bobtail); default: the game's",
     ),
     workers: int = typer.Option(0, "--workers", "-w", help="worker processes (0: every core)"),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="keep every finished deal in this file (JSON lines), as it ends"
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="finish the tournament in --out (plays only the missing deals)"
+    ),
+    overwrite: bool = typer.Option(False, "--overwrite", help="replace an existing --out file"),
     as_json: bool = typer.Option(False, "--json", help="print the report as JSON"),
     list_bots: bool = typer.Option(False, "--list", help="list the game's bots and exit"),
 ) -> None:
@@ -90,6 +98,7 @@ def tournament_command(
     """
     from sheepfold.bots import available_bots
     from sheepfold.bots.tournament import (
+        Journal,
         TournamentConfig,
         TournamentInterrupted,
         total_games,
@@ -118,14 +127,19 @@ def tournament_command(
         breeds=tuple(b.strip() for b in breeds.split(",")) if breeds else None,
         workers=workers or os.cpu_count() or 1,
     )
+    if (resume or overwrite) and out is None:
+        raise fail("--resume and --overwrite are about the --out file: give --out FILE")
     validate(cfg)
+    journal = Journal.open(out, cfg, resume, overwrite) if out else None
     try:
-        result, stopped = _play(cfg, as_json), False
+        result, stopped = _play(cfg, as_json, journal), False
     except TournamentInterrupted as e:
         result, stopped = e.result, True
         err_console.print(
             f"interrupted: {len(result.games)} of {total_games(cfg)} games had finished"
-            + ("; their standings:" if result.games else "")
+            + (f" (kept in {out}: add --resume to go on)" if out else "")
+            + ("; their standings:" if result.games else ""),
+            soft_wrap=True,
         )
         if not result.games:
             raise typer.Exit(130) from None
@@ -138,7 +152,7 @@ def tournament_command(
         raise typer.Exit(130)
 
 
-def _play(cfg: TournamentConfig, as_json: bool) -> TournamentResult:
+def _play(cfg: TournamentConfig, as_json: bool, journal: Journal | None) -> TournamentResult:
     """Play the tournament with a progress bar (on the terminal only with ``as_json``)."""
     from sheepfold.bots.tournament import run_tournament, total_games
 
@@ -154,7 +168,7 @@ def _play(cfg: TournamentConfig, as_json: bool) -> TournamentResult:
         disable=not err_console.is_terminal and as_json,
     ) as progress:
         task = progress.add_task(f"{cfg.game}: {n} games on {cfg.workers} worker(s)", total=n)
-        return run_tournament(cfg, on_games=lambda k: progress.advance(task, k))
+        return run_tournament(cfg, lambda k: progress.advance(task, k), journal)
 
 
 def _clean(x: Any) -> Any:
