@@ -622,6 +622,7 @@ def sweep_command(
     players: int = typer.Option(2, "--players", "-p", min=2, max=4),
     seed: int = typer.Option(0, "--seed", help="game i of every value is seeded SEED + i"),
     workers: int | None = typer.Option(None, "--workers", "-w", min=1),
+    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
     engine: str = typer.Option("auto", "--engine"),
     max_turns: int = typer.Option(1000, "--max-turns"),
     target_length: float | None = typer.Option(
@@ -647,7 +648,7 @@ def sweep_command(
     jobs = _sweep_jobs(game, rules, key, values, fixed, opts)  # all checked before playing
     rows: list[dict[str, Any]] = []
     for value, job in zip(values, jobs, strict=True):
-        table = _play(job, None, workers, None, False, False, as_json, "sweep")
+        table = _play(job, None, workers, ray, False, False, as_json, "sweep")
         vals = evaluate(game_arrays(table))
         rows.append({"value": value, "metrics": {v.key: v.to_json() for v in vals}})
     found = highlights(rows, target_length)
