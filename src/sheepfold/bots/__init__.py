@@ -41,6 +41,16 @@ class Bot(abc.ABC):
     def act(self, view: View) -> Action:
         """The action to play in the position ``view`` shows (it is this bot's decision)."""
 
+    def preparation(self) -> str | None:
+        """What this bot still has to do once before its first decision that takes long enough
+        to show (the perfect bot: solve the game), in words; None when nothing."""
+        return None
+
+    def prepare_now(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Do :meth:`preparation` now, reporting ``progress(done, total)`` (front ends call it
+        before the first game, with a progress bar; otherwise the first decision does it)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{self.name}(seat {self.seat})"
 

@@ -14,7 +14,7 @@ computed on the first move: about a second for 2 players and 30 wool, tens of se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheepfold.bots import Bot, register_bot
@@ -27,18 +27,38 @@ ON_THE_FLY_LIMIT = 5_000_000
 _SOLUTIONS: dict[tuple[Any, ...], Any] = {}
 
 
-def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> Any:
-    """The solver's solution this seat plays (shared between bots of the same game)."""
+def _key(game: Game, seat: Seat, table: Sequence[Any] | None) -> tuple[Any, ...]:
+    rules, n = game.rules, game.num_players
+    if n == 2:
+        return (rules.key(), 2)
+    if table is not None:
+        return (rules.key(), n, seat, tuple(str(t) for t in table))
+    return (rules.key(), n, seat)
+
+
+def solution_ready(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> bool:
+    """Whether this seat's solution is at hand: in memory, or in the solver's disk cache."""
+    from sheepfold.games.shave_a_sheep import solver
+
+    if _key(game, seat, table) in _SOLUTIONS:
+        return True
+    n = game.num_players
+    return (n == 2 or table is None) and solver.cache_path(game.rules, n, seat).exists()
+
+
+def solution_for(
+    game: Game,
+    seat: Seat,
+    table: Sequence[Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Any:
+    """The solver's solution this seat plays (shared between bots of the same game); solving
+    reports ``progress(positions done, positions)``."""
     from sheepfold.games.shave_a_sheep import solver
 
     rules = game.rules
     n = game.num_players
-    if n == 2:
-        key: tuple[Any, ...] = (rules.key(), 2)
-    elif table is not None:
-        key = (rules.key(), n, seat, tuple(str(t) for t in table))
-    else:
-        key = (rules.key(), n, seat)
+    key = _key(game, seat, table)
     if key in _SOLUTIONS:
         return _SOLUTIONS[key]
     space = solver.Space(rules, n)
@@ -48,14 +68,14 @@ def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> 
                 f"the perfect bot needs the solution of this {n}-player game ({space.size:,} positions): "
                 f"run 'sheepfold solve shave-a-sheep --players {n}' first"
             )
-        sol, _ = solver.cached(rules, n, seat=seat, space=space)
+        sol, _ = solver.cached(rules, n, seat=seat, space=space, progress=progress)
     else:
         if space.size > ON_THE_FLY_LIMIT:
             raise SheepfoldError(
                 f"a best response in this {n}-player game ({space.size:,} positions) is too big to compute here"
             )
         policies = [None if i == seat else table[i] for i in range(n)]
-        sol = solver.best_response(space, n, seat, policies)
+        sol = solver.best_response(space, n, seat, policies, progress=progress)
     _SOLUTIONS[key] = sol
     return sol
 
@@ -79,6 +99,16 @@ class PerfectShave(Bot):
         if self._sol is None:
             self._sol = solution_for(self.game, self.seat, self.table)
         return self._sol
+
+    def preparation(self) -> str | None:
+        if self._sol is not None or solution_ready(self.game, self.seat, self.table):
+            return None
+        what = "the game" if self.game.num_players == 2 else f"seat {self.seat}'s best play"
+        return f"perfect bot: solving {what} (once)"
+
+    def prepare_now(self, progress: Callable[[int, int], None] | None = None) -> None:
+        if self._sol is None:
+            self._sol = solution_for(self.game, self.seat, self.table, progress)
 
     def act(self, view: View) -> Action:
         state = self.game.determinize(view, seed=0)

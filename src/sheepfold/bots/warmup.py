@@ -13,7 +13,8 @@ it is, for a progress line).
   table when a bot is asked to move before its kernels are ready (it then plays at full
   strength, only later).
 
-The perfect bot (Shave a Sheep) has no clock: it compiles and solves on its first move.
+The perfect bot (Shave a Sheep) has no clock; front ends call its ``prepare_now`` (solve, with a
+progress bar) before the first game, else it compiles and solves on its first move.
 """
 
 from __future__ import annotations

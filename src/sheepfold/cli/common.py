@@ -141,3 +141,32 @@ def warm_bots(names: list[str] | None = None) -> None:
             f"warmed up the bots' compiled code ({', '.join(labels)}) in {seconds:.1f} s",
             highlight=False,
         )
+
+
+def prepare_bots(bots: Sequence[Any]) -> None:
+    """Do every bot's slow one-time work (:meth:`sheepfold.bots.Bot.preparation`: the perfect bot
+    solves the game) before the first game, each with a progress bar on stderr, so that no
+    first move sits silent for minutes."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    for bot in bots:
+        what = bot.preparation() if bot is not None else None
+        if what is None:
+            continue
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}% of the positions"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            transient=False,
+        ) as bar:
+            task = bar.add_task(safe_markup(what), total=None)
+            bot.prepare_now(lambda done, total, t=task: bar.update(t, completed=done, total=total))

@@ -18,7 +18,15 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from sheepfold.cli.common import console, fail, friendly_errors, safe_markup, safe_text, warm_bots
+from sheepfold.cli.common import (
+    console,
+    fail,
+    friendly_errors,
+    prepare_bots,
+    safe_markup,
+    safe_text,
+    warm_bots,
+)
 from sheepfold.core.registry import game_names, game_spec
 from sheepfold.games.dolly_crush.game import DollyGame
 
@@ -148,6 +156,7 @@ class Session:
             if spec.bot is not None:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
         warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
+        prepare_bots(list(self.bots.values()))
         self.state = self.game.new_initial_state(seed=self.seed)
         resolve_chance(self.state)
         try:
