@@ -26,6 +26,7 @@ from sheepfold.cli.common import (
     err_console,
     fail,
     friendly_errors,
+    prepare_bots,
     resolve_rules,
     safe_markup,
 )
@@ -129,7 +130,7 @@ def tournament_command(
     )
     if (resume or overwrite) and out is None:
         raise fail("--resume and --overwrite are about the --out file: give --out FILE")
-    validate(cfg)
+    _prepare(validate(cfg), cfg)
     journal = Journal.open(out, cfg, resume, overwrite) if out else None
     try:
         result, stopped = _play(cfg, as_json, journal), False
@@ -150,6 +151,16 @@ def tournament_command(
         _print(summary)
     if stopped:
         raise typer.Exit(130)
+
+
+def _prepare(game: Any, cfg: TournamentConfig) -> None:
+    """The bots' slow one-time work (the perfect bot's solution, kept on disk for the workers)
+    before the first game, with a progress bar: progress then moves from the first game."""
+    from sheepfold.bots import make_bot
+
+    prepare_bots(
+        [make_bot(b, game, s, 0) for b in dict.fromkeys(cfg.bots) for s in range(cfg.players)]
+    )
 
 
 def _play(cfg: TournamentConfig, as_json: bool, journal: Journal | None) -> TournamentResult:
