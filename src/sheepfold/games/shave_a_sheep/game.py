@@ -427,7 +427,7 @@ class ShaveState(State):
         self.grabber = -1
         self.rerolls_used = 0
         if self._game_ends():
-            if self.game.rules.final_shear:  # ruling 6 (house rule final_shear: or not)
+            if self.game.rules.final_shear:  # Shave a Sheep ruling 6, unless final_shear is off
                 for s in range(self.game.num_players):
                     self._shear(s)  # a shear's payment here does not restart the game
             self.phase = OVER

@@ -259,8 +259,9 @@ class ShaveRules(BaseModel):
         return None
 
     def _growth_problem(self) -> str | None:
-        """Every shear pays back all it shears and nothing else fills a pile."""
-        if self.cost < self.max_wool:
+        """Every shear pays back all it shears and nothing else fills a pile (the option
+        shear_cost only: the printed Cutting costs with a cap of 1 stays a legal, if dull, game)."""
+        if self.shear_cost is None or self.cost < self.max_wool:
             return None
         acts = {a for f in self.faces for a in face_actions(f)}
         if "wolf" in acts and (self.wolf_to == "roller" or self.mr_wolf):
@@ -288,19 +289,20 @@ class ShaveRules(BaseModel):
 
     @property
     def cost(self) -> int:
-        """Pieces a shear pays back: ``shear_cost``, else 1 under Cutting costs (ruling 7)."""
+        """Pieces a shear pays back: ``shear_cost``, else 1 under Cutting costs (Shave a Sheep ruling 7)."""
         if self.shear_cost is not None:
             return self.shear_cost
         return int(self.cutting_costs)
 
     @property
     def shear_at(self) -> int:
-        """The auto-shear threshold (ruling 5): ``auto_shear``, else ``max_wool``."""
+        """The auto-shear threshold (Shave a Sheep ruling 5): ``auto_shear``, else ``max_wool``."""
         return self.auto_shear if self.auto_shear is not None else self.max_wool
 
     def wolf_take(self, wool: int) -> int:
-        """The pieces the standard wolf takes off a sheep carrying ``wool`` (ruling 4; house
-        rule ``wolf_takes``: half is rounded up, a number is at most what is there)."""
+        """The pieces the standard wolf takes off a sheep carrying ``wool``
+        (Shave a Sheep ruling 4; house rule ``wolf_takes``: half is rounded up, a number is at
+        most what is there)."""
         if self.wolf_takes == "all":
             return wool
         if self.wolf_takes == "half":

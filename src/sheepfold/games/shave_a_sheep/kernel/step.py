@@ -298,9 +298,9 @@ def game_ends(st, prm):  # type: ignore[no-untyped-def]
 
 @inline
 def end_turn(st, prm):  # type: ignore[no-untyped-def]
-    """The end of a turn: when the game ends (:func:`game_ends`), the final shear (Shave a Sheep
-    ruling 6, in seat order, unless the house rule final_shear is off; a shear's payment does
-    not restart the game); the end of a game that reached its turn limit (no next turn, so no
+    """The end of a turn: when the game ends (:func:`game_ends`), the final shear
+    (Shave a Sheep ruling 6, in seat order, unless the house rule final_shear is off; a shear's
+    payment does not restart the game); the end of a game that reached its turn limit (no next turn, so no
     auto-shear: docs/engine.md, "Truncated games"); else the next seat's turn, with its
     auto-shear (Shave a Sheep ruling 5, at the house rule's threshold)."""
     n = prm[P_N]
