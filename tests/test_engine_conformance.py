@@ -83,6 +83,27 @@ def test_conformance_shave_house_rules() -> None:
     assert report.truncated > 0
 
 
+HOUSE_OPTIONS = [
+    dict(auto_shear=3),
+    dict(wolf_takes="half", wolf_to="roller"),
+    dict(wolf_takes=2),
+    dict(shear_cost=2),
+    dict(full_bonus=3),
+    dict(target=8),
+    dict(final_shear=False),
+    dict(rerolls=2),
+    dict(rerolls=1, variants=["howling-wolf"]),
+    dict(auto_shear=4, wolf_to="roller", shear_cost=1, target=10, final_shear=False, rerolls=3),
+]
+
+
+@pytest.mark.parametrize("opts", HOUSE_OPTIONS, ids=lambda o: ",".join(o))
+def test_conformance_shave_each_house_rule(opts: dict) -> None:
+    """docs/spec/rulings.md, "House rules": every option passes the engine's conformance."""
+    report = check_game(make("shave-a-sheep", 3, wool=16, **opts), num_games=3, seed=8)
+    assert report.games == report.terminal == 3
+
+
 # -- the checker can fail -------------------------------------------------------------------
 def _expect_check(check: str, game, num_games: int = 2) -> None:  # noqa: ANN001
     with pytest.raises(ConformanceError) as info:

@@ -23,6 +23,11 @@ RULE_SETS = [
     },
     {"wool": 12, "max_wool": 3, "max_turns": 25},
     {"wool": 40, "die": ["white/white", "x2", "white/pink", "white/pink", "gray/green", "green"]},
+    # the house rules (docs/spec/rulings.md)
+    {"auto_shear": 3, "wolf_takes": "half", "wolf_to": "roller", "target": 9},
+    {"shear_cost": 2, "full_bonus": 2, "final_shear": False},
+    {"rerolls": 2, "wolf_takes": 2, "shear_cost": 1},
+    {"rerolls": 1, "variants": ["howling-wolf"]},
 ]
 POLICY_MIXES = ("random", "greedy", "mixed")
 
@@ -41,7 +46,7 @@ def _engine_standings(game, seed, actions):  # type: ignore[no-untyped-def]
     standings = []
     started = 0
     for a in actions:
-        if st.phase == ROLL:
+        if st.phase == ROLL and st.rerolls_used == 0:  # a turn starts (not a reroll)
             if started:
                 standings.append([int(x) for x in st.scores()])
             started += 1

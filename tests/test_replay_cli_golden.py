@@ -30,6 +30,18 @@ r ram; upper case black):
 * shave-custom-die: die white, white/x2, pink; wool 6, cap 2: double (2, m4); bare shear;
   seat 0 auto-shorn (pile 2) then grows (1, m3).
 * shave-illegal-swap: seat 1 swaps with itself (move 1): Shave a Sheep ruling 4.
+* shave-house-auto-shear (auto_shear 2, wool 10): double (2, m8), grow (1, m7); seat 0 shorn at
+  2 (pile 2) grows (1, m6); grow (2, m5); grow (2, m4); seat 1 shorn at 2: piles 2|2, sheep 2|0.
+* shave-house-wolf-to-roller (half, to the roller): double, double, grow (3, m5); seat 1's wolf
+  takes 2 of seat 0's 3 (rounded up) into its own pile: sheep 1|2, piles 0|2, m5.
+* shave-house-shear-cost (2, wool 6): double, double (m2), shear of 2 pays 2 (pile 0, m4),
+  double (4, m2), double (m0): the final shear pays 2 each: piles 0|2, middle 4.
+* shave-house-target (4): double, double, double (4), grow (3), shear: pile 4 ends the game;
+  the final shear banks seat 1's 3: 4|3, middle 13.
+* shave-house-no-final-shear: double (2), grow (1), shear (pile 2), grow (2, m0): the game ends
+  with no final shear: piles 2|0 (a 2-2 tie with it).
+* shave-house-rerolls (2): gray/green and x2 rolled again, grow on white; double; white rolled
+  again, shear on white/pink (pile 1): sheep 0|2, piles 1|0, m7.
 """
 
 from __future__ import annotations

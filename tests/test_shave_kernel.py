@@ -49,13 +49,50 @@ RULES = [
     (3, dict(wool=5, max_wool=2, max_turns=4, variants=["my-friend-mr-wolf"])),
     (2, dict(wool=5, max_wool=2, max_turns=4, variants=["howling-wolf"])),
 ]
+#: the house rules (docs/spec/rulings.md), each alone and some together; the solver takes all
+#: but rerolls (the last ones)
+HOUSE = [
+    (2, dict(wool=7, auto_shear=3)),
+    (3, dict(wool=6, max_wool=3, auto_shear=2)),
+    (2, dict(wool=7, wolf_takes="half")),
+    (2, dict(wool=7, wolf_takes=2, wolf_to="roller")),
+    (3, dict(wool=6, max_wool=2, wolf_to="roller")),
+    (2, dict(wool=7, shear_cost=2)),
+    (2, dict(wool=7, max_wool=3, shear_cost=3, wolf_to="roller")),
+    (2, dict(wool=7, max_wool=3, full_bonus=2)),
+    (3, dict(wool=6, max_wool=2, full_bonus=1, variants=["cutting-costs"])),
+    (2, dict(wool=8, target=4)),
+    (3, dict(wool=6, max_wool=2, target=3, final_shear=False)),
+    (2, dict(wool=7, final_shear=False)),
+    (2, dict(wool=6, max_wool=3, shear_cost=1, target=3, variants=["my-friend-mr-wolf"])),
+    (2, dict(wool=5, max_wool=3, full_bonus=1, final_shear=False, variants=["howling-wolf"])),
+    (
+        2,
+        dict(
+            wool=7,
+            max_wool=4,
+            auto_shear=3,
+            wolf_takes="half",
+            wolf_to="roller",
+            shear_cost=1,
+            full_bonus=1,
+            target=5,
+            final_shear=False,
+        ),
+    ),  # fmt: skip
+    (2, dict(wool=5, max_wool=3, rerolls=1)),
+    (2, dict(wool=5, max_wool=2, rerolls=2, variants=["howling-wolf"])),
+    (3, dict(wool=4, max_wool=2, rerolls=1, variants=["my-friend-mr-wolf"])),
+    (2, dict(wool=6, max_wool=3, rerolls=1, max_turns=4, wolf_to="roller", target=4)),
+]
+SOLVABLE_HOUSE = [(n, o) for n, o in HOUSE if not o.get("rerolls")]
 
 
 def key(s: ShaveState) -> tuple[Any, ...]:
     """What identifies a position (the turn count only matters under a turn limit)."""
     turns = s.turns if s.game.rules.max_turns else 0
     return (s.middle, tuple(s.sheep), tuple(s.piles), s.wolf, s.turn, turns, s.phase, s.face,
-            s.grabber, s.truncated)  # fmt: skip
+            s.grabber, s.truncated, s.rerolls_used)  # fmt: skip
 
 
 def reachable(game: ShaveGame) -> list[ShaveState]:
@@ -101,6 +138,8 @@ def kernel_child(s: ShaveState, a: int, prm: np.ndarray) -> list[int]:
     st = L.from_state(s)
     if s.phase == HOWL_TARGET:
         step.howl_take(st, a - L.WOLF0)
+    elif a == L.REROLL:
+        step.reroll(st)
     else:
         step.finish(st, a, prm)
     return st.tolist()
@@ -123,7 +162,7 @@ def check_chance(s: ShaveState, prm: np.ndarray, probs: np.ndarray) -> None:
         below += p
 
 
-@pytest.mark.parametrize("players,opts", RULES, ids=[f"{n}p-{o}" for n, o in RULES])
+@pytest.mark.parametrize("players,opts", RULES + HOUSE, ids=[f"{n}p-{o}" for n, o in RULES + HOUSE])
 def test_every_reachable_position_agrees(players: int, opts: dict[str, Any]) -> None:
     game = ShaveGame(players, ShaveRules(**opts))
     prm, probs = L.rules_record(game), L.probabilities(game)
@@ -156,7 +195,10 @@ def test_every_reachable_position_agrees(players: int, opts: dict[str, Any]) -> 
         assert phases >= {GRAB, HOWL_TARGET, HOWL_GROW}
 
 
-@pytest.mark.parametrize("players,opts", RULES[:12], ids=[f"{n}p-{o}" for n, o in RULES[:12]])
+INDEXED = RULES[:12] + SOLVABLE_HOUSE
+
+
+@pytest.mark.parametrize("players,opts", INDEXED, ids=[f"{n}p-{o}" for n, o in INDEXED])
 def test_every_turn_start_has_its_index(players: int, opts: dict[str, Any]) -> None:
     """Every reachable turn start (a position of the solver) encodes to an index of its space
     that decodes back to it, and no two share an index."""

@@ -164,11 +164,26 @@ CASES = [
 ]
 
 
+#: the house rules (docs/spec/rulings.md), each alone and all together (rerolls: the solver
+#: refuses it, see test_solver_refuses_rerolls)
+HOUSE_CASES = [
+    dict(wool=5, max_wool=3, auto_shear=2),
+    dict(wool=5, max_wool=3, wolf_takes="half"),
+    dict(wool=5, max_wool=2, wolf_takes=1, wolf_to="roller"),
+    dict(wool=5, max_wool=3, shear_cost=2),
+    dict(wool=5, max_wool=2, full_bonus=2),
+    dict(wool=6, max_wool=3, target=3),
+    dict(wool=5, max_wool=3, final_shear=False),
+    dict(wool=6, max_wool=3, auto_shear=2, wolf_takes="half", wolf_to="roller", shear_cost=1,
+         full_bonus=1, target=4, final_shear=False),
+]  # fmt: skip
+
+
 def _ids(c):
     return ",".join(f"{k}={v}" for k, v in c.items())
 
 
-@pytest.mark.parametrize("opts", CASES, ids=[_ids(c) for c in CASES])
+@pytest.mark.parametrize("opts", CASES + HOUSE_CASES, ids=[_ids(c) for c in CASES + HOUSE_CASES])
 def test_minimax_equals_brute_force(opts):
     rules = ShaveRules(**opts)
     game = ShaveGame(2, rules)
@@ -227,8 +242,10 @@ def test_random_table_equals_linear_system(opts):
         dict(wool=4, max_wool=2),
         dict(wool=3, max_wool=2, variants=["howling-wolf"]),
         dict(wool=3, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"]),
+        dict(wool=4, max_wool=2, wolf_to="roller", full_bonus=1, target=3),
+        dict(wool=4, max_wool=2, auto_shear=1, shear_cost=1, wolf_takes=1, final_shear=False),
     ],
-    ids=["rulebook", "howling", "mrwolf-cc"],
+    ids=["rulebook", "howling", "mrwolf-cc", "house-a", "house-b"],
 )
 def test_three_players_guaranteed_share_and_best_response(opts):
     rules = ShaveRules(**opts)
@@ -261,6 +278,7 @@ def test_greedy_table_equals_engine_bot_evaluation():
         dict(wool=5, max_wool=3),
         dict(wool=4, max_wool=2, variants=["howling-wolf"]),
         dict(wool=5, max_wool=3, variants=["my-friend-mr-wolf", "cutting-costs"]),
+        dict(wool=5, max_wool=3, wolf_to="roller", full_bonus=1, target=4, auto_shear=2),
     ):
         rules = ShaveRules(**opts)
         game = ShaveGame(2, rules)
@@ -284,8 +302,9 @@ def test_greedy_table_equals_engine_bot_evaluation():
         (3, dict(wool=7, max_wool=3)),
         (3, dict(wool=6, max_wool=3, variants=["howling-wolf"])),
         (4, dict(wool=6, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])),
+        (3, dict(wool=6, max_wool=3, auto_shear=2, wolf_to="roller", shear_cost=1, target=4)),
     ],
-    ids=["3p", "3p-howling", "4p-mrwolf-cc"],
+    ids=["3p", "3p-howling", "4p-mrwolf-cc", "3p-house"],
 )
 def test_all_seats_at_once_by_rotation(players, opts):
     """The one-solve guaranteed shares of every seat (turned positions) equal the seat-by-seat
@@ -297,7 +316,7 @@ def test_all_seats_at_once_by_rotation(players, opts):
     space = S.Space(rules, players)
     together = S.guaranteed_shares_all(space, players)
     canon = np.array(
-        [space.decode(x)[1][space.decode(x)[0]] < space.cap for x in range(space.size)]
+        [space.decode(x)[1][space.decode(x)[0]] < space.shear_at for x in range(space.size)]
     )
     for f in range(players):
         alone = S.guaranteed_share(space, players, f)
@@ -312,3 +331,10 @@ def test_all_seats_at_once_by_rotation(players, opts):
         S.guaranteed_shares_all(
             ShaveRules(wool=5, variants=["howling-wolf"], reaction_weights=[1, 2, 1]), 3
         )
+
+
+def test_solver_refuses_rerolls():
+    """A reroll is a decision inside a turn that the solver's walk does not fold: it says so
+    rather than give wrong numbers."""
+    with pytest.raises(S.SolverError, match="rerolls"):
+        S.Space(ShaveRules(wool=5, rerolls=1), 2)

@@ -8,14 +8,24 @@ roller's choice to grow or not. Auto-shear and the final shear are not decisions
 Action ids (decisions)::
 
     0 grow   1 double   2 shear   3+k swap seat k   7+k wolf seat k   11 raid   12 pass
+    13 reroll
 
 ``wolf seat k`` is the standard wolf, Howling Wolf's target and My friend Mr. Wolf's option A
-(send); ``raid`` is Mr. Wolf's option B. ``pass`` declines Howling Wolf's grow. Chance outcome
-ids: at a roll, the index of a distinct face of the die; at a grab, the grabbing seat.
+(send); ``raid`` is Mr. Wolf's option B. ``pass`` declines Howling Wolf's grow. ``reroll`` (the
+house rule ``rerolls``) rolls again instead of acting on the face: a game without rerolls has
+13 action ids, one with rerolls 14. Chance outcome ids: at a roll, the index of a distinct face
+of the die; at a grab, the grabbing seat.
+
+The house rules of :class:`~sheepfold.games.shave_a_sheep.rules.ShaveRules` (docs/spec/rulings.md,
+"House rules") are played here once each: ``auto_shear`` in :meth:`ShaveState._end_turn`,
+``wolf_takes`` / ``wolf_to`` in :meth:`ShaveState._wolf`, ``shear_cost`` in
+:meth:`ShaveState._shear`, ``full_bonus`` in :meth:`ShaveState._pink_shear`, ``target`` and
+``final_shear`` in :meth:`ShaveState._end_turn`, ``rerolls`` in :meth:`ShaveState._choices`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -39,7 +49,9 @@ from sheepfold.games.shave_a_sheep.rules import ShaveRules, face_actions, normal
 GROW, DOUBLE, SHEAR = 0, 1, 2
 SWAP0, WOLF0 = 3, 7
 RAID, PASS = 11, 12
-NUM_ACTIONS = 13
+REROLL = 13
+#: every action id (0..13); a game without rerolls uses 13 of them (its GameInfo says so)
+NUM_ACTIONS = 14
 MAX_PLAYERS = 4
 
 # phases
@@ -62,6 +74,8 @@ def action_name(action: Action) -> str:
         return "raid"
     if action == PASS:
         return "pass"
+    if action == REROLL:
+        return "reroll"
     raise IllegalAction(f"{action} is not a Shave a Sheep action id (0..{NUM_ACTIONS - 1})")
 
 
@@ -71,7 +85,7 @@ class ShaveGame(Game):
         title="Shave a Sheep",
         min_players=2,
         max_players=MAX_PLAYERS,
-        num_distinct_actions=NUM_ACTIONS,
+        num_distinct_actions=REROLL,  # 14 with the house rule rerolls (see __init__)
         max_chance_outcomes=16,
         max_game_length=0,  # unbounded (the wolf puts wool back); see max_turns
         perfect_information=True,
@@ -83,6 +97,8 @@ class ShaveGame(Game):
     def __init__(self, num_players: int = 2, rules: ShaveRules | None = None) -> None:
         super().__init__(num_players, rules or ShaveRules())
         r = self.rules
+        if r.rerolls:  # REROLL is one more action id
+            self.info = dataclasses.replace(self.info, num_distinct_actions=NUM_ACTIONS)  # type: ignore[misc]
         if r.reaction_weights is not None and len(r.reaction_weights) != num_players:
             raise RulesError(
                 f"reaction_weights has {len(r.reaction_weights)} entries for {num_players} players"
@@ -137,6 +153,7 @@ class ShaveGame(Game):
         s.face = self.faces.index(view["roll"]) if view["roll"] is not None else -1
         s.grabber = -1 if view["grabber"] is None else view["grabber"]
         s.truncated = view.get("truncated", False)
+        s.rerolls_used = view.get("rerolls_used", 0)
         return s
 
 
@@ -153,6 +170,7 @@ class ShaveState(State):
         "face",
         "grabber",
         "truncated",
+        "rerolls_used",
         "seed",
         "_history",
         "_chance_count",
@@ -173,6 +191,7 @@ class ShaveState(State):
         self.face = -1  # index of the rolled face during a turn
         self.grabber: Seat = -1
         self.truncated = False
+        self.rerolls_used = 0  # this turn's rerolls (house rule rerolls)
         self.seed = seed
         self._history: list[tuple[Seat, Action]] = []
         self._chance_count = 0
@@ -221,7 +240,10 @@ class ShaveState(State):
                 acts.update(WOLF0 + k for k in range(n) if k != me)
                 if self.game.rules.mr_wolf and self.wolf is not None and self.wolf != me:
                     acts.add(RAID)
-        return sorted(acts) if acts else [PASS]
+        out = sorted(acts) if acts else [PASS]
+        if self.rerolls_used < self.game.rules.rerolls:  # house rule rerolls: roll again
+            out.append(REROLL)
+        return out
 
     def illegal_reason(self, action: Action) -> str | None:
         p = self.phase
@@ -255,6 +277,10 @@ class ShaveState(State):
         offered = self.game.face_actions[self.face]
         if verb == "pass":
             return f"the face {face} offers an action, so passing is not allowed"
+        if verb == "reroll":
+            if not self.game.rules.rerolls:
+                return "'reroll' exists only with the house rule rerolls"
+            return f"this turn's {self.game.rules.rerolls} reroll(s) are used up"
         if verb == "raid":
             if not self.game.rules.mr_wolf:
                 return "'raid' exists only in My friend Mr. Wolf"
@@ -321,12 +347,17 @@ class ShaveState(State):
             self.phase = HOWL_GROW
             return
         me = self.turn
+        if action == REROLL:  # house rule rerolls: the die again, the turn goes on
+            self.rerolls_used += 1
+            self.face = -1
+            self.phase = ROLL
+            return
         if action == GROW:
             self._grow(me, 1)
         elif action == DOUBLE:
             self._grow(me, 2)
         elif action == SHEAR:
-            self._shear(me)
+            self._pink_shear(me)
         elif action < WOLF0:  # swap
             k = action - SWAP0
             self.sheep[me], self.sheep[k] = self.sheep[k], self.sheep[me]
@@ -337,9 +368,8 @@ class ShaveState(State):
                 if self.sheep[k] > 0:
                     self.sheep[k] -= 1
                     self.piles[me] += 1
-            else:  # all the wool goes back to the middle
-                self.middle += self.sheep[k]
-                self.sheep[k] = 0
+            else:
+                self._wolf(me, k)
         elif action == RAID:  # option B: up to two pieces, the wolf goes home
             w = self.wolf
             assert w is not None
@@ -354,20 +384,52 @@ class ShaveState(State):
         self.sheep[seat] += put
         self.middle -= put
 
+    def _wolf(self, me: Seat, k: Seat) -> None:
+        """The standard wolf visits seat ``k``'s sheep (Shave a Sheep ruling 4): it takes all the
+        wool (house rule ``wolf_takes``: half, rounded up, or a number) back to the middle
+        (house rule ``wolf_to``: or onto the roller's safe pile)."""
+        rules = self.game.rules
+        take = rules.wolf_take(self.sheep[k])
+        self.sheep[k] -= take
+        if rules.wolf_to == "roller":
+            self.piles[me] += take
+        else:
+            self.middle += take
+
     def _shear(self, seat: Seat) -> None:
+        """The sheep's wool to its owner's safe pile, less the shear's cost back to the middle
+        (Shave a Sheep ruling 7, house rule ``shear_cost``: at most what was shorn)."""
         wool = self.sheep[seat]
-        if wool and self.game.rules.cutting_costs:  # Shave a Sheep ruling 7: one piece pays the cut
-            wool -= 1
-            self.middle += 1
-        self.piles[seat] += wool
+        pay = min(wool, self.game.rules.cost)
+        self.middle += pay
+        self.piles[seat] += wool - pay
         self.sheep[seat] = 0
+
+    def _pink_shear(self, seat: Seat) -> None:
+        """The roller's chosen shear (pink); with the house rule ``full_bonus`` a full sheep's
+        shear also moves that many pieces from the middle (as many as there are) to the pile,
+        after the shear's cost is paid."""
+        full = self.sheep[seat] >= self.game.rules.max_wool
+        self._shear(seat)
+        if full:
+            bonus = min(self.game.rules.full_bonus, self.middle)
+            self.middle -= bonus
+            self.piles[seat] += bonus
+
+    def _game_ends(self) -> bool:
+        """Shave a Sheep ruling 6: the last piece left the middle; house rule ``target``: a
+        safe pile holds the target."""
+        target = self.game.rules.target
+        return self.middle == 0 or (target is not None and max(self.piles) >= target)
 
     def _end_turn(self) -> None:
         self.face = -1
         self.grabber = -1
-        if self.middle == 0:  # Shave a Sheep ruling 6: the last piece left the middle
-            for s in range(self.game.num_players):
-                self._shear(s)  # a cutting-costs payment here does not restart the game
+        self.rerolls_used = 0
+        if self._game_ends():
+            if self.game.rules.final_shear:  # Shave a Sheep ruling 6, unless final_shear is off
+                for s in range(self.game.num_players):
+                    self._shear(s)  # a shear's payment here does not restart the game
             self.phase = OVER
             return
         self.turns += 1
@@ -377,7 +439,7 @@ class ShaveState(State):
             self.phase = OVER
             return
         self.turn = (self.turn + 1) % self.game.num_players
-        if self.sheep[self.turn] >= self.game.rules.max_wool:  # Shave a Sheep ruling 5: auto-shear
+        if self.sheep[self.turn] >= self.game.rules.shear_at:  # Shave a Sheep ruling 5: auto-shear
             self._shear(self.turn)
         self.phase = ROLL
 
@@ -419,10 +481,12 @@ class ShaveState(State):
             "piles": list(self.piles),
             "wolf": self.wolf,
             "max_wool": self.game.rules.max_wool,
+            "wolf_to": self.game.rules.wolf_to,
             "die": list(self.game.faces),
             "variants": list(self.game.rules.variants),
             "finished": self.phase == OVER,
             "truncated": self.truncated,
+            "rerolls_used": self.rerolls_used,
             "scores": self.scores(),
             "winners": self.winners(),
             "legal_actions": legal,
@@ -441,6 +505,7 @@ class ShaveState(State):
         c.face = self.face
         c.grabber = self.grabber
         c.truncated = self.truncated
+        c.rerolls_used = self.rerolls_used
         c.seed = self.seed
         c._history = self._history[:]
         c._chance_count = self._chance_count
@@ -458,6 +523,7 @@ class ShaveState(State):
             "face": self.face,
             "grabber": self.grabber,
             "truncated": self.truncated,
+            "rerolls_used": self.rerolls_used,
             "seed": self.seed,
             "history": tuple(self._history),
             "chance": self._chance_count,

@@ -1,6 +1,6 @@
 """Shave a Sheep's half of the record format (``docs/spec/records.md``): one move per turn, the
 face rolled and what was done with it (Howling Wolf's race: who grabbed the wolf, where it went,
-whether the roller grew)."""
+whether the roller grew; the house rule rerolls: the faces rolled again, in ``rerolled``)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ class ShavePlayer(OpenModel):
 
 class ShaveMove(OpenModel):
     roll: StrictStr
+    rerolled: list[StrictStr] | None = None
     action: Literal["grow", "double", "swap", "wolf", "shear"] | None = None
     target: StrictInt | None = Field(default=None, ge=0)
     grabber: StrictInt | None = Field(default=None, ge=0)
@@ -43,6 +44,8 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
     if move.seat is not None and move.seat != roller:
         raise IllegalAction(f"it is seat {roller}'s turn, not seat {move.seat}'s")
     n = g.num_players
+    for earlier in move.rerolled or []:
+        _reroll(state, earlier)
     face_i = g.face_index(move.roll)
     face = g.faces[face_i]
     state.apply(face_i)
@@ -116,6 +119,25 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
     state.apply(action)
 
 
+def _reroll(state: sg.ShaveState, roll: str) -> None:
+    """A face rolled and then rolled again (house rule rerolls)."""
+    g = state.game
+    if not g.rules.rerolls:
+        raise IllegalAction(
+            "'rerolled' needs the house rule rerolls, which these rules do not have"
+        )
+    if state.rerolls_used >= g.rules.rerolls:
+        raise IllegalAction(f"the roller may roll again at most {g.rules.rerolls} time(s) a turn")
+    face_i = g.face_index(roll)
+    state.apply(face_i)
+    if state.phase != sg.CHOOSE:
+        raise IllegalAction(
+            f"the face {g.faces[face_i]} starts Howling Wolf's race at once: it cannot be rolled "
+            "again (ruling 8)"
+        )
+    state.apply(sg.REROLL)
+
+
 class ShaveCodec(RecordCodec):
     model = ShaveRecord
 
@@ -140,7 +162,11 @@ class ShaveCodec(RecordCodec):
         for _who, a in state.history:
             phase = probe.phase
             if phase == sg.ROLL:
-                current = {"roll": g.faces[a]}
+                if "roll" in current:  # the face before it was rolled again
+                    current.setdefault("rerolled", []).append(current["roll"])
+                current["roll"] = g.faces[a]
+            elif a == sg.REROLL:
+                pass
             elif phase == sg.GRAB:
                 current["grabber"] = a
             elif phase == sg.HOWL_TARGET:
@@ -159,7 +185,7 @@ class ShaveCodec(RecordCodec):
                 else:
                     current.update(action="wolf", mode="raid")
             probe.apply_unchecked(a)
-            if probe.phase in (sg.ROLL, sg.OVER) and current:
+            if probe.phase in (sg.ROLL, sg.OVER) and current and a != sg.REROLL:
                 moves.append(current)
                 current = {}
         rec["moves"] = moves

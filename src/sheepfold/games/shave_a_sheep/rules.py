@@ -1,4 +1,6 @@
-"""Shave a Sheep's rule options: wool, cap, die, variants (Shave a Sheep rulings 2, 3, 7-10).
+"""Shave a Sheep's rule options: wool, cap, die, variants and house rules (Shave a Sheep rulings
+2, 3, 5-10; the house rules ``auto_shear`` ... ``rerolls`` are docs/spec/rulings.md's "House
+rules").
 
 Rule options are validated once, here, with messages that say what is wrong; the engine then
 trusts them. A face is written as colours joined by ``/`` (``white/pink``); each colour is one
@@ -9,12 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictInt,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -50,6 +53,10 @@ HOWLING_DIE: tuple[str, ...] = (
 
 Variant = Literal["cutting-costs", "howling-wolf", "my-friend-mr-wolf"]
 VARIANTS: tuple[str, ...] = ("cutting-costs", "howling-wolf", "my-friend-mr-wolf")
+MAX_FACES = 16
+MAX_REROLLS = 3
+#: how much wool the standard wolf takes: all of it, half of it (rounded up) or a number of pieces
+WolfTakes = Literal["all", "half"] | Annotated[StrictInt, Field(ge=1, le=100)]
 
 
 def face_colours(face: str) -> tuple[str, ...]:
@@ -88,9 +95,58 @@ class ShaveRules(BaseModel):
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
     die: tuple[str, ...] | None = Field(
         default=None,
-        max_length=16,
         description="custom die faces (1 to 16), each colours joined by '/': white grow, "
         "x2 double, green swap, gray wolf, pink shear; a face written twice comes up twice as often",
+    )
+    auto_shear: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="a sheep carrying at least this many at the start of its owner's turn is "
+        "shorn before the roll (ruling 5); at most max_wool",
+    )
+    wolf_takes: WolfTakes = Field(
+        default="all",
+        description="the standard wolf takes all the wool of its target, half of it (rounded up) "
+        "or a number of pieces (1 to 100, at most what is there)",
+    )
+    wolf_to: Literal["middle", "roller"] = Field(
+        default="middle",
+        description="where the standard wolf's wool goes: back to the middle, or onto the "
+        "roller's safe pile",
+    )
+    shear_cost: int | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="pieces every shear (pink, auto-shear and the final shear) pays back to the "
+        "middle, at most what was shorn (the cutting-costs variant is 1)",
+    )
+    full_bonus: int = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        description="a pink shear of a full sheep (carrying max_wool) also moves this many "
+        "pieces from the middle (as many as there are) to the roller's safe pile",
+    )
+    target: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="the game also ends at the end of a turn after which a safe pile holds at "
+        "least this many pieces",
+    )
+    final_shear: bool = Field(
+        default=True,
+        description="the game's end shears every sheep one last time (ruling 6); false: only "
+        "the safe piles count",
+    )
+    rerolls: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_REROLLS,
+        description="times per turn the roller may roll again instead of acting on the face "
+        "rolled (not on a face that starts Howling Wolf's race)",
     )
     reaction_weights: tuple[float, ...] | None = Field(
         default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
@@ -121,11 +177,26 @@ class ShaveRules(BaseModel):
         if v is None:
             return v
         if not v:
-            raise ValueError("a die needs at least one face")
+            raise ValueError("a die needs at least one face (it may have 1 to 16)")
+        if len(v) > MAX_FACES:
+            raise ValueError(
+                f"a die has at most {MAX_FACES} faces, this one has {len(v)} "
+                "(write a face twice to make it come up twice as often)"
+            )
         try:
             return tuple(normalize_face(face) for face in v)
         except RulesError as e:
             raise ValueError(str(e)) from None
+
+    @field_validator("wolf_takes", mode="before")
+    @classmethod
+    def _wolf_takes(cls, v: object) -> object:
+        ok_int = isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100
+        if v not in ("all", "half") and not ok_int:
+            raise ValueError(
+                f"wolf_takes is 'all', 'half' or a number of pieces from 1 to 100, not {v!r}"
+            )
+        return v
 
     @field_validator("reaction_weights")
     @classmethod
@@ -143,7 +214,65 @@ class ShaveRules(BaseModel):
                 "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
                 "choose one of them (ruling 9)"
             )
+        for problem in (
+            self._auto_shear_problem(),
+            self._wolf_problem(),
+            self._cost_problem(),
+            self._target_problem(),
+            self._growth_problem(),
+        ):
+            if problem:
+                raise ValueError(problem)
         return self
+
+    def _auto_shear_problem(self) -> str | None:
+        if self.auto_shear is not None and self.auto_shear > self.max_wool:
+            return (
+                f"auto_shear is {self.auto_shear} but a sheep carries at most max_wool = "
+                f"{self.max_wool}: no sheep could ever reach it (lower auto_shear or raise max_wool)"
+            )
+        return None
+
+    def _wolf_problem(self) -> str | None:
+        redefined = [v for v in ("howling-wolf", "my-friend-mr-wolf") if v in self.variants]
+        if redefined and (self.wolf_takes != "all" or self.wolf_to != "middle"):
+            return (
+                "wolf_takes and wolf_to change the standard wolf, but "
+                f"{redefined[0]} redefines the gray face (rulings 8, 9): drop one of them"
+            )
+        return None
+
+    def _cost_problem(self) -> str | None:
+        if self.cutting_costs and self.shear_cost not in (None, 1):
+            return (
+                f"the cutting-costs variant is a shear cost of 1 (ruling 7) but shear_cost is "
+                f"{self.shear_cost}: drop the variant or the option"
+            )
+        return None
+
+    def _target_problem(self) -> str | None:
+        if self.target is not None and self.target > self.wool:
+            return (
+                f"target {self.target} can never be reached: only {self.wool} pieces of wool "
+                "are in play (lower target or raise wool)"
+            )
+        return None
+
+    def _growth_problem(self) -> str | None:
+        """Every shear pays back all it shears and nothing else fills a pile (the option
+        shear_cost only: the printed Cutting costs with a cap of 1 stays a legal, if dull, game)."""
+        if self.shear_cost is None or self.cost < self.max_wool:
+            return None
+        acts = {a for f in self.faces for a in face_actions(f)}
+        if "wolf" in acts and (self.wolf_to == "roller" or self.mr_wolf):
+            return None
+        return (
+            f"shear_cost {self.cost} is at least max_wool {self.max_wool}, so every shear pays "
+            "back all it shears, and no other rule fills a pile (a gray face with wolf_to = "
+            "'roller' or my-friend-mr-wolf; full_bonus needs a full sheep's pink shear, which "
+            "the auto-shear always comes before): no pile can ever grow, the game can only end "
+            "by an empty middle with every pile at 0"
+        )
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -157,6 +286,28 @@ class ShaveRules(BaseModel):
     @property
     def mr_wolf(self) -> bool:
         return "my-friend-mr-wolf" in self.variants
+
+    @property
+    def cost(self) -> int:
+        """Pieces a shear pays back: ``shear_cost``, else 1 under Cutting costs (Shave a Sheep ruling 7)."""
+        if self.shear_cost is not None:
+            return self.shear_cost
+        return int(self.cutting_costs)
+
+    @property
+    def shear_at(self) -> int:
+        """The auto-shear threshold (Shave a Sheep ruling 5): ``auto_shear``, else ``max_wool``."""
+        return self.auto_shear if self.auto_shear is not None else self.max_wool
+
+    def wolf_take(self, wool: int) -> int:
+        """The pieces the standard wolf takes off a sheep carrying ``wool``
+        (Shave a Sheep ruling 4; house rule ``wolf_takes``: half is rounded up, a number is at
+        most what is there)."""
+        if self.wolf_takes == "all":
+            return wool
+        if self.wolf_takes == "half":
+            return (wool + 1) // 2
+        return min(self.wolf_takes, wool)
 
     def player_counts(self) -> tuple[int, ...]:
         """The numbers of players these rules can seat (reaction weights name one)."""
@@ -180,6 +331,19 @@ class ShaveRules(BaseModel):
             "reaction_weights": (
                 "every seat weighs 1 (equal chances); set one weight per seat, e.g. 3 players:",
                 [1.0, 1.0, 1.0],
+            ),
+            "auto_shear": (
+                f"a full sheep (max_wool = {self.max_wool}) is shorn before its owner rolls "
+                "(ruling 5), e.g.:",
+                self.max_wool,
+            ),
+            "shear_cost": (
+                "1 with the cutting-costs variant, else 0 (a shear keeps all it shears), e.g.:",
+                self.cost,
+            ),
+            "target": (
+                "no target: the game ends only when the middle is empty (ruling 6), e.g.:",
+                max(1, self.wool // 2),
             ),
             "max_turns": (
                 "no limit, every game is played to its end (the lab and the interop "

@@ -121,6 +121,13 @@ class Space:
         n = self.n = players
         W = self.W = rules.wool
         cap = self.cap = rules.max_wool
+        if rules.rerolls:
+            raise SolverError(
+                "the solver does not take the house rule rerolls: a reroll is a decision inside "
+                "a turn that its one walk of a turn's tree cannot fold yet (set rerolls = 0 to "
+                "solve, or play the rule set with the random and greedy bots)"
+            )
+        self.shear_at = rules.shear_at
         self.cc = rules.cutting_costs
         self.mr = rules.mr_wolf
         self.hw = rules.howling_wolf
@@ -199,7 +206,7 @@ class Space:
 
     def is_canonical(self, x: int) -> bool:
         t, sheep, _, _ = self.decode(x)
-        return sheep[t] < self.cap
+        return sheep[t] < self.shear_at
 
     def index_of(self, state: ShaveState) -> int:
         """The index of a state's turn: at ROLL, CHOOSE or GRAB (the position before the roll;
@@ -288,7 +295,7 @@ def tabulate(space: Space, seat: int, choose: Callable[[ShaveState], int]) -> np
 
     for x in range(space.size):
         t, sheep, piles, wolf = space.decode(x)
-        if sheep[t] >= space.cap:
+        if sheep[t] >= space.shear_at:
             continue
         base = space.state_at(x)
         for f in range(space.F):

@@ -47,11 +47,11 @@ from sheepfold.games.shave_a_sheep.kernel.index import (  # noqa: E402
 )
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     OVER,
-    P_CAP,
     P_COL,
     P_FACES,
     P_N,
     P_RACE,
+    P_SHEAR_AT,
     P_WOOL,
     PROB_GRAB,
     STATE_LEN,
@@ -284,7 +284,8 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
 @jit
 def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     """The canonical positions of block ``bi`` of layer ``B``, fullest sheep first (a turn
-    start where the roller's sheep is full is never reached: the auto-shear came first)."""
+    start where the roller's sheep is at the auto-shear threshold is never reached: the
+    auto-shear came first)."""
     nt, nw = ix[9][0], ix[9][1]
     cnt_le, sv_arr = ix[1], ix[6]
     ns = cnt_le[prm[P_WOOL] - B - 1]
@@ -293,7 +294,7 @@ def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     c = 0
     for sr in range(ns - 1, -1, -1):
         for t in range(nt):
-            if sv_arr[sr, t] >= prm[P_CAP]:
+            if sv_arr[sr, t] >= prm[P_SHEAR_AT]:
                 continue
             for wc in range(nw):
                 out[c] = base + (sr * nt + t) * nw + wc
@@ -449,7 +450,7 @@ def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
     out = np.empty(ns * (ptr[oi + 1] - ptr[oi]) * nw, dtype=np.int64)
     c = 0
     for sr in range(ns - 1, -1, -1):
-        if sv_arr[sr, 0] >= prm[P_CAP]:
+        if sv_arr[sr, 0] >= prm[P_SHEAR_AT]:
             continue
         for mi in range(ptr[oi], ptr[oi + 1]):
             for wc in range(nw):

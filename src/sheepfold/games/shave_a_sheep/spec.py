@@ -48,9 +48,10 @@ def hidden_variant(state: State, rng: random.Random) -> State:
 
 
 def move_boundary(state: State) -> bool:
-    """A turn starts (the die is due) or the game is over."""
+    """A turn starts (the die is due, and not because the roller rolls again) or the game is
+    over."""
     assert isinstance(state, ShaveState)
-    return state.is_terminal() or state.phase == ROLL
+    return state.is_terminal() or (state.phase == ROLL and state.rerolls_used == 0)
 
 
 def encoder(game: Game) -> Any:
@@ -66,8 +67,9 @@ def max_chance_outcomes(game: Game) -> int:
 
 
 def max_decisions(game: Game) -> int:
-    """A decision per turn up to the turn limit (two in Howling Wolf's race)."""
-    per_turn = 2 if game.rules.howling_wolf else 1
+    """A decision per turn up to the turn limit (two in Howling Wolf's race), and one per
+    reroll (the house rule rerolls)."""
+    per_turn = (2 if game.rules.howling_wolf else 1) + game.rules.rerolls
     return int(game.rules.max_turns * per_turn)
 
 

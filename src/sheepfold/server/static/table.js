@@ -317,10 +317,10 @@
     if (a === "double") return "Double: +2 wool";
     if (a === "shear") return "Shear: wool to my safe pile";
     if (a.startsWith("swap seat")) return `Swap sheep with ${name(seatNo)}`;
-    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? `Send the wolf to ${name(seatNo)}` : `Wolf: ${name(seatNo)}'s wool back to the middle`;
+    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? `Send the wolf to ${name(seatNo)}` : view.wolf_to === "roller" ? `Wolf: ${name(seatNo)}'s wool to my safe pile` : `Wolf: ${name(seatNo)}'s wool back to the middle`;
     if (a === "raid") return `Wolf raid: take up to 2 from ${name(view.wolf)}`;
     if (a === "pass") return "Pass";
-    if (a === "reroll") return "Reroll the die";
+    if (a === "reroll") return "Roll again";
     return a.charAt(0).toUpperCase() + a.slice(1); // an action this page has no words for: its name
   }
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
@@ -394,7 +394,7 @@
     if (text === "shear") return "sheared their sheep";
     if (text === "raid") return "raided with the wolf";
     if (text === "pass") return "passed";
-    if (text === "reroll") return "rerolled the die";
+    if (text === "reroll") return "rolled again";
     return text;
   }
   function renderLog(events) {

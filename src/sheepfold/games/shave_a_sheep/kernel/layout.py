@@ -12,17 +12,23 @@ numpy: no numba needed).
 ``OVER``              1 once the game is over (``TRUNCATED`` 1 too if the turn limit ended it)
 ``SHEEP + i``         wool on seat ``i``'s sheep (``i < MAX_PLAYERS``)
 ``PILE + i``          seat ``i``'s safe pile
+``REROLLED``          the rerolls used in this turn (house rule ``rerolls``; 0 at a turn start)
 ====================  =========================================================================
 
 **Action ids** are the engine's (:mod:`sheepfold.games.shave_a_sheep.game`): ``GROW``, ``DOUBLE``,
-``SHEAR``, ``SWAP0 + k``, ``WOLF0 + k``, ``RAID``, ``PASS``. **Face bits**: one bit per action a
+``SHEAR``, ``SWAP0 + k``, ``WOLF0 + k``, ``RAID``, ``PASS``, ``REROLL``. **Face bits**: one bit per action a
 face offers (``F_GROW`` ... ``F_WOLF``), a face's bits OR-ed together in ``face_mask``.
 
 **The rules** every kernel takes (:func:`rules_record`) are one int64 array ``prm`` (one array,
 not a record of several: numba counts references to every array a compiled function passes on,
 and a turn passes its rules many times). Slots: ``P_N`` (players), ``P_WOOL``, ``P_CAP`` (what a
-sheep carries), ``P_CUT`` (Cutting costs), ``P_MRWOLF`` (My friend Mr. Wolf), ``P_MAXT`` (the
-turn limit, 0 = none), ``P_FACES`` (distinct faces); from ``P_MASK + f`` face ``f``'s bits, from
+sheep carries), ``P_CUT`` (the pieces a shear pays: Cutting costs or ``shear_cost``), ``P_MRWOLF``
+(My friend Mr. Wolf), ``P_MAXT`` (the turn limit, 0 = none), ``P_FACES`` (distinct faces); the
+house rules ``P_SHEAR_AT`` (the auto-shear threshold), ``P_WTAKE`` (the wolf takes: 0 all,
+-1 half, else that many), ``P_WTO`` (1: the wolf's wool goes to the roller's pile),
+``P_BONUS`` (``full_bonus``), ``P_TARGET`` (0 = none), ``P_FINAL`` (1: the final shear),
+``P_REROLLS`` and ``P_DIE`` (the die's faces, a face printed twice counted twice); from
+``P_COUNT + f`` how many times face ``f`` is printed; from ``P_MASK + f`` face ``f``'s bits, from
 ``P_RACE + f`` whether it starts Howling Wolf's race, from ``P_COL + f`` its first column in a
 decision table (``P_COLS`` columns in all: see :func:`columns`), from ``P_ROLL + f`` the die's cumulative
 probability up to face ``f`` and from ``P_GRAB + s`` the grab's up to seat ``s`` (-1: the seat
@@ -55,6 +61,7 @@ from sheepfold.games.shave_a_sheep.game import (
     NUM_ACTIONS,
     PASS,
     RAID,
+    REROLL,
     SHEAR,
     SWAP0,
     WOLF0,
@@ -69,6 +76,7 @@ __all__ = [
     "NUM_ACTIONS",
     "PASS",
     "RAID",
+    "REROLL",
     "SHEAR",
     "SWAP0",
     "WOLF0",
@@ -81,7 +89,8 @@ __all__ = [
 # state slots
 MIDDLE, TURN, TURNS, WOLF, OVER, TRUNCATED, SHEEP = range(7)
 PILE = SHEEP + MAX_PLAYERS
-STATE_LEN = PILE + MAX_PLAYERS
+REROLLED = PILE + MAX_PLAYERS
+STATE_LEN = REROLLED + 1
 
 # face bits
 F_GROW, F_DOUBLE, F_SHEAR, F_SWAP, F_WOLF = 1, 2, 4, 8, 16
@@ -89,13 +98,15 @@ FACE_BITS = {"grow": F_GROW, "double": F_DOUBLE, "shear": F_SHEAR, "swap": F_SWA
 
 # prm slots
 P_N, P_WOOL, P_CAP, P_CUT, P_MRWOLF, P_MAXT, P_FACES, P_COLS = range(8)
+P_SHEAR_AT, P_WTAKE, P_WTO, P_BONUS, P_TARGET, P_FINAL, P_REROLLS, P_DIE = range(8, 16)
 MAX_FACES = 16
-P_MASK = 8
+P_MASK = 16
 P_RACE = P_MASK + MAX_FACES
 P_ROLL = P_RACE + MAX_FACES
 P_GRAB = P_ROLL + MAX_FACES
 P_COL = P_GRAB + MAX_PLAYERS
-PRM_LEN = P_COL + MAX_FACES
+P_COUNT = P_COL + MAX_FACES
+PRM_LEN = P_COUNT + MAX_FACES
 #: probabilities(): face f's at f, seat s's chance to grab the wolf at PROB_GRAB + s
 PROB_GRAB = MAX_FACES
 #: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start,
@@ -123,11 +134,22 @@ def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
         game.num_players,
         r.wool,
         r.max_wool,
-        int(r.cutting_costs),
+        r.cost,
         int(r.mr_wolf),
         (r.max_turns or 0) if turn_limit else 0,
         len(game.faces),
     ]
+    prm[P_SHEAR_AT : P_DIE + 1] = [
+        r.shear_at,
+        wolf_code(r.wolf_takes),
+        int(r.wolf_to == "roller"),
+        r.full_bonus,
+        r.target or 0,
+        int(r.final_shear),
+        r.rerolls,
+        len(r.faces),
+    ]
+    prm[P_COUNT : P_COUNT + len(game.faces)] = [r.faces.count(f) for f in game.faces]
     n, col = game.num_players, 0
     for f, acts in enumerate(game.face_actions):
         prm[P_MASK + f] = sum(FACE_BITS[a] for a in acts)
@@ -138,6 +160,15 @@ def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
     prm[P_ROLL : P_ROLL + len(game.faces)] = _thresholds(game.face_probs)
     prm[P_GRAB : P_GRAB + game.num_players] = _thresholds(game.grab_probs)
     return prm
+
+
+def wolf_code(takes: str | int) -> int:
+    """``P_WTAKE``'s code of ``wolf_takes``: 0 all, -1 half, else the number of pieces."""
+    if takes == "all":
+        return 0
+    if takes == "half":
+        return -1
+    return int(takes)
 
 
 def race_slots(n: int) -> int:
@@ -189,6 +220,7 @@ def from_state(state: ShaveState) -> np.ndarray:
     n = state.game.num_players
     st[SHEEP : SHEEP + n] = state.sheep
     st[PILE : PILE + n] = state.piles
+    st[REROLLED] = state.rerolls_used
     return st
 
 

@@ -12,7 +12,9 @@ roller's GROW or PASS after ``g`` took a piece of seat ``k``'s sheep).
 Randomness is counter-based (splitmix64 of the game's key, a stream and a counter), so the die of
 turn ``t`` of game ``seed`` is the same whatever the rules or the policies: two rule sets
 compared on the same seeds roll the same dice (common random numbers). Streams: 0 the roll of
-turn ``t``, 1 its grab, 2 the decisions (counters ``4t``, ``4t + 1``, ``4t + 2``).
+turn ``t``, 1 its grab, 2 the decisions (counters ``4t``, ``4t + 1``, ``4t + 2``); with the house
+rule rerolls, 3 the roll after the turn's reroll ``r`` (counter ``4t + r``) and 4 the decision on
+that roll (counter ``4t + r + 1``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     P_COL,
     P_N,
     P_RACE,
+    REROLL,
+    REROLLED,
     STATE_LEN,
     TURN,
     TURNS,
@@ -41,12 +45,14 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     inline,
     jit,
     new_game,
+    reroll,
     roll,
 )
 
 RANDOM, GREEDY, TABLE = 0, 1, 2
-#: a trace entry per turn at most: the roll, the grab, the target, the roller's action
-TRACE_PER_TURN = 4
+#: the trace entries of a turn at most: the roll, the grab, the target, the roller's action,
+#: and per reroll (3 at most) the REROLL and the new roll
+TRACE_PER_TURN = 4 + 2 * 3
 
 
 @inline
@@ -123,22 +129,30 @@ def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyp
     n = prm[P_N]
     t = st[TURNS]
     face = roll(draw(key, 0, t), prm)
-    tlen = _note(trace, tlen, face)
     me = st[TURN]
-    if prm[P_RACE + face]:
-        g = grab(draw(key, 1, t), prm)
-        tlen = _note(trace, tlen, g)
-        c = howl_targets(g, prm, legal)
-        u = uniform(key, 2, 4 * t + 1)
-        k = _decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
-        tlen = _note(trace, tlen, WOLF0 + k)
-        howl_take(st, k)
-        c = howl_choices(st, prm, legal)
-        where = (x, face, 1 + n + g * n + k)
-        a = _decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
-    else:
+    while True:  # a roll, and each reroll's (house rule rerolls)
+        tlen = _note(trace, tlen, face)
+        if prm[P_RACE + face]:
+            g = grab(draw(key, 1, t), prm)
+            tlen = _note(trace, tlen, g)
+            c = howl_targets(g, prm, legal)
+            u = uniform(key, 2, 4 * t + 1)
+            k = _decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
+            tlen = _note(trace, tlen, WOLF0 + k)
+            howl_take(st, k)
+            c = howl_choices(st, prm, legal)
+            where = (x, face, 1 + n + g * n + k)
+            a = _decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
+            break
         c = choices(st, face, prm, legal)
-        a = _decide(st, me, c, uniform(key, 2, 4 * t), (x, face, 0), False, seats, kit)
+        r = st[REROLLED]
+        u = uniform(key, 2, 4 * t) if r == 0 else uniform(key, 4, 4 * t + r)
+        a = _decide(st, me, c, u, (x, face, 0), False, seats, kit)
+        if a != REROLL:
+            break
+        tlen = _note(trace, tlen, a)
+        reroll(st)
+        face = roll(draw(key, 3, 4 * t + r), prm)
     tlen = _note(trace, tlen, a)
     finish(st, a, prm)
     return tlen
@@ -175,15 +189,21 @@ def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
     arrays a record holds, which costs more than the rules)."""
     t = st[TURNS]
     face = roll(draw(key, 0, t), prm)
-    if prm[P_RACE + face]:
-        g = grab(draw(key, 1, t), prm)
-        c = howl_targets(g, prm, legal)
-        howl_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0)
-        c = howl_choices(st, prm, legal)
-        u = uniform(key, 2, 4 * t + 2)
-    else:
+    while True:  # a roll, and each reroll's (house rule rerolls)
+        if prm[P_RACE + face]:
+            g = grab(draw(key, 1, t), prm)
+            c = howl_targets(g, prm, legal)
+            howl_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0)
+            c = howl_choices(st, prm, legal)
+            u = uniform(key, 2, 4 * t + 2)
+            break
         c = choices(st, face, prm, legal)
-        u = uniform(key, 2, 4 * t)
+        r = st[REROLLED]
+        u = uniform(key, 2, 4 * t) if r == 0 else uniform(key, 4, 4 * t + r)
+        if c == 1 or pick(u, legal, c) != REROLL:
+            break
+        reroll(st)
+        face = roll(draw(key, 3, 4 * t + r), prm)
     finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
 
 

@@ -1,6 +1,7 @@
 """Shave a Sheep's greedy policy, compiled: :mod:`sheepfold.games.shave_a_sheep.policy` over the
 state vector (the same value function, constants and tie-break: the first best in the legal
-order). ``tests/test_shave_kernel.py`` checks the two agree at every decision of small games.
+order, the same score of a reroll). ``tests/test_shave_kernel.py`` checks the two agree at
+every decision of small games.
 """
 
 from __future__ import annotations
@@ -10,14 +11,27 @@ import numpy as np
 from sheepfold.games.shave_a_sheep import policy as _policy
 from sheepfold.games.shave_a_sheep.kernel.layout import (
     OVER,
-    P_CAP,
+    P_COUNT,
+    P_DIE,
+    P_FACES,
     P_N,
+    P_RACE,
+    P_SHEAR_AT,
     PILE,
+    REROLL,
     SHEEP,
+    STATE_LEN,
     TRUNCATED,
     WOLF0,
 )
-from sheepfold.games.shave_a_sheep.kernel.step import copy, finish, howl_take, jit
+from sheepfold.games.shave_a_sheep.kernel.step import (
+    choices,
+    copy,
+    finish,
+    howl_take,
+    jit,
+    reroll,
+)
 
 SHEEP_WOOL_VALUE = float(_policy.SHEEP_WOOL_VALUE)
 FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
@@ -28,7 +42,7 @@ WIN_VALUE = float(_policy.WIN_VALUE)
 def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     """A seat's safe pile plus the discounted wool on its sheep."""
     wool = st[SHEEP + seat]
-    rate = FULL_SHEEP_VALUE if wool >= prm[P_CAP] else SHEEP_WOOL_VALUE
+    rate = FULL_SHEEP_VALUE if wool >= prm[P_SHEAR_AT] else SHEEP_WOOL_VALUE
     return st[PILE + seat] + rate * wool
 
 
@@ -60,6 +74,34 @@ def value(st, me, prm):  # type: ignore[no-untyped-def]
 
 
 @jit
+def reroll_value(st, me, prm):  # type: ignore[no-untyped-def]
+    """policy.reroll_value: each face's best action (not a further reroll), weighted by the
+    face's chance (its printed count over the die's); a race face scores the position as it is."""
+    base = st.copy()
+    reroll(base)
+    here = value(base, me, prm)
+    acts = np.zeros(16, dtype=np.int64)
+    trial = np.zeros(STATE_LEN, dtype=np.int64)
+    total = 0.0
+    for f in range(prm[P_FACES]):
+        p = prm[P_COUNT + f] / prm[P_DIE]
+        if prm[P_RACE + f]:
+            total += p * here
+            continue
+        best = -np.inf
+        for j in range(choices(base, f, prm, acts)):
+            if acts[j] == REROLL:
+                continue
+            copy(trial, base)
+            finish(trial, acts[j], prm)
+            v = value(trial, me, prm)
+            if v > best:
+                best = v
+        total += p * best
+    return total
+
+
+@jit
 def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
     """policy.greedy_action for ``me`` among ``legal[:cnt]``: each action tried on ``trial`` (a
     scratch state vector), the first best kept. ``target``: the choices are Howling Wolf's
@@ -68,12 +110,15 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
     best_v = -np.inf
     for j in range(cnt):
         a = legal[j]
-        copy(trial, st)
-        if target:
-            howl_take(trial, a - WOLF0)
+        if a == REROLL:
+            v = reroll_value(st, me, prm)
         else:
-            finish(trial, a, prm)
-        v = value(trial, me, prm)
+            copy(trial, st)
+            if target:
+                howl_take(trial, a - WOLF0)
+            else:
+                finish(trial, a, prm)
+            v = value(trial, me, prm)
         if v > best_v + 1e-9:
             best_a = a
             best_v = v

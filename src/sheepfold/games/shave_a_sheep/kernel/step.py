@@ -10,8 +10,14 @@ small rule sets against the engine. A turn, as the kernels play it::
         howl_take(st, k)                     #   g picks k != g: one piece back
         n = howl_choices(st, prm, out)       #   the roller: GROW or PASS
     else:
-        n = choices(st, face, prm, out)      # the roller's legal actions
+        n = choices(st, face, prm, out)      # the roller's legal actions (REROLL: roll again,
+                                             #   reroll(st); house rule rerolls)
     act(st, a, prm); end_turn(st, prm)      # = finish(st, a, prm)
+
+The house rules (``prm``'s ``P_SHEAR_AT`` ... ``P_REROLLS``, docs/spec/rulings.md "House rules")
+are played once each, as in the engine: ``shear`` (the cost), ``pink_shear`` (the full bonus),
+``wolf`` (how much, where to), ``end_turn`` (the auto-shear threshold, the target, the final
+shear), ``choices`` and ``reroll`` (rerolls).
 
 Every function changes ``st`` in place; the legal-action functions write ascending engine action
 ids into ``out`` and return how many (the engine's ``legal_actions`` order).
@@ -37,19 +43,28 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     GROW,
     MIDDLE,
     OVER,
+    P_BONUS,
     P_CAP,
     P_CUT,
     P_FACES,
+    P_FINAL,
     P_GRAB,
     P_MASK,
     P_MAXT,
     P_MRWOLF,
     P_N,
+    P_REROLLS,
     P_ROLL,
+    P_SHEAR_AT,
+    P_TARGET,
     P_WOOL,
+    P_WTAKE,
+    P_WTO,
     PASS,
     PILE,
     RAID,
+    REROLL,
+    REROLLED,
     SHEAR,
     SHEEP,
     SWAP0,
@@ -121,13 +136,43 @@ def grow(st, seat, pieces, prm):  # type: ignore[no-untyped-def]
 
 @inline
 def shear(st, seat, prm):  # type: ignore[no-untyped-def]
-    """The sheep's wool to the pile; under Cutting costs one piece pays (Shave a Sheep ruling 7)."""
+    """The sheep's wool to the pile, less the shear's cost back to the middle (at most what was
+    shorn: Shave a Sheep ruling 7, house rule shear_cost)."""
     wool = st[SHEEP + seat]
-    if wool > 0 and prm[P_CUT]:
-        wool -= 1
-        st[MIDDLE] += 1
-    st[PILE + seat] += wool
+    pay = prm[P_CUT] if prm[P_CUT] < wool else wool
+    st[MIDDLE] += pay
+    st[PILE + seat] += wool - pay
     st[SHEEP + seat] = 0
+
+
+@inline
+def pink_shear(st, seat, prm):  # type: ignore[no-untyped-def]
+    """The roller's chosen shear; a full sheep's also moves ``full_bonus`` pieces from the
+    middle (as many as there are) to the pile, after the cost is paid (house rule full_bonus)."""
+    full = st[SHEEP + seat] >= prm[P_CAP]
+    shear(st, seat, prm)
+    if full:
+        bonus = prm[P_BONUS] if prm[P_BONUS] < st[MIDDLE] else st[MIDDLE]
+        st[MIDDLE] -= bonus
+        st[PILE + seat] += bonus
+
+
+@inline
+def wolf(st, me, k, prm):  # type: ignore[no-untyped-def]
+    """The standard wolf on seat ``k``'s sheep (Shave a Sheep ruling 4): all (house rule
+    wolf_takes: half rounded up, or a number) back to the middle (wolf_to: or to ``me``'s pile)."""
+    wool = st[SHEEP + k]
+    code = prm[P_WTAKE]
+    take = wool
+    if code == -1:
+        take = (wool + 1) // 2
+    elif code > 0 and code < wool:
+        take = code
+    st[SHEEP + k] -= take
+    if prm[P_WTO]:
+        st[PILE + me] += take
+    else:
+        st[MIDDLE] += take
 
 
 @inline
@@ -163,7 +208,16 @@ def choices(st, face, prm, out):  # type: ignore[no-untyped-def]
     if c == 0:
         out[0] = PASS
         c = 1
+    if st[REROLLED] < prm[P_REROLLS]:  # house rule rerolls: roll again
+        out[c] = REROLL
+        c += 1
     return c
+
+
+@inline
+def reroll(st):  # type: ignore[no-untyped-def]
+    """The roller rolls again instead of acting (house rule rerolls): one reroll used."""
+    st[REROLLED] += 1
 
 
 @inline
@@ -198,15 +252,15 @@ def howl_choices(st, prm, out):  # type: ignore[no-untyped-def]
 
 @inline
 def act(st, a, prm):  # type: ignore[no-untyped-def]
-    """The roller's action ``a`` (a normal face's, or Howling Wolf's GROW / PASS); the turn is
-    not finished (see :func:`end_turn`)."""
+    """The roller's action ``a`` (a normal face's, or Howling Wolf's GROW / PASS; not REROLL,
+    see :func:`reroll`); the turn is not finished (see :func:`end_turn`)."""
     me = st[TURN]
     if a == GROW:
         grow(st, me, 1, prm)
     elif a == DOUBLE:
         grow(st, me, 2, prm)
     elif a == SHEAR:
-        shear(st, me, prm)
+        pink_shear(st, me, prm)
     elif a < WOLF0:  # swap sheep
         k = a - SWAP0
         x = st[SHEEP + me]
@@ -219,9 +273,8 @@ def act(st, a, prm):  # type: ignore[no-untyped-def]
             if st[SHEEP + k] > 0:
                 st[SHEEP + k] -= 1
                 st[PILE + me] += 1
-        else:  # all the wool goes back to the middle
-            st[MIDDLE] += st[SHEEP + k]
-            st[SHEEP + k] = 0
+        else:
+            wolf(st, me, k, prm)
     elif a == RAID:  # option B: up to two pieces, the wolf goes home
         k = st[WOLF] - 1
         take = st[SHEEP + k] if st[SHEEP + k] < 2 else 2
@@ -232,15 +285,30 @@ def act(st, a, prm):  # type: ignore[no-untyped-def]
 
 
 @inline
-def end_turn(st, prm):  # type: ignore[no-untyped-def]
-    """The end of a turn: the final shear when the middle is empty (Shave a Sheep ruling 6, in
-    seat order; a Cutting costs payment does not restart the game); the end of a game that
-    reached its turn limit (no next turn, so no auto-shear: docs/engine.md, "Truncated games");
-    else the next seat's turn, with its auto-shear (Shave a Sheep ruling 5)."""
-    n = prm[P_N]
+def game_ends(st, prm):  # type: ignore[no-untyped-def]
+    """The middle is empty (Shave a Sheep ruling 6) or a pile holds the target (house rule)."""
     if st[MIDDLE] == 0:
-        for s in range(n):
-            shear(st, s, prm)
+        return True
+    if prm[P_TARGET] > 0:
+        for s in range(prm[P_N]):
+            if st[PILE + s] >= prm[P_TARGET]:
+                return True
+    return False
+
+
+@inline
+def end_turn(st, prm):  # type: ignore[no-untyped-def]
+    """The end of a turn: when the game ends (:func:`game_ends`), the final shear
+    (Shave a Sheep ruling 6, in seat order, unless the house rule final_shear is off; a shear's
+    payment does not restart the game); the end of a game that reached its turn limit (no next turn, so no
+    auto-shear: docs/engine.md, "Truncated games"); else the next seat's turn, with its
+    auto-shear (Shave a Sheep ruling 5, at the house rule's threshold)."""
+    n = prm[P_N]
+    st[REROLLED] = 0
+    if game_ends(st, prm):
+        if prm[P_FINAL]:
+            for s in range(n):
+                shear(st, s, prm)
         st[OVER] = 1
         return
     st[TURNS] += 1
@@ -252,7 +320,7 @@ def end_turn(st, prm):  # type: ignore[no-untyped-def]
     if t == n:
         t = 0
     st[TURN] = t
-    if st[SHEEP + t] >= prm[P_CAP]:
+    if st[SHEEP + t] >= prm[P_SHEAR_AT]:
         shear(st, t, prm)
 
 
