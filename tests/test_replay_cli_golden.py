@@ -40,6 +40,10 @@ r ram; upper case black):
   the final shear banks seat 1's 3: 4|3, middle 13.
 * shave-house-no-final-shear: double (2), grow (1), shear (pile 2), grow (2, m0): the game ends
   with no final shear: piles 2|0 (a 2-2 tie with it).
+* shave-house-full-bonus (2, cap 2, wool 8): double (2, m6), grow (1, m5); seat 0's auto-shear
+  of a full sheep banks 2 and the bonus 2 (pile 4, m3); grow (1, m2); double with room for one
+  (2, m1); a pink shear of 1 earns no bonus (pile 5); seat 1's auto-shear banks 2 and the bonus's
+  last piece (pile 3, m0): the game ends at once, 5|3.
 * shave-house-rerolls (2): gray/green and x2 rolled again, grow on white; double; white rolled
   again, shear on white/pink (pile 1): sheep 0|2, piles 1|0, m7.
 """

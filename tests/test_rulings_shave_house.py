@@ -91,11 +91,11 @@ def test_house_rule_shear_cost_pays_every_shear() -> None:
             variants=["cutting-costs"], shear_cost=2)  # fmt: skip
     refused("no pile can ever grow", shear_cost=5)
     refused("no pile can ever grow", shear_cost=3, max_wool=3)
-    refused("no pile can ever grow", shear_cost=5, full_bonus=1)  # see the full bonus's test
     ShaveRules(shear_cost=5, wolf_to="roller")  # a greedy wolf fills a pile
+    ShaveRules(shear_cost=5, full_bonus=1)  # so does the bonus of a full sheep
 
 
-def test_house_rule_full_bonus_rewards_a_full_sheep_pink_shear() -> None:
+def test_house_rule_full_bonus_rewards_the_shear_of_a_full_sheep() -> None:
     s = position(middle=10, sheep=[5, 0], full_bonus=2)
     play(s, "white/pink", "shear")
     assert (s.piles, s.middle) == ([7, 0], 8)
@@ -106,10 +106,21 @@ def test_house_rule_full_bonus_rewards_a_full_sheep_pink_shear() -> None:
     s = position(middle=1, sheep=[5, 3], full_bonus=3, shear_cost=1)
     play(s, "white/pink", "shear")
     assert s.is_terminal() and s.piles == [6, 2] and s.middle == 1
-    # not on an auto-shear (nor the final shear): the roller's chosen shear only
+    # the auto-shear of a full sheep earns it too (our ruling: that is how sheep get shorn full)
     s = position(middle=10, sheep=[0, 5], full_bonus=2)
     play(s, "white", "grow")
-    assert (s.piles, s.middle) == ([0, 5], 9)
+    assert (s.piles, s.middle) == ([0, 7], 7)
+    # ... and when its bonus takes the last piece, the game ends at once: the final shear
+    s = position(middle=2, sheep=[0, 5], full_bonus=2)
+    play(s, "white", "grow")
+    assert s.is_terminal() and (s.piles, s.sheep, s.middle) == ([1, 6], [0, 0], 0)
+    # not on the final shear, and not below max_wool (an auto-shear threshold under it)
+    s = position(middle=1, sheep=[0, 5], full_bonus=2)
+    play(s, "white", "grow")
+    assert s.is_terminal() and s.piles == [1, 5]
+    s = position(middle=10, sheep=[0, 3], full_bonus=2, auto_shear=3)
+    play(s, "white", "grow")
+    assert (s.piles, s.middle) == ([0, 3], 9)
 
 
 def test_house_rule_target_ends_the_game_at_the_end_of_the_turn() -> None:

@@ -18,9 +18,9 @@ of the die; at a grab, the grabbing seat.
 
 The house rules of :class:`~sheepfold.games.shave_a_sheep.rules.ShaveRules` (docs/spec/rulings.md,
 "House rules") are played here once each: ``auto_shear`` in :meth:`ShaveState._end_turn`,
-``wolf_takes`` / ``wolf_to`` in :meth:`ShaveState._wolf`, ``shear_cost`` in
-:meth:`ShaveState._shear`, ``full_bonus`` in :meth:`ShaveState._pink_shear`, ``target`` and
-``final_shear`` in :meth:`ShaveState._end_turn`, ``rerolls`` in :meth:`ShaveState._choices`.
+``wolf_takes`` / ``wolf_to`` in :meth:`ShaveState._wolf`, ``shear_cost`` and ``full_bonus`` in
+:meth:`ShaveState._shear`, ``target`` in :meth:`ShaveState._end_turn`, ``final_shear`` in
+:meth:`ShaveState._final_shear`, ``rerolls`` in :meth:`ShaveState._choices`.
 """
 
 from __future__ import annotations
@@ -357,7 +357,7 @@ class ShaveState(State):
         elif action == DOUBLE:
             self._grow(me, 2)
         elif action == SHEAR:
-            self._pink_shear(me)
+            self._shear(me)
         elif action < WOLF0:  # swap
             k = action - SWAP0
             self.sheep[me], self.sheep[k] = self.sheep[k], self.sheep[me]
@@ -396,22 +396,18 @@ class ShaveState(State):
         else:
             self.middle += take
 
-    def _shear(self, seat: Seat) -> None:
+    def _shear(self, seat: Seat, in_play: bool = True) -> None:
         """The sheep's wool to its owner's safe pile, less the shear's cost back to the middle
-        (Shave a Sheep ruling 7, house rule ``shear_cost``: at most what was shorn)."""
+        (Shave a Sheep ruling 7, house rule ``shear_cost``: at most what was shorn). A shear in
+        play (pink or the auto-shear, not the final shear) of a full sheep (carrying
+        ``max_wool``) also moves ``full_bonus`` pieces from the middle to the pile, as many as
+        there are, after the cost is paid (house rule ``full_bonus``)."""
         wool = self.sheep[seat]
         pay = min(wool, self.game.rules.cost)
         self.middle += pay
         self.piles[seat] += wool - pay
         self.sheep[seat] = 0
-
-    def _pink_shear(self, seat: Seat) -> None:
-        """The roller's chosen shear (pink); with the house rule ``full_bonus`` a full sheep's
-        shear also moves that many pieces from the middle (as many as there are) to the pile,
-        after the shear's cost is paid."""
-        full = self.sheep[seat] >= self.game.rules.max_wool
-        self._shear(seat)
-        if full:
+        if in_play and wool >= self.game.rules.max_wool:
             bonus = min(self.game.rules.full_bonus, self.middle)
             self.middle -= bonus
             self.piles[seat] += bonus
@@ -427,10 +423,7 @@ class ShaveState(State):
         self.grabber = -1
         self.rerolls_used = 0
         if self._game_ends():
-            if self.game.rules.final_shear:  # Shave a Sheep ruling 6, unless final_shear is off
-                for s in range(self.game.num_players):
-                    self._shear(s)  # a shear's payment here does not restart the game
-            self.phase = OVER
+            self._final_shear()
             return
         self.turns += 1
         mt = self.game.rules.max_turns
@@ -441,7 +434,18 @@ class ShaveState(State):
         self.turn = (self.turn + 1) % self.game.num_players
         if self.sheep[self.turn] >= self.game.rules.shear_at:  # Shave a Sheep ruling 5: auto-shear
             self._shear(self.turn)
+            if self.middle == 0:  # its full bonus took the last piece: the game ends at once
+                self._final_shear()
+                return
         self.phase = ROLL
+
+    def _final_shear(self) -> None:
+        """The end: every sheep shorn one last time in seat order (Shave a Sheep ruling 6,
+        unless the house rule ``final_shear`` is off; its payments do not restart the game)."""
+        if self.game.rules.final_shear:
+            for s in range(self.game.num_players):
+                self._shear(s, in_play=False)
+        self.phase = OVER
 
     # -- results & views --------------------------------------------------------------------
     def scores(self) -> list[float]:

@@ -126,8 +126,9 @@ class ShaveRules(BaseModel):
         default=0,
         ge=0,
         le=1000,
-        description="a pink shear of a full sheep (carrying max_wool) also moves this many "
-        "pieces from the middle (as many as there are) to the roller's safe pile",
+        description="a shear in play (pink or the auto-shear, not the final shear) of a full "
+        "sheep (carrying max_wool) also moves this many pieces from the middle (as many as "
+        "there are) to its owner's safe pile",
     )
     target: int | None = Field(
         default=None,
@@ -266,12 +267,13 @@ class ShaveRules(BaseModel):
         acts = {a for f in self.faces for a in face_actions(f)}
         if "wolf" in acts and (self.wolf_to == "roller" or self.mr_wolf):
             return None
+        if self.full_bonus > 0:  # a full sheep's shear takes pieces from the middle
+            return None
         return (
             f"shear_cost {self.cost} is at least max_wool {self.max_wool}, so every shear pays "
             "back all it shears, and no other rule fills a pile (a gray face with wolf_to = "
-            "'roller' or my-friend-mr-wolf; full_bonus needs a full sheep's pink shear, which "
-            "the auto-shear always comes before): no pile can ever grow, the game can only end "
-            "by an empty middle with every pile at 0"
+            "'roller' or my-friend-mr-wolf, or a full_bonus for full sheep): no pile can ever "
+            "grow, the game can only end by an empty middle with every pile at 0"
         )
 
     # -- derived ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ small rule sets against the engine. A turn, as the kernels play it::
     act(st, a, prm); end_turn(st, prm)      # = finish(st, a, prm)
 
 The house rules (``prm``'s ``P_SHEAR_AT`` ... ``P_REROLLS``, docs/spec/rulings.md "House rules")
-are played once each, as in the engine: ``shear`` (the cost), ``pink_shear`` (the full bonus),
+are played once each, as in the engine: ``shear`` (the cost, the full bonus),
 ``wolf`` (how much, where to), ``end_turn`` (the auto-shear threshold, the target, the final
 shear), ``choices`` and ``reroll`` (rerolls).
 
@@ -135,23 +135,17 @@ def grow(st, seat, pieces, prm):  # type: ignore[no-untyped-def]
 
 
 @inline
-def shear(st, seat, prm):  # type: ignore[no-untyped-def]
+def shear(st, seat, prm, in_play):  # type: ignore[no-untyped-def]
     """The sheep's wool to the pile, less the shear's cost back to the middle (at most what was
-    shorn: Shave a Sheep ruling 7, house rule shear_cost)."""
+    shorn: Shave a Sheep ruling 7, house rule shear_cost); a shear ``in_play`` (pink or the
+    auto-shear, not the final shear) of a full sheep also moves ``full_bonus`` pieces from the
+    middle (as many as there are) to the pile, after the cost (house rule full_bonus)."""
     wool = st[SHEEP + seat]
     pay = prm[P_CUT] if prm[P_CUT] < wool else wool
     st[MIDDLE] += pay
     st[PILE + seat] += wool - pay
     st[SHEEP + seat] = 0
-
-
-@inline
-def pink_shear(st, seat, prm):  # type: ignore[no-untyped-def]
-    """The roller's chosen shear; a full sheep's also moves ``full_bonus`` pieces from the
-    middle (as many as there are) to the pile, after the cost is paid (house rule full_bonus)."""
-    full = st[SHEEP + seat] >= prm[P_CAP]
-    shear(st, seat, prm)
-    if full:
+    if in_play and wool >= prm[P_CAP]:
         bonus = prm[P_BONUS] if prm[P_BONUS] < st[MIDDLE] else st[MIDDLE]
         st[MIDDLE] -= bonus
         st[PILE + seat] += bonus
@@ -260,7 +254,7 @@ def act(st, a, prm):  # type: ignore[no-untyped-def]
     elif a == DOUBLE:
         grow(st, me, 2, prm)
     elif a == SHEAR:
-        pink_shear(st, me, prm)
+        shear(st, me, prm, True)
     elif a < WOLF0:  # swap sheep
         k = a - SWAP0
         x = st[SHEEP + me]
@@ -306,10 +300,7 @@ def end_turn(st, prm):  # type: ignore[no-untyped-def]
     n = prm[P_N]
     st[REROLLED] = 0
     if game_ends(st, prm):
-        if prm[P_FINAL]:
-            for s in range(n):
-                shear(st, s, prm)
-        st[OVER] = 1
+        final_shear(st, prm)
         return
     st[TURNS] += 1
     if prm[P_MAXT] > 0 and st[TURNS] >= prm[P_MAXT]:
@@ -321,7 +312,19 @@ def end_turn(st, prm):  # type: ignore[no-untyped-def]
         t = 0
     st[TURN] = t
     if st[SHEEP + t] >= prm[P_SHEAR_AT]:
-        shear(st, t, prm)
+        shear(st, t, prm, True)
+        if st[MIDDLE] == 0:  # its full bonus took the last piece: the game ends at once
+            final_shear(st, prm)
+
+
+@inline
+def final_shear(st, prm):  # type: ignore[no-untyped-def]
+    """The end: every sheep shorn one last time in seat order (Shave a Sheep ruling 6, unless
+    the house rule final_shear is off; its payments do not restart the game)."""
+    if prm[P_FINAL]:
+        for s in range(prm[P_N]):
+            shear(st, s, prm, False)
+    st[OVER] = 1
 
 
 @inline
