@@ -27,8 +27,11 @@ ON_THE_FLY_LIMIT = 5_000_000
 _SOLUTIONS: dict[tuple[Any, ...], Any] = {}
 
 
-def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> Any:
-    """The solver's solution this seat plays (shared between bots of the same game)."""
+def solution_for(
+    game: Game, seat: Seat, table: Sequence[Any] | None = None, solve: bool = True
+) -> Any:
+    """The solver's solution this seat plays (shared between bots of the same game).
+    ``solve=False``: only one already in memory or in the disk cache (else SheepfoldError)."""
     from sheepfold.games.shave_a_sheep import solver
 
     rules = game.rules
@@ -41,6 +44,8 @@ def solution_for(game: Game, seat: Seat, table: Sequence[Any] | None = None) -> 
         key = (rules.key(), n, seat)
     if key in _SOLUTIONS:
         return _SOLUTIONS[key]
+    if not solve and (table is not None or not solver.cache_path(rules, n, seat).exists()):
+        raise SheepfoldError("the perfect bot's solution of these rules is not computed yet")
     space = solver.Space(rules, n)
     if n == 2 or table is None:
         if not solver.cache_path(rules, n, seat).exists() and space.size > ON_THE_FLY_LIMIT:
@@ -72,12 +77,13 @@ class PerfectShave(Bot):
                 f"perfect: the table needs one entry per seat ({game.num_players})"
             )
         self.table = list(table) if table is not None else None
+        self.solve = True  # False: only solutions already computed (a server's bot)
         self._sol: Any = None
 
     @property
     def solution(self) -> Any:
         if self._sol is None:
-            self._sol = solution_for(self.game, self.seat, self.table)
+            self._sol = solution_for(self.game, self.seat, self.table, self.solve)
         return self._sol
 
     def act(self, view: View) -> Action:
