@@ -5,14 +5,12 @@ solutions computed beforehand or by the one background job."""
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from polling import wait_until
-from sheepfold.bots import _LIMITS, _REGISTRY, Bot, check_options, register_bot
+from sheepfold.bots import check_options
 from sheepfold.server.limits import Rate
 
 
@@ -48,35 +46,13 @@ def test_bot_options_within_the_limits_are_taken(live_server):
     assert r.status_code == 422 and "iterations=999" in r.json()["detail"]
 
 
-class Blocker(Bot):
-    """Thinks until the test lets it go."""
-
-    release = threading.Event()
-
-    def act(self, view: Any) -> int:
-        self.release.wait(60)
-        return 0
-
-
-@pytest.fixture
-def blocker() -> Iterator[type[Blocker]]:
-    register_bot("shave-a-sheep", "blocker", "waits for the test")(
-        lambda game, seat, seed, arg: Blocker(game, seat, seed)
-    )
-    Blocker.release.clear()
-    yield Blocker
-    Blocker.release.set()
-    del _REGISTRY["shave-a-sheep"]["blocker"], _LIMITS[("shave-a-sheep", "blocker")]
-
-
 def test_a_bot_past_its_deadline_plays_a_fallback_and_no_table_starves(
     make_server, ws_client, blocker, caplog
 ):
     # one worker, held by a bot that never answers: every other decision would wait for ever
     srv = make_server(bot_workers=1, bot_deadline=0.05)
-    stuck = srv.create(
-        game="shave-a-sheep",
-        rules={"wool": 3},
+    stuck = srv.create(  # Dolly Crush: a dog card, then its swaps, all decisions of one seat
+        game="dolly-crush",
         seats=[{"kind": "bot", "bot": "blocker"}, {"kind": "bot", "bot": "blocker"}],
     )
     other = srv.create(
@@ -85,9 +61,10 @@ def test_a_bot_past_its_deadline_plays_a_fallback_and_no_table_starves(
         seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
     )
     with caplog.at_level(logging.WARNING, logger="sheepfold.server"):
-        for t in (stuck, other):
-            c = ws_client(f"{srv.ws_url}/ws/{t['id']}")
-            assert c.wait_state(lambda m: m["view"]["finished"], timeout=60)
+        c = ws_client(f"{srv.ws_url}/ws/{other['id']}")
+        assert c.wait_state(lambda m: m["view"]["finished"], timeout=60)
+        c = ws_client(f"{srv.ws_url}/ws/{stuck['id']}")
+        assert c.wait_state(lambda m: m["seq"] > 40, timeout=60)  # turn after turn
     events = srv.manager.get(stuck["id"]).events + srv.manager.get(other["id"]).events
     assert any("took too long" in e["text"] for e in events)
     slow = [r.getMessage() for r in caplog.records if "too slow" in r.getMessage()]

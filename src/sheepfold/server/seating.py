@@ -133,7 +133,7 @@ class Seating:
         if s.kind != "human" or s.conns or s.token_hash is None or t.finished():
             return
         s.stand_in = t.config.get("replacement_bot", "random")
-        s.bot_obj = None
+        self._new_player(s)
         t.log.note(seat, "is away: a bot plays for them until they come back")
         t.broadcast()
         t.schedule()
@@ -141,9 +141,15 @@ class Seating:
     def _take_back(self, s: Seat) -> None:
         """The person is back: the stand-in stops (an answer it is still thinking of is dropped)."""
         s.stand_in = None
-        s.bot_obj = None
+        self._new_player(s)
         self.table.log.note(s.seat, "is back and plays again")
         self.table.schedule()
+
+    def _new_player(self, s: Seat) -> None:
+        """Someone else makes this seat's decisions from now on: the old bot's answer (if it
+        is thinking) is dropped, and the position is scheduled again for the new player."""
+        s.bot_obj = None
+        self.table.bots.task_key = None
 
     # -- sitting down and leaving ------------------------------------------------------------
     def take_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
