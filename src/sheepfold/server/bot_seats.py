@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -106,7 +107,8 @@ class BotSeats:
         s = t.seats[seat]
         if s.bot_obj is None:
             spec = s.bot_spec or "random"
-            s.bot_obj = make_bot(spec, t.game, seat, seed=(t.seed * 31 + seat) & 0x7FFFFFFF)
+            # its own random bits: nothing a bot's play shows says anything about the table's seed
+            s.bot_obj = make_bot(spec, t.game, seat, seed=secrets.randbits(31))
             if isinstance(s.bot_obj, PerfectShave):
                 s.bot_obj.solve = False  # the server's background job solves (solutions.py)
         return s.bot_obj
