@@ -229,6 +229,7 @@ def main() -> int:
             db,
             "--bot-delay",
             "0",
+            "--no-limits",  # every table and socket of the load comes from one address
         ],
         stdout=subprocess.DEVNULL,
     )

@@ -187,6 +187,36 @@ def ws_client() -> Iterator[Any]:
             pass
 
 
+# -- a bot that thinks until the test lets it go -------------------------------------------------
+class Blocker:
+    """The ``blocker`` bot (both games): each decision waits for ``release``, then plays the
+    first legal action."""
+
+    release = threading.Event()
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def act(self, view: Any) -> int:
+        self.release.wait(60)
+        return int(self.game.determinize(view, seed=0).legal_actions()[0])
+
+
+@pytest.fixture
+def blocker() -> Iterator[type[Blocker]]:
+    from sheepfold.bots import _LIMITS, _REGISTRY, register_bot
+
+    for game in ("dolly-crush", "shave-a-sheep"):
+        register_bot(game, "blocker", "waits for the test")(
+            lambda game, seat, seed, arg: Blocker(game, seat)  # type: ignore[arg-type,return-value]
+        )
+    Blocker.release.clear()
+    yield Blocker
+    Blocker.release.set()
+    for game in ("dolly-crush", "shave-a-sheep"):
+        del _REGISTRY[game]["blocker"], _LIMITS[(game, "blocker")]
+
+
 # -- PostgreSQL --------------------------------------------------------------------------------
 def _pg_user() -> str:
     import pwd

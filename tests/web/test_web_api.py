@@ -193,7 +193,7 @@ def test_lobby_api(live_server):
         assert live_server.http.get(path).status_code == 200, path
 
 
-def test_a_player_gone_for_good_is_replaced_or_the_seat_freed(make_server, ws_client):
+def test_an_away_player_gets_a_stand_in_and_takes_the_seat_back(make_server, ws_client):
     srv = make_server(leave_grace=0.3)
     kept = srv.create(
         game="shave-a-sheep",
@@ -212,25 +212,29 @@ def test_a_player_gone_for_good_is_replaced_or_the_seat_freed(make_server, ws_cl
     def seat0(t: dict[str, Any]) -> dict[str, Any]:
         return srv.http.get(f"/api/tables/{t['id']}").json()["seats"][0]
 
-    def gone(t: dict[str, Any]) -> bool:  # the server saw Ann leave (a bot may be there already)
-        seat = seat0(t)
-        return seat["kind"] == "bot" or not seat["online"]
-
     # Ann leaves the table without bots first, then the other: when the grace of the second
-    # has run out (a bot took her seat), the grace of the first has run out too, on the same
+    # has run out (a bot stands in), the grace of the first has run out too, on the same
     # event loop; so the first seat is checked after its grace without timing anything.
+    tokens = {}
     for t in (freed, kept):
         a = srv.join(t["id"], "Ann")
+        tokens[t["id"]] = a["token"]
         c = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
         c.close()
-        wait_until(lambda t=t: gone(t), what="the server to see Ann leave")
-    wait_until(
-        lambda: seat0(kept)["kind"] == "bot", what="a bot to take Ann's seat after the grace"
-    )
-    assert seat0(kept)["name"].startswith("Ann")
-    # the table said no bots: after an explicit leave the seat is free for someone else
+        wait_until(lambda t=t: not seat0(t)["online"], what="the server to see Ann leave")
+    away = wait_until(lambda: seat0(kept)["stand_in"] and seat0(kept), what="a stand-in for Ann")
+    # the seat is still Ann's: a bot plays for her (her roll), her token still holds it
+    assert (away["kind"], away["name"], away["stand_in"]) == ("human", "Ann", "random")
+    watcher = ws_client(f"{srv.ws_url}/ws/{kept['id']}")
+    watcher.wait_state(lambda m: m["seq"] > 0)  # the stand-in rolled for her
+    back = ws_client(f"{srv.ws_url}/ws/{kept['id']}", tokens[kept["id"]])
+    assert back.last_state["you"] == 0
+    assert seat0(kept)["stand_in"] is None and seat0(kept)["online"]
+    assert any("is back" in e["text"] for e in srv.manager.get(kept["id"]).events)
+    # the table said no bots: nobody stands in, the seat waits for Ann
     seat = seat0(freed)
-    assert seat["kind"] == "human" and not seat["free"]  # only disconnected: still Ann's
+    assert seat["kind"] == "human" and not seat["free"] and seat["stand_in"] is None
+    # after an explicit leave the seat is free for someone else
     a2 = srv.join(freed["id"], "Bob")  # the other seat
     c = ws_client(f"{srv.ws_url}/ws/{freed['id']}", a2["token"])
     c.send({"type": "leave"})

@@ -21,6 +21,11 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # anything the Content-Security-Policy blocked (an inline style or script) is an error too
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.errors = errors  # type: ignore[attr-defined]
     return page
 
@@ -30,7 +35,7 @@ def sit(page: Any, url: str, name: str, seat: int | None = None) -> None:
     page.wait_for_selector("#join-name")
     page.fill("#join-name", name)
     page.click(f".sit[data-seat='{seat}']" if seat is not None else ".sit")
-    page.wait_for_function("window.SF_LAST && window.SF_LAST.you !== null")
+    page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you !== null")
 
 
 def last(page: Any) -> dict[str, Any]:
@@ -86,7 +91,7 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
         assert p.inner_text("#swaps-left") == "0"
         # the server's engine answers the preview: the dashed cards are the cells it sent
         p.wait_for_function(
-            "document.querySelector('#preview').innerText.includes('With these swaps you take')"
+            "() => document.querySelector('#preview').innerText.includes('With these swaps you take')"
         )
         text = p.inner_text("#preview")
         dashed = p.eval_on_selector_all(".cell.line", "els => els.map((e) => e.dataset.cell)")
@@ -104,7 +109,7 @@ def test_two_browsers_play_dolly_crush_to_the_end(browser, live_server, shots):
             p.screenshot(path=str(shots / "dolly-phone-swap.png"), full_page=True)
         p.click("#confirm")
         for q in pages:
-            q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
         v = last(p)["view"]
         assert sorted(v["last_taken"]) == sorted(dashed)  # the turn took the dashed cards
         if turn == 0:
@@ -157,7 +162,7 @@ def test_shave_a_sheep_against_bots_in_the_browser(browser, make_server, shots):
                 page.screenshot(path=str(shots / "shave-phone-choose.png"), full_page=True)
                 shot = True
             page.click(".act >> nth=0")
-        page.wait_for_function(f"window.SF_LAST.seq > {seq}")
+        page.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
     else:
         raise AssertionError("the game did not end")
     v = last(page)["view"]
@@ -186,7 +191,7 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
         seq = last(p)["seq"]
         p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
         for q in pages:
-            q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
     else:
         raise AssertionError("no gray face came up")
     roller = last(pages[0])["view"]["turn"]
@@ -199,7 +204,7 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
     pages[first].click("#howl")
     second_clicked = pages[second].evaluate(click)  # right behind: usually before the news arrives
     for q in pages:
-        q.wait_for_function(f"window.SF_LAST.seq > {seq}")
+        q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
     v = last(pages[second])["view"]
     assert v["grabber"] == first and v["phase"] == "howl-target"
     if second_clicked:  # the second grab was refused, to that client alone
@@ -232,7 +237,7 @@ def test_a_turn_started_elsewhere_is_finished_in_the_page(browser, live_server, 
         seq = last(page)["seq"]
         page.click(f"[data-cell='{a}']")
         page.click(f"[data-cell='{b}']")
-        page.wait_for_function(f"window.SF_LAST.seq > {seq}")
+        page.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
     v = last(page)["view"]
     assert v["dogs_left"][0] == [1, 2, 3] and not (v["turn"] == 0 and v["phase"] == "swap")
     assert not page.errors
@@ -243,3 +248,19 @@ def test_an_unknown_table_says_so(browser, live_server):
     page.goto(live_server.url + "/t/nope")
     page.wait_for_selector("text=does not exist")
     assert not page.errors
+
+
+def test_a_seat_link_opens_the_seat_on_another_device(browser, live_server, shots):
+    t = live_server.create(game="dolly-crush", seats=[{}, {"kind": "bot", "bot": "greedy"}])
+    first = new_page(browser)
+    sit(first, f"{live_server.url}/t/{t['id']}", "Ann")
+    first.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    first.click("#copy-seat")
+    link = first.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(f"{live_server.url}/t/{t['id']}#seat=")
+    phone = new_page(browser, PHONE)  # another device: nothing in its storage
+    phone.goto(link)
+    phone.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")
+    assert "#" not in phone.url  # the token left the address bar
+    phone.screenshot(path=str(shots / "seat_link.png"))
+    assert not first.errors and not phone.errors

@@ -43,6 +43,7 @@ def start_server(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
             "--bot-delay",
             "0",
             "--dev-seeds",
+            "--no-limits",  # ten clients on one address play as fast as they can
             "--race-timeout",
             "0.3",
         ],

@@ -3,13 +3,18 @@
 Bots are found by name, per game: ``make_bot("greedy", game, seat=1, seed=7)``. A name may carry
 options after a colon for bots that take them (``mcts:500``). Every front end (terminal, web, lab,
 tournaments) uses these same names.
+
+Each bot declares the options a server may accept and their bounds (``register_bot(...,
+limits={"iterations": (0, 100_000), "time": (0.05, 2.0)})``): :func:`check_options` refuses
+any other option, or a value out of its bounds, so that nobody can ask a shared server for an
+hour of thinking. The lab and the command line, on one's own machine, are not bounded.
 """
 
 from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sheepfold.core.play import provide_bots
@@ -22,6 +27,12 @@ BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
 _REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {g: {} for g in game_names()}
 # bot name -> the modules of compiled kernels its decisions call (see sheepfold.bots.warmup)
 _KERNELS: dict[str, tuple[str, ...]] = {}
+# (game, bot name) -> option -> (lowest, highest) value a server accepts
+_LIMITS: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
+
+
+class BotOptionError(SheepfoldError):
+    """A bot option a server does not accept (unknown to the bot's limits, or out of bounds)."""
 
 
 class Bot(abc.ABC):
@@ -56,13 +67,19 @@ class Bot(abc.ABC):
 
 
 def register_bot(
-    game: str, name: str, description: str, kernels: tuple[str, ...] = ()
+    game: str,
+    name: str,
+    description: str,
+    kernels: tuple[str, ...] = (),
+    limits: Mapping[str, tuple[float, float]] | None = None,
 ) -> Callable[[BotFactory], BotFactory]:
     """Register a bot's factory; ``kernels``: the modules of compiled code it calls (the bot
-    class's ``kernels``), warmed by front ends before the first game."""
+    class's ``kernels``), warmed by front ends before the first game; ``limits``: the options
+    a server accepts, each with its (lowest, highest) value (none: it takes no options there)."""
 
     def deco(factory: BotFactory) -> BotFactory:
         _REGISTRY[game][name] = (factory, description)
+        _LIMITS[(game, name)] = dict(limits or {})
         if kernels:
             _KERNELS[name] = tuple(dict.fromkeys(_KERNELS.get(name, ()) + kernels))
         return factory
@@ -106,6 +123,38 @@ def kernels_of(names: list[str] | None = None) -> list[str]:
         if wanted is None or name in wanted:
             out.update(dict.fromkeys(mods))
     return list(out)
+
+
+def bot_limits(game: str, name: str) -> dict[str, tuple[float, float]]:
+    """The options a server accepts for this bot, with their bounds."""
+    _load_all()
+    return dict(_LIMITS.get((game, name), {}))
+
+
+def check_options(game: str, spec: str) -> str:
+    """``spec`` (``expert:iterations=2000,time=0.5``) if its bot exists for ``game`` and every
+    option is one its limits declare, within bounds; else SheepfoldError (no such bot) or
+    BotOptionError (which option, and what is allowed)."""
+    _load_all()
+    name, _, arg = spec.partition(":")
+    bots = _REGISTRY.get(game, {})
+    if name not in bots:
+        known = ", ".join(sorted(bots)) or "none"
+        raise SheepfoldError(f"no bot named {name!r} for {game} (bots: {known})")
+    limits = _LIMITS.get((game, name), {})
+    for key, value in bot_kwargs(arg).items():
+        if key not in limits:
+            allowed = ", ".join(f"{k} ({lo:g} to {hi:g})" for k, (lo, hi) in limits.items())
+            raise BotOptionError(
+                f"the {name} bot takes no option {key!r} here"
+                + (f" (its options: {allowed})" if allowed else " (it takes no options)")
+            )
+        low, high = limits[key]
+        if isinstance(value, str) or not low <= value <= high:
+            raise BotOptionError(
+                f"the {name} bot's {key}={value} is out of bounds: from {low:g} to {high:g}"
+            )
+    return spec
 
 
 def make_bot(spec: str, game: Game, seat: Seat, seed: int | None = None) -> Bot:

@@ -777,6 +777,23 @@ class ExpertDollyBot(LookaheadDollyBot):
 
 
 # -- registry -------------------------------------------------------------------------------
+#: the options a server accepts per level (time: 0 would mean no clock, so it is bounded too)
+_SEARCH_LIMITS: dict[str, tuple[float, float]] = {"time": (0.05, 2.0), "plans": (1, 8)}
+_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
+    "easy": {"greedy": (0.0, 1.0)},
+    "hard": {
+        **_SEARCH_LIMITS,
+        "iterations": (0, 200),
+        "samples": (1, 48),
+        "candidates": (1, 30),
+        "replies": (1, 32),
+        "refine": (0, 30),
+        "weight": (0.0, 4.0),
+        "sigma": (0.0, 10.0),
+    },
+    "expert": {**_SEARCH_LIMITS, "iterations": (0, 100_000)},
+}
+
 _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
     "greedy": (GreedyDollyBot, "most points this turn: every sequence of its swaps (= medium)"),
     "easy": (EasyDollyBot, "mostly random swaps; one turn in four greedy (easy:greedy=0.25)"),
@@ -795,7 +812,7 @@ _LEVELS: dict[str, tuple[type[DollyBot], str]] = {
 
 
 def _register(level: str, cls: type[DollyBot], desc: str) -> None:
-    @register_bot("dolly-crush", level, desc, cls.kernels)
+    @register_bot("dolly-crush", level, desc, cls.kernels, _LIMITS.get(level))
     def _make(game: Game, seat: Seat, seed: int | None, arg: str) -> Bot:
         try:
             return cls(game, seat, seed, **bot_kwargs(arg))  # type: ignore[arg-type]

@@ -51,9 +51,11 @@ def solution_for(
     seat: Seat,
     table: Sequence[Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    solve: bool = True,
 ) -> Any:
     """The solver's solution this seat plays (shared between bots of the same game); solving
-    reports ``progress(positions done, positions)``."""
+    reports ``progress(positions done, positions)``. ``solve=False``: only one already in
+    memory or in the disk cache (else SheepfoldError)."""
     from sheepfold.games.shave_a_sheep import solver
 
     rules = game.rules
@@ -61,6 +63,8 @@ def solution_for(
     key = _key(game, seat, table)
     if key in _SOLUTIONS:
         return _SOLUTIONS[key]
+    if not solve and not solution_ready(game, seat, table):
+        raise SheepfoldError("the perfect bot's solution of these rules is not computed yet")
     space = solver.Space(rules, n)
     if n == 2 or table is None:
         if not solver.cache_path(rules, n, seat).exists() and space.size > ON_THE_FLY_LIMIT:
@@ -92,12 +96,13 @@ class PerfectShave(Bot):
                 f"perfect: the table needs one entry per seat ({game.num_players})"
             )
         self.table = list(table) if table is not None else None
+        self.solve = True  # False: only solutions already computed (a server's bot)
         self._sol: Any = None
 
     @property
     def solution(self) -> Any:
         if self._sol is None:
-            self._sol = solution_for(self.game, self.seat, self.table)
+            self._sol = solution_for(self.game, self.seat, self.table, solve=self.solve)
         return self._sol
 
     def preparation(self) -> str | None:
@@ -108,7 +113,7 @@ class PerfectShave(Bot):
 
     def prepare_now(self, progress: Callable[[int, int], None] | None = None) -> None:
         if self._sol is None:
-            self._sol = solution_for(self.game, self.seat, self.table, progress)
+            self._sol = solution_for(self.game, self.seat, self.table, progress, self.solve)
 
     def act(self, view: View) -> Action:
         state = self.game.determinize(view, seed=0)

@@ -29,6 +29,14 @@ def serve_command(
     dev_seeds: bool = typer.Option(
         False, "--dev-seeds", help="tests only: let a table be created with a given seed"
     ),
+    no_limits: bool = typer.Option(
+        False,
+        "--no-limits",
+        help="no rate limits per client and no cap on open tables (a benchmark, a trusted LAN)",
+    ),
+    api_docs: bool = typer.Option(
+        False, "--api-docs", help="serve Swagger UI at /api/docs (its scripts come from a CDN)"
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
@@ -46,12 +54,14 @@ def serve_command(
         ) from None
     url = _check_db(db)
     warm_bots()  # every bot's compiled code, before the first table (never charged to a move)
-    settings = Settings(
+    options: dict[str, Any] = dict(
         bot_delay=bot_delay,
         race_timeout=race_timeout,
         leave_grace=leave_grace,
         allow_seed=dev_seeds,
+        api_docs=api_docs,
     )
+    settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
     config = uvicorn.Config(
         app,
@@ -118,9 +128,12 @@ def _run(server: Any, url: str, host: str, port: int) -> None:
     except KeyboardInterrupt:
         pass
     except SystemExit:  # uvicorn gives up (the port is taken...) after logging why
-        raise fail(f"could not start the server on {host}:{port} (is the port in use?)") from None
+        raise fail(f"could not start the server on {host}:{port}: {_why}") from None
     if not server.started:
-        raise fail(f"could not start the server on {host}:{port} (is the port in use?)")
+        raise fail(f"could not start the server on {host}:{port}: {_why}")
+
+
+_why = "see the lines above (the port may be in use, or the database unreadable)"
 
 
 def register(app: typer.Typer) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import abc
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
@@ -235,9 +236,19 @@ def seeded_random(seed: int, stream: int) -> random.Random:
     Deriving a fresh generator per event keeps states tiny and clones cheap (two ints instead
     of a Mersenne Twister state) while keeping every game reproducible from its seed.
     """
+    if seed >= 1 << 64:  # a wide seed (the web server's 128 random bits): every bit counts
+        return random.Random((seed << 40) | stream)
+    # seeds below 2**64 keep the streams they always had (recorded games replay the same)
     return random.Random((seed & 0xFFFFFFFFFFFF) * 1_000_003 + stream)
 
 
 def new_seed() -> int:
     """A fresh seed for a game nobody seeded (play sessions): recorded, so it can be replayed."""
     return random.SystemRandom().randrange(2**31)
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess or recover from what a game shows: 128 bits from ``secrets``
+    (never a clock or a counter), with bit 128 set so that every one of them drives the deck's
+    shuffle and every later random event (:func:`seeded_random`)."""
+    return (1 << 128) | secrets.randbits(128)

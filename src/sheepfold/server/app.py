@@ -10,11 +10,16 @@ HTTP API (JSON)::
     GET  /api/tables                the open and recent tables
     POST /api/tables                create a table  -> its public info
     GET  /api/tables/{id}           one table's public info
-    POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token"}
+    POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
     GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
     POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
+    GET  /healthz                   the database answers and accepts a write (503 if not)
+
+Every page and answer carries a Content-Security-Policy (scripts, styles and connections from
+this server only; no framing) and ``X-Content-Type-Options: nosniff``. Requests are limited
+per client address (server/limits.py): 429 with what to wait.
 """
 
 from __future__ import annotations
@@ -27,20 +32,35 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.limits import RateLimited, message_problem
 from sheepfold.server.rules_api import add_rules_api
-from sheepfold.server.storage import Storage
+from sheepfold.server.solutions import NotReady
+from sheepfold.server.storage import Storage, StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
 
 STATIC = Path(str(resources.files("sheepfold.server") / "static"))
 
 
 BOT_NAMES = ("Dolly", "Shaun", "Timmy", "Bella")  # a bot's name by seat; its level shows beside it
+
+#: every page's policy: everything from this server, nothing inline, never inside a frame
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+#: Swagger UI (only with Settings.api_docs): its scripts and styles come from a CDN, one inline
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "frame-ancestors 'none'"
+)
 
 
 class SeatSpec(BaseModel):
@@ -62,7 +82,8 @@ class CreateTable(BaseModel):
     replacement_bot: str = Field(default="random", max_length=64)
     auto_roll: bool = False
     first_player: int | Literal["random"] | None = None
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    private: bool = False  # reached by its invite link only, never listed in the lobby
+    seed: int | None = Field(default=None, ge=0, lt=2**256)
 
 
 class Join(BaseModel):
@@ -72,13 +93,13 @@ class Join(BaseModel):
 
 
 def _check_bot(game: str, spec: str) -> str:
-    from sheepfold.bots import available_bots
+    """The bot exists (else 400) and its options are within its declared limits (else 422)."""
+    from sheepfold.bots import BotOptionError, check_options
 
-    name = spec.partition(":")[0]
-    bots = available_bots(game)
-    if name not in bots:
-        raise SheepfoldError(f"no bot named {name!r} for {game} (bots: {', '.join(sorted(bots))})")
-    return spec
+    try:
+        return check_options(game, spec)
+    except BotOptionError as e:
+        raise HTTPException(422, str(e)) from None
 
 
 def resolve_spec(req: CreateTable) -> dict[str, Any]:
@@ -118,8 +139,14 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         "replace_leavers": req.replace_leavers,
         "replacement_bot": _check_bot(req.game, req.replacement_bot),
         "auto_roll": req.auto_roll,
+        "private": req.private,
         "seed": req.seed,
     }
+
+
+def client_of(conn: Request | WebSocket) -> str:
+    """The client's address: what the limits are counted by."""
+    return conn.client.host if conn.client else "unknown"
 
 
 def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> FastAPI:
@@ -140,20 +167,50 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         yield
         await manager.close()
 
-    app = FastAPI(title="sheepfold", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    docs = (settings or Settings()).api_docs
+    app = FastAPI(
+        title="sheepfold",
+        lifespan=lifespan,
+        docs_url="/api/docs" if docs else None,  # off by default: it loads scripts from a CDN
+        redoc_url=None,
+    )
 
     def manager() -> TableManager:
         return storage_holder["m"]
 
     @app.exception_handler(SheepfoldError)
     async def _engine_error(_req: Any, exc: SheepfoldError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        status = exc.status if isinstance(exc, NotReady) else 400
+        return JSONResponse({"detail": str(exc)}, status_code=status)
 
+    @app.exception_handler(RateLimited)
+    async def _limited(_req: Any, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=429)
+
+    @app.exception_handler(StorageUnhealthy)
+    async def _unhealthy(_req: Any, exc: StorageUnhealthy) -> JSONResponse:
+        return JSONResponse({"detail": f"nothing was saved: {exc}"}, status_code=503)
+
+    _add_headers(app)
     _add_pages(app)
     _add_api(app, manager)
     add_rules_api(app)
     _add_websocket(app, manager)
     return app
+
+
+def _add_headers(app: FastAPI) -> None:
+    """The security headers, on every HTTP answer (pages, files, the API, errors)."""
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Callable[[Request], Any]) -> Any:
+        response = await call_next(request)
+        docs = request.url.path.startswith("/api/docs")
+        response.headers["Content-Security-Policy"] = DOCS_CSP if docs else CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
 
 
 def _add_pages(app: FastAPI) -> None:
@@ -176,12 +233,25 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
     def table_or_404(table_id: str) -> Any:
         t = manager().get(table_id)
         if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(*missing_table(manager(), table_id))
         return t
 
     @app.get("/healthz")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(manager().tables), "db": manager().storage.kind}
+    async def health() -> JSONResponse:
+        m = manager()
+        try:
+            stored = m.storage.check_health()
+        except StorageUnhealthy as e:
+            return JSONResponse({"ok": False, "detail": str(e), "db": m.storage.kind}, 503)
+        return JSONResponse(
+            {
+                "ok": True,
+                "tables": len(m.tables),
+                "stored": stored,
+                "quarantined": len(m.quarantined),
+                "db": m.storage.kind,
+            }
+        )
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
@@ -206,12 +276,14 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        ts = sorted(manager().tables.values(), key=lambda t: -t.created)[:100]
-        return [t.public_info() for t in ts]
+        return [t.public_info() for t in manager().lobby()]
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(req: CreateTable) -> dict[str, Any]:
-        table = manager().create(resolve_spec(req))
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+        m, client = manager(), client_of(request)
+        m.limits["create"].take(client)
+        m.check_open_tables(client)
+        table = m.create({**resolve_spec(req), "creator": client})
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")
@@ -219,13 +291,15 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         return table_or_404(table_id).public_info()
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, req: Join) -> dict[str, Any]:
+    async def join(table_id: str, req: Join, request: Request) -> dict[str, Any]:
         t = table_or_404(table_id)
+        manager().limits["join"].take(client_of(request))
         try:
             seat, token = t.take_seat(req.name.strip() or "player", req.seat)
         except SheepfoldError as e:
             raise HTTPException(409, str(e)) from None
-        return {"seat": seat, "token": token, "table": t.id}
+        # the seat link: the token in the fragment, which browsers never send to a server
+        return {"seat": seat, "token": token, "table": t.id, "seat_link": seat_link(t.id, token)}
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> dict[str, Any]:
@@ -235,17 +309,34 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         return {"table": t.public_info(), "frames": t.replay_frames()}
 
 
+def seat_link(table_id: str, token: str) -> str:
+    """The address that takes this seat on any device (``/t/ID#seat=TOKEN``)."""
+    return f"/t/{table_id}#seat={token}"
+
+
+def missing_table(m: TableManager, table_id: str) -> tuple[int, str]:
+    """The status and message for a table that is not served: quarantined, or unknown."""
+    if table_id in m.quarantined:
+        return 503, (
+            f"table {table_id!r} is damaged and not served (quarantined); "
+            "'sheepfold db check' on the server says what is wrong"
+        )
+    return 404, f"no table {table_id!r}"
+
+
 def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
     """One WebSocket per client: its messages go to its table; the table's go out to it."""
 
     @app.websocket("/ws/{table_id}")
     async def ws_play(ws: WebSocket, table_id: str) -> None:
-        t = manager().get(table_id)
+        m = manager()
+        t = m.get(table_id)
         await ws.accept()
         if t is None:
-            await ws.send_json({"type": "error", "message": f"no table {table_id!r}"})
+            await ws.send_json({"type": "error", "message": missing_table(m, table_id)[1]})
             await ws.close(code=4404)
             return
+        client, settings = client_of(ws), m.settings
         conn = Conn(ws.send_text, lambda: ws.close(code=1008))
         writer = asyncio.get_event_loop().create_task(conn.writer())
         t.attach(conn)
@@ -257,6 +348,15 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
                 text = msg.get("text")
                 if text is None:
                     conn.error("binary messages are not understood: send JSON text")
+                    continue
+                try:
+                    m.limits["message"].take(client)
+                except RateLimited as e:
+                    conn.error(str(e))
+                    continue
+                problem = message_problem(text, settings.max_message, settings.max_depth)
+                if problem:
+                    conn.error(problem)
                     continue
                 t.handle(conn, text)
         except WebSocketDisconnect:

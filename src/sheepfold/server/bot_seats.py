@@ -1,21 +1,31 @@
 """What the position needs next without a person: a bot's decision, a bot's roll, the wolf race.
 
-Bots think in a worker thread; their answer is re-checked against the state when it comes
-back (the position may have moved on). A broken bot plays a random legal move.
+Bots think in the server's bounded worker pool (:mod:`sheepfold.server.bot_pool`), each
+decision with a deadline; their answer is re-checked against the state when it comes back (the
+position may have moved on). A bot that fails, or misses its deadline, plays its fallback move
+(a random legal move), and the table's log and the server's log say so.
+
+A seat's decisions are a bot's when the seat is a bot's, or while a bot stands in for its
+absent person (``Seat.bot_spec``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.bots import warmup
-from sheepfold.core.protocol import CHANCE, SheepfoldError, State
+from sheepfold.core.protocol import CHANCE, Action, SheepfoldError, State, View
+from sheepfold.server.bot_pool import TooSlow
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import Table
+
+log = logging.getLogger("sheepfold.server")
 
 
 class BotSeats:
@@ -31,14 +41,14 @@ class BotSeats:
     def schedule(self) -> None:
         """Start what the position needs next: a bot's decision, a bot's roll, the wolf race."""
         t = self.table
-        if t.finished() or t.broken:
+        if t.finished():
             return
         p = t.state.current_player()
         if p == CHANCE:
             self._schedule_chance()
             return
         s = t.seats[p]
-        if s.kind == "bot" and self.task_key != t.applied:
+        if s.bot_spec is not None and self.task_key != t.applied:
             self.task_key = t.applied
             t.manager.spawn(self._bot_move(t.applied, p))
 
@@ -56,11 +66,11 @@ class BotSeats:
                 self.race_deadline = time.monotonic() + settings.race_timeout
                 loop.call_later(settings.race_timeout, self._race_timeout, key)
                 for s in t.seats:
-                    if s.kind == "bot" and t.game.grab_probs[s.seat] > 0:  # type: ignore[attr-defined]
+                    if s.bot_spec is not None and t.game.grab_probs[s.seat] > 0:  # type: ignore[attr-defined]
                         delay = self.rng.uniform(settings.react_min, settings.react_max)
                         loop.call_later(delay, self._bot_grab, key, s.seat)
                 t.broadcast()
-        elif st.phase == ROLL and t.seats[st.turn].kind == "bot":  # type: ignore[attr-defined]
+        elif st.phase == ROLL and t.seats[st.turn].bot_spec is not None:  # type: ignore[attr-defined]
             if self.task_key != key:
                 self.task_key = key
                 loop.call_later(settings.bot_delay, self._bot_roll, key)
@@ -76,7 +86,7 @@ class BotSeats:
 
     def _bot_grab(self, key: int, seat: int) -> None:
         t = self.table
-        if self.race_key == key and t.applied == key and t.seats[seat].kind == "bot":
+        if self.race_key == key and t.applied == key and t.seats[seat].bot_spec is not None:
             trial = t.state.clone()
             trial.apply(seat)
             t.log.note(seat, "grabbed the wolf first!")
@@ -84,45 +94,74 @@ class BotSeats:
 
     def _bot_roll(self, key: int) -> None:
         t = self.table
-        if t.applied == key and t.seats[t.state.turn].kind == "bot":  # type: ignore[attr-defined]
+        if t.applied == key and t.seats[t.state.turn].bot_spec is not None:  # type: ignore[attr-defined]
             trial = t.state.clone()
             trial.apply(trial.sample_chance())
             self._safe_accept(trial)
 
     def _bot(self, seat: int) -> Any:
         from sheepfold.bots import make_bot
+        from sheepfold.bots.perfect import PerfectShave
 
         t = self.table
         s = t.seats[seat]
         if s.bot_obj is None:
-            s.bot_obj = make_bot(
-                s.bot or "random", t.game, seat, seed=(t.seed * 31 + seat) & 0x7FFFFFFF
-            )
+            spec = s.bot_spec or "random"
+            # its own random bits: nothing a bot's play shows says anything about the table's seed
+            s.bot_obj = make_bot(spec, t.game, seat, seed=secrets.randbits(31))
+            if isinstance(s.bot_obj, PerfectShave):
+                s.bot_obj.solve = False  # the server's background job solves (solutions.py)
         return s.bot_obj
+
+    def _still(self, key: int, seat: int, bot: Any = None) -> bool:
+        """The position is still ``key`` and the seat's decisions are still this bot's."""
+        s = self.table.seats[seat]
+        return self.table.applied == key and s.bot_spec is not None and s.bot_obj is bot
 
     async def _bot_move(self, key: int, seat: int) -> None:
         t = self.table
         await asyncio.sleep(t.manager.settings.bot_delay)
-        if t.applied != key or t.seats[seat].kind != "bot":
+        if not self._still(key, seat, t.seats[seat].bot_obj):
             return
-        view = t.state.observe(seat)
-        if not warmup.ready(warmup.kernels([t.seats[seat].bot or "random"])):
-            # never charged to its move: it compiles first, then thinks for its whole budget
+        spec = t.seats[seat].bot_spec or "random"
+        if not warmup.ready(warmup.kernels([spec])):
+            # never charged to its move: it compiles first (no deadline), then thinks
             t.log.note(seat, "is warming up (compiling its playouts): it plays in a moment")
             t.broadcast()
-        # made and asked in a worker thread: a strong bot may think (or solve) for a while
+            await asyncio.to_thread(warmup.warm_up, [spec])
+            if not self._still(key, seat, t.seats[seat].bot_obj):
+                return
+        action, bot = None, None
         try:
-            action = await asyncio.to_thread(lambda: self._bot(seat).act(view))
-        except Exception as e:  # a broken bot must not stall the table: it plays a random move
-            action = None
-            t.log.note(seat, f"(the bot had trouble: {type(e).__name__}; it plays a random move)")
-        if t.applied != key or t.seats[seat].kind != "bot":
+            bot = self._bot(seat)
+        except Exception as e:
+            self._fallback(seat, spec, f"could not be made: {e}")
+        if bot is not None:
+            action = await self._decide(seat, bot, t.state.observe(seat))
+        if not self._still(key, seat, bot):
             return
         trial = t.state.clone()
         if action is None or trial.illegal_reason(action) is not None:
             action = self.rng.choice(trial.legal_actions())
         trial.apply(action)
         self._safe_accept(trial)
+
+    async def _decide(self, seat: int, bot: Any, view: View) -> Action | None:
+        """The bot's decision from the pool, or None: it plays its fallback move (it failed,
+        or missed its deadline), said in the table's log and the server's."""
+        try:
+            return await self.table.manager.bot_pool.decide(bot, lambda: bot.act(view))
+        except TooSlow as e:
+            self._fallback(seat, bot, f"was too slow ({e})", "took too long")
+        except Exception as e:  # a broken bot must not stall the table
+            self._fallback(seat, bot, f"failed: {e!r}", f"had trouble: {type(e).__name__}")
+        return None
+
+    def _fallback(self, seat: int, bot: Any, why: str, said: str | None = None) -> None:
+        """Log why the bot of ``seat`` plays its fallback move (a random legal move)."""
+        t = self.table
+        log.warning("table %s seat %d: the bot %s %s: it plays a random move", t.id, seat, bot, why)
+        t.log.note(seat, f"(the bot {said or 'had trouble'}; it plays a random move)")
 
     def _safe_accept(self, trial: State) -> None:
         try:

@@ -1,6 +1,10 @@
 """Seats: who sits where (a person with a secret token, or a bot), who is connected, leaving.
 
-The seat token is the only proof of a seat; only its SHA-256 is kept (and stored).
+The seat token is the only proof of a seat; only its SHA-256 is kept (and stored). A seat
+belongs to its token until the table ends (or its player leaves it): when the player is away
+longer than the grace, a bot *stands in* (plays for them), and the player takes the seat back
+the moment a connection shows the token again (a reload, another network, another device with
+the seat link). Only an explicit "leave" gives the seat away for good.
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ class Seat:
     conns: set[Conn] = field(default_factory=set)
     bot_obj: Any = None
     leave_timer: asyncio.TimerHandle | None = None
+    stand_in: str | None = None  # the bot playing for its absent person (kept in memory)
+
+    @property
+    def bot_spec(self) -> str | None:
+        """The bot that makes this seat's decisions now (None: a person does)."""
+        return self.bot if self.kind == "bot" else self.stand_in
 
     def row(self) -> SeatRow:
         return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
@@ -46,6 +56,7 @@ class Seat:
             "bot": self.bot,
             "free": self.kind == "human" and self.token_hash is None,
             "online": self.kind == "bot" or bool(self.conns),
+            "stand_in": self.stand_in,  # a bot plays for this person until they come back
         }
 
 
@@ -97,26 +108,48 @@ class Seating:
             if s.leave_timer is not None:
                 s.leave_timer.cancel()
                 s.leave_timer = None
+            if s.stand_in is not None:
+                self._take_back(s)
         self.table.broadcast()
 
+    def arm_timers(self) -> None:
+        """Start-up: every person's seat waits for them as if they had just disconnected."""
+        for s in self.seats:
+            if s.kind == "human" and s.token_hash is not None and not s.conns:
+                self._start_leave_timer(s)
+
     def _start_leave_timer(self, s: Seat) -> None:
-        if not self.table.config.get("replace_leavers", True) or s.leave_timer is not None:
+        t = self.table
+        if not t.config.get("replace_leavers", True) or s.leave_timer is not None or t.finished():
             return
         loop = asyncio.get_event_loop()
-        s.leave_timer = loop.call_later(
-            self.table.manager.settings.leave_grace, self._leave_timeout, s.seat
-        )
+        s.leave_timer = loop.call_later(t.manager.settings.leave_grace, self._away, s.seat)
 
-    def _leave_timeout(self, seat: int) -> None:
+    def _away(self, seat: int) -> None:
+        """The grace is over and the person is still away: a bot plays for them."""
+        t = self.table
         s = self.seats[seat]
         s.leave_timer = None
-        if (
-            s.kind == "human"
-            and not s.conns
-            and s.token_hash is not None
-            and not self.table.finished()
-        ):
-            self.leave(seat)
+        if s.kind != "human" or s.conns or s.token_hash is None or t.finished():
+            return
+        s.stand_in = t.config.get("replacement_bot", "random")
+        self._new_player(s)
+        t.log.note(seat, "is away: a bot plays for them until they come back")
+        t.broadcast()
+        t.schedule()
+
+    def _take_back(self, s: Seat) -> None:
+        """The person is back: the stand-in stops (an answer it is still thinking of is dropped)."""
+        s.stand_in = None
+        self._new_player(s)
+        self.table.log.note(s.seat, "is back and plays again")
+        self.table.schedule()
+
+    def _new_player(self, s: Seat) -> None:
+        """Someone else makes this seat's decisions from now on: the old bot's answer (if it
+        is thinking) is dropped, and the position is scheduled again for the new player."""
+        s.bot_obj = None
+        self.table.bots.task_key = None
 
     # -- sitting down and leaving ------------------------------------------------------------
     def take_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
@@ -151,6 +184,10 @@ class Seating:
             c.seat = None
         s.conns.clear()
         s.kind, s.name, s.bot, s.token_hash, s.bot_obj = new.kind, new.name, new.bot, None, None
+        s.stand_in = None
+        if s.leave_timer is not None:
+            s.leave_timer.cancel()
+            s.leave_timer = None
         t.log.note(seat, "left the table" + (" (a bot plays on)" if new.kind == "bot" else ""))
         t.broadcast()
         t.schedule()

@@ -8,11 +8,17 @@ seat's secret token, bot name) live in their own table, updated when a seat chan
 
 Every write is one transaction committed before the caller goes on: the server tells nobody
 about an action before :meth:`Storage.append_actions` has returned.
+
+The seed is stored as decimal text (the server's seeds have 129 bits: more than any SQL integer
+holds); a database written before that, with a BIGINT ``seed`` column, is migrated when it is
+opened. Reading never trusts a row: a table whose row cannot be read comes back with its
+``damage`` said in words (the server quarantines it, ``sheepfold db check`` names it).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,7 +26,6 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     Column,
     Float,
@@ -28,10 +33,15 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
     select,
+    text,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -45,7 +55,7 @@ tables_t = Table(
     Column("game", String(32), nullable=False),
     Column("players", Integer, nullable=False),
     Column("config", JSON, nullable=False),  # rules, ruleset name, breeds, options
-    Column("seed", BigInteger, nullable=False),
+    Column("seed", String(64), nullable=False),  # decimal: any integer (129-bit seeds)
     Column("created", Float, nullable=False),
     Column("finished", Boolean, nullable=False, default=False),
 )
@@ -70,6 +80,15 @@ actions_t = Table(
     Column("action", Integer, nullable=False),
 )
 
+_raw_config = type_coerce(tables_t.c.config, Text).label("config")
+
+health_t = Table(  # one row, rewritten by each health check: the database accepts writes
+    "sf_health",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("checked", Float, nullable=False),
+)
+
 
 @dataclass
 class SeatRow:
@@ -91,6 +110,11 @@ class TableRow:
     finished: bool
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, int]] = field(default_factory=list)
+    damage: str | None = None  # why the stored row cannot be used as it is (None: it can)
+
+
+class StorageUnhealthy(Exception):
+    """The database does not answer, or does not accept writes (``Storage.check_health``)."""
 
 
 def normalise_url(url: str) -> str:
@@ -113,9 +137,12 @@ class Storage:
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
+        self.path = _sqlite_file(self.url)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        _migrate_seed_to_text(self.engine)
+        self._inode = os.stat(self.path).st_ino if self.path else None
         self._writer: Any = None  # one connection kept for the hot path (appending actions)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self._insert_sql = (  # the hot path skips the SQL compiler: a plain driver statement
@@ -133,15 +160,20 @@ class Storage:
         self.engine.dispose()
 
     # -- writes (each one committed before it returns) ---------------------------------------
+    def _begin(self) -> Any:
+        """A write transaction, once the database file is known to be there (SQLite)."""
+        self.check_file()
+        return self.engine.begin()
+
     def create_table(self, row: TableRow) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 insert(tables_t).values(
                     id=row.id,
                     game=row.game,
                     players=row.players,
                     config=row.config,
-                    seed=row.seed,
+                    seed=str(row.seed),
                     created=row.created or time.time(),
                     finished=row.finished,
                 )
@@ -187,6 +219,7 @@ class Storage:
         done = [tid for tid, _, _, fin in batch if fin]
         if not rows and not done:
             return
+        self.check_file()
         if self._writer is None:
             self._writer = self.engine.connect()
         c = self._writer
@@ -205,7 +238,7 @@ class Storage:
             raise
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             c.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
@@ -214,29 +247,56 @@ class Storage:
 
     # -- reads -------------------------------------------------------------------------------
     def load_all(self) -> list[TableRow]:
-        """Every table with its seats and actions (used once, at start-up)."""
+        """Every table with its seats and actions (used once, at start-up). A row that cannot
+        be read (its config is not a JSON object, its seed no integer) has its ``damage``."""
         with self.engine.connect() as c:
-            rows = {
-                r.id: TableRow(
-                    r.id,
-                    r.game,
-                    r.players,
-                    _json(r.config),
-                    int(r.seed),
-                    r.created,
-                    bool(r.finished),
-                )
-                for r in c.execute(select(tables_t))
-            }
+            # the config as the stored text (read by _table_row): bad JSON damages one row
+            raw = [*(col for col in tables_t.c if col.name != "config"), _raw_config]
+            rows = {r.id: _table_row(r) for r in c.execute(select(*raw))}
             for r in c.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
                     rows[r.table_id].seats.append(
                         SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash)
                     )
             for r in c.execute(select(actions_t).order_by(actions_t.c.table_id, actions_t.c.idx)):
-                if r.table_id in rows:
-                    rows[r.table_id].actions.append((r.seat, r.action))
+                row = rows.get(r.table_id)
+                if row is None:
+                    continue
+                if r.idx != len(row.actions) and row.damage is None:
+                    row.damage = (
+                        f"action {len(row.actions)} is missing (the next stored is {r.idx})"
+                    )
+                row.actions.append((r.seat, r.action))
         return sorted(rows.values(), key=lambda t: t.created)
+
+    # -- health ------------------------------------------------------------------------------
+    def check_file(self) -> None:
+        """SQLite: the file the server opened is still there, and writable. (A deleted file
+        takes every later commit with it; a read-only one refuses them.)"""
+        if self.path is None:
+            return
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            raise StorageUnhealthy(f"the database file {self.path} is gone") from None
+        if st.st_ino != self._inode:
+            raise StorageUnhealthy(f"the database file {self.path} was replaced by another file")
+        if not st.st_mode & 0o222:
+            raise StorageUnhealthy(f"the database file {self.path} is read-only")
+
+    def check_health(self) -> int:
+        """The database answers and accepts a write (committed): the number of stored tables.
+        StorageUnhealthy says what is wrong."""
+        try:
+            with self._begin() as c:
+                c.execute(delete(health_t))
+                c.execute(insert(health_t).values(id=1, checked=time.time()))
+                return len(c.execute(select(tables_t.c.id)).all())
+        except StorageUnhealthy:
+            raise
+        except Exception as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StorageUnhealthy(f"the database does not accept a write: {first}") from None
 
     def action_count(self, table_id: str) -> int:
         with self.engine.connect() as c:
@@ -254,8 +314,48 @@ class Storage:
             return [(r.seat, r.action) for r in c.execute(q)]
 
 
+def _table_row(r: Any) -> TableRow:
+    """A stored table row, with its ``damage`` if its config or seed cannot be read."""
+    row = TableRow(r.id, r.game, r.players, {}, 0, r.created, bool(r.finished))
+    try:
+        row.config = _json(r.config)
+    except (ValueError, TypeError) as e:
+        row.damage = f"its config is not a JSON object ({e})"
+    try:
+        row.seed = int(r.seed)
+    except (ValueError, TypeError):
+        row.damage = row.damage or f"its seed {r.seed!r} is not an integer"
+    return row
+
+
 def _json(value: Any) -> dict[str, Any]:
-    return json.loads(value) if isinstance(value, str) else dict(value)
+    out = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(out, dict):
+        raise TypeError(f"{type(out).__name__}, not an object")
+    return out
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The file of an SQLite URL (None: not SQLite, or in memory)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :].split("?", 1)[0]
+    if path.startswith("file:"):
+        path = path[len("file:") :]
+    return path if path and path != ":memory:" else None
+
+
+def _migrate_seed_to_text(engine: Engine) -> None:
+    """A database written before seeds were text has ``seed`` BIGINT: it becomes text, in one
+    transaction (a new column, the seeds copied, the old one dropped, the new one renamed)."""
+    cols = {c["name"]: c for c in inspect(engine).get_columns("sf_tables")}
+    if isinstance(cols["seed"]["type"], String):
+        return
+    with engine.begin() as c:
+        c.execute(text("ALTER TABLE sf_tables ADD COLUMN seed_text VARCHAR(64)"))
+        c.execute(text("UPDATE sf_tables SET seed_text = CAST(seed AS VARCHAR(64))"))
+        c.execute(text("ALTER TABLE sf_tables DROP COLUMN seed"))
+        c.execute(text("ALTER TABLE sf_tables RENAME COLUMN seed_text TO seed"))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -19,36 +19,73 @@ The pieces: ``seating`` (seats, tokens, joining and leaving), ``intents`` (clien
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sheepfold.core.protocol import CHANCE, Game, SheepfoldError, State, new_seed
+from sheepfold.core.protocol import CHANCE, Game, SheepfoldError, State, secret_seed
 from sheepfold.core.registry import game_spec
 from sheepfold.games.dolly_crush.game import DollyGame
+from sheepfold.server.bot_pool import BotPool
 from sheepfold.server.bot_seats import BotSeats
 from sheepfold.server.broadcast import Broadcaster, Conn
 from sheepfold.server.events import EventLog
 from sheepfold.server.intents import MAX_MESSAGE, Intents
+from sheepfold.server.limits import Rate, RateLimited, RateLimiter
 from sheepfold.server.persistence import GroupCommit
 from sheepfold.server.replay import replay_frames
 from sheepfold.server.seating import Seat, Seating, token_hash
+from sheepfold.server.solutions import Solutions
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
-__all__ = ["MAX_MESSAGE", "Conn", "Seat", "Settings", "Table", "TableManager", "token_hash"]
+__all__ = [
+    "MAX_MESSAGE",
+    "Conn",
+    "Damaged",
+    "Seat",
+    "Settings",
+    "Table",
+    "TableManager",
+    "rebuild",
+    "token_hash",
+]
+
+log = logging.getLogger("sheepfold.server")
 
 
 @dataclass
 class Settings:
-    """Timings of a server (tests and the bench make bots instant)."""
+    """Timings and limits of a server (tests and the bench make bots instant)."""
 
     bot_delay: float = 0.7  # seconds a bot "thinks" before each decision
     react_min: float = 0.6  # a bot's reaction to the wolf's howl, seconds
     react_max: float = 1.5
     race_timeout: float = 8.0  # nobody grabbed: the reaction weights decide
-    leave_grace: float = 90.0  # a disconnected player is replaced by a bot after this
+    leave_grace: float = 90.0  # a disconnected player's seat: a bot stands in after this
     allow_seed: bool = False  # tests: a table may be created with a given seed
+    # bots: one pool of worker threads for every table, and a deadline per decision
+    bot_workers: int = 2
+    bot_deadline: float = 3.0  # seconds from asking (a free worker included) to the answer
+    # the perfect bot: rule sets up to this many positions are solved by one background job
+    solve_limit: int = 1_000_000
+    solve_rate: float = 20_000.0  # positions per second, for the "ready in about N s"
+    # per client address (a token bucket each; Rate(0, 0): no limit)
+    create_rate: Rate = field(default=Rate(0.1, 5))  # tables created: 5, then one per 10 s
+    join_rate: Rate = field(default=Rate(0.5, 10))  # seats taken
+    message_rate: Rate = field(default=Rate(20.0, 60))  # WebSocket messages
+    max_open_tables: int = 5  # unfinished tables one address opened in the last hour (0: any)
+    open_table_window: float = 3600.0
+    max_message: int = 4096  # bytes of one WebSocket message
+    max_depth: int = 8  # nesting of arrays and objects in one WebSocket message
+    api_docs: bool = False  # Swagger UI at /api/docs (its scripts come from a CDN)
+
+    @classmethod
+    def unlimited(cls, **kw: Any) -> Settings:
+        """No rate limits and no cap on open tables (a benchmark, a trusted LAN)."""
+        off = Rate(0, 0)
+        return cls(create_rate=off, join_rate=off, message_rate=off, max_open_tables=0, **kw)
 
 
 class Table:
@@ -64,7 +101,7 @@ class Table:
         self.state = state
         self.stored = len(state.history)  # actions committed to the database
         self.applied = self.stored  # actions in self.state (more while a commit is pending)
-        self.broken: str | None = None
+        self.creator: str | None = None  # the client address that opened it (kept in memory)
         self.seating = Seating(self, row.seats)
         self.out = Broadcaster(self)
         self.log = EventLog(self)
@@ -104,6 +141,15 @@ class Table:
     def finished(self) -> bool:
         return self.state.is_terminal()
 
+    @property
+    def private(self) -> bool:
+        """Reached by its invite link only: not listed in the lobby."""
+        return bool(self.config.get("private", False))
+
+    def has_people(self) -> bool:
+        """Someone holds a seat (a person, not only bots and free seats)."""
+        return any(s.kind == "human" and s.token_hash is not None for s in self.seats)
+
     def public_info(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -116,6 +162,7 @@ class Table:
             "show_scores": self.show_scores,
             "replace_leavers": bool(self.config.get("replace_leavers", True)),
             "auto_roll": bool(self.config.get("auto_roll", False)),
+            "private": self.private,
             "finished": self.finished() and not self.dirty,  # told only once committed
             "created": self.created,
             "spectators": sum(1 for c in self.conns if c.seat is None),
@@ -203,8 +250,17 @@ class TableManager:
         self.storage = storage
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
+        self.quarantined: dict[str, str] = {}  # table id -> what is damaged
         self.tasks: set[asyncio.Task[Any]] = set()
         self.writer = GroupCommit(storage)
+        st = self.settings
+        self.bot_pool = BotPool(st.bot_workers, st.bot_deadline)
+        self.solutions = Solutions(st.solve_limit, st.solve_rate)
+        self.limits = {
+            "create": RateLimiter(st.create_rate, "tables opened"),
+            "join": RateLimiter(st.join_rate, "seats taken"),
+            "message": RateLimiter(st.message_rate, "messages"),
+        }
 
     @property
     def commits(self) -> int:
@@ -238,24 +294,55 @@ class TableManager:
         return game.new_initial_state(seed=seed)
 
     def load(self) -> int:
-        """Rebuild every stored table by replaying its actions (start-up, after a crash too)."""
+        """Rebuild every stored table by replaying its actions (start-up, after a crash too).
+        A damaged table is quarantined (logged, kept in ``quarantined``, not served); every
+        other table is served."""
         for row in self.storage.load_all():
-            game = self.make_game(row.game, row.players, row.config)
-            state = self.new_state(game, row.seed)
-            table = Table(self, row, game, state)
             try:
-                for _, a in row.actions:
-                    state.apply(a)
-            except SheepfoldError as e:
-                table.broken = f"stored action {len(state.history)} does not replay: {e}"
+                game, state = rebuild(row)
+            except Damaged as e:
+                self.quarantined[row.id] = str(e)
+                log.error("table %s is damaged and quarantined (not served): %s", row.id, e)
+                continue
+            table = Table(self, row, game, state)
             table.stored = table.applied = len(state.history)
             self.tables[row.id] = table
         return len(self.tables)
 
     def start(self) -> None:
-        """Resume every table: bots, rolls and races that were pending (after a restart)."""
+        """Resume every table: bots, rolls and races that were pending (after a restart); every
+        person's seat waits for them (a bot stands in after the grace)."""
         for t in self.tables.values():
+            t.seating.arm_timers()
             t.schedule()
+
+    def check_open_tables(self, client: str) -> None:
+        """RateLimited if ``client`` has as many unfinished tables (opened in the last
+        ``open_table_window`` seconds) as a client may."""
+        cap = self.settings.max_open_tables
+        if cap <= 0:
+            return
+        since = time.time() - self.settings.open_table_window
+        mine = [
+            t
+            for t in self.tables.values()
+            if t.creator == client and t.created >= since and not t.finished()
+        ]
+        if len(mine) >= cap:
+            raise RateLimited(
+                f"you have {len(mine)} open tables (at most {cap}): play or finish one "
+                "before opening another"
+            )
+
+    def lobby(self, limit: int = 100) -> list[Table]:
+        """The tables the lobby lists: never private ones; unfinished tables with people
+        first, then the other unfinished ones, then finished ones; newest first in each."""
+
+        def rank(t: Table) -> tuple[int, float]:
+            return (2 if t.finished() else 0 if t.has_people() else 1), -t.created
+
+        listed = [t for t in self.tables.values() if not t.private]
+        return sorted(listed, key=rank)[:limit]
 
     def create(self, spec: dict[str, Any]) -> Table:
         """A new table from a validated spec (see app.CreateTable)."""
@@ -271,19 +358,25 @@ class TableManager:
                 "replace_leavers",
                 "replacement_bot",
                 "auto_roll",
+                "private",
             )
             if spec.get(k) is not None
         }
         game = self.make_game(game_name, len(seats), config)
+        perfect = perfect_seats(seats, config.get("replacement_bot", "random"))
+        if perfect:
+            self.solutions.require(game, perfect)  # never solved here: cached, or a job
         given = spec.get("seed")
         if given is not None and not self.settings.allow_seed:
             raise SheepfoldError(
                 "seed: this server chooses the seeds (only a test server, "
                 "started with --dev-seeds, takes one)"
             )
-        seed: int = int(given) if self.settings.allow_seed and given is not None else new_seed()
+        seed: int = int(given) if self.settings.allow_seed and given is not None else secret_seed()
         state = self.new_state(game, seed)
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        # an invite link is the only way into a private table: 96 bits nobody guesses
+        table_id = secrets.token_urlsafe(12 if spec.get("private") else 6)
+        table_id = table_id.replace("-", "x").replace("_", "y")
         row = TableRow(
             table_id,
             game_name,
@@ -304,6 +397,7 @@ class TableManager:
             ],
         )
         table = Table(self, row, game, state)
+        table.creator = spec.get("creator")
         table.auto_chance(state)  # Dolly Crush: deal the flock
         row.actions = list(state.history)
         row.finished = state.is_terminal()
@@ -322,4 +416,48 @@ class TableManager:
         self.writer.closed = True
         for t in list(self.tasks):
             t.cancel()
+        for table in self.tables.values():
+            for s in table.seats:
+                if s.leave_timer is not None:
+                    s.leave_timer.cancel()
+        self.bot_pool.close()
+        self.solutions.close()
         self.storage.close()
+
+
+def perfect_seats(seats: list[dict[str, Any]], replacement_bot: str) -> list[int]:
+    """The seats the perfect bot may play: its own, and every person's if it stands in."""
+
+    def is_perfect(spec: str | None) -> bool:
+        return (spec or "").partition(":")[0] == "perfect"
+
+    people = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+    mine = [i for i, s in enumerate(seats) if s["kind"] == "bot" and is_perfect(s.get("bot"))]
+    return sorted(mine + (people if is_perfect(replacement_bot) else []))
+
+
+class Damaged(Exception):
+    """A stored table that cannot be rebuilt (the message says what is wrong with it)."""
+
+
+def rebuild(row: TableRow) -> tuple[Game, State]:
+    """A stored table's game and its state after every stored action, each checked by the
+    engine (and stored for the seat that was to move). Damaged says why it cannot be."""
+    if row.damage:
+        raise Damaged(row.damage)
+    try:
+        game = TableManager.make_game(row.game, row.players, row.config)
+    except Exception as e:
+        raise Damaged(f"its set-up (game {row.game!r}) does not make a game: {e}") from None
+    if len(row.seats) != row.players:
+        raise Damaged(f"it has {len(row.seats)} stored seats for {row.players} players")
+    state = TableManager.new_state(game, row.seed)
+    for i, (seat, action) in enumerate(row.actions):
+        mover = state.current_player() if not state.is_terminal() else None
+        if seat != mover:
+            raise Damaged(f"stored action {i} is for seat {seat}, but seat {mover} was to move")
+        try:
+            state.apply(action)
+        except Exception as e:
+            raise Damaged(f"stored action {i} ({action}) does not replay: {e}") from None
+    return game, state

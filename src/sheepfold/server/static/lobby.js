@@ -166,6 +166,7 @@
       show_scores: $("show-scores").checked,
       replace_leavers: $("replace").checked,
       auto_roll: $("auto-roll").checked,
+      private: $("private").checked,
     };
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
     const first = $("first").value;

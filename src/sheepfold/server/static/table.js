@@ -5,6 +5,12 @@
   const $ = (id) => document.getElementById(id);
   const tableId = decodeURIComponent(location.pathname.split("/").pop());
   const TOKEN_KEY = "sheepfold:token:" + tableId;
+  // a seat link (/t/ID#seat=TOKEN, from another device): keep its token, take it out of the address
+  const linked = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (linked) {
+    localStorage.setItem(TOKEN_KEY, linked);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
   $("logo").innerHTML = SF.logo();
   $("invite").value = location.origin + "/t/" + encodeURIComponent(tableId);
 
@@ -108,7 +114,7 @@
     if (!flock) return;
     const cells = (flock.dataset.interactive === "1" && previewCells()) || new Set();
     flock.querySelectorAll(".cell").forEach((el) => el.classList.toggle("line", cells.has(el.dataset.cell)));
-    $("line-note").innerHTML = cells.size ? ` · <b style="color:#0f766e">dashed cards make a line!</b>` : "";
+    $("line-note").innerHTML = cells.size ? ` · <b class="line-ok">dashed cards make a line!</b>` : "";
     if ($("preview") && pending && !pending.live && pending.dog !== null) {
       const left = msg.view.dog_swaps[me()][pending.dog] - pending.swaps.length;
       $("preview").innerHTML = `<b>${previewText(left)}</b>`;
@@ -173,9 +179,9 @@
         body = `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
           <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
           <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
-          ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg style="width:1.3rem;height:1.3rem"')} the wolf stands here</div>` : ""}`;
+          ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
       }
-      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : `<span class="tag">away</span>`;
+      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
       const winner = view.finished && view.winners.indexOf(i) >= 0 ? " ★ winner" : "";
       return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
         ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
@@ -226,10 +232,12 @@
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
     const legend = [...types].map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.esc(SF.typeWord(t))}</span>`).join("");
-    const width = `grid-template-columns: repeat(${grid.cols}, 1fr); max-width: ${Math.min(112 * grid.cols, 940)}px`;
-    $("board").innerHTML = `<div class="flock" id="flock" style="${width}" data-interactive="${interactive ? 1 : 0}">${cells}</div>
-      <div class="row muted" style="justify-content:center">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points<span id="line-note"></span></div>
+    $("board").innerHTML = `<div class="flock" id="flock" data-interactive="${interactive ? 1 : 0}">${cells}</div>
+      <div class="row muted centered">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
+    const flockEl = $("flock"); // sized here, not in a style attribute (the CSP allows no inline styles)
+    flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, 1fr)`;
+    flockEl.style.maxWidth = `${Math.min(112 * grid.cols, 940)}px`;
     if (interactive) {
       $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => {
         el.tabIndex = 0; // keyboard: Tab to a card, Enter or Space to tap it
@@ -328,8 +336,8 @@
   function renderShave(view) {
     const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
     $("board").innerHTML = `<div class="middle">Wool in the middle: <b id="middle">${view.middle}</b></div>
-      <div class="row" style="justify-content:center">${die}</div>
-      ${view.variants.length ? `<div class="muted" style="text-align:center">Variants: ${view.variants.map(SF.esc).join(", ")}</div>` : ""}`;
+      <div class="row centered">${die}</div>
+      ${view.variants.length ? `<div class="muted centered">Variants: ${view.variants.map(SF.esc).join(", ")}</div>` : ""}`;
   }
 
   function renderShaveControls(view, race) {
@@ -348,7 +356,7 @@
       const title = view.phase === "howl-target" ? "You grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
       html += (html ? "" : `<h2>${title}</h2>`) + `<div class="actions">` + acts.map((a) => {
         const c = ACTION_COLOUR[a.split(" ")[0]];
-        const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg style="width:1.4rem;height:1.4rem"') : "";
+        const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg class="icon-14"') : "";
         return `<button type="button" class="act" data-action="${SF.esc(a)}">${icon}${SF.esc(actionLabel(a, view))}</button>`;
       }).join("") + `</div>`;
     }
@@ -465,7 +473,7 @@
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
     renderJoin();
     renderHouseRules(table);
-    $("leave").hidden = me() === null || table.finished;
+    $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
     $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
     const live = !replay;
     const view = replay ? replay.frames[replay.i].view : msg.view;
@@ -489,6 +497,10 @@
 
   $("copy").onclick = async () => {
     try { await navigator.clipboard.writeText($("invite").value); $("copy").textContent = "Copied!"; } catch (e) { $("invite").select(); }
+  };
+  $("copy-seat").onclick = async () => {
+    const link = location.origin + "/t/" + encodeURIComponent(tableId) + "#seat=" + encodeURIComponent(localStorage.getItem(TOKEN_KEY) || "");
+    try { await navigator.clipboard.writeText(link); $("copy-seat").textContent = "Seat link copied: keep it secret"; } catch (e) { showError(link); }
   };
   $("leave").onclick = () => {
     if (confirm("Leave this table?")) { send({ type: "leave" }); localStorage.removeItem(TOKEN_KEY); }

@@ -1,0 +1,123 @@
+"""The perfect bot in a server: solutions from the disk cache, or from ONE background job.
+
+A server never solves inside a request or a table's move. A table with a ``perfect`` seat is
+opened only when the solver's solution of its rules is in the disk cache (``sheepfold solve``
+fills it). Otherwise, when the rules are small enough (``solve_limit`` positions), one
+background job computes it, in a process of its own (its memory and CPU are not the event
+loop's), one rule set at a time, and the lobby is told "solving, ready in about N s"; bigger
+rules are "not available for these rules". A job that fails is said once and not retried.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import multiprocessing
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sheepfold.core.protocol import Game, SheepfoldError
+
+log = logging.getLogger("sheepfold.server")
+
+
+class NotReady(SheepfoldError):
+    """The perfect bot cannot play these rules now; ``status`` says whether it will (409:
+    solving, try again soon) or not (422: not available here)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Job:
+    key: tuple[Any, ...]
+    what: str  # "the 3-player game of these rules (14,259 positions)"
+    started: float
+    estimate: float  # seconds, from the positions and solve_rate
+    future: concurrent.futures.Future[None]
+
+
+def _solve(rules: Any, players: int, seats: list[int]) -> None:
+    """In the job's process: solve and save to the disk cache (what the tables then load)."""
+    from sheepfold.games.shave_a_sheep import solver
+
+    for seat in seats:
+        solver.cached(rules, players, seat=seat)
+
+
+class Solutions:
+    def __init__(self, limit: int, rate: float) -> None:
+        self.limit = limit  # positions: bigger rule sets are not solved by a server
+        self.rate = rate  # positions solved per second (a rough figure, for the estimate)
+        self.job: Job | None = None
+        self.failed: dict[tuple[Any, ...], str] = {}
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def require(self, game: Game, seats: list[int]) -> None:
+        """Return if the perfect bot can play ``seats`` of ``game`` now; else start the job if
+        it may, and raise NotReady saying when it will be ready, or that it will not."""
+        from sheepfold.games.shave_a_sheep import solver
+
+        n = game.num_players
+        missing = sorted({0 if n == 2 else s for s in seats})
+        missing = [s for s in missing if not solver.cache_path(game.rules, n, s).exists()]
+        if not missing:
+            return
+        key = (game.rules.key(), n)
+        if key in self.failed:
+            raise NotReady(
+                f"the perfect bot is not available for these rules: {self.failed[key]}", 422
+            )
+        size = solver.Space(game.rules, n).size
+        what = f"the {n}-player game of these rules ({size:,} positions)"
+        if size > self.limit:
+            raise NotReady(
+                f"the perfect bot is not available for these rules: {what} is more than this "
+                f"server solves ({self.limit:,} positions); 'sheepfold solve' on the server "
+                "machine computes it",
+                422,
+            )
+        job = self._job(key, what, size, game, missing)
+        left = max(1, round(job.estimate - (time.monotonic() - job.started)))
+        if job.key != key:
+            raise NotReady(
+                f"the perfect bot's solver is busy with another rule set: try again in about "
+                f"{left} s",
+                409,
+            )
+        raise NotReady(f"the perfect bot is solving {what}: ready in about {left} s", 409)
+
+    def _job(self, key: tuple[Any, ...], what: str, size: int, game: Game, seats: list[int]) -> Job:
+        """The running job (this one, started now if none runs)."""
+        if self.job is not None and not self.job.future.done():
+            return self.job
+        if self._pool is None:
+            spawn = multiprocessing.get_context("spawn")  # never fork a running server
+            self._pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=spawn)
+        future = self._pool.submit(_solve, game.rules, game.num_players, seats)
+        self.job = Job(key, what, time.monotonic(), 2.0 + size / self.rate, future)
+        future.add_done_callback(lambda f: self._done(key, what, f))
+        log.info("solving %s for the perfect bot (one background job)", what)
+        return self.job
+
+    def _done(
+        self, key: tuple[Any, ...], what: str, future: concurrent.futures.Future[None]
+    ) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            self.failed[key] = f"solving {what} failed ({error})"
+            log.error("the perfect bot's background job failed: solving %s: %s", what, error)
+
+    def close(self) -> None:
+        """Stop the job (its process too: a server that stops leaves nothing behind)."""
+        if self._pool is None:
+            return
+        processes = list(getattr(self._pool, "_processes", {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            p.terminate()
