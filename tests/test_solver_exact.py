@@ -29,6 +29,7 @@ def key(st):
         st.wolf,
         st.face,
         st.grabber,
+        st.rerolls_used,
     )
 
 
@@ -164,9 +165,11 @@ CASES = [
 ]
 
 
-#: the house rules (docs/spec/rulings.md), each alone and all together (rerolls: the solver
-#: refuses it, see test_solver_refuses_rerolls)
+#: the house rules (docs/spec/rulings.md), each alone and all together
 HOUSE_CASES = [
+    dict(wool=5, max_wool=3, rerolls=1),
+    dict(wool=5, max_wool=2, rerolls=2, variants=["howling-wolf"]),
+    dict(wool=4, max_wool=2, rerolls=1, variants=["my-friend-mr-wolf"]),
     dict(wool=5, max_wool=3, auto_shear=2),
     dict(wool=5, max_wool=3, wolf_takes="half"),
     dict(wool=5, max_wool=2, wolf_takes=1, wolf_to="roller"),
@@ -303,8 +306,9 @@ def test_greedy_table_equals_engine_bot_evaluation():
         (3, dict(wool=6, max_wool=3, variants=["howling-wolf"])),
         (4, dict(wool=6, max_wool=2, variants=["my-friend-mr-wolf", "cutting-costs"])),
         (3, dict(wool=6, max_wool=3, auto_shear=2, wolf_to="roller", shear_cost=1, target=4)),
+        (3, dict(wool=5, max_wool=2, rerolls=1, full_bonus=1)),
     ],
-    ids=["3p", "3p-howling", "4p-mrwolf-cc", "3p-house"],
+    ids=["3p", "3p-howling", "4p-mrwolf-cc", "3p-house", "3p-rerolls"],
 )
 def test_all_seats_at_once_by_rotation(players, opts):
     """The one-solve guaranteed shares of every seat (turned positions) equal the seat-by-seat
@@ -333,8 +337,13 @@ def test_all_seats_at_once_by_rotation(players, opts):
         )
 
 
-def test_solver_refuses_rerolls():
-    """A reroll is a decision inside a turn that the solver's walk does not fold: it says so
-    rather than give wrong numbers."""
-    with pytest.raises(S.SolverError, match="rerolls"):
-        S.Space(ShaveRules(wool=5, rerolls=1), 2)
+def test_rerolls_are_positions_of_their_own():
+    """A roll after r rerolls of the turn is a position of its own in the solver's index (house
+    rule rerolls): as many as the rerolls allow, the rerolls used read back from the index."""
+    plain = S.Space(ShaveRules(wool=5), 2)
+    space = S.Space(ShaveRules(wool=5, rerolls=2), 2)
+    assert space.size == 3 * plain.size and space.NR == 3
+    for x in range(0, space.size, 7):
+        t, sheep, piles, wolf = space.decode(x)
+        assert space.index(t, sheep, piles, wolf, space.rerolled(x)) == x
+        assert space.index_of(space.state_at(x)) == x

@@ -93,7 +93,7 @@ def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
 
     checked, notes = [], []
     rules = rs.rules
-    if getattr(rules, "rerolls", 0):  # the solver does not take rerolls; they change no ending
+    if getattr(rules, "rerolls", 0):  # a smaller space to search: rerolls change no ending
         rules = rules.model_copy(update={"rerolls": 0})
         notes.append(
             "whether games end is checked without rerolls: a reroll only changes which face a "

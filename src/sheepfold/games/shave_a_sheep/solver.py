@@ -121,17 +121,12 @@ class Space:
         n = self.n = players
         W = self.W = rules.wool
         cap = self.cap = rules.max_wool
-        if rules.rerolls:
-            raise SolverError(
-                "the solver does not take the house rule rerolls: a reroll is a decision inside "
-                "a turn that its one walk of a turn's tree cannot fold yet (set rerolls = 0 to "
-                "solve, or play the rule set with the random and greedy bots)"
-            )
         self.shear_at = rules.shear_at
         self.cc = rules.cutting_costs
         self.mr = rules.mr_wolf
         self.hw = rules.howling_wolf
-        self.NW = n + 1 if self.mr else 1
+        self.NR = rules.rerolls + 1  # a roll after r rerolls is a position of its own
+        self.NW = (n + 1 if self.mr else 1) * self.NR
         self.F = len(game.faces)
         self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
         self.probs = probabilities(game)
@@ -144,7 +139,7 @@ class Space:
             raise SolverError(f"a cap of {cap} for {n} players is too big for the solver")
         if (W + 1) ** n > 50_000_000:
             raise SolverError(f"{W} wool for {n} players is too big for the solver")
-        self.ix, self.size = position_index(n, W, cap, self.mr)
+        self.ix, self.size = position_index(n, W, cap, self.mr, rerolls=rules.rerolls)
         (
             self.off,
             self.cnt_le,
@@ -178,23 +173,32 @@ class Space:
 
     def seat0_index(self) -> tuple[Index, int]:
         """The index of the positions where seat 0 rolls (the rotating solve's), and its size."""
-        return position_index(self.n, self.W, self.cap, self.mr, seat0_only=True)
+        return position_index(
+            self.n, self.W, self.cap, self.mr, seat0_only=True, rerolls=self.NR - 1
+        )
 
     # positions <-> indexes
-    def index(self, turn: int, sheep: Sequence[int], piles: Sequence[int], wolf: int | None) -> int:
+    def index(
+        self,
+        turn: int,
+        sheep: Sequence[int],
+        piles: Sequence[int],
+        wolf: int | None,
+        rerolled: int = 0,
+    ) -> int:
         B = sum(piles)
         ns = int(self.cnt_le[self.W - B - 1])
         pr = int(self.pile_rank[int(np.dot(piles, self.pw_p))])
         sr = int(self.sv_rank[int(np.dot(sheep, self.pw_s))])
-        wc = 0 if wolf is None else wolf + 1
+        wc = (0 if wolf is None else wolf + 1) * self.NR + rerolled
         return int(self.off[B]) + ((pr * ns + sr) * self.n + turn) * self.NW + wc
 
     def decode(self, x: int) -> tuple[int, tuple[int, ...], tuple[int, ...], int | None]:
-        """(turn, sheep, piles, wolf) of index x."""
+        """(turn, sheep, piles, wolf) of index x (the rerolls used: :meth:`rerolled`)."""
         B = int(np.searchsorted(self.off, x, side="right")) - 1
         ns = int(self.cnt_le[self.W - B - 1])
         rest = x - int(self.off[B])
-        wc = rest % self.NW
+        wc = rest % self.NW // self.NR
         rest //= self.NW
         t = rest % self.n
         rest //= self.n
@@ -203,6 +207,11 @@ class Space:
         sheep = tuple(int(v) for v in self.sv_arr[sr])
         piles = tuple(int(v) for v in self.pv_all[int(self.block_start[B]) + pr])
         return t, sheep, piles, (None if wc == 0 else wc - 1)
+
+    def rerolled(self, x: int) -> int:
+        """The rerolls of the turn used before the roll of index x (house rule rerolls)."""
+        B = int(np.searchsorted(self.off, x, side="right")) - 1
+        return int((x - int(self.off[B])) % self.NR)
 
     def is_canonical(self, x: int) -> bool:
         t, sheep, _, _ = self.decode(x)
@@ -213,7 +222,7 @@ class Space:
         HOWL_TARGET too, as the grab has not changed anything yet)."""
         if state.phase not in (ROLL, CHOOSE, GRAB, HOWL_TARGET):
             raise SolverError("the position is not at the start of a turn")
-        return self.index(state.turn, state.sheep, state.piles, state.wolf)
+        return self.index(state.turn, state.sheep, state.piles, state.wolf, state.rerolls_used)
 
     def start_index(self) -> int:
         return self.index(0, [0] * self.n, [0] * self.n, None)
@@ -223,6 +232,7 @@ class Space:
         t, sheep, piles, wolf = self.decode(x)
         s = self.game.new_initial_state(seed)
         s.turn, s.sheep, s.piles, s.wolf = t, list(sheep), list(piles), wolf
+        s.rerolls_used = self.rerolled(x)
         s.middle = self.W - sum(sheep) - sum(piles)
         return s
 

@@ -54,6 +54,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     P_SHEAR_AT,
     P_WOOL,
     PROB_GRAB,
+    REROLL,
     STATE_LEN,
     SWAP0,
     TRUNCATED,
@@ -70,6 +71,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     howl_take,
     howl_targets,
     jit,
+    reroll,
     share,
 )
 
@@ -235,7 +237,10 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
                         if chosen >= 0 and a != chosen:
                             continue
                         copy(st2, s)
-                        finish(st2, a, prm)
+                        if a == REROLL:  # the same turn, rolled again (house rule rerolls)
+                            reroll(st2)
+                        else:
+                            finish(st2, a, prm)
                         idx = -1
                         if st2[OVER]:
                             for j in range(nv):
@@ -249,8 +254,8 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
                             idx = encode(st2, prm, ix)
                             for j in range(nv):
                                 out[j] = V[idx, j]
-                        if lo <= idx < hi:
-                            refs[nr] = idx
+                        if lo <= idx < hi:  # a reroll's (the same roller) is marked: -1 - idx
+                            refs[nr] = -1 - idx if a == REROLL else idx
                             nr += 1
                         elif _fold(op, row, out, nv):
                             best = a
@@ -302,11 +307,22 @@ def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     return out[:c]
 
 
+@inline
+def _ref(y, c_out, c_in):  # type: ignore[no-untyped-def]
+    """(row, first column) a reference reads: a turn's successor is read from columns c_in..
+    (rotating: the next seat rolls, turned one seat round), a reroll's (marked ``-1 - row``:
+    the same seat rolls again, house rule rerolls) from the columns written, c_out.."""
+    if y < 0:
+        return -1 - y, c_out
+    return y, c_in
+
+
 @jit
 def sweep_compiled(prog, nst, cols, V, work):  # type: ignore[no-untyped-def]
     """One Gauss-Seidel sweep of a compiled program of ``nst`` positions; the largest change.
     ``cols`` = (value columns, first column written, first column read): values are read from
-    columns c_in.. of the references and written to columns c_out.. (both 0 unless rotating)."""
+    columns c_in.. of the references and written to columns c_out.. (both 0 unless rotating;
+    a reroll's reference reads c_out.., see :func:`_ref`)."""
     st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
     nv, c_out, c_in = cols
     out, acc, acc2 = work[0], work[1][0], work[1][1]
@@ -320,13 +336,14 @@ def sweep_compiled(prog, nst, cols, V, work):  # type: ignore[no-untyped-def]
                 for j in range(nv):
                     acc[j] = g1_f[g, 2 + j]
                 for r in range(g1_i[g, 1], g1_i[g, 2]):
-                    y = refs[r]
+                    y, c = _ref(refs[r], c_out, c_in)
                     for j in range(nv):
-                        acc[j] += V[y, c_in + j]
+                        acc[j] += V[y, c + j]
             else:
                 a0 = g1_f[g, 2]
                 for r in range(g1_i[g, 1], g1_i[g, 2]):
-                    v = V[refs[r], c_in]
+                    y, c = _ref(refs[r], c_out, c_in)
+                    v = V[y, c]
                     if (op == OP_MAX and v > a0) or (op == OP_MIN and v < a0):
                         a0 = v
                 acc[0] = a0
@@ -336,15 +353,16 @@ def sweep_compiled(prog, nst, cols, V, work):  # type: ignore[no-untyped-def]
                     for j in range(nv):
                         acc2[j] = g2_f[h, 1 + j]
                     for r in range(g2_i[h, 1], g2_i[h, 2]):
-                        y = refs[r]
+                        y, c = _ref(refs[r], c_out, c_in)
                         for j in range(nv):
-                            acc2[j] += V[y, c_in + j]
+                            acc2[j] += V[y, c + j]
                     for j in range(nv):
                         acc2[j] *= g2_f[h, 0]
                 else:
                     b0 = g2_f[h, 1]
                     for r in range(g2_i[h, 1], g2_i[h, 2]):
-                        v = V[refs[r], c_in]
+                        y, c = _ref(refs[r], c_out, c_in)
+                        v = V[y, c]
                         if (op2 == OP_MAX and v > b0) or (op2 == OP_MIN and v < b0):
                             b0 = v
                     acc2[0] = b0

@@ -8,6 +8,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     P_N,
     P_WOOL,
     PILE,
+    REROLLED,
     SHEEP,
     TURN,
     WOLF,
@@ -17,10 +18,11 @@ from sheepfold.games.shave_a_sheep.kernel.step import inline, jit
 
 @inline
 def encode(st, prm, ix):  # type: ignore[no-untyped-def]
-    """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll)."""
+    """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll); a
+    roll after rerolls (house rule) has its own."""
     off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = ix[0], ix[1], ix[2], ix[3], ix[4], ix[5]
     n = prm[P_N]
-    nt, nw = ix[9][0], ix[9][1]
+    nt, nw, nr = ix[9][0], ix[9][1], ix[9][2]
     B = 0
     cs = 0
     cp = 0
@@ -29,7 +31,8 @@ def encode(st, prm, ix):  # type: ignore[no-untyped-def]
         cs += st[SHEEP + i] * pw_s[i]
         cp += st[PILE + i] * pw_p[i]
     ns = cnt_le[prm[P_WOOL] - B - 1]
-    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * nt + st[TURN]) * nw + st[WOLF]
+    code = st[WOLF] * nr + st[REROLLED]
+    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * nt + st[TURN]) * nw + code
 
 
 @jit
@@ -52,11 +55,12 @@ def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     """Write the turn-start position of index ``x`` of layer ``B`` into ``st`` (turns 0)."""
     off, cnt_le, sv_arr, pv_all, block_start = ix[0], ix[1], ix[6], ix[7], ix[8]
     n = prm[P_N]
-    nt, nw = ix[9][0], ix[9][1]
+    nt, nw, nr = ix[9][0], ix[9][1], ix[9][2]
     ns = cnt_le[prm[P_WOOL] - B - 1]
     rest = x - off[B]
     st[:] = 0
-    st[WOLF] = rest % nw
+    st[WOLF] = rest % nw // nr
+    st[REROLLED] = rest % nr
     rest //= nw
     st[TURN] = rest % nt
     rest //= nt

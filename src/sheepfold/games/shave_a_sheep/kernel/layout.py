@@ -110,7 +110,7 @@ PRM_LEN = P_COUNT + MAX_FACES
 #: probabilities(): face f's at f, seat s's chance to grab the wolf at PROB_GRAB + s
 PROB_GRAB = MAX_FACES
 #: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start,
-#: [NT, NW])
+#: [NT, NW, NR])
 Index = tuple[
     np.ndarray,
     np.ndarray,
@@ -225,12 +225,16 @@ def from_state(state: ShaveState) -> np.ndarray:
 
 
 def position_index(
-    n: int, wool: int, cap: int, mr_wolf: bool, seat0_only: bool = False
+    n: int, wool: int, cap: int, mr_wolf: bool, seat0_only: bool = False, rerolls: int = 0
 ) -> tuple[Index, int]:
     """The position index of a rule set (see the module's docstring) and its size; with
     ``seat0_only``, of the positions where seat 0 rolls. The caller bounds the sizes first:
-    ``(cap + 1) ** n`` sheep vectors and ``(wool + 1) ** n`` piles."""
-    nw = n + 1 if mr_wolf else 1
+    ``(cap + 1) ** n`` sheep vectors and ``(wool + 1) ** n`` piles. With the house rule
+    ``rerolls`` a roll after ``r`` rerolls of the turn is a position of its own: the last
+    code of the index is ``wolf code * (rerolls + 1) + r`` (``NW`` counts both, ``NR`` the
+    second)."""
+    nr = rerolls + 1
+    nw = (n + 1 if mr_wolf else 1) * nr
     nt = 1 if seat0_only else n
     # sheep vectors, sorted by total wool (a prefix = every vector up to a total)
     svs = sorted(itertools.product(range(cap + 1), repeat=n), key=lambda v: (sum(v), v))
@@ -253,7 +257,7 @@ def position_index(
             pile_rank[int(np.dot(comp, pw_p))] = r
     sizes = n_piles * cnt_le[::-1] * nt * nw  # layer B: sheep totals <= wool-B-1
     off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    shape = np.array([nt, nw], dtype=np.int64)
+    shape = np.array([nt, nw, nr], dtype=np.int64)
     ix = (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p, sv_arr, pv, block_start, shape)
     return ix, int(off[-1])
 
