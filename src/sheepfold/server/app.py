@@ -30,7 +30,7 @@ import gc
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
@@ -76,7 +76,7 @@ class CreateTable(BaseModel):
     ruleset: str | None = Field(default=None, max_length=64)
     rules: dict[str, Any] | None = None  # options on top of the rule set (e.g. {"wool": 10})
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    breeds: list[str] | None = None
+    breeds: list[Annotated[str, Field(max_length=64)]] | None = Field(default=None, max_length=4)
     show_scores: bool = True
     replace_leavers: bool = True
     replacement_bot: str = Field(default="random", max_length=64)
@@ -121,20 +121,25 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         if s["kind"] == "bot":
             s["bot"] = _check_bot(req.game, s["bot"] or "random")
             s["name"] = (s["name"] or "").strip() or BOT_NAMES[i]
+    breeds = req.breeds
+    if breeds is not None and len(breeds) != len(seats):
+        raise SheepfoldError(f"breeds: {len(breeds)} given for {len(seats)} seats")
     first = req.first_player
     if first == "random":
         first = random.SystemRandom().randrange(len(seats))
     if first:
         if not 0 <= first < len(seats):
             raise SheepfoldError(f"first_player: there is no seat {first}")
-        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1)
+        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1);
+        # each seat keeps its breed
         seats = seats[first:] + seats[:first]
+        breeds = breeds[first:] + breeds[:first] if breeds else breeds
     return {
         "game": req.game,
         "ruleset": req.ruleset,
         "rules": rules,
         "seats": seats,
-        "breeds": req.breeds,
+        "breeds": breeds,
         "show_scores": req.show_scores,
         "replace_leavers": req.replace_leavers,
         "replacement_bot": _check_bot(req.game, req.replacement_bot),
