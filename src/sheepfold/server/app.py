@@ -12,6 +12,7 @@ HTTP API (JSON)::
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
+    POST /api/tables/{id}/again     play again: the next table, same settings and seats
     GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
     POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
@@ -32,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -289,6 +290,20 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         m.limits["create"].take(client)
         m.check_open_tables(client)
         table = m.create({**resolve_spec(req), "creator": client})
+        return {**table.public_info(), "invite": f"/t/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/again")
+    async def again(table_id: str, request: Request, response: Response) -> dict[str, Any]:
+        """Play again: a new table with a finished table's settings and seats (201), or the
+        one already opened after it (200)."""
+        m, client, old = manager(), client_of(request), table_or_404(table_id)
+        if not old.finished():
+            raise HTTPException(409, "the game is not over yet")
+        if old.next_id is None or m.get(old.next_id) is None:
+            m.limits["create"].take(client)
+            m.check_open_tables(client)
+            response.status_code = 201
+        table = m.again(old, client)
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")
