@@ -1,13 +1,17 @@
 """Load test of the web server: N concurrent bot-vs-bot tables over WebSockets on 127.0.0.1.
 
-A real `sheepfold serve` process (SQLite in a temporary folder, every action committed before it
-is broadcast) is started; this process opens two WebSockets per table and plays both seats with
-random legal intents as fast as the server answers. Printed: actions per second and the latency
-from sending an action to receiving its broadcast (p50/p99): first 1 table playing as fast as it
-can (the baseline, measured in the same run), then N tables whose players think between moves so
-that together they offer --rate actions/s (the goal's load), then the same N tables with no
-thinking at all (the saturation throughput; latency is then queueing, and the client, which shares
-the 2 cores, is part of the limit). The client pauses its own garbage collector while measuring. Bounded in tables and seconds; stops itself.
+Two processes: the server, a real `sheepfold serve --no-limits` (SQLite in a temporary folder,
+every action committed before it is broadcast), and the load-generating client, this process,
+which opens two WebSockets per table and plays both seats with random legal intents. Printed
+for each phase: actions per second, the latency from sending an action to receiving its
+broadcast (p50/p99), the **server's own CPU time per action** (read from /proc/PID/stat before
+and after the measured seconds: what the server costs, whatever else the machine runs), the
+client's CPU per action, and the machine's load average. The phases: 1 table playing as fast as
+it can (the baseline), then N tables whose players think between moves so that together they
+offer --rate actions/s (the goal's load), then the same N tables with no thinking at all
+(saturation: latency is then queueing, and the client, on the same cores, is part of the limit).
+Latency depends on what else the cores run; CPU per action much less. The client pauses its own
+garbage collector while measuring. Bounded in tables and seconds; stops itself.
 
     python bench/bench_server.py [--tables 200] [--seconds 10] [--rate 600] [--game shave-a-sheep|dolly-crush|mixed]
 
@@ -22,6 +26,7 @@ import gc
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -59,6 +64,21 @@ def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
     return None
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system, every thread) process ``pid`` has used so far (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()  # after "pid (name)"
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+
+def own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 class Stats:
     def __init__(self) -> None:
         self.lat: list[float] = []
@@ -66,6 +86,10 @@ class Stats:
         self.errors = 0
         self.games_done = 0
         self.measuring = False
+        self.elapsed = 1.0
+        self.server_cpu = 0.0  # seconds of the server's CPU while measuring
+        self.client_cpu = 0.0
+        self.load = 0.0  # the machine's 1-minute load average at the end
 
 
 async def seat_player(
@@ -138,7 +162,9 @@ async def table_loop(
             )
 
 
-async def phase(base: str, tables: int, seconds: float, game: str, rate: float = 0.0) -> Stats:
+async def phase(
+    base: str, server_pid: int, tables: int, seconds: float, game: str, rate: float = 0.0
+) -> Stats:
     """``rate``: total actions/s offered (a think time per table); 0 = as fast as possible."""
     think = tables / rate if rate > 0 else 0.0
     stats = Stats()
@@ -165,11 +191,14 @@ async def phase(base: str, tables: int, seconds: float, game: str, rate: float =
         gc.collect()
         gc.disable()
         stats.measuring = True
-        start = time.perf_counter()
+        start, server0, client0 = time.perf_counter(), process_cpu(server_pid), own_cpu()
         await asyncio.sleep(seconds)
         stats.measuring = False
+        stats.elapsed = time.perf_counter() - start
+        stats.server_cpu = process_cpu(server_pid) - server0
+        stats.client_cpu = own_cpu() - client0
+        stats.load = os.getloadavg()[0]
         gc.enable()
-        stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
         stop.set()
         for t in tasks:
             t.cancel()
@@ -177,19 +206,27 @@ async def phase(base: str, tables: int, seconds: float, game: str, rate: float =
     return stats
 
 
+def percentile(lat: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted latencies, in ms (nan when there are none)."""
+    return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
+
+
 def report(label: str, s: Stats) -> dict[str, float]:
     lat = sorted(s.lat)
-    el = getattr(s, "elapsed", 1.0)
-    p = (
-        (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000)
-        if lat
-        else (lambda q: float("nan"))
-    )
-    out = {"actions_per_s": s.actions / el, "p50_ms": p(0.50), "p99_ms": p(0.99)}
+    per_action = 1000 / s.actions if s.actions else float("nan")
+    out = {
+        "actions_per_s": s.actions / s.elapsed,
+        "p50_ms": percentile(lat, 0.50),
+        "p99_ms": percentile(lat, 0.99),
+        "server_cpu_ms": s.server_cpu * per_action,
+        "server_share": s.server_cpu / s.elapsed,
+    }
     print(
-        f"{label:<22} {s.actions:>7} actions in {el:5.1f} s = {out['actions_per_s']:7.0f} actions/s   "
-        f"latency p50 {out['p50_ms']:6.1f} ms  p99 {out['p99_ms']:6.1f} ms   "
-        f"games finished {s.games_done}, errors {s.errors}",
+        f"{label:<19} {out['actions_per_s']:6.0f} actions/s ({s.actions} in {s.elapsed:.1f} s)  "
+        f"p50 {out['p50_ms']:5.1f} ms  p99 {out['p99_ms']:6.1f} ms  "
+        f"server CPU {out['server_cpu_ms']:.3f} ms/action ({out['server_share']:.0%} of a core)  "
+        f"client CPU {s.client_cpu * per_action:.3f} ms/action  "
+        f"load avg {s.load:.2f}  games {s.games_done}, errors {s.errors}",
         flush=True,
     )
     return out
@@ -246,26 +283,28 @@ def main() -> int:
                 print("the server did not start")
                 return 1
             time.sleep(0.1)
+        one, five, _ = os.getloadavg()
         print(
-            f"server: sheepfold serve (1 process) on 127.0.0.1, db {db.split('@')[-1]}; "
-            f"client: this process (asyncio); {os.cpu_count()} cores shared",
+            f"server: sheepfold serve --no-limits (pid {proc.pid}) on 127.0.0.1, "
+            f"db {db.split('@')[-1]}; client: this process (pid {os.getpid()}, asyncio); "
+            f"{os.cpu_count()} cores shared; load average {one:.2f} (1 min), {five:.2f} (5 min)",
             flush=True,
         )
-        base_stats = report(
-            "baseline: 1 table", asyncio.run(phase(base, 1, min(args.seconds, 5.0), args.game))
-        )
+        pid, short = proc.pid, min(args.seconds, 5.0)
+        report("baseline: 1 table", asyncio.run(phase(base, pid, 1, short, args.game)))
         load = report(
             f"load: {args.tables} tables",
-            asyncio.run(phase(base, args.tables, args.seconds, args.game, args.rate)),
+            asyncio.run(phase(base, pid, args.tables, args.seconds, args.game, args.rate)),
         )
         report(
             f"saturated: {args.tables}",
-            asyncio.run(phase(base, args.tables, min(args.seconds, 5.0), args.game)),
+            asyncio.run(phase(base, pid, args.tables, short, args.game)),
         )
-        goal = load["actions_per_s"] >= 500 and load["p99_ms"] <= 50
+        goal = load["actions_per_s"] >= 500 and load["p99_ms"] <= 50 and args.tables >= 200
         print(
-            f"goal (200 tables, >= 500 actions/s, p99 <= 50 ms): {'met' if goal and args.tables >= 200 else 'not met'}"
-            f"; baseline p50 {base_stats['p50_ms']:.1f} ms",
+            f"goal (200 tables, >= 500 actions/s, p99 <= 50 ms): {'met' if goal else 'not met'}; "
+            f"at this load the server used {load['server_cpu_ms']:.3f} ms of CPU per action: "
+            f"one core would serve about {1000 / load['server_cpu_ms']:.0f} actions/s",
             flush=True,
         )
     finally:

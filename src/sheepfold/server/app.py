@@ -12,6 +12,7 @@ HTTP API (JSON)::
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
+    POST /api/tables/{id}/again     play again: the next table, same settings and seats
     GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
     POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
@@ -30,9 +31,9 @@ import gc
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -76,7 +77,7 @@ class CreateTable(BaseModel):
     ruleset: str | None = Field(default=None, max_length=64)
     rules: dict[str, Any] | None = None  # options on top of the rule set (e.g. {"wool": 10})
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
-    breeds: list[str] | None = None
+    breeds: list[Annotated[str, Field(max_length=64)]] | None = Field(default=None, max_length=4)
     show_scores: bool = True
     replace_leavers: bool = True
     replacement_bot: str = Field(default="random", max_length=64)
@@ -121,20 +122,25 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         if s["kind"] == "bot":
             s["bot"] = _check_bot(req.game, s["bot"] or "random")
             s["name"] = (s["name"] or "").strip() or BOT_NAMES[i]
+    breeds = req.breeds
+    if breeds is not None and len(breeds) != len(seats):
+        raise SheepfoldError(f"breeds: {len(breeds)} given for {len(seats)} seats")
     first = req.first_player
     if first == "random":
         first = random.SystemRandom().randrange(len(seats))
     if first:
         if not 0 <= first < len(seats):
             raise SheepfoldError(f"first_player: there is no seat {first}")
-        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1)
+        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1);
+        # each seat keeps its breed
         seats = seats[first:] + seats[:first]
+        breeds = breeds[first:] + breeds[:first] if breeds else breeds
     return {
         "game": req.game,
         "ruleset": req.ruleset,
         "rules": rules,
         "seats": seats,
-        "breeds": req.breeds,
+        "breeds": breeds,
         "show_scores": req.show_scores,
         "replace_leavers": req.replace_leavers,
         "replacement_bot": _check_bot(req.game, req.replacement_bot),
@@ -284,6 +290,20 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         m.limits["create"].take(client)
         m.check_open_tables(client)
         table = m.create({**resolve_spec(req), "creator": client})
+        return {**table.public_info(), "invite": f"/t/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/again")
+    async def again(table_id: str, request: Request, response: Response) -> dict[str, Any]:
+        """Play again: a new table with a finished table's settings and seats (201), or the
+        one already opened after it (200)."""
+        m, client, old = manager(), client_of(request), table_or_404(table_id)
+        if not old.finished():
+            raise HTTPException(409, "the game is not over yet")
+        if old.next_id is None or m.get(old.next_id) is None:
+            m.limits["create"].take(client)
+            m.check_open_tables(client)
+            response.status_code = 201
+        table = m.again(old, client)
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")

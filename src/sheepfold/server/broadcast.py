@@ -70,6 +70,9 @@ class Broadcaster:
                 pile if s == seat else [None] * len(pile)
                 for s, pile in enumerate(view["collected"])
             ]
+            # The cards nobody has seen, subtracted from the deck's make-up with the flock and
+            # one's own pile, would give the others' piles card for card: not sent either.
+            view["unseen"] = None
         return view
 
     def shared_json(self) -> str:

@@ -54,6 +54,18 @@ __all__ = [
 
 log = logging.getLogger("sheepfold.server")
 
+#: what a table's stored config keeps of the spec it was created from
+CONFIG_KEYS = (
+    "rules",
+    "ruleset",
+    "breeds",
+    "show_scores",
+    "replace_leavers",
+    "replacement_bot",
+    "auto_roll",
+    "private",
+)
+
 
 @dataclass
 class Settings:
@@ -102,6 +114,7 @@ class Table:
         self.stored = len(state.history)  # actions committed to the database
         self.applied = self.stored  # actions in self.state (more while a commit is pending)
         self.creator: str | None = None  # the client address that opened it (kept in memory)
+        self.next_id: str | None = None  # the table "Play again" opened after this one
         self.seating = Seating(self, row.seats)
         self.out = Broadcaster(self)
         self.log = EventLog(self)
@@ -166,6 +179,7 @@ class Table:
             "finished": self.finished() and not self.dirty,  # told only once committed
             "created": self.created,
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "next": self.next_id,
         }
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -348,20 +362,7 @@ class TableManager:
         """A new table from a validated spec (see app.CreateTable)."""
         game_name = spec["game"]
         seats = spec["seats"]
-        config = {
-            k: spec[k]
-            for k in (
-                "rules",
-                "ruleset",
-                "breeds",
-                "show_scores",
-                "replace_leavers",
-                "replacement_bot",
-                "auto_roll",
-                "private",
-            )
-            if spec.get(k) is not None
-        }
+        config = {k: spec[k] for k in CONFIG_KEYS if spec.get(k) is not None}
         game = self.make_game(game_name, len(seats), config)
         perfect = perfect_seats(seats, config.get("replacement_bot", "random"))
         if perfect:
@@ -407,6 +408,23 @@ class TableManager:
         table.log.note(None, "the table is open")
         table.schedule()
         return table
+
+    def again(self, old: Table, creator: str | None) -> Table:
+        """The table after a finished one ("Play again"): the same game, rules, settings and
+        seats (people's seats free for them, the same bots), opened once: later calls get the
+        same table. The old table points to it (``next``, kept in memory)."""
+        nxt = self.tables.get(old.next_id) if old.next_id else None
+        if nxt is not None:
+            return nxt
+        seats = [
+            {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else None}
+            for s in old.seats
+        ]
+        spec = {k: old.config[k] for k in CONFIG_KEYS if k in old.config}
+        new = self.create({**spec, "game": old.name, "seats": seats, "creator": creator})
+        old.next_id = new.id
+        old.broadcast()
+        return new
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)

@@ -18,6 +18,60 @@
     return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
   }
 
+  // -- Dolly Crush: each seat's dog breed, and whether the seats' dog cards are equal -------
+  const DEFAULT_RULESET = { "dolly-crush": "dolly-graded" }; // every breed's cards show 1, 2, 3, 4
+  const breeds = () => (games && games[game].breeds) || [];
+  const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
+  function assignBreeds() { // every seat a breed of its own (ruling 3): the first free one
+    const names = breeds().map((b) => b.name);
+    const used = new Set();
+    seats.forEach((s) => {
+      if (names.indexOf(s.breed) < 0 || used.has(s.breed)) s.breed = names.find((n) => !used.has(n));
+      used.add(s.breed);
+    });
+  }
+  function pickBreed(i, name) { // a breed another seat holds: the two seats swap breeds
+    const other = seats.find((s) => s.breed === name);
+    if (other) other.breed = seats[i].breed;
+    seats[i].breed = name;
+  }
+  function breedHTML(s, i) {
+    const opts = breeds().map((b) => `<option value="${SF.esc(b.name)}" ${b.name === s.breed ? "selected" : ""}>${SF.esc(b.title)}</option>`).join("");
+    return `<label>dog <select class="breed" aria-label="player ${i + 1}'s dog breed">${opts}</select></label>
+      <span class="dog-cards muted" data-seat="${i}"></span>`;
+  }
+  function dogCards(breed) { // the swap count on each of this breed's dog cards, as the rules are edited
+    const v = editor.values();
+    if (!v.dog_swaps) return null;
+    const counts = v.dog_swaps[breed] || [];
+    const n = v.dogs_per_player || counts.length;
+    return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
+  }
+  const cardsText = (cards) => `dog cards: ${cards.join(", ")} swaps`;
+  function renderFairness() {
+    const box = $("fairness");
+    const cards = breeds().length && specs[game] ? seats.map((s) => dogCards(s.breed)) : [];
+    if (!cards.length || cards.some((c) => !c)) { box.innerHTML = ""; return; }
+    document.querySelectorAll(".dog-cards").forEach((el) => { el.textContent = cardsText(cards[+el.dataset.seat]); });
+    const key = (c) => c.slice().sort((a, b) => a - b).join(",");
+    if (cards.every((c) => key(c) === key(cards[0]))) {
+      box.innerHTML = `<p class="muted">Every player's dog cards are equal.
+        <button type="button" class="secondary" id="use-rulebook">Use the printed edition's dog cards (the rulebook)</button></p>`;
+      $("use-rulebook").onclick = () => useRuleset("dolly-rulebook");
+      return;
+    }
+    const who = seats.map((s, i) => `Player ${i + 1} (${SF.esc(breedTitle(s.breed))}): ${cards[i].join(", ")}`).join("; ");
+    box.innerHTML = `<div class="warning" role="alert"><strong>Unequal dog cards decide the game.</strong>
+      The printed edition gives the Australian Shepherd 4 swaps a card against 1: in bot tests the seat holding it
+      won every one of 200 games. Here: ${who}.
+      <button type="button" class="secondary" id="use-equal">Give everyone equal dog cards (dolly-graded)</button></div>`;
+    $("use-equal").onclick = () => useRuleset(DEFAULT_RULESET["dolly-crush"]);
+  }
+  function useRuleset(name) {
+    $("ruleset").value = name;
+    pickRuleset();
+  }
+
   function renderSeats() {
     $("seats").innerHTML = seats.map((s, i) => `
       <div class="row seat-row" data-seat="${i}">
@@ -27,73 +81,28 @@
           <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
         </select>
         ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select>` : `<span class="muted">takes the seat with the invite link</span>`}
+        ${breeds().length ? breedHTML(s, i) : ""}
       </div>`).join("");
     document.querySelectorAll(".seat-row").forEach((row) => {
       const i = +row.dataset.seat;
       row.querySelector(".kind").onchange = (e) => { seats[i].kind = e.target.value; if (!seats[i].bot) seats[i].bot = "random"; renderSeats(); };
       const b = row.querySelector(".bot");
       if (b) b.onchange = (e) => { seats[i].bot = e.target.value; };
+      const br = row.querySelector(".breed");
+      if (br) br.onchange = (e) => { pickBreed(i, e.target.value); renderSeats(); };
     });
+    renderFairness();
     $("first").innerHTML = seats.map((_, i) => `<option value="${i}">Player ${i + 1}</option>`).join("") + `<option value="random">pick at random</option>`;
     $("add-seat").disabled = seats.length >= 4;
     $("remove-seat").disabled = seats.length <= 2;
   }
 
   function renderGame() {
-    // -- the rules: the chosen rule set, as edited in the rule editor ------------------------
-  async function loadRules() {
-    const g = game;
-    $("rules-editor").hidden = true;
-    updateCreate();
-    if (specs[g] === undefined) {
-      try { specs[g] = await SF.api(`/api/rules/${encodeURIComponent(g)}`); } catch (e) { specs[g] = null; }
-    }
-    if (g !== game || !specs[g]) return;
-    editor.setSpec(specs[g]);
-    $("rules-editor").hidden = false;
-    pickRuleset();
-  }
-  function pickRuleset() {
-    const spec = specs[game];
-    const r = spec && spec.rulesets.find((x) => x.name === $("ruleset").value);
-    $("ruleset-about").textContent = r ? r.description : "";
-    if (spec) editor.load(r ? r.rules : null);
-  }
-  function updateCreate() { // Create waits for the rules to be checked, and refuses bad ones
-    const editing = !!specs[game] && !$("rules-editor").hidden;
-    const checking = editing && editor.checking();
-    const bad = editing && !checking && !editor.valid();
-    $("create-btn").disabled = checking || bad;
-    $("rules-download").disabled = !editing || !editor.toml();
-    $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
-  }
-  $("rules-download").onclick = () => {
-    const text = editor.toml();
-    if (!text) return;
-    const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
-    a.download = name + ".toml";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-  };
-  $("rules-upload").onchange = async (e) => {
-    const file = e.target.files[0];
-    e.target.value = ""; // the same file again is a new upload
-    if (!file || !specs[game]) return;
-    $("rules-editor").open = true;
-    if (await editor.upload(file.name, await file.text())) { // on top of the rulebook
-      $("ruleset").value = "";
-      $("ruleset-about").textContent = `from ${file.name}`;
-    }
-  };
-
-  document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
+    document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
     $("game-blurb").textContent = BLURB[game];
     const sets = (games && games[game].rulesets) || [];
     $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}" title="${SF.esc(r.description)}">${SF.esc(r.name)}</option>`).join("");
+    if (sets.some((r) => r.name === DEFAULT_RULESET[game])) $("ruleset").value = DEFAULT_RULESET[game];
     $("ruleset").onchange = pickRuleset;
     $("ruleset-about").textContent = "";
     loadRules();
@@ -101,6 +110,7 @@
     $("scores-box").hidden = game !== "dolly-crush";
     const bots = games ? Object.keys(games[game].bots) : ["random"];
     seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
+    assignBreeds();
     renderSeats();
   }
 
@@ -124,6 +134,7 @@
     if (spec) editor.load(r ? r.rules : null);
   }
   function updateCreate() { // Create waits for the rules to be checked, and refuses bad ones
+    renderFairness();
     const editing = !!specs[game] && !$("rules-editor").hidden;
     const checking = editing && editor.checking();
     const bad = editing && !checking && !editor.valid();
@@ -155,7 +166,7 @@
   };
 
   document.querySelectorAll("#game-choice button").forEach((b) => { b.onclick = () => { game = b.dataset.game; renderGame(); }; });
-  $("add-seat").onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); renderSeats(); } };
+  $("add-seat").onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); assignBreeds(); renderSeats(); } };
   $("remove-seat").onclick = () => { if (seats.length > 2) { seats.pop(); renderSeats(); } };
 
   $("create-btn").onclick = async () => {
@@ -169,6 +180,7 @@
       private: $("private").checked,
     };
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
+    if (breeds().length) body.breeds = seats.map((s) => s.breed);
     const first = $("first").value;
     body.first_player = first === "random" ? "random" : +first;
     const rules = specs[game] ? editor.overrides() : {};

@@ -24,6 +24,7 @@
   let replay = null; // {frames, i}
   let raceTimer = null;
   let errorTimer = null;
+  let grabbedAt = -1; // Howling Wolf: the position at which this page sent its grab
   let gone = false; // the server does not know this table
   let ruleSpec; // GET /api/rules/GAME (the rulebook, each option's description); null: none to be had
   let houseKey = null; // what the House rules box shows
@@ -69,15 +70,21 @@
     $("status").className = "status " + (on ? "on" : "off");
     $("status").textContent = on ? "connected" : "reconnecting…";
   }
+  const ERROR_MS = 3000; // a toast's life; a new position clears it sooner
   function showError(text) {
     $("error").innerHTML = `<div class="error">${SF.esc(text)}</div>`;
     clearTimeout(errorTimer);
-    errorTimer = setTimeout(() => { $("error").innerHTML = ""; }, 6000);
+    errorTimer = setTimeout(clearError, ERROR_MS);
+  }
+  function clearError() {
+    clearTimeout(errorTimer);
+    $("error").innerHTML = "";
   }
 
   function onState(m) {
     if (m.seq !== seqSeen) {
       if (pending && (m.view.to_move !== m.you || m.view.phase !== "dog")) pending = null;
+      if (seqSeen >= 0) clearError(); // an error was about the position before this one
       seqSeen = m.seq;
     }
     if (m.you === null && msg && msg.you !== null && localStorage.getItem(TOKEN_KEY) && m.table.seats[msg.you] && m.table.seats[msg.you].kind === "bot") {
@@ -182,7 +189,7 @@
           ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
       }
       const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
-      const winner = view.finished && view.winners.indexOf(i) >= 0 ? " ★ winner" : "";
+      const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ tie" : " ★ winner") : "";
       return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
         ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
     }).join("");
@@ -350,10 +357,10 @@
     if (view.phase === "roll" && view.turn === my) {
       html = `<h2>Your turn!</h2><div class="actions"><button type="button" class="big" id="roll">Roll the die</button></div>`;
     } else if (view.phase === "grab") {
-      html = `<h2>The wolf howls! Grab it first!</h2><div class="actions"><button type="button" class="big howl" id="howl">HOWL! Grab the wolf</button></div><p class="muted" id="race-left"></p>`;
+      html = `<h2>The wolf howls! Grab it first!</h2><div class="actions"><button type="button" class="big howl" id="howl" ${grabbedAt === msg.seq ? "disabled" : ""}>HOWL! Grab the wolf</button></div><p class="muted" id="race-left"></p>`;
     }
     if (acts.length) {
-      const title = view.phase === "howl-target" ? "You grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
+      const title = view.phase === "howl-target" ? "You won the race: you grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
       html += (html ? "" : `<h2>${title}</h2>`) + `<div class="actions">` + acts.map((a) => {
         const c = ACTION_COLOUR[a.split(" ")[0]];
         const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg class="icon-14"') : "";
@@ -365,7 +372,7 @@
     box.innerHTML = html;
     if ($("roll")) $("roll").onclick = () => { $("roll").disabled = true; send({ type: "roll" }); };
     if ($("howl")) {
-      $("howl").onclick = () => { $("howl").disabled = true; send({ type: "grab" }); };
+      $("howl").onclick = () => { $("howl").disabled = true; grabbedAt = msg.seq; send({ type: "grab" }); };
       if (race) {
         const end = Date.now() + race.ms_left;
         const tick = () => { const s = Math.max(0, Math.ceil((end - Date.now()) / 1000)); if ($("race-left")) $("race-left").textContent = `${s} s left`; };
@@ -377,15 +384,21 @@
   }
 
   // -- banner, log, replay ---------------------------------------------------------------
+  const names = (list) => (list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join(""));
+  function endText(view, table, live) {
+    if (view.truncated) return "The game stopped (turn limit).";
+    const w = view.winners.map((s) => SF.playerName(table, s));
+    if (w.length > 1) return `A tie between ${names(w)}! Game over.`;
+    if (!w.length) return "Game over.";
+    return (live && view.winners[0] === me() ? "You won! " : "") + `Game over — ${w[0]} wins!`;
+  }
+  const mover = (view) => (view.to_move === "chance" ? view.turn : view.to_move);
   function bannerText(view, table, live) {
-    if (view.finished) {
-      if (view.truncated) return ["over", "The game stopped (turn limit)."];
-      const w = view.winners.map((s) => SF.playerName(table, s));
-      const mine = live && view.winners.indexOf(me()) >= 0;
-      return ["over", (mine ? "You won! " : "") + `Game over — ${w.join(" and ")} ${w.length > 1 ? "share the win" : "wins"}!`];
-    }
+    if (view.finished) return ["over", endText(view, table, live)];
     if (view.phase === "grab") return ["mine", "The wolf howls! First to grab it picks a sheep."];
-    const who = view.to_move === "chance" ? view.turn : view.to_move;
+    if (view.phase === "howl-target" && live && view.grabber === me()) return ["mine", "You won the race: you grabbed the wolf!"];
+    const who = mover(view);
+    if (view.phase === "howl-target") return ["", `${SF.playerName(table, view.grabber)} grabbed the wolf first!`];
     if (live && who === me()) return ["mine", "Your turn!"];
     if (view.game === "shave-a-sheep" && view.phase === "roll") return ["", `${SF.playerName(table, who)} rolls the die…`];
     return ["", `${SF.playerName(table, who)} is playing…`];
@@ -465,11 +478,43 @@
       : `<strong>House rules:</strong> none, the rulebook's rules${from}`;
   }
 
+  // -- the end: play again, or back to the lobby ----------------------------------------
+  function renderEnd(table) {
+    const box = $("end");
+    box.hidden = !table.finished;
+    if (box.hidden || box.dataset.next === String(table.next)) return;
+    box.dataset.next = String(table.next);
+    const again = table.next ? "Join the next game" : "Play again";
+    box.innerHTML = `<div class="actions"><button type="button" class="big" id="again">${again}</button>
+      <a class="btn secondary" id="to-lobby" href="/">Back to the lobby</a></div>
+      <p class="muted">${table.next ? "A new table with the same rules and seats is open." : "A new table with the same rules and seats."}</p>`;
+    $("again").onclick = playAgain;
+  }
+  async function playAgain() { // the next table (opened once for everyone); my seat there, if free
+    $("again").disabled = true;
+    try {
+      const t = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/again`, { method: "POST" });
+      if (me() !== null && t.seats[me()] && t.seats[me()].free) await sitAt(t.id, me(), name(me()));
+      location.href = t.invite;
+    } catch (e) { showError(e.message); $("again").disabled = false; }
+  }
+  async function sitAt(id, seat, who) {
+    const r = await SF.api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name: who, seat } });
+    localStorage.setItem("sheepfold:token:" + id, r.token);
+  }
+
+  function tabTitle(view, table) { // "● Your turn — Shave a Sheep" while it is yours
+    const base = `${table.title} — sheepfold`;
+    if (me() === null || view.finished) return base;
+    if (view.phase === "grab") return `● Grab the wolf! — ${base}`;
+    return mover(view) === me() ? `● Your turn — ${base}` : base;
+  }
+
   // -- render ----------------------------------------------------------------------------
   function render() {
     if (!msg) return;
     const table = msg.table;
-    document.title = `${table.title} — sheepfold`;
+    document.title = tabTitle(msg.view, table);
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
     renderJoin();
     renderHouseRules(table);
@@ -492,6 +537,7 @@
     }
     renderLog(msg.events || []);
     renderReplayBox();
+    renderEnd(table);
     if (live) requestPreview();
   }
 
