@@ -224,3 +224,20 @@ def test_new_replaces_a_rule_set_only_with_force(home):
     assert runner.invoke(app, [*args, "--set", "wool=14", "--force"]).exit_code == 0
     assert find_ruleset("mine").rules.wool == 14
     assert [p.name for p in (home / "rules").iterdir()] == ["mine.toml"]  # no temporary left
+
+
+def test_rules_check_takes_a_name_too(home):  # type: ignore[no-untyped-def]
+    """`rules check NAME`: a built-in or the user's rule set by name (the user's read from its
+    file, so a broken one says what is wrong), not only a file."""
+    r = runner.invoke(app, ["rules", "new", "greedier", "--game", "shave-a-sheep",
+                            "--set", "wolf_takes=half", "--set", "wolf_to=roller"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["rules", "check", "greedier"])
+    assert r.exit_code == 0 and "a valid shave-a-sheep rule set named 'greedier'" in r.output
+    r = runner.invoke(app, ["rules", "check", "howling-wolf"])
+    assert r.exit_code == 0 and "named 'howling-wolf'" in r.output
+    (home / "rules" / "broken.toml").write_text('game = "shave-a-sheep"\nwool = 0\n')
+    r = runner.invoke(app, ["rules", "check", "broken"])
+    assert r.exit_code == 2 and "wool" in r.output
+    r = runner.invoke(app, ["rules", "check", "nosuch"])
+    assert r.exit_code == 2 and "no rule set named 'nosuch'" in r.output

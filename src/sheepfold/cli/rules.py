@@ -62,16 +62,32 @@ def show_rules(
 
 @app.command("check")
 @friendly_errors
-def check_rules(file: Path = typer.Argument(..., help="a rule-set file (.toml or .json)")) -> None:
-    """Check a rule-set file: says what is wrong, or that it is fine."""
-    from sheepfold.rulesets import read_ruleset_file
-
-    rs = read_ruleset_file(file)
-    checked, notes = _check_ending(rs, file)
+def check_rules(
+    spec: str = typer.Argument(..., help="a rule-set file (.toml or .json), or a rule set's name"),
+) -> None:
+    """Check a rule set: says what is wrong, or that it is fine."""
+    rs, where = _ruleset_to_check(spec)
+    checked, notes = _check_ending(rs, where)
     ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
-    console.print(f"{file}: a valid {rs.game} rule set named {rs.name!r}{ends}")
+    console.print(f"{where}: a valid {rs.game} rule set named {rs.name!r}{ends}")
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
+
+
+def _ruleset_to_check(spec: str) -> tuple[Any, Path]:
+    """The rule set a file or a name names, and its file (a built-in's: its name). A user rule
+    set is read from its file, so that a broken one says what is wrong with it."""
+    from sheepfold.rulesets import find_ruleset, read_ruleset_file, user_dir
+
+    path = Path(spec).expanduser()
+    if not path.exists() and path.suffix not in (".toml", ".json") and "/" not in spec:
+        for suffix in (".toml", ".json"):
+            if (user_dir() / f"{spec}{suffix}").exists():
+                path = user_dir() / f"{spec}{suffix}"
+                break
+        else:
+            return find_ruleset(spec), Path(spec)
+    return read_ruleset_file(path), path
 
 
 #: the largest games (positions) whose ending is checked: a few seconds of solving for the
