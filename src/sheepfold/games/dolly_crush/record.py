@@ -11,25 +11,22 @@ from pydantic import AfterValidator, Field, StrictInt, StrictStr
 
 from sheepfold.core.protocol import CHANCE, IllegalAction, State
 from sheepfold.core.records import OpenModel, RecordBase, RecordCodec, RecordError
-from sheepfold.games.dolly_crush.cards import (
-    SWAPS,
-    card_code,
-    cell_name,
-    parse_card,
-    parse_cell,
-)
-from sheepfold.games.dolly_crush.game import DOG, SWAP0, DollyGame, DollyState, swap_action
+from sheepfold.games.dolly_crush.cards import MAX_COLS, MAX_ROWS, TYPE_NAMES, Board
+from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState
+
+#: the largest board a record may name cells and cards of; the game's own board checks them
+_ANY_BOARD = Board(rows=MAX_ROWS, cols=MAX_COLS, types=len(TYPE_NAMES))
 
 Breed = Literal["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
 
 
 def _check_cell(name: str) -> str:
-    parse_cell(name)  # ValueError: "'a0' is not a cell (a1..c5: row a-c, column 1-5)"
+    _ANY_BOARD.parse_cell(name)  # ValueError: "'a0' is not a cell (a1..h8: ...)"
     return name
 
 
 def _check_card(code: str) -> str:
-    if card_code(parse_card(code)) != code:
+    if _ANY_BOARD.card_code(_ANY_BOARD.parse_card(code)) != code:
         raise ValueError(f"{code!r} is not a card code: write it like ram-black (lower case)")
     return code
 
@@ -44,7 +41,7 @@ class DollyPlayer(OpenModel):
 
 
 class DollyMove(OpenModel):
-    dog: StrictInt = Field(ge=0, le=3)
+    dog: StrictInt = Field(ge=0, le=7)
     swaps: list[tuple[CellName, CellName]]
     seat: StrictInt | None = Field(default=None, ge=0)
 
@@ -52,7 +49,7 @@ class DollyMove(OpenModel):
 class DollyRecord(RecordBase):
     game: Literal["dolly-crush"]
     players: list[DollyPlayer] = Field(min_length=2, max_length=4)
-    deck: list[CardCode] | None = Field(default=None, min_length=15)
+    deck: list[CardCode] | None = Field(default=None, min_length=1)
     draws: list[CardCode] | None = None
     moves: list[DollyMove]
 
@@ -61,7 +58,9 @@ class DrawSource:
     """Resolves Dolly Crush's draws: the deck's top card, or the record's explicit ``draws``."""
 
     def __init__(self, state: State, draws: Sequence[str] | None) -> None:
-        self.draws = [parse_card(c) for c in draws] if draws is not None else None
+        assert isinstance(state, DollyState)
+        card = state.game.board.parse_card
+        self.draws = [card(c) for c in draws] if draws is not None else None
         self.used = 0
 
     def settle(self, state: State) -> None:
@@ -87,23 +86,31 @@ def apply_dolly_move(state: State, move: DollyMove) -> None:
     if move.seat is not None and move.seat != seat:
         raise IllegalAction(f"it is seat {seat}'s turn, not seat {move.seat}'s")
     assert state.phase == DOG
+    game = state.game
+    reason = state.illegal_reason(move.dog)
+    if reason:
+        raise IllegalAction(f"dog {move.dog}: {reason}")
     state.apply(move.dog)
-    need = state.game.dog_swaps[seat][move.dog]
-    breed = state.game.breeds[seat]
-    if len(move.swaps) != need:
+    need = game.dog_swaps[seat][move.dog]
+    breed = game.breeds[seat]
+    made = len(move.swaps)
+    if made > need or (made < need and game.stop is None):
+        rule = "at most" if game.stop is not None else "ruling 7: exactly"
         raise IllegalAction(
             f"dog card {move.dog} of the {breed} shows {need} swap{'s' * (need != 1)}, but the move "
-            f"makes {len(move.swaps)} (ruling 7: exactly as many swaps as the card shows)"
+            f"makes {made} ({rule} as many swaps as the card shows)"
         )
     for i, (a, b) in enumerate(move.swaps):
         try:
-            action = swap_action(a.lower(), b.lower())
-        except IllegalAction as e:
+            action = game.swap_action(a.lower(), b.lower())
+        except (IllegalAction, ValueError) as e:
             raise IllegalAction(f"swap {i + 1} ({a}-{b}): {e}") from None
         reason = state.illegal_reason(action)
         if reason:
             raise IllegalAction(f"swap {i + 1} ({a}-{b}): {reason}")
         state.apply(action)
+    if made < need and game.stop is not None:
+        state.apply(game.stop)  # up-to swaps: the move stops early
 
 
 class DollyCodec(RecordCodec):
@@ -143,7 +150,9 @@ class DollyCodec(RecordCodec):
 
     def write_moves(self, state: State, rec: dict[str, Any]) -> None:
         assert isinstance(state, DollyState)
-        rec["deck"] = [card_code(c) for c in state.initial_deck]
+        game = state.game
+        board = game.board
+        rec["deck"] = [board.card_code(c) for c in state.initial_deck]
         moves: list[dict[str, Any]] = []
         drawn: list[int] = []
         current: dict[str, Any] | None = None
@@ -151,15 +160,18 @@ class DollyCodec(RecordCodec):
         for who, a in state.history:
             if who == CHANCE:
                 drawn.append(a)
-            elif a < SWAP0:
+            elif a < game.swap0:
                 current = {"dog": a, "swaps": []}
-                need = state.game.dog_swaps[who][a]
+                need = game.dog_swaps[who][a]
                 if need == 0:
                     moves.append(current)
+            elif a == game.stop:
+                assert current is not None
+                moves.append(current)
             else:
                 assert current is not None
-                x, y = SWAPS[a - SWAP0]
-                current["swaps"].append([cell_name(x), cell_name(y)])
+                x, y = board.swaps[a - game.swap0]
+                current["swaps"].append([board.cell_name(x), board.cell_name(y)])
                 if len(current["swaps"]) == need:
                     moves.append(current)
         rec["moves"] = moves
@@ -171,7 +183,7 @@ class DollyCodec(RecordCodec):
                 explicit = True
             probe.apply_unchecked(a)
         if explicit:
-            rec["draws"] = [card_code(c) for c in drawn]
+            rec["draws"] = [board.card_code(c) for c in drawn]
 
     def summary(self, state: State, out: dict[str, Any]) -> None:
         assert isinstance(state, DollyState)
