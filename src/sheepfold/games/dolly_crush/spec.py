@@ -88,13 +88,13 @@ def encoder(game: Game) -> Any:
 
 
 def max_decisions(game: Game) -> int:
-    """Every dog card played, each with all its swaps (and, under "up-to" swaps, a "stop");
-    with ``rounds``, that many times over (a round never plays more than every dog card once).
-    An upper bound: a points target or an empty deck only ends a game sooner."""
+    """Every dog card played, each with all its swaps (and a stop, under up-to swaps); in
+    rounds, every turn with the most swaps of any card."""
     assert isinstance(game, DollyGame)
-    stop = 1 if game.rules.swaps == "up-to" else 0
-    once = sum(len(s) * (1 + stop) + sum(s) for s in game.dog_swaps)
-    return once * (game.rules.rounds or 1)
+    stop = game.stop is not None
+    if game.max_turns is not None:
+        return game.max_turns * (1 + max(max(s) for s in game.dog_swaps) + stop)
+    return sum(len(s) * (1 + stop) + sum(s) for s in game.dog_swaps)
 
 
 SPEC = register_game(
