@@ -103,12 +103,14 @@ def test_gymnasium_env_plays_every_rule_set(name: str) -> None:
 @pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize("name", ["4x6-diagonals", "up-to"])
 def test_gymnasium_check_env(name: str) -> None:
-    pytest.importorskip("gymnasium")
+    gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
-    from sheepfold.interop.gymnasium import DollyCrushEnv
+    from sheepfold.interop.gymnasium import ENV_IDS
 
-    check_env(DollyCrushEnv(players=2, rules=HOUSE[name]))
+    env = gym.make(ENV_IDS["dolly-crush"], players=2, rules=HOUSE[name])
+    check_env(env.unwrapped)  # the spec lets it build the 'human' and 'ansi' render modes too
+    env.close()
 
 
 # -- PettingZoo --------------------------------------------------------------------------------

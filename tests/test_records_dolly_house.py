@@ -101,7 +101,14 @@ def _rec(rules: dict[str, Any] | None, moves: list, deck: list | None = None) ->
     "rules,moves,deck,field,move,words",
     [
         (None, [{"dog": 0, "swaps": [["d1", "c1"]]}], None, "moves.0.swaps.0.0", 0, "a1..c5"),
-        ({"rows": 4}, [{"dog": 0, "swaps": [["a1", "a6"]]}], None, "moves.0.swaps.0.1", 0, "a1..d5"),
+        (
+            {"rows": 4},
+            [{"dog": 0, "swaps": [["a1", "a6"]]}],
+            None,
+            "moves.0.swaps.0.1",
+            0,
+            "a1..d5",
+        ),
         (None, [{"dog": 4, "swaps": []}], None, "moves.0.dog", 0, "4 dog cards"),
         ({"dogs_per_player": 6}, [{"dog": 6, "swaps": []}], None, "moves.0.dog", 0, "6 dog cards"),
         (None, [], ["heart-white"] * 15, "deck.0", None, "unknown sheep type"),

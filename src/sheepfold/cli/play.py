@@ -461,11 +461,13 @@ def dolly_help(game: Any) -> str:
     ]
     if game.stop is not None:
         lines.append("  stop             end your swaps early (up-to swaps)")
-        count = "up to as many swaps as the dog card shows"
+        count = "at most as many swaps as the dog card shows"
     else:
         count = "exactly as many swaps as the dog card shows"
-    ways = "of a row or a column" + (" or a diagonal" if board.diagonals else "")
-    what = "of one type and one colour" if board.match_colour else "of a type (colour never matters)"
+    ways = "along a row, a column or a diagonal" if board.diagonals else "along a row or a column"
+    what = (
+        "of one type and one colour" if board.match_colour else "of a type (colour never matters)"
+    )
     text = (
         f"You make {count}; lines are taken only after the last swap, and every line "
         f"{ways} of {board.min_line}+ cards {what} counts."
