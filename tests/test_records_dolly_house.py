@@ -75,7 +75,7 @@ def test_up_to_moves_are_shorter_lists_and_nothing_else() -> None:
     short = [m for k, m in enumerate(rec["moves"]) if len(m["swaps"]) < shows[seat_of[k], m["dog"]]]
     assert short and all(set(m) == {"dog", "swaps"} for m in rec["moves"])
     assert replay(rec).error is None
-    # the same short list under the rulebook's exact swaps breaks ruling 7
+    # the same short list under the rulebook's exact swaps breaks Dolly Crush ruling 7
     exact = dict(rec, rules={})
     k = rec["moves"].index(short[0])
     result = replay(exact)
