@@ -392,15 +392,18 @@ class Session:
         st = self.state
         action = bot.act(st.observe(p))
         text = f"greedy would play: {self.describe(action)}"
-        if self.is_dolly and _rulebook_lines(self.game):
+        if self.is_dolly:
             from sheepfold.games.dolly_crush import search
-            from sheepfold.games.dolly_crush.cards import SWAPS, cell_name
             from sheepfold.games.dolly_crush.game import DOG
 
-            # the plan is searched on the rulebook's flock and lines only (search.best_swaps)
-            n = self.game.dog_swaps[p][action] if st.phase == DOG else st.swaps_left
-            pts, plan = search.best_swaps(st.flock, n, self.game.points)
-            swaps = ", ".join(f"{cell_name(SWAPS[i][0])}-{cell_name(SWAPS[i][1])}" for i in plan)
+            g = self.game
+            board = g.board
+            n = g.dog_swaps[p][action] if st.phase == DOG else st.swaps_left
+            pts, plan = search.best_swaps(st.flock, n, g.points, board, g.stop is not None)
+            swaps = ", ".join(
+                f"{board.cell_name(board.swaps[i][0])}-{board.cell_name(board.swaps[i][1])}"
+                for i in plan
+            )
             text += f" (plan: {swaps or 'no swap'}; {pts} points)"
         return escape(text)
 
@@ -434,15 +437,6 @@ class Session:
         self.saved = True
         what = "The game so far (whole turns)" if stopped else "The record"
         self.say(f"{what} is saved in {escape(str(path))} (sheepfold replay {escape(str(path))}).")
-
-
-def _rulebook_lines(game: Any) -> bool:
-    """Whether the game plays on the rulebook's flock, lines and swaps (what the hint's plan
-    search knows)."""
-    from sheepfold.games.dolly_crush.cards import RULEBOOK_BOARD
-
-    r = game.rules
-    return bool(game.board == RULEBOOK_BOARD and game.stop is None and not r.cascades)
 
 
 def dolly_help(game: Any) -> str:

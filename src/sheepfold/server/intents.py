@@ -126,11 +126,13 @@ class Intents:
             raise IllegalAction(f"'dog' must be the index of one of your dog cards (0..{dogs - 1})")
         if not isinstance(swaps, list) or len(swaps) > 40:
             raise IllegalAction('\'swaps\' must be a list of cell pairs like ["a1", "a2"]')
+        if not live and not 0 <= dog < dogs:
+            raise IllegalAction(f"there is no dog card {dog}: your dog cards are 0..{dogs - 1}")
         up_to = game.stop is not None
         if live:
             need = trial.swaps_left
         else:
-            need = game.dog_swaps[seat][dog] if 0 <= dog < dogs else 0
+            need = game.dog_swaps[seat][dog]
             trial.apply(dog)
         if len(swaps) > need or (whole and not up_to and len(swaps) != need):
             if up_to:
