@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from sheepfold.core.play import resolve_chance
-from sheepfold.core.protocol import IllegalAction
 from sheepfold.games import make
 from sheepfold.server.events import EventLog
 from sheepfold.server.intents import Intents
