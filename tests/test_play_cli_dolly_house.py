@@ -66,6 +66,7 @@ def test_bots_play_house_rules_to_the_end(
     assert all(len(row) == g.rules.cols for row in got["flock"])
     people = runner.invoke(app, ["replay", str(rec)])
     assert people.exit_code == 0 and "moves applied" in people.output
+    assert "House rules:" in people.output and all(h in people.output for h in header)
 
 
 def test_a_person_stops_early_under_up_to_and_uses_big_cells(tmp_path: Path) -> None:

@@ -38,8 +38,12 @@ def replay_command(
     if as_json:
         print(json.dumps(out))
         return
-    from sheepfold.cli.render import render_state
+    from sheepfold.cli.render import dolly_house_rules, render_state
 
+    if result.state.game.name == "dolly-crush":
+        house = dolly_house_rules(result.state.game.rules)
+        if house:
+            console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
     console.print(render_state(result.state, names=list(result.names)))
     console.print(f"{result.moves_applied} moves applied.")
 
