@@ -155,3 +155,23 @@ def test_the_dolly_parser_reads_any_board() -> None:
     for bad in ("h8-h9", "i1-i2", "a1-a3"):
         with pytest.raises(BadInput):
             parse_dolly(s, bad)
+
+
+def test_cascades_are_announced_apart_from_the_combination(capsys) -> None:
+    """The golden cascades record: c3-c4 takes ``Rrr`` (4 points), the refill's ``fff`` is
+    taken too (3 more)."""
+    from sheepfold.cli.play import SeatSpec, Session
+    from sheepfold.core.records import new_game_state, parse_record
+
+    path = Path(__file__).parent / "records" / "dolly-cascades.json"
+    rec = parse_record(json.loads(path.read_text()))
+    before = new_game_state(rec)
+    while before.is_chance_node():
+        before.apply(before.sample_chance())
+    after = replay(json.loads(path.read_text())).state
+    session = Session(after.game, [SeatSpec("ann"), SeatSpec("bob")], seed=1)
+    session.state = after
+    session._after_dolly(before, 0)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "takes 3 sheep (1 black) at c1 c2 c3: +4 points" in out
+    assert "the refill's lines (cascades): 3 sheep, +3 points." in out

@@ -271,13 +271,21 @@ class Session:
             self.say(f"{self.who(seat)} made no line and takes nothing; the dog card is spent.")
             return
         cells = " ".join(st.observe(None)["last_taken"])
-        pts = sum(self.game.points[c] for c in got)
-        black = sum(1 for c in got if c & 1)
-        what = f"{len(got)} sheep{f' ({black} black)' if black else ''} at {cells}"
-        if self.hide_scores:
-            self.say(f"{self.who(seat)} takes {what}.")
-        else:
-            self.say(f"{self.who(seat)} takes {what}: +{pts} points.")
+        combination, more = got[: len(st.last_taken)], got[len(st.last_taken) :]
+        points = self.game.points
+
+        def sheep(cards: list[int]) -> str:
+            black = sum(1 for c in cards if c & 1)
+            return f"{len(cards)} sheep{f' ({black} black)' if black else ''}"
+
+        what = f"{sheep(combination)} at {cells}"
+        if not self.hide_scores:
+            what += f": +{sum(points[c] for c in combination)} points"
+        if more:  # cascades (house rule): lines the refill made, taken too
+            what += f"; the refill's lines (cascades): {sheep(more)}"
+            if not self.hide_scores:
+                what += f", +{sum(points[c] for c in more)} points"
+        self.say(f"{self.who(seat)} takes {what}.")
 
     def _after_shave(self, before: Any, action: int) -> None:
         st = self.state
