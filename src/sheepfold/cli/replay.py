@@ -39,8 +39,9 @@ def replay_command(
         print(json.dumps(out))
         return
     from sheepfold.cli.render import dolly_house_rules, render_state
+    from sheepfold.games.dolly_crush.game import DollyGame
 
-    if result.state.game.name == "dolly-crush":
+    if isinstance(result.state.game, DollyGame):
         house = dolly_house_rules(result.state.game.rules)
         if house:
             console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
