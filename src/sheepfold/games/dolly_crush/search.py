@@ -59,7 +59,7 @@ def reference_best_swaps(
     if n < 0:
         raise ValueError(f"a number of swaps is 0 or more, not {n}")
     if up_to:
-        best = (combination_points(flock, points, board), ())
+        best: tuple[int, tuple[int, ...]] = (combination_points(flock, points, board), ())
         for k in range(1, n + 1):
             try:
                 got = reference_best_swaps(flock, k, points, board)

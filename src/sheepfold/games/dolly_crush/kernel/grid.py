@@ -20,6 +20,7 @@ Scratch arrays are passed in (``hit``: bool[cells]) so the hot loops allocate no
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,9 +29,19 @@ from sheepfold.games.dolly_crush.kernel.layout import geometry
 from sheepfold.games.dolly_crush.kernel.lines import jit
 from sheepfold.games.dolly_crush.kernel.refill import shuffle
 
-#: a search keeps at most this many distinct flocks per level (those taking the most points):
-#: exact below it (the rulebook's four swaps stay far below), bounded on huge boards
-LEVEL_CAP = 20_000
+#: a search keeps at most ``level_cap(geo)`` distinct flocks per level (those taking the most
+#: points now): about this many window checks per level, at least MIN_CAP flocks. Exact whenever
+#: no level is cut (the rulebook's geometry: 19,480 flocks, above the 10,648 = 22**3 a level of
+#: four swaps can hold); bounded on large boards (8 x 8 with diagonals: 500 flocks per level)
+SEARCH_WORK = 6_000_000
+MIN_CAP = 500
+
+
+@jit
+def level_cap(geo):  # type: ignore[no-untyped-def]
+    """The most flocks a search level keeps on this board (see SEARCH_WORK)."""
+    per = max(1, geo[2].shape[0] * geo[0].shape[0])
+    return max(MIN_CAP, SEARCH_WORK // per)
 
 
 @jit
@@ -302,7 +313,7 @@ def greedy_turn(f, hand, up_to, seq, out, geo):  # type: ignore[no-untyped-def]
     for n in range(hand.shape[0]):
         if hand[n] == 0:
             continue
-        v, k = search(f, n, up_to, LEVEL_CAP, tmp, geo)
+        v, k = search(f, n, up_to, level_cap(geo), tmp, geo)
         if v > best:
             best, bn, bk = v, n, k
             seq[:k] = tmp[:k]
@@ -338,7 +349,105 @@ def best_swaps(
         raise ValueError(f"a number of swaps is 0 or more, not {n}")
     seq = np.zeros(max(1, n), dtype=np.int64)
     f = np.array(flock, dtype=np.int8)
-    best, k = search(f, n, up_to, LEVEL_CAP, seq, geometry(board, tuple(pts)))
+    geo = geometry(board, tuple(pts))
+    best, k = search(f, n, up_to, level_cap(geo), seq, geo)
     if best < 0:
         raise ValueError("no swap can be made: every adjacent pair has an empty cell")
     return int(best), tuple(int(s) for s in seq[:k])
+
+
+# -- many flocks at once: what the lookahead bots need (see fastsearch.PackedFlocks) -----------
+@jit
+def score_many(flocks, geo):  # type: ignore[no-untyped-def]
+    """The points of the combination of every row of ``flocks``."""
+    hit = np.zeros(flocks.shape[1], dtype=np.bool_)
+    out = np.empty(flocks.shape[0], dtype=np.int64)
+    for i in range(flocks.shape[0]):
+        out[i] = points(flocks[i], geo, hit)
+    return out
+
+
+@jit
+def reply_many(flocks, geo):  # type: ignore[no-untyped-def]
+    """For every row of ``flocks``: the most points one swap takes and the flock after that
+    swap (the first best; the flock itself, -1 points, if no swap is legal)."""
+    hit = np.zeros(flocks.shape[1], dtype=np.bool_)
+    pts = np.empty(flocks.shape[0], dtype=np.int64)
+    after = flocks.copy()
+    for i in range(flocks.shape[0]):
+        v, j = best_one(after[i], geo, hit)
+        pts[i] = v
+        if j >= 0:
+            swap(after[i], j, geo)
+    return pts, after
+
+
+class GridReachable:
+    """Every distinct flock reachable by exactly ``n`` swaps (under up-to: at most ``n``, each
+    at its fewest), in rank order, with the way back to its first sequence."""
+
+    def __init__(self, f0: np.ndarray, n: int, up_to: bool, geo: Any) -> None:
+        leg = legal(f0, geo)
+        if n > 0 and leg.size == 0 and not up_to:
+            raise ValueError("no swap can be made: every adjacent pair has an empty cell")
+        hit = np.zeros(f0.size, dtype=np.bool_)
+        levels = [f0.reshape(1, -1).copy()]
+        self.parents: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
+        self.swaps: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
+        m = leg.size
+        for _ in range(n if m else 0):
+            flat = _children(levels[-1], leg, geo)
+            first = _capped(flat, dedupe(flat), level_cap(geo), geo, hit)
+            levels.append(flat[first])
+            self.parents.append(first // m)
+            self.swaps.append(leg[first % m])
+        use = range(len(levels)) if up_to else [len(levels) - 1]
+        allf = np.concatenate([levels[lv] for lv in use])
+        where = [(lv, k) for lv in use for k in range(levels[lv].shape[0])]
+        keep = dedupe(allf)  # the first occurrence: the fewest swaps
+        self.flocks = allf[keep]
+        self.where = [where[int(i)] for i in keep]
+
+    def sequence(self, k: int) -> tuple[int, ...]:
+        lvl, i = self.where[k]
+        seq = []
+        for lv in range(lvl, 0, -1):
+            seq.append(int(self.swaps[lv][i]))
+            i = int(self.parents[lv][i])
+        return tuple(reversed(seq))
+
+
+class GridFlocks:
+    """The flock operations of the lookahead bots on any board (flocks as int8 rows)."""
+
+    def __init__(self, board: Board, pts: Sequence[int], up_to: bool) -> None:
+        self.board = board
+        self.up_to = up_to
+        self.geo = geometry(board, tuple(pts))
+
+    def pack(self, flock: Sequence[int]) -> np.ndarray:
+        return np.array(flock, dtype=np.int8)
+
+    def unpack(self, key: Any) -> list[int]:
+        return [int(v) for v in key]
+
+    def stack(self, keys: Sequence[Any]) -> np.ndarray:
+        if not keys:
+            return np.empty((0, self.board.cells), dtype=np.int8)
+        return np.stack(keys).astype(np.int8)
+
+    def after(self, flock: Sequence[int], n: int) -> tuple[np.ndarray, np.ndarray, Any]:
+        """Every distinct end flock of ``n`` swaps, the points each takes, and the Reachable."""
+        r = GridReachable(self.pack(flock), n, self.up_to, self.geo)
+        return r.flocks, score_many(r.flocks, self.geo), r
+
+    def reply(self, flocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The most points one swap takes from each flock, and the flocks after it."""
+        pts, after = reply_many(flocks, self.geo)
+        return np.maximum(pts, 0), after
+
+    def best_n(self, key: Any, n: int) -> float:
+        seq = np.zeros(max(1, n), dtype=np.int64)
+        f = np.asarray(key, dtype=np.int8)
+        best, _ = search(f, n, self.up_to, level_cap(self.geo), seq, self.geo)
+        return float(max(best, 0))
