@@ -16,8 +16,7 @@ from sheepfold.core.records import replay
 
 runner = CliRunner(env={"COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"})
 
-# bot:random: the other bots learn the house rules on the dolly-kernel branch
-BOTS = ["--seat", "bot:random", "--seat", "bot:random"]
+BOTS = ["--seat", "bot:greedy", "--seat", "bot:random"]
 
 
 def invoke(args: list[str], lines: list[str] = ()):  # type: ignore[assignment]
@@ -175,3 +174,35 @@ def test_cascades_are_announced_apart_from_the_combination(capsys) -> None:
     out = " ".join(capsys.readouterr().out.split())
     assert "takes 3 sheep (1 black) at c1 c2 c3: +4 points" in out
     assert "the refill's lines (cascades): 3 sheep, +3 points." in out
+
+
+def test_hint_plans_on_the_rule_set_board() -> None:
+    res = invoke(
+        [
+            "dolly-crush",
+            "--seat",
+            "ann",
+            "--seat",
+            "bot:greedy",
+            "--breed",
+            "australian-shepherd",
+            "--breed",
+            "bobtail",
+            "--seed",
+            "6",
+            "--set",
+            "rows=5",
+            "--set",
+            "cols=7",
+            "--set",
+            "swaps=up-to",
+        ],
+        ["hint", "quit"],
+    )
+    assert res.exit_code == 0, res.output
+    out = " ".join(res.output.split())
+    m = re.search(r"greedy would play: dog \d \(4 swaps\) \(plan: ([^;]*); (\d+) points\)", out)
+    assert m, out[-1500:]
+    cells = re.findall(r"[a-h]\d", m.group(1))
+    assert all(c[0] <= "e" and 1 <= int(c[1]) <= 7 for c in cells)
+    assert len(cells) <= 8  # up to 4 swaps of two cells (up-to: maybe fewer)
