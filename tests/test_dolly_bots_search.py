@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sheepfold.games.dolly_crush import fastsearch, search
-from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines
+from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, Board, find_lines
 from sheepfold.games.dolly_crush.fastsearch import (
     best_after,
     fast_best_swaps,
@@ -108,9 +108,15 @@ def test_a_typical_flock_reaches_about_fifteen_thousand_flocks_in_four_swaps() -
 
 
 def test_best_swaps_is_the_fast_search_or_the_reference() -> None:
-    assert search.best_swaps in (fastsearch.fast_best_swaps, search.reference_best_swaps)
+    # the packed search on the rulebook's geometry, the grid kernel on any other board
+    assert search.best_swaps is search.fast_or_grid_best_swaps
     f = game_flock(random.Random(4))
     assert search.best_swaps(f, 2, POINTS) == reference_best_swaps(f, 2, POINTS)
+    assert search.best_swaps(f, 2, POINTS) == fastsearch.fast_best_swaps(f, 2, POINTS)
+    diag = Board(diagonals=True)
+    assert search.best_swaps(f, 2, POINTS, diag) == reference_best_swaps(f, 2, POINTS, diag)
+    up = search.best_swaps(f, 3, POINTS, up_to=True)
+    assert up == reference_best_swaps(f, 3, POINTS, up_to=True)
 
 
 def test_score_packed_counts_crossing_lines_once() -> None:

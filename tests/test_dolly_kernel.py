@@ -282,3 +282,144 @@ def test_the_swap_table_is_the_engines() -> None:
     x = pack(flock)
     for j in range(len(SWAPS)):
         assert unpack(int(lines.apply_swap(np.uint64(x), j))) == apply_swaps(flock, (j,))
+
+
+# -- the grid kernel (any board, every house rule) against the engine ---------------------------
+from sheepfold.games.dolly_crush.kernel import grid  # noqa: E402
+from sheepfold.games.dolly_crush.kernel.layout import geometry  # noqa: E402
+
+GRID_RULES: list[dict[str, Any]] = [
+    {},  # the rulebook's, on the grid kernel too
+    {"rows": 4, "cols": 4, "diagonals": True, "types": 3},
+    {"rows": 2, "cols": 6, "min_line": 2, "types": 6, "swaps": "up-to"},
+    {"rows": 5, "cols": 3, "match_colour": True, "types": 2, "cascades": True},
+    {"rows": 3, "cols": 4, "min_line": 4, "types": 2, "cascades": True, "swaps": "up-to"},
+    {"rows": 6, "cols": 5, "types": 8, "diagonals": True, "min_line": 4, "end_points": 12},
+    {"rows": 3, "cols": 3, "types": 3, "rounds": 3, "dogs_per_player": 2, "max_cleanup_rounds": 4},
+    {"rows": 4, "cols": 5, "types": 4, "min_line": 3, "match_colour": True, "diagonals": True},
+    {"rows": 2, "cols": 2, "min_line": 2, "types": 5, "cascades": True, "end_points": 9},
+]
+GRID_DOGS = {"pastore-maremmano": [1, 2, 0, 1], "bobtail": [2, 1, 1, 1]}
+
+
+def _grid_dogs(rules: dict[str, Any]) -> dict[str, list[int]]:
+    k = rules.get("dogs_per_player", 4)
+    return {b: c[:k] for b, c in GRID_DOGS.items()}
+
+
+def _check_grid_position(state: Any, geo: Any) -> int:
+    """The kernel's legal swaps, combinations and best swaps are the engine's; swaps checked."""
+    game = state.game
+    board = game.board
+    f = np.array(state.flock, dtype=np.int8)
+    hit = np.zeros(board.cells, dtype=np.bool_)
+    legal = [a - game.swap0 for a in state.legal_actions() if a != game.stop]
+    assert list(grid.legal(f, geo)) == legal
+    for j in legal:
+        g = apply_swaps(state.flock, (j,), board)
+        grid.swap(f, j, geo)
+        assert f.tolist() == g
+        assert int(grid.points(f, geo, hit)) == combination_points(g, game.points, board)
+        assert [c for c in range(board.cells) if hit[c]] == board.find_lines(g)
+        grid.swap(f, j, geo)
+    n = state.swaps_left
+    if 1 <= n <= 2:
+        up_to = game.stop is not None
+        want = reference_best_swaps(state.flock, n, game.points, board, up_to)
+        assert grid.best_swaps(state.flock, n, game.points, board, up_to) == want
+    return len(legal)
+
+
+def _check_grid_turn_end(state: Any, action: int, geo: Any, shuffler: KernelShuffle) -> Any:
+    """Play ``action``, the last of a turn: the kernel's take, refill (clean-up or cascades)
+    and end are the engine's, given the engine's deck order and reshuffles."""
+    game = state.game
+    me = state.turn
+    f = list(state.flock)
+    if state.phase == SWAP and action != game.stop:
+        f = apply_swaps(f, (action - game.swap0,), game.board)
+    x = np.array(f, dtype=np.int8)
+    hit = np.zeros(x.size, dtype=np.bool_)
+    deck = np.zeros(len(state.deck) + x.size, dtype=np.int64)
+    deck[: len(state.deck)] = state.deck
+    seed = 1000 + len(state.history)
+    shuffler.rng[0] = np.uint64(seed)
+    child = state.clone()
+    child.apply(action)
+    _resolve(child)
+    pts = int(grid.take(x, geo, hit))
+    n, aborted, gained = len(state.deck), False, 0
+    if pts:
+        rng = np.array([seed], dtype=np.uint64)
+        n, aborted, gained = grid.settle(
+            x, deck, n, game.rules.max_cleanup_rounds, rng, game.rules.cascades, geo, hit
+        )
+    assert child.flock == x.tolist()
+    assert child.deck == deck[:n].tolist() and child.aborted == bool(aborted)
+    assert child.scores()[me] - state.scores()[me] == pts + gained
+    if aborted or n == 0:
+        assert child.phase == OVER  # ruling 8
+    target = game.rules.end_points
+    if target is not None and max(child.scores()) >= target:
+        assert child.phase == OVER
+    return child
+
+
+@pytest.mark.parametrize("options", GRID_RULES, ids=lambda r: "-".join(map(str, r)) or "rulebook")
+def test_the_grid_kernel_agrees_with_the_engine(options, monkeypatch):  # type: ignore[no-untyped-def]
+    import random
+
+    shuffler = KernelShuffle()
+    monkeypatch.setattr(engine, "seeded_random", shuffler)
+    rules = DollyRules(dog_swaps=_grid_dogs(options), **options)
+    game = DollyGame(2, rules, breeds=list(GRID_DOGS))
+    geo = geometry(game.board, tuple(game.points))
+    rng = random.Random(len(options))
+    swaps = turns = 0
+    for g in range(6):
+        state = game.new_initial_state(seed=g)
+        _resolve(state)
+        while not state.is_terminal():
+            if state.phase == SWAP:
+                swaps += _check_grid_position(state, geo)
+            action = rng.choice(state.legal_actions())
+            ends = (
+                (state.phase == DOG and game.dog_swaps[state.turn][action] == 0)
+                or action == game.stop
+                or (state.phase == SWAP and state.swaps_left == 1)
+            )
+            if ends:
+                state = _check_grid_turn_end(state, action, geo, shuffler)
+                turns += 1
+            else:
+                state.apply(action)
+                _resolve(state)
+    assert swaps > 50 and turns > 10
+
+
+@pytest.mark.parametrize("options", GRID_RULES[1:], ids=lambda r: "-".join(map(str, r)))
+def test_the_grid_greedy_turn_is_the_greedy_bots(options):  # type: ignore[no-untyped-def]
+    """The lab's fast greedy turn (grid kernel) is the greedy bot's choice (``choose_dog`` and
+    the reference search)."""
+    from sheepfold.lab.fastsim_dolly import greedy_turn
+
+    rules = DollyRules(dog_swaps=_grid_dogs(options), **options)
+    game = DollyGame(2, rules, breeds=list(GRID_DOGS))
+    up_to = game.stop is not None
+    for g in range(3):
+        state = game.new_initial_state(seed=g)
+        _resolve(state)
+        while not state.is_terminal():
+            me = state.turn
+            counts = game.dog_swaps[me]
+            left = state.dogs_left(me)
+            dog = choose_dog(state.flock, left, counts, game.points, game.board, up_to)
+            n = counts[dog]
+            _, seq = reference_best_swaps(state.flock, n, game.points, game.board, up_to)
+            stop = [game.stop] if up_to and len(seq) < n and n else []
+            want = [dog] + [game.swap0 + s for s in seq] + stop
+            plan = greedy_turn(state)
+            assert plan == want
+            for a in plan:
+                state.apply(a)
+            _resolve(state)

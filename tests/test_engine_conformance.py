@@ -202,7 +202,13 @@ def test_checker_catches_nondeterminism(monkeypatch: pytest.MonkeyPatch) -> None
 def test_checker_catches_a_line_left_in_the_flock(monkeypatch: pytest.MonkeyPatch) -> None:
     from sheepfold.games.dolly_crush import game as dg
 
-    monkeypatch.setattr(dg, "find_lines", lambda flock: [])  # the engine stops cleaning up
+    def no_cleanup(self: dg.DollyState) -> None:  # the engine fills but stops cleaning up
+        if dg.EMPTY in self.flock and self.deck:
+            self.phase = dg.DRAW
+            return
+        self._after_settled()
+
+    monkeypatch.setattr(dg.DollyState, "_settle", no_cleanup)
     # about a third of the deals hold a line: 12 games make one certain for this seed
     _expect_check("no-line", make("dolly-crush", 2), num_games=12)
 

@@ -2,7 +2,7 @@
 JSON output is compared with the hand-worked ``NAME.expected.json``.
 
 How the expected results were worked out (letters: b bell, l lamb, y butterfly, f flower,
-r ram; upper case black):
+r ram, and with 8 types c clover, s star, h heart; upper case black):
 
 * dolly-cross: flock ``lfBBy / BbrbB / fyblr``; the Australian Shepherd's four swaps a1-a2,
   a2-a1 (back), b3-b4, a4-b4 make row b ``BbbBB`` crossed by column 3 ``B b b``: 7 cards,
@@ -12,6 +12,30 @@ r ram; upper case black):
 * dolly-graded-deck-out: graded edition, dog 1 = 2 swaps; b3-c3 makes ``rrRrr`` and ``lll``
   (8 cards, 9 points), a1-a2 only moves cards; the refill uses the last 8 cards, the deck is
   empty after the turn: the game ends (Dolly Crush ruling 8), seat 0 wins 9-0.
+* Dolly Crush house rules, one record per option (issue 13; rows written ``a/b/c``, every deck
+  custom, the deal without lines so no clean-up reshuffles):
+
+  - dolly-size-4x6 (4 x 6): ``blyfrb/lyfrbl/yfrbly/Rrfrbl``; d3-d4 makes ``Rrr`` at d1..d3
+    (2+1+1 = 4); refill d1..d3 ``ybl``: row d ``yblfbl``, no line; 2 cards left.
+  - dolly-lines-of-2 (2 x 3, min_line 2): ``bly/Lyb``; a1-a2 makes column 1 ``l L`` (3 points);
+    refill a1, b1 ``fr``: ``fby/ryb``, no pair; 1 card left.
+  - dolly-diagonals: ``blyfr/yBrlf/lfrby``; c3-c4 puts a bell on c3: the diagonal a1 b2 c3
+    ``bBb`` (4 points; without diagonals nothing); refill ``ryl``: ``rlyfr/yyrlf/lflry``.
+  - dolly-match-colour: ``bbBly/lyfrf/ylrff``: row a ``bbB`` is no line (colours differ); b3-c3
+    makes c3..c5 ``fff`` (3 points); refill ``rly``: row c ``ylrly``.
+  - dolly-eight-types (8 types): ``cshbl/shcyf/Hchhr`` (c clover, s star, h heart); c1-c2 makes
+    c2..c4 ``Hhh`` (4 points); refill ``bly``: row c ``cblyr``.
+  - dolly-six-dogs (6 dog cards, the Bobtail's last shows 2): dog 5 swaps a1-a2 and back, the
+    Border Collie plays dog 4 (c4-c5): nothing taken, dogs left 0..4 and 0..3, 5.
+  - dolly-six-dogs-no-dog-6: then dog 6, which a breed of 6 cards does not have (move 2).
+  - dolly-up-to: ``blyfr/ybrlf/Rrfry``; the Australian Shepherd (4 swaps) stops after c3-c4
+    (``Rrr``, 4 points), the Bobtail stops before any swap (``"swaps": []``); refill ``lyb``.
+  - dolly-cascades: same flock and swap (4 points); refill ``lff`` makes c2..c4 ``fff``, taken
+    by seat 0 too (3 more: 7); refill ``byl``: row c ``lbyly``; 1 card left.
+  - dolly-end-points (end_points 4): the same 4 points end the game: seat 0 wins 4-0.
+  - dolly-rounds (1 dog card each, 2 rounds): four turns of a1-a2 (there and back), the dog
+    cards taken back for round 2; the game ends after round 2 at 0-0, both win.
+
 * dolly-illegal-dog: seat 0 plays dog 0 twice (move 2): Dolly Crush ruling 7.
 * dolly-illegal-swaps: 2 swaps for a 4-swap card (move 0): Dolly Crush ruling 7.
 * dolly-malformed-cell / bad-json / shave-malformed-die / shave-both-wolves: not records.

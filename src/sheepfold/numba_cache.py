@@ -44,6 +44,7 @@ KERNEL_MODULES = (
     "sheepfold.games.dolly_crush.kernel.search",
     "sheepfold.games.dolly_crush.kernel.refill",
     "sheepfold.games.dolly_crush.kernel.policy",
+    "sheepfold.games.dolly_crush.kernel.grid",
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",

@@ -52,22 +52,10 @@ from sheepfold.bots import Bot, bot_kwargs, register_bot
 from sheepfold.bots.warmup import warm_modules
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
-from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines, parse_card
-from sheepfold.games.dolly_crush.fastsearch import (
-    best_after,
-    children,
-    fast_best_swaps,
-    reachable,
-    score_packed,
-)
-from sheepfold.games.dolly_crush.game import DRAW, OVER, SWAP0, DollyGame, DollyState
-from sheepfold.games.dolly_crush.kernel.layout import (
-    legal_swaps,
-    pack,
-    point_tables,
-    tables,
-    unpack,
-)
+from sheepfold.games.dolly_crush.cards import EMPTY, RULEBOOK_BOARD, Board
+from sheepfold.games.dolly_crush.fastsearch import PackedFlocks, flock_ops, plain_rules
+from sheepfold.games.dolly_crush.game import DRAW, OVER, SWAP, DollyGame, DollyState
+from sheepfold.games.dolly_crush.kernel.layout import point_tables, tables
 from sheepfold.games.dolly_crush.search import apply_swaps
 
 Plan = tuple[int, tuple[int, ...]]  # (dog card, swap indexes)
@@ -82,8 +70,8 @@ def time_limit(seconds: Any) -> float:
     return limit if limit > 0 else math.inf
 
 
-def view_flock(view: View) -> list[int]:
-    return [EMPTY if c is None else parse_card(c) for row in view["flock"] for c in row]
+def view_flock(view: View, board: Board = RULEBOOK_BOARD) -> list[int]:
+    return [EMPTY if c is None else board.parse_card(c) for row in view["flock"] for c in row]
 
 
 def pick_dog(dogs: Sequence[tuple[int, int]], value: Any) -> tuple[int, int]:
@@ -106,10 +94,12 @@ def choose_dog(
     dogs_left: list[int],
     swaps_of: Sequence[int],
     points: Sequence[int],
+    board: Board = RULEBOOK_BOARD,
+    up_to: bool = False,
 ) -> int:
     """The dog card greedy (``medium``) plays: most points; ties: fewest swaps, lowest index."""
     dogs = [(d, swaps_of[d]) for d in dogs_left]
-    return pick_dog(dogs, lambda n: search.best_swaps(flock, n, points)[0])[0]
+    return pick_dog(dogs, lambda n: search.best_swaps(flock, n, points, board, up_to)[0])[0]
 
 
 class DollyBot(Bot):
@@ -123,6 +113,10 @@ class DollyBot(Bot):
         super().__init__(game, seat, seed)
         self.points: tuple[int, ...] = tuple(game.points)
         self.max_cleanup_rounds: int = game.rules.max_cleanup_rounds
+        self.board: Board = game.board
+        self.swap0 = game.swap0
+        self.stop = game.stop  # up-to swaps: a plan may stop early (house rule)
+        self.up_to = game.stop is not None
         self._expect: tuple[tuple[int, ...], int] | None = None  # (flock, swaps_left) planned
         self._rest: list[int] = []
 
@@ -130,20 +124,25 @@ class DollyBot(Bot):
     def act(self, view: View) -> Action:
         self.prepare()
         phase = view["phase"]
-        flock = view_flock(view)
+        flock = view_flock(view, self.board)
         if phase == "dog":
             dog, seq = self.plan_turn(view, flock)
             self._rest = list(seq)
-            self._expect = (tuple(flock), len(seq))
+            self._expect = (tuple(flock), view["dog_swaps"][self.seat][dog])
             return dog
         if phase != "swap":
             raise SheepfoldError(f"it is not a decision of this bot (phase {phase})")
         left = view["swaps_left"]
-        if self._expect != (tuple(flock), left) or len(self._rest) != left:
+        planned = len(self._rest) <= left if self.up_to else len(self._rest) == left
+        if self._expect != (tuple(flock), left) or not planned:
             self._rest = list(self.plan_swaps(view, flock, left))
+        if not self._rest:  # up-to swaps: the plan stops here
+            assert self.stop is not None
+            self._expect = None
+            return self.stop
         s = self._rest.pop(0)
-        self._expect = (tuple(apply_swaps(flock, (s,))), left - 1)
-        return SWAP0 + s
+        self._expect = (tuple(apply_swaps(flock, (s,), self.board)), left - 1)
+        return self.swap0 + s
 
     def prepare(self) -> None:
         """Build what its decisions need before any clock starts (compiled code, tables)."""
@@ -181,8 +180,8 @@ class GreedyDollyBot(DollyBot):
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
         if n == 0:
-            return float(search.combination_points(flock, self.points)), ()
-        pts, seq = search.best_swaps(flock, n, self.points)
+            return float(search.combination_points(flock, self.points, self.board)), ()
+        pts, seq = search.best_swaps(flock, n, self.points, self.board, self.up_to)
         return float(pts), seq
 
 
@@ -206,7 +205,7 @@ class EasyDollyBot(GreedyDollyBot):
         return self._random_swaps(flock, n)
 
     def _random_swaps(self, flock: list[int], n: int) -> tuple[int, ...]:
-        legal = [i for i, (a, b) in enumerate(SWAPS) if flock[a] >= 0 and flock[b] >= 0]
+        legal = [i for i, (a, b) in enumerate(self.board.swaps) if flock[a] >= 0 and flock[b] >= 0]
         return tuple(self.rng.choice(legal) for _ in range(n))
 
 
@@ -216,7 +215,8 @@ class _Pool:
 
     def __init__(self, game: DollyGame, unseen: dict[str, int]) -> None:
         self.game = game
-        self.cards = [parse_card(code) for code, k in sorted(unseen.items()) for _ in range(k)]
+        card = game.board.parse_card
+        self.cards = [card(code) for code, k in sorted(unseen.items()) for _ in range(k)]
 
     def deck(self, rng: Any) -> list[int]:
         """The unseen cards in a random order (top card last, as ``DollyState.deck``)."""
@@ -245,13 +245,16 @@ class _Pool:
         return s.flock, s.phase == OVER
 
 
-def _turns_after(view: View, seat: int) -> list[int]:
+def _turns_after(view: View, seat: int, max_turns: int | None = None) -> list[int]:
     """The seats to play after this turn, in order, until this seat plays again (itself last
     if it has a turn left)."""
     n = view["players"]
     left = [len(d) for d in view["dogs_left"]]
     if view["phase"] == "dog":
         left[seat] -= 1
+    if max_turns is not None:  # in rounds, the dog cards come back: who has turns left
+        turns = max_turns - view["turns"] - 1
+        return [(seat + k) % n for k in range(1, min(n, turns) + 1)]
     out = []
     s = seat
     for _ in range(n):
@@ -320,10 +323,14 @@ class LookaheadDollyBot(DollyBot):
         self.replies = int(replies)  # samples per candidate of the two-turn refinement
         self.refine = int(refine)  # candidates refined with two turns of lookahead
         self.sigma = float(sigma)  # spread of one turn's points (0: value points, not wins)
+        assert isinstance(game, DollyGame)
+        self.max_turns = game.max_turns
+        self.ops = flock_ops(game)  # packed flocks on plain rules, the grid kernel else
 
     def prepare(self) -> None:
         super().prepare()
-        point_tables(self.points)  # the line tables of its points (built once)
+        if isinstance(self.ops, PackedFlocks):
+            point_tables(self.points)  # the line tables of its points (built once)
 
     def best_plan(self, view: View, flock: list[int], n: int) -> tuple[float, tuple[int, ...]]:
         values, r, idx = self.evaluate(view, flock, n, top=1)
@@ -332,7 +339,8 @@ class LookaheadDollyBot(DollyBot):
 
     def _max_swaps(self, view: View, seat: int) -> int:
         counts = view["dog_swaps"][seat]
-        return max(counts[d] for d in view["dogs_left"][seat])
+        left = view["dogs_left"][seat] or range(len(counts))  # rounds: a spent hand comes back
+        return max(counts[d] for d in left)
 
     def _utility(self, diff: np.ndarray, turns_left: int) -> np.ndarray:
         """What a lead of ``diff`` points is worth with ``turns_left`` turns still to play: the
@@ -359,15 +367,17 @@ class LookaheadDollyBot(DollyBot):
         left. Then, in a two-player game where this seat plays again, the ``refine`` best are
         valued over two turns: points, the next player's greedy reply, my best after it (refills
         sampled at each step)."""
-        flocks, pts, r = best_after(flock, n, self.points)
+        flocks, pts, r = self.ops.after(flock, n)
         pts = pts.astype(np.float64)
-        after = _turns_after(view, self.seat)
+        after = _turns_after(view, self.seat, self.max_turns)
         if not after:  # nobody plays after this turn: the most points is the best chance
             order = np.lexsort((np.arange(pts.size), -pts))[:top]
             return pts[order], r, order
         scores = view["scores"]
         lead = scores[self.seat] - max(v for i, v in enumerate(scores) if i != self.seat)
         turns = sum(len(d) for d in view["dogs_left"]) - (1 if view["phase"] == "dog" else 0)
+        if self.max_turns is not None:
+            turns = self.max_turns - view["turns"] - 1
         opp_n = self._max_swaps(view, after[0])
         samples, n_cands = self.samples, self.candidates
         if opp_n > 1:  # a many-swap reply costs a search of its own per sample: fewer samples
@@ -402,7 +412,7 @@ class LookaheadDollyBot(DollyBot):
         else:
             few = zero[: max(2, o.n_cands // 2)]
             for k in few:
-                o1 = self._best_n(int(flocks[k]), o.opp_n)
+                o1 = self._best_n(flocks[k], o.opp_n)
                 value[k] = float(self._utility(np.array([o.lead - w * o1]), o.turns - 1)[0])
 
     def _value_refilled(
@@ -415,8 +425,8 @@ class LookaheadDollyBot(DollyBot):
         w = self.weight
         order = pos[np.lexsort((pos, -pts[pos]))][: o.n_cands]
         for k in order:
-            f = unpack(int(flocks[k]))
-            taken = find_lines(f)
+            f = self.ops.unpack(flocks[k])
+            taken = self.board.find_lines(f)
             refilled = []
             ended = 0
             for _ in range(o.samples):
@@ -424,11 +434,11 @@ class LookaheadDollyBot(DollyBot):
                 if over or EMPTY in g:
                     ended += 1
                 else:
-                    refilled.append(pack(g))
+                    refilled.append(self.ops.pack(g))
             total = 0.0
             if refilled:
                 if o.opp_n == 1:
-                    best = self._best_one_swap(np.array(refilled, dtype=np.uint64))
+                    best = self._best_one_swap(self.ops.stack(refilled))
                 else:
                     best = np.array([self._best_n(x, o.opp_n) for x in refilled])
                 total += float(self._utility(o.lead + pts[k] - w * best, o.turns - 1).sum())
@@ -452,6 +462,8 @@ class LookaheadDollyBot(DollyBot):
         rest = [counts[d] for d in view["dogs_left"][self.seat]]
         if view["phase"] == "dog" and n in rest:  # the card about to be played
             rest.remove(n)
+        if not rest and self.max_turns is not None:  # rounds: the spent hand comes back
+            rest = list(counts)
         my_n = max(rest) if rest else 0
         if my_n < 1:
             return value
@@ -483,8 +495,8 @@ class LookaheadDollyBot(DollyBot):
         total = np.zeros(cand.size)
         count = np.zeros(cand.size)
         for j, k in enumerate(cand):
-            f = unpack(int(flocks[k]))
-            taken = find_lines(f) if pts[k] > 0 else []
+            f = self.ops.unpack(flocks[k])
+            taken = self.board.find_lines(f) if pts[k] > 0 else []
             reps = self.replies if taken else 1
             for _ in range(reps):
                 p = pool.deck(rng)
@@ -493,39 +505,36 @@ class LookaheadDollyBot(DollyBot):
                     total[j] += float(self._utility(np.array([lead + pts[k]]), 0)[0])
                     count[j] += 1
                     continue
-                starts.append(pack(g))
+                starts.append(self.ops.pack(g))
                 pools.append(p)
                 owner.append(j)
         if starts:
-            legal = np.arange(len(SWAPS), dtype=np.intp)
-            ch = children(np.array(starts, dtype=np.uint64), legal)
-            sc = score_packed(ch.ravel(), self.points).reshape(ch.shape)
-            best = sc.argmax(axis=1)
-            reply_pts = sc[np.arange(len(starts)), best].astype(np.float64)
+            reply_pts, replied = self.ops.reply(self.ops.stack(starts))
+            reply_pts = reply_pts.astype(np.float64)
             nxt: list[int] = []
             nxt_diff: list[float] = []
             nxt_owner: list[int] = []
             for i in range(len(starts)):
-                x = int(ch[i, best[i]])
+                x = replied[i]
                 j = owner[i]
                 d = lead + pts[cand[j]] - self.weight * reply_pts[i]
                 if reply_pts[i] > 0:
-                    g = unpack(x)
-                    g, over = pool.refill(g, find_lines(g), rng, pools[i])
+                    g = self.ops.unpack(x)
+                    g, over = pool.refill(g, self.board.find_lines(g), rng, pools[i])
                     if over or EMPTY in g:
                         total[j] += float(self._utility(np.array([d]), 0)[0])
                         count[j] += 1
                         continue
-                    x = pack(g)
+                    x = self.ops.pack(g)
                 nxt.append(x)
                 nxt_diff.append(d)
                 nxt_owner.append(j)
             if nxt:
-                arr = np.array(nxt, dtype=np.uint64)
+                arr = self.ops.stack(nxt)
                 if my_n == 1:
                     mine = self._best_one_swap(arr)
                 else:
-                    mine = np.array([self._best_n(int(x), my_n) for x in arr])
+                    mine = np.array([self._best_n(x, my_n) for x in arr])
                 u = self._utility(np.array(nxt_diff) + mine, turns - 2)
                 own = np.array(nxt_owner, dtype=np.intp)
                 np.add.at(total, own, u)
@@ -577,8 +586,7 @@ class LookaheadDollyBot(DollyBot):
                     dog, seq = plans[i]
                     if dog >= 0:
                         s.apply_unchecked(dog)
-                    for x in seq:
-                        s.apply_unchecked(SWAP0 + x)
+                    _play_swaps(s, seq)
                     _playout(s, self.points)
                     sc = s.scores()
                     share = s.returns()[seat]
@@ -598,19 +606,11 @@ class LookaheadDollyBot(DollyBot):
         return plans[alive[0]]
 
     def _best_one_swap(self, flocks: np.ndarray) -> np.ndarray:
-        """The most points one swap takes, for each packed full flock."""
-        legal = np.arange(len(SWAPS), dtype=np.intp)
-        ch = children(flocks, legal)
-        return (
-            score_packed(ch.ravel(), self.points).reshape(ch.shape).max(axis=1).astype(np.float64)
-        )
+        """The most points one swap takes, for each full flock (packed or rows)."""
+        return self.ops.reply(flocks)[0].astype(np.float64)  # type: ignore[no-any-return]
 
-    def _best_n(self, x: int, n: int) -> float:
-        if n == 0:
-            return float(score_packed(np.array([x], dtype=np.uint64), self.points)[0])
-        if legal_swaps(x).size == 0:
-            return 0.0
-        return float(fast_best_swaps(unpack(x), n, self.points)[0])
+    def _best_n(self, x: Any, n: int) -> float:
+        return float(self.ops.best_n(x, n))
 
 
 def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
@@ -620,14 +620,26 @@ def _greedy_turn(state: Any, points: tuple[int, ...]) -> None:
     counts = state.game.dog_swaps[seat]
     plans: dict[int, tuple[int, tuple[int, ...]]] = {}
 
+    game = state.game
+    up_to = game.stop is not None
+
     def value(n: int) -> float:
-        plans[n] = search.best_swaps(state.flock, n, points) if n else (0, ())
+        plans[n] = search.best_swaps(state.flock, n, points, game.board, up_to) if n else (0, ())
         return plans[n][0]
 
     dog, n = pick_dog([(d, counts[d]) for d in state.dogs_left(seat)], value)
     state.apply_unchecked(dog)
-    for s in plans[n][1]:
-        state.apply_unchecked(SWAP0 + s)
+    _play_swaps(state, plans[n][1])
+
+
+def _play_swaps(state: Any, seq: Sequence[int]) -> None:
+    """Make the swaps ``seq`` (indexes into the board's swaps) of the dog card in play; under
+    up-to swaps, stop after them if the card allows more."""
+    game = state.game
+    for s in seq:
+        state.apply_unchecked(game.swap0 + s)
+    if game.stop is not None and state.phase == SWAP:  # the card allows more: stop here
+        state.apply_unchecked(game.stop)
 
 
 def _playout(state: Any, points: tuple[int, ...]) -> None:
@@ -640,6 +652,15 @@ def _playout(state: Any, points: tuple[int, ...]) -> None:
             state.apply_unchecked(state.sample_chance())
         else:
             _greedy_turn(state, points)
+
+
+def _hands(cards: list[list[int]], counts: Sequence[Sequence[int]]) -> np.ndarray:
+    """hands[seat, n]: how many cards of ``n`` swaps each seat holds."""
+    hands = np.zeros((len(cards), max(2, max(max(c) for c in counts) + 1)), dtype=np.int64)
+    for s, held in enumerate(cards):
+        for c in held:
+            hands[s, c] += 1
+    return hands
 
 
 # -- expert ---------------------------------------------------------------------------------
@@ -671,10 +692,14 @@ class ExpertDollyBot(LookaheadDollyBot):
             ) from None
         self._mc = dolly_mc
         self.last_playouts = 0  # the playouts of its last decision
+        assert isinstance(game, DollyGame)
+        self.packed = plain_rules(game)  # the packed playouts; the grid playouts else
+        self.full_hand = [list(s) for s in game.dog_swaps]
 
     def prepare(self) -> None:
         super().prepare()  # the compiled playouts: warmed here if no front end did
-        tables(self.points)  # the compiled kernel's tables (built once)
+        if self.packed:
+            tables(self.points)  # the compiled kernel's tables (built once)
 
     def _candidates(
         self, view: View, flock: list[int], n: int
@@ -682,23 +707,25 @@ class ExpertDollyBot(LookaheadDollyBot):
         """(swap sequences, packed end flocks): every distinct end of one swap (or none); hard's
         best plans for more swaps."""
         if n <= 1:
-            r = reachable(pack(flock), n)
-            return [r.sequence(k) for k in range(r.flocks.size)], r.flocks
+            flocks, _, r = self.ops.after(flock, n)
+            return [r.sequence(k) for k in range(len(flocks))], flocks
         _, r, idx = self.evaluate(view, flock, n, top=self.plans)
         return [r.sequence(int(k)) for k in idx], r.flocks[idx]
 
     def _table(self, view: View, n: int) -> tuple[np.ndarray, np.ndarray]:
         """(who plays each turn from this one to the end, hands[seat, swaps] after this turn)
-        when this turn plays a card of ``n`` swaps."""
+        when this turn plays a card of ``n`` swaps. In rounds (house rule), every seat in turn
+        until the last round."""
         players = view["players"]
         counts = view["dog_swaps"]
         left = [[counts[s][d] for d in view["dogs_left"][s]] for s in range(players)]
         if view["phase"] == "dog":
             left[self.seat].remove(n)
-        hands = np.zeros((players, max(2, max(max(c) for c in counts) + 1)), dtype=np.int64)
-        for s, cards in enumerate(left):
-            for c in cards:
-                hands[s, c] += 1
+        hands = _hands(left, counts)
+        if self.max_turns is not None:
+            turns = self.max_turns - view["turns"]
+            seats = [(self.seat + k) % players for k in range(turns)]
+            return np.array(seats, dtype=np.int64), hands
         seat, s = [self.seat], self.seat
         while any(left):
             s = (s + 1) % players
@@ -717,6 +744,34 @@ class ExpertDollyBot(LookaheadDollyBot):
     def plan_swaps(self, view: View, flock: list[int], n: int) -> tuple[int, ...]:
         return self._search_turn(view, flock, [(-1, n)])[1]
 
+    def _playouts(
+        self,
+        ys: np.ndarray,
+        pool: np.ndarray,
+        scores: np.ndarray,
+        table: tuple[np.ndarray, np.ndarray],
+        seeds: np.ndarray,
+    ) -> np.ndarray:
+        """The summed values of the candidates ``ys``: the packed playouts on plain rules, the
+        grid playouts (any board, every house rule) else."""
+        if self.packed:
+            return self._mc.playouts(  # type: ignore[no-any-return]
+                ys.astype(np.uint64),
+                pool,
+                scores,
+                table,
+                self.seat,
+                seeds,
+                self.points,
+                self.max_cleanup_rounds,
+            )
+        assert isinstance(self.game, DollyGame)
+        full = _hands(self.full_hand, self.full_hand)
+        seat, hands = table
+        return self._mc.grid_playouts(  # type: ignore[no-any-return]
+            ys, pool, scores, (seat, hands, full), self.seat, seeds, self.game
+        )
+
     def _search_turn(self, view: View, flock: list[int], groups: list[tuple[int, int]]) -> Plan:
         start = time.perf_counter()
         plans: list[Plan] = []
@@ -730,11 +785,11 @@ class ExpertDollyBot(LookaheadDollyBot):
         self.last_playouts = 0
         if len(plans) == 1:
             return plans[0]
-        ys = np.concatenate(ends).astype(np.uint64)
+        ys = np.concatenate(ends)
         tables = [self._table(view, n) for _, n in groups]
         pool = np.zeros(len(self.points), dtype=np.int64)
         for code, k in view["unseen"].items():
-            pool[parse_card(code)] += k
+            pool[self.board.parse_card(code)] += k
         scores = np.array(view["scores"], dtype=np.int64)
         total = np.zeros(len(plans))
         count = np.zeros(len(plans))
@@ -749,16 +804,7 @@ class ExpertDollyBot(LookaheadDollyBot):
             for g, table in enumerate(tables):
                 idx = alive[member[alive] == g]
                 if idx.size:
-                    total[idx] += self._mc.playouts(
-                        ys[idx],
-                        pool,
-                        scores,
-                        table,
-                        self.seat,
-                        seeds,
-                        self.points,
-                        self.max_cleanup_rounds,
-                    )
+                    total[idx] += self._playouts(ys[idx], pool, scores, table, seeds)
                     count[idx] += per
             now = time.perf_counter()
             cost = max(now - began, 1e-6) / (per * len(alive))  # seconds per playout

@@ -21,15 +21,21 @@ rule set's ``max_cleanup_rounds``), the greedy turn and the denial; a flock is p
 :mod:`~sheepfold.games.dolly_crush.kernel.layout` (nibble ``c`` = card + 1). The unseen cards are
 shuffled into a deck at the start of each playout.
 
+:func:`grid_playouts` are the same playouts on any board and under every house rule (the grid
+kernel, :mod:`sheepfold.games.dolly_crush.kernel.grid`: int8 flocks, cascades, a points target,
+rounds); the expert uses them whenever the rules are not the packed path's.
+
 :func:`warm` compiles the playouts (or loads them from numba's cache folder) on a tiny real input;
 front ends call it through :mod:`sheepfold.bots.warmup` before the first game.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from sheepfold.games.dolly_crush.kernel import layout
+from sheepfold.games.dolly_crush.kernel import grid, layout
 from sheepfold.games.dolly_crush.kernel.lines import jit, points, taken
 from sheepfold.games.dolly_crush.kernel.policy import deny, greedy_turn
 from sheepfold.games.dolly_crush.kernel.refill import refill, shuffle
@@ -171,4 +177,122 @@ def warm() -> None:
         np.array([1]),
         points,
         1000,
+    )
+
+
+# -- any board, every house rule: the grid kernel ----------------------------------------------
+@jit
+def _grid_turn(x, hand, next_one, up_to, seq, out, geo, hit):  # type: ignore[no-untyped-def]
+    """The playout policy's turn on the grid kernel: the swap count of the card played; ``out``
+    is the flock after its swaps."""
+    best, bn, _ = grid.greedy_turn(x, hand, up_to, seq, out, geo)
+    if best == 0 and bn == 1 and next_one:  # nothing to take: leave the next player the least
+        j = grid.deny(x, geo, hit)
+        out[:] = x
+        if j >= 0:
+            grid.swap(out, j, geo)
+    return bn
+
+
+@jit
+def _grid_playout(y, draw, total, scores, table, me, scratch, rules):  # type: ignore[no-untyped-def]
+    """:func:`_playout` on any board: turn 0's player leaves ``y`` (an int8 flock); the take,
+    the refill (ruling 6, or the house rule cascades: the refill's lines are the player's), and
+    the ends of ruling 8 and of the house rules: ``end_points`` (0: none) and the rounds (a
+    hand that is spent at the start of its owner's turn comes back whole: ``full``)."""
+    deck, rng = draw
+    seat, hands, full = table
+    max_rounds, geo, up_to, cascades, end_points = rules
+    x, out, seq, hit = scratch
+    x[:] = y
+    mover = seat[0]
+    t = 0
+    while True:
+        pts = grid.take(x, geo, hit)
+        if pts > 0:
+            total, aborted, gained = grid.settle(
+                x, deck, total, max_rounds, rng, cascades, geo, hit
+            )
+            scores[mover] += pts + gained
+            if aborted:
+                return _share(scores, me)
+        if total == 0:  # the deck is empty once the turn's refill is done (Dolly Crush ruling 8)
+            return _share(scores, me)
+        if end_points > 0 and scores.max() >= end_points:
+            return _share(scores, me)
+        t += 1
+        if t >= seat.shape[0]:
+            return _share(scores, me)
+        mover = seat[t]
+        if hands[mover].sum() == 0:  # rounds: the dog cards come back
+            hands[mover] = full[mover]
+        next_one = False
+        if t + 1 < seat.shape[0]:
+            h = hands[seat[t + 1]]
+            next_one = h[1] > 0 and h.sum() == h[1]
+        n = _grid_turn(x, hands[mover], next_one, up_to, seq, out, geo, hit)
+        x[:] = out
+        hands[mover, n] -= 1
+
+
+@jit
+def _grid_evaluate(ys, pool, scores, table, me, seeds, rules):  # type: ignore[no-untyped-def]
+    """:func:`_evaluate` with the grid playouts; ``table`` = (seat, hands, full hands)."""
+    seat, hands, full = table
+    out = np.zeros(ys.shape[0])
+    total = pool.sum()
+    cells = ys.shape[1]
+    deck = np.empty(total + cells, dtype=np.int64)
+    sc, h = scores.copy(), hands.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    scratch = (
+        np.empty(cells, dtype=np.int8),
+        np.empty(cells, dtype=np.int8),
+        np.zeros(hands.shape[1] + 1, dtype=np.int64),
+        np.zeros(cells, dtype=np.bool_),
+    )
+    draw, played = (deck, rng), (seat, h, full)
+    for i in range(ys.shape[0]):
+        for k in range(seeds.shape[0]):
+            n = 0
+            for card in range(pool.shape[0]):  # the unseen cards, in a random order
+                for _ in range(pool[card]):
+                    deck[n] = card
+                    n += 1
+            sc[:] = scores
+            h[:] = hands
+            rng[0] = np.uint64(seeds[k])
+            shuffle(deck, n, rng)
+            out[i] += _grid_playout(ys[i], draw, n, sc, played, me, scratch, rules)
+    return out
+
+
+def grid_playouts(
+    ys: np.ndarray,
+    pool: np.ndarray,
+    scores: np.ndarray,
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
+    me: int,
+    seeds: np.ndarray,
+    game: Any,
+) -> np.ndarray:
+    """:func:`playouts` for any rule set of ``game``: ``ys`` are int8 flocks (one per row);
+    ``table`` = (seat, hands, the full hands a seat takes back in rounds)."""
+    r = game.rules
+    seat, hands, full = table
+    rules = (
+        np.int64(r.max_cleanup_rounds),
+        layout.geometry(game.board, tuple(game.points)),
+        game.stop is not None,
+        bool(r.cascades),
+        np.int64(r.end_points or 0),
+    )
+    return _grid_evaluate(  # type: ignore[no-any-return]
+        ys.astype(np.int8),
+        pool.astype(np.int64),
+        scores.astype(np.int64),
+        (seat.astype(np.int64), hands.astype(np.int64), full.astype(np.int64)),
+        np.int64(me),
+        seeds.astype(np.int64),
+        rules,
     )

@@ -25,6 +25,8 @@ from sheepfold.cli.common import (
     prepare_bots,
     safe_markup,
     safe_text,
+    set_option,
+    variant_option,
     warm_bots,
 )
 from sheepfold.core.registry import game_names, game_spec
@@ -262,27 +264,30 @@ class Session:
         )
 
     def _after_dolly(self, before: Any, action: int) -> None:
-        from sheepfold.games.dolly_crush.game import DOG, SWAP
-
         st = self.state
         seat = before.turn
-        ended = (before.phase == SWAP and before.swaps_left == 1) or (
-            before.phase == DOG and self.game.dog_swaps[seat][action] == 0
-        )
-        if not ended:
+        if st.turns == before.turns:  # the turn goes on (a dog card in play, swaps to make)
             return
         got = st.collected[seat][len(before.collected[seat]) :]
         if not got:
             self.say(f"{self.who(seat)} made no line and takes nothing; the dog card is spent.")
             return
         cells = " ".join(st.observe(None)["last_taken"])
-        pts = sum(self.game.points[c] for c in got)
-        black = sum(1 for c in got if c & 1)
-        what = f"{len(got)} sheep{f' ({black} black)' if black else ''} at {cells}"
-        if self.hide_scores:
-            self.say(f"{self.who(seat)} takes {what}.")
-        else:
-            self.say(f"{self.who(seat)} takes {what}: +{pts} points.")
+        combination, more = got[: len(st.last_taken)], got[len(st.last_taken) :]
+        points = self.game.points
+
+        def sheep(cards: list[int]) -> str:
+            black = sum(1 for c in cards if c & 1)
+            return f"{len(cards)} sheep{f' ({black} black)' if black else ''}"
+
+        what = f"{sheep(combination)} at {cells}"
+        if not self.hide_scores:
+            what += f": +{sum(points[c] for c in combination)} points"
+        if more:  # cascades (house rule): lines the refill made, taken too
+            what += f"; the refill's lines (cascades): {sheep(more)}"
+            if not self.hide_scores:
+                what += f", +{sum(points[c] for c in more)} points"
+        self.say(f"{self.who(seat)} takes {what}.")
 
     def _after_shave(self, before: Any, action: int) -> None:
         st = self.state
@@ -359,6 +364,8 @@ class Session:
                 return f"{name}, choose a dog card: {dogs}\n> "
             total = self.game.dog_swaps[p][st.dog]
             k = total - st.swaps_left + 1
+            if self.game.stop is not None:
+                return f"{name}, swap {k} of up to {total} (e.g. b2-b3), or stop:\n> "
             return f"{name}, swap {k} of {total} (e.g. b2-b3):\n> "
         menu = shave_menu(st, self.names)
         items = "  ".join(f"{i}) {escape(t)}" for i, (_, t) in enumerate(menu, start=1))
@@ -379,14 +386,7 @@ class Session:
             "  hint        what the greedy bot would play\n  quit        stop (the record is saved with --save)"
         )
         if self.is_dolly:
-            return (
-                "Dolly Crush moves:\n"
-                "  dog 2, d2, 2     play dog card 2 (at the start of your turn)\n"
-                "  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-c, columns 1-5)\n"
-                "You make exactly as many swaps as the dog card shows; lines are taken only after "
-                "the last swap, and every line of 3+ of a type counts (colour never matters).\n"
-                + common
-            )
+            return dolly_help(self.game) + common
         return (
             "Shave a Sheep moves (only what the rolled face offers):\n"
             "  1, 2, ...        a number from the menu\n"
@@ -404,12 +404,16 @@ class Session:
         text = f"greedy would play: {self.describe(action)}"
         if self.is_dolly:
             from sheepfold.games.dolly_crush import search
-            from sheepfold.games.dolly_crush.cards import SWAPS, cell_name
             from sheepfold.games.dolly_crush.game import DOG
 
-            n = self.game.dog_swaps[p][action] if st.phase == DOG else st.swaps_left
-            pts, plan = search.best_swaps(st.flock, n, self.game.points)
-            swaps = ", ".join(f"{cell_name(SWAPS[i][0])}-{cell_name(SWAPS[i][1])}" for i in plan)
+            g = self.game
+            board = g.board
+            n = g.dog_swaps[p][action] if st.phase == DOG else st.swaps_left
+            pts, plan = search.best_swaps(st.flock, n, g.points, board, g.stop is not None)
+            swaps = ", ".join(
+                f"{board.cell_name(board.swaps[i][0])}-{board.cell_name(board.swaps[i][1])}"
+                for i in plan
+            )
             text += f" (plan: {swaps or 'no swap'}; {pts} points)"
         return escape(text)
 
@@ -445,23 +449,71 @@ class Session:
         self.say(f"{what} is saved in {escape(str(path))} (sheepfold replay {escape(str(path))}).")
 
 
+def dolly_help(game: Any) -> str:
+    """The moves of a Dolly Crush game, in its own rule set's words."""
+    from sheepfold.games.dolly_crush.cards import ROW_LETTERS
+
+    board = game.board
+    r = game.rules
+    last = ROW_LETTERS[board.rows - 1]
+    lines = [
+        "Dolly Crush moves:",
+        f"  dog 2, d2, 2     play dog card 2 (at the start of your turn; cards 0 to "
+        f"{game.num_dogs - 1})",
+        f"  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-{last}, columns "
+        f"1-{board.cols})",
+    ]
+    if game.stop is not None:
+        lines.append("  stop             end your swaps early (up-to swaps)")
+        count = "at most as many swaps as the dog card shows"
+    else:
+        count = "exactly as many swaps as the dog card shows"
+    ways = "along a row, a column or a diagonal" if board.diagonals else "along a row or a column"
+    what = (
+        "of one type and one colour" if board.match_colour else "of a type (colour never matters)"
+    )
+    text = (
+        f"You make {count}; lines are taken only after the last swap, and every line "
+        f"{ways} of {board.min_line}+ cards {what} counts."
+    )
+    if r.cascades:
+        text += " Lines the refill makes are yours too (cascades)."
+    lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
 # -- parsing typed moves ----------------------------------------------------------------
-_CELL_PAIR = re.compile(r"^(?:swap\s+|s\s+)?([a-c][1-5])\s*[-,/ ]?\s*([a-c][1-5])$")
+_CELL = r"[a-h]\d"
+_CELL_PAIR = re.compile(rf"^(?:swap\s+|s\s+)?({_CELL})\s*[-,/ ]?\s*({_CELL})$")
 _DOG = re.compile(r"^(?:dog|d)\s*(\d+)$")
+_STOP = {"stop", "done", "end"}
 
 
 def parse_dolly(state: Any, text: str) -> int:
-    """A Dolly Crush move from friendly text: ``dog 2``, ``d2``, ``2``, ``b2-b3``, ``b2 b3``."""
+    """A Dolly Crush move from friendly text: ``dog 2``, ``d2``, ``2``, ``b2-b3``, ``b2 b3``;
+    ``stop`` under "up-to" swaps. Cells are the game's own (``d7`` on a larger flock)."""
     from sheepfold.core.protocol import IllegalAction
-    from sheepfold.games.dolly_crush.game import DOG, NUM_DOGS, swap_action
+    from sheepfold.games.dolly_crush.game import DOG
 
+    game = state.game
     low = " ".join(text.lower().split())
+    if low in _STOP:
+        if game.stop is None:
+            raise BadInput(
+                f"'{text}': these rules want exactly as many swaps as the dog card shows "
+                "(ruling 7); there is no stopping early"
+            )
+        if state.phase == DOG:
+            raise BadInput(f"'{text}': choose a dog card first, then swap or stop")
+        return int(game.stop)
     m = _DOG.match(low)
     if m or (low.isdigit() and state.phase == DOG):
-        d = int(m.group(1) if m else low)
-        if d >= NUM_DOGS:
-            raise BadInput(f"there is no dog card {d}: a player has dog cards 0 to {NUM_DOGS - 1}")
-        return d
+        digits = m.group(1) if m else low
+        if len(digits) > 3 or int(digits) >= game.num_dogs:
+            raise BadInput(
+                f"there is no dog card {digits}: a player has dog cards 0 to {game.num_dogs - 1}"
+            )
+        return int(digits)
     if low.isdigit():
         raise BadInput(
             f"'{text}': a dog card is already in play; make its {state.swaps_left} remaining "
@@ -470,8 +522,8 @@ def parse_dolly(state: Any, text: str) -> int:
     m = _CELL_PAIR.match(low)
     if m:
         try:
-            return swap_action(m.group(1), m.group(2))
-        except IllegalAction as e:
+            return int(game.swap_action(m.group(1), m.group(2)))
+        except (IllegalAction, ValueError) as e:
             raise BadInput(str(e)) from None
     try:
         return int(state.string_to_action(low))
@@ -723,6 +775,8 @@ def play_command(
     rules: str = typer.Option(
         None, "--rules", metavar="NAME|FILE", help="a rule set's name or a .toml/.json file"
     ),
+    sets: list[str] = set_option(),
+    variants: list[str] = variant_option(),
     save: Path = typer.Option(
         None,
         "--save",
@@ -751,13 +805,14 @@ def play_command(
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
     Examples: sheepfold play dolly-crush --seat ann --seat bot:greedy;
+    sheepfold play dolly-crush --set rows=4 --set cols=6 --set swaps=up-to --seat ann --seat bot:greedy;
     sheepfold play shave-a-sheep --players 3 (you are asked who sits where).
     """
     from sheepfold.core.protocol import new_seed
 
     if save is not None:
         _check_save(save, force)
-    opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first)
+    opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first, sets, variants)
     try:
         game, g, specs, rules_name = _new_game(opts)
     except Quit:
@@ -772,6 +827,12 @@ def play_command(
         f"(--seed {seed} deals this game again). Type [bold]help[/] for the moves.",
         highlight=False,
     )
+    if session.is_dolly:
+        from sheepfold.cli.render import dolly_house_rules
+
+        house = dolly_house_rules(g.rules)
+        if house:
+            console.print(f"House rules: {escape(', '.join(house))}.", highlight=False)
     session.run()
     if save is not None and not session.saved:
         raise typer.Exit(1)  # said already: the record could not be written
@@ -803,6 +864,8 @@ class PlayOptions:
     breed: list[str]
     hide_scores: bool
     first: str | None
+    sets: list[str] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
 
 
 def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
@@ -817,7 +880,7 @@ def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     rules = opts.rules
     if rules is None and interactive:
         rules = choose_rules(game)
-    rules_obj = resolve_rules(game, rules)
+    rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
     specs = _seat_specs(game, opts.seat, opts.players)
     unique_names(specs)
     options: dict[str, Any] = {}

@@ -19,14 +19,29 @@ from sheepfold.cli.common import safe_text
 from sheepfold.core.protocol import State
 from sheepfold.core.registry import game_spec
 
-TYPE_LETTERS = {"bell": "B", "lamb": "L", "butterfly": "Y", "flower": "F", "ram": "R"}
+#: one letter per sheep type (every type a rule set may use: the rulebook's five, then the
+#: house rules' clover, star and heart)
+TYPE_LETTERS = {
+    "bell": "B",
+    "lamb": "L",
+    "butterfly": "Y",
+    "flower": "F",
+    "ram": "R",
+    "clover": "C",
+    "star": "S",
+    "heart": "H",
+}
 TYPE_STYLES = {
     "bell": "yellow",
     "lamb": "cyan",
     "butterfly": "magenta",
     "flower": "green",
     "ram": "red",
+    "clover": "blue",
+    "star": "bright_yellow",
+    "heart": "bright_magenta",
 }
+RULEBOOK_TYPES = ("bell", "lamb", "butterfly", "flower", "ram")
 BREED_TITLES = {
     "pastore-maremmano": "Pastore Maremmano",
     "australian-shepherd": "Australian Shepherd",
@@ -46,12 +61,12 @@ def card_text(code: str | None) -> Text:
     return Text(f" {letter.lower()} ", style=TYPE_STYLES[t])
 
 
-def legend(points: Sequence[int] | None = None) -> Text:
-    """The key to the flock: one letter per type, and how black sheep look."""
+def legend(points: Sequence[int] | None = None, types: Sequence[str] = RULEBOOK_TYPES) -> Text:
+    """The key to the flock: one letter per type in play, and how black sheep look."""
     out = Text("key: ")
-    for t, letter in TYPE_LETTERS.items():
-        out.append(letter.lower(), style=TYPE_STYLES[t])
-        out.append(f" {t}  " if t != "ram" else f" {t}")
+    for i, t in enumerate(types):
+        out.append(TYPE_LETTERS[t].lower(), style=TYPE_STYLES[t])
+        out.append(f" {t}  " if i < len(types) - 1 else f" {t}")
     white, black = (points[0], points[1]) if points else (1, 2)
     out.append(
         f"\n     lower case = white sheep ({white} pt), [X] = black sheep ({black} pts)"
@@ -76,11 +91,17 @@ def _plural(k: int, word: str) -> str:
 
 # -- Dolly Crush --------------------------------------------------------------------------
 def flock_table(view: dict[str, Any], highlight: Sequence[str] = ()) -> Table:
+    """The flock at its rule set's size: rows ``a``.. top to bottom, columns ``1``.. left to
+    right (the cells' names)."""
+    from sheepfold.games.dolly_crush.cards import ROW_LETTERS
+
+    flock = view["flock"]
+    cols = len(flock[0]) if flock else 0
     grid = Table(show_header=True, box=None, pad_edge=False, padding=(0, 1))
     grid.add_column("", style="bold")
-    for c in range(1, 6):
+    for c in range(1, cols + 1):
         grid.add_column(str(c), justify="center")
-    for r, row in zip("abc", view["flock"], strict=False):
+    for r, row in zip(ROW_LETTERS, flock, strict=False):
         cells = []
         for c, code in enumerate(row, start=1):
             t = card_text(code)
@@ -119,10 +140,39 @@ def dolly_status(view: dict[str, Any], names: Sequence[str]) -> Text:
     parts = [f"deck: {_plural(view['deck_size'], 'card')}"]
     if view["to_move"] is not None and view["phase"] == "swap":
         s = view["turn"]
-        parts.append(
-            f"{names[s]} plays dog {view['dog']}: {_plural(view['swaps_left'], 'swap')} left"
-        )
+        left = _plural(view["swaps_left"], "swap")
+        if view.get("swaps") == "up-to" or "stop" in (view.get("legal_actions") or ()):
+            left = f"up to {left} left ('stop' ends the turn)"
+        else:
+            left += " left"
+        parts.append(f"{names[s]} plays dog {view['dog']}: {left}")
     return Text(" · ".join(parts))
+
+
+def dolly_house_rules(rules: Any) -> list[str]:
+    """The house rules in play, in a few words each (empty for the rulebook's game)."""
+    out: list[str] = []
+    if (rules.rows, rules.cols) != (3, 5):
+        out.append(f"{rules.rows} x {rules.cols} flock")
+    if rules.min_line != 3:
+        out.append(f"lines of {rules.min_line}")
+    if rules.diagonals:
+        out.append("diagonal lines")
+    if rules.match_colour:
+        out.append("lines match in colour")
+    if rules.types != 5:
+        out.append(f"{rules.types} sheep types")
+    if rules.dogs_per_player != 4:
+        out.append(f"{rules.dogs_per_player} dog cards each")
+    if rules.swaps == "up-to":
+        out.append("up-to swaps")
+    if rules.cascades:
+        out.append("cascades")
+    if rules.end_points is not None:
+        out.append(f"game to {rules.end_points} points")
+    if rules.rounds is not None:
+        out.append(f"{rules.rounds} rounds")
+    return out
 
 
 def render_dolly(
@@ -133,7 +183,7 @@ def render_dolly(
 ) -> RenderableType:
     return Group(
         flock_table(view),
-        legend(points),
+        legend(points, view.get("types") or RULEBOOK_TYPES),
         Text(""),
         dolly_seats_table(view, names, hide_scores),
         dolly_status(view, names),

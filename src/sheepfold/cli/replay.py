@@ -38,8 +38,13 @@ def replay_command(
     if as_json:
         print(json.dumps(out))
         return
-    from sheepfold.cli.render import render_state
+    from sheepfold.cli.render import dolly_house_rules, render_state
+    from sheepfold.games.dolly_crush.game import DollyGame
 
+    if isinstance(result.state.game, DollyGame):
+        house = dolly_house_rules(result.state.game.rules)
+        if house:
+            console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
     console.print(render_state(result.state, names=list(result.names)))
     console.print(f"{result.moves_applied} moves applied.")
 

@@ -22,7 +22,12 @@ List-valued parameters are written with ``+`` between items (a comma would end t
 an OpenSpiel game string): ``variants=cutting-costs+howling-wolf``,
 ``die=white+x2+white/pink+white/green+gray/pink+gray/green``, ``breeds=bobtail+border-collie``,
 ``dog_swaps=bobtail:1/2/3/4+border-collie:2``; numbers are separated by ``/``
-(``reaction_weights=1/1/2``: OpenSpiel would read ``1+1+2`` as a malformed number). ``rules``
+(``reaction_weights=1/1/2``: OpenSpiel would read ``1+1+2`` as a malformed number). Dolly
+Crush's house rules are parameters too: ``rows``, ``cols``, ``min_line``, ``types``,
+``dogs_per_player``, ``diagonals``, ``match_colour``, ``cascades`` (``true``/``false``),
+``swaps`` (``exact`` or ``up-to``), ``end_points`` and ``rounds`` (0: unset); the tensor sizes,
+the number of distinct actions (with "stop" under up-to swaps) and the chance outcomes follow
+the rule set. ``rules``
 names a rule set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
 rule set's value. :func:`load_game` builds the game string from Python values.
 """
@@ -49,6 +54,17 @@ SHORT_NAMES: dict[str, str] = {
 }
 
 _DOLLY_RULE_PARAMS = (
+    "rows",
+    "cols",
+    "min_line",
+    "diagonals",
+    "match_colour",
+    "types",
+    "dogs_per_player",
+    "swaps",
+    "cascades",
+    "end_points",
+    "rounds",
     "white_per_type",
     "black_per_type",
     "white_points",
@@ -64,12 +80,23 @@ def _field_default(game: str, field: str) -> Any:
     return rules_class(game).model_fields[field].default
 
 
+def _param_default(game: str, field: str) -> Any:
+    """A rule field's OpenSpiel default: its own type (bool, str, int); an option that is unset
+    by default (``end_points``, ``rounds``) is the integer 0, which means unset."""
+    value = _field_default(game, field)
+    if value is None:
+        return 0
+    if isinstance(value, (bool, str)):
+        return value
+    return int(value)
+
+
 def _parameter_spec(game: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": 2, "rules": ""}
     params = _GAME_PARAMS[game]
     spec.update(params.before)
     for f in params.rule_fields:
-        spec[f] = int(_field_default(game, f))
+        spec[f] = _param_default(game, f)
     spec.update(params.after)
     return spec
 
@@ -291,7 +318,8 @@ class SheepfoldState(pyspiel.State):
             if s.current_player() == CHANCE:
                 return s.action_to_string(action)
             return f"chance outcome {action}"
-        name: str = game_spec(s.game.name).action_name(action)
+        named = getattr(s.game, "action_name", None)  # the rule set's own ids (Dolly Crush)
+        name: str = named(action) if named else game_spec(s.game.name).action_name(action)
         return name
 
     def is_terminal(self) -> bool:

@@ -8,7 +8,8 @@ what is fast is the greedy decision:
   turn at the dog decision from the flock of its view (the swap search once per distinct swap
   count, the best card, its first best sequence) and plays it swap by swap. Its decisions only
   depend on the flock, so the fast path reads the flock of the real state directly;
-- that turn is the compiled kernel's greedy turn
+- that turn is the compiled kernel's greedy turn (the packed kernel on the rulebook's plain
+  rules, the grid kernel on any board and under every house rule)
   (:func:`sheepfold.games.dolly_crush.kernel.policy.greedy_turn`: the kernel's exhaustive swap
   search, the same answers as the reference search, tie-breaks included). The tests check this
   game by game.
@@ -22,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.protocol import CHANCE, TERMINAL
-from sheepfold.games.dolly_crush.kernel.layout import pack, tables
+from sheepfold.games.dolly_crush.fastsearch import plain_rules
+from sheepfold.games.dolly_crush.kernel import grid
+from sheepfold.games.dolly_crush.kernel.layout import geometry, pack, tables
 from sheepfold.games.dolly_crush.kernel.policy import greedy_turn as kernel_greedy_turn
 
 
@@ -34,23 +37,31 @@ def unsupported(job: Any) -> str | None:
 
 
 def greedy_turn(state: Any) -> list[int]:
-    """The greedy bot's whole turn at a DOG decision: [dog, swap actions...] (engine ids), from
-    the kernel's greedy turn (the card of the most points, ties: fewer swaps, then the lowest
-    dog card; the lexicographically first best sequence)."""
-    from sheepfold.games.dolly_crush.game import SWAP0
-
+    """The greedy bot's whole turn at a DOG decision: [dog, swap actions..., stop?] (engine
+    ids), from the kernel's greedy turn (the card of the most points, ties: fewer swaps, then
+    the lowest dog card; the lexicographically first best sequence; under up-to swaps the
+    fewest swaps, then ``stop`` if the card allows more). The packed kernel on plain rules, the
+    grid kernel (any board, every house rule) else."""
+    game = state.game
     me = state.turn
-    swaps_of = state.game.dog_swaps[me]
+    swaps_of = game.dog_swaps[me]
     left = state.dogs_left(me)
     hand = np.zeros(max(swaps_of) + 1, dtype=np.int64)
     for d in left:
         hand[swaps_of[d]] += 1
     seq = np.zeros(max(1, len(hand) - 1), dtype=np.int64)
-    _, _, n = kernel_greedy_turn(
-        np.uint64(pack(state.flock)), hand, seq, tables(tuple(state.game.points))
-    )
+    if plain_rules(game):
+        _, _, n = kernel_greedy_turn(
+            np.uint64(pack(state.flock)), hand, seq, tables(tuple(game.points))
+        )
+        k = n
+    else:
+        f = np.array(state.flock, dtype=np.int8)
+        geo = geometry(game.board, tuple(game.points))
+        _, n, k = grid.greedy_turn(f, hand, game.stop is not None, seq, f.copy(), geo)
     d = min(d for d in left if swaps_of[d] == n)
-    return [d] + [SWAP0 + int(s) for s in seq[:n]]
+    stop = [game.stop] if game.stop is not None and 0 < n and k < n else []
+    return [d] + [game.swap0 + int(s) for s in seq[:k]] + stop
 
 
 def play(job: Any, i: int) -> tuple[Any, list[list[float]]]:

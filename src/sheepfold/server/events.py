@@ -41,9 +41,8 @@ class EventLog:
                 if took:
                     what = ""
                     if t.show_scores:
-                        from sheepfold.games.dolly_crush.cards import card_code
-
-                        what = ": " + ", ".join(card_code(c) for c in took)
+                        board = probe.game.board  # type: ignore[attr-defined]
+                        what = ": " + ", ".join(board.card_code(c) for c in took)
                     self.note(who, f"took {len(took)} sheep{what}")
         if probe.is_terminal():
             win = probe.winners()

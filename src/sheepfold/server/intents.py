@@ -100,8 +100,10 @@ class Intents:
     def dolly_trial(self, seat: int, msg: dict[str, Any], whole: bool) -> State:
         """Dog card + swaps played on a clone, each checked by the engine.
 
-        ``whole``: a turn, exactly the dog card's swaps. Otherwise a preview: at most that many,
-        and while a turn started decision by decision is in play, the swaps still left.
+        ``whole``: a turn, exactly the dog card's swaps (under "up-to" swaps: at most that many,
+        then the turn stops). Otherwise a preview: at most that many, and while a turn started
+        decision by decision is in play, the swaps still left. Cells are the game's own (any
+        flock size); the work is bounded by the dog card's swap count (at most 20).
         """
         from sheepfold.games.dolly_crush.game import DOG, SWAP
 
@@ -118,35 +120,45 @@ class Intents:
             raise IllegalAction(
                 "a dog card is already in play: send its swaps one by one with 'act'"
             )
+        game: Any = t.game
+        dogs = game.num_dogs
         if not isinstance(dog, int) or isinstance(dog, bool):
-            raise IllegalAction("'dog' must be the index of one of your dog cards (0..3)")
+            raise IllegalAction(f"'dog' must be the index of one of your dog cards (0..{dogs - 1})")
         if not isinstance(swaps, list) or len(swaps) > 40:
             raise IllegalAction('\'swaps\' must be a list of cell pairs like ["a1", "a2"]')
+        if not live and not 0 <= dog < dogs:
+            raise IllegalAction(f"there is no dog card {dog}: your dog cards are 0..{dogs - 1}")
+        up_to = game.stop is not None
         if live:
             need = trial.swaps_left
         else:
-            need = t.game.dog_swaps[seat][dog] if 0 <= dog < 4 else 0  # type: ignore[attr-defined]
+            need = game.dog_swaps[seat][dog]
             trial.apply(dog)
-        if len(swaps) > need or (whole and len(swaps) != need):
+        if len(swaps) > need or (whole and not up_to and len(swaps) != need):
+            if up_to:
+                raise IllegalAction(
+                    f"dog card {dog} makes at most {need} swap(s), not {len(swaps)} (up-to swaps)"
+                )
             raise IllegalAction(
                 f"dog card {dog} makes exactly {need} swap(s), not {len(swaps)} (ruling 7)"
             )
         self._swaps(trial, swaps)
+        if whole and up_to and trial.phase == SWAP and trial.turn == seat:
+            trial.apply(game.stop)  # fewer swaps than the card shows: the turn stops here
         return trial  # type: ignore[no-any-return]
 
     @staticmethod
-    def _swaps(trial: State, swaps: list[Any]) -> None:
-        from sheepfold.games.dolly_crush.game import swap_action
-
+    def _swaps(trial: Any, swaps: list[Any]) -> None:
+        game = trial.game
         for pair in swaps:
             if (
                 not isinstance(pair, list)
                 or len(pair) != 2
-                or not all(isinstance(x, str) for x in pair)
+                or not all(isinstance(x, str) and len(x) <= 8 for x in pair)
             ):
                 raise IllegalAction('a swap is a pair of cell names like ["b2", "b3"]')
             try:
-                action = swap_action(pair[0], pair[1])
+                action = game.swap_action(pair[0], pair[1])
             except ValueError as e:
                 raise IllegalAction(str(e)) from None
             trial.apply(action)
@@ -158,22 +170,21 @@ class Intents:
         to anyone else. Before the last swap: the lines the flock shows now; after it: what
         the engine took when the turn ended.
         """
-        from sheepfold.games.dolly_crush.cards import cell_name, find_lines
         from sheepfold.games.dolly_crush.game import SWAP
-        from sheepfold.games.dolly_crush.search import combination_points
 
         trial: Any = self.dolly_trial(seat, msg, whole=False)  # the table's state is untouched
-        points_of = self.table.game.points  # type: ignore[attr-defined]
+        board = trial.game.board
+        points_of = trial.game.points
         before = len(self.table.state.collected[seat])  # type: ignore[attr-defined]
         if trial.phase == SWAP:
-            cells = find_lines(trial.flock)
-            points = combination_points(trial.flock, points_of)
+            cells = board.find_lines(trial.flock)
+            points = sum(points_of[trial.flock[c]] for c in cells)
             left = trial.swaps_left
         else:
             cells = list(trial.last_taken)
             points = sum(points_of[k] for k in trial.collected[seat][before:])
             left = 0
-        return {"cells": [cell_name(c) for c in cells], "points": points, "swaps_left": left}
+        return {"cells": [board.cell_name(c) for c in cells], "points": points, "swaps_left": left}
 
     # -- one decision, the die, the wolf ----------------------------------------------------
     def act(self, seat: int, msg: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -40,12 +41,16 @@ from sheepfold.games.dolly_crush.kernel.layout import (  # noqa: F401 (re-export
     col_line_table,
     legal_swaps,
     pack,
+    packable,
     point_tables,
     row_hit_table,
     unpack,
 )
 
 __all__ = [
+    "PackedFlocks",
+    "flock_ops",
+    "plain_rules",
     "Reachable",
     "fast_best_swaps",
     "pack",
@@ -198,3 +203,62 @@ def best_after(
     ``(packed flocks, points, Reachable)`` in rank order."""
     r = reachable(flock, n)
     return r.flocks, score_packed(r.flocks, points), r
+
+
+class PackedFlocks:
+    """The flock operations of the lookahead bots on the rulebook's geometry (flocks packed in
+    uint64s); :class:`~sheepfold.games.dolly_crush.kernel.grid.GridFlocks` is the same on any
+    board. :func:`flock_ops` picks one."""
+
+    def __init__(self, points: Sequence[int]) -> None:
+        self.points = tuple(points)
+
+    def pack(self, flock: Sequence[int]) -> int:
+        return pack(flock)
+
+    def unpack(self, key: object) -> list[int]:
+        return unpack(int(key))  # type: ignore[call-overload]
+
+    def stack(self, keys: Sequence[int]) -> np.ndarray:
+        return np.array(keys, dtype=np.uint64)
+
+    def after(self, flock: Sequence[int], n: int) -> tuple[np.ndarray, np.ndarray, Reachable]:
+        return best_after(flock, n, self.points)
+
+    def reply(self, flocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        legal = np.arange(len(SWAP_A), dtype=np.intp)
+        ch = children(flocks, legal)
+        sc = score_packed(ch.ravel(), self.points).reshape(ch.shape)
+        best = sc.argmax(axis=1)
+        rows = np.arange(flocks.size)
+        return sc[rows, best], ch[rows, best]
+
+    def best_n(self, key: object, n: int) -> float:
+        x = int(key)  # type: ignore[call-overload]
+        if n == 0:
+            return float(score_packed(np.array([x], dtype=np.uint64), self.points)[0])
+        if legal_swaps(x).size == 0:
+            return 0.0
+        return float(fast_best_swaps(unpack(x), n, self.points)[0])
+
+
+def plain_rules(game: Any) -> bool:
+    """Whether ``game`` plays the packed fast path: the rulebook's geometry (at most 7 types),
+    exactly the card's swaps, no cascades, no points target, no rounds."""
+    r = game.rules
+    return (
+        packable(game.board)
+        and r.swaps == "exact"
+        and not r.cascades
+        and r.end_points is None
+        and r.rounds is None
+    )
+
+
+def flock_ops(game: Any) -> Any:
+    """The flock operations for ``game``'s rules: packed on plain rules, the grid kernel else."""
+    if plain_rules(game):
+        return PackedFlocks(game.points)
+    from sheepfold.games.dolly_crush.kernel.grid import GridFlocks
+
+    return GridFlocks(game.board, game.points, game.stop is not None)

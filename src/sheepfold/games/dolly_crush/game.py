@@ -1,22 +1,27 @@
-"""Dolly Crush: the rules engine (rulebook + Dolly Crush rulings 1-9, docs/spec/rulings.md).
+"""Dolly Crush: the rules engine (rulebook + Dolly Crush rulings 1-9, docs/spec/rulings.md, and
+the house rules of :class:`~sheepfold.games.dolly_crush.rules.DollyRules`).
 
 State discipline: mutable, with a cheap :meth:`DollyState.clone` (a few short lists).
 
-A turn is a sequence of decisions: ``dog D`` (play dog card D), then exactly as many
-``swap X-Y`` as that card shows. After the last swap the combination is taken, and the flock is
-refilled (Dolly Crush ruling 6): every card drawn is a chance event whose outcome is a card
-kind, with the probability of that kind among the cards not yet seen. The state keeps its deck
-in a real order (shuffled from the seed, or given by a record), and
-:meth:`DollyState.sample_chance` draws its top card, so a seeded game is reproducible; applying
-another kind draws that kind instead (the deck's multiset stays exact), which is how search and
-OpenSpiel sample the unseen cards.
+A turn is a sequence of decisions: ``dog D`` (play dog card D), then as many ``swap X-Y`` as
+that card shows (ruling 7; house rule ``swaps="up-to"``: at most that many, ``stop`` ends the
+swaps earlier). After the last swap the combination is taken, and the flock is refilled (Dolly
+Crush ruling 6; house rule ``cascades``: lines the refill makes are taken by the same player,
+again and again). Every card drawn is a chance event whose outcome is a card kind, with the
+probability of that kind among the cards not yet seen. The state keeps its deck in a real order
+(shuffled from the seed, or given by a record), and :meth:`DollyState.sample_chance` draws its
+top card, so a seeded game is reproducible; applying another kind draws that kind instead (the
+deck's multiset stays exact), which is how search and OpenSpiel sample the unseen cards.
 
-Action ids (decisions): ``0..3`` dog card D; ``4 + i`` the i-th adjacent pair of
-:data:`~sheepfold.games.dolly_crush.cards.SWAPS`. Chance outcome ids: the card id 0..9.
+Action ids (decisions), per game (:attr:`DollyGame.swap0`, :attr:`DollyGame.stop`): ``0 ..
+num_dogs - 1`` dog card D; ``swap0 + i`` the i-th adjacent pair of the board's ``swaps``;
+``stop`` (under ``swaps="up-to"`` only) the last id. Chance outcome ids: the card id ``0 ..
+board.kinds - 1``. With the rulebook's rules: 4 dogs, 22 swaps, 26 actions, cards 0..9.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -38,72 +43,61 @@ from sheepfold.core.protocol import (
 from sheepfold.games.dolly_crush.cards import (
     BREEDS,
     EMPTY,
-    NUM_CELLS,
     NUM_KINDS,
-    SWAP_INDEX,
+    RULEBOOK_BOARD,
     SWAPS,
-    card_code,
-    cell_name,
-    find_lines,
-    parse_card,
-    parse_cell,
+    Board,
 )
 from sheepfold.games.dolly_crush.rules import DollyRules
 
+#: the rulebook's action ids (a game's own are its attributes: ``num_dogs``, ``swap0``...)
 NUM_DOGS = 4
 SWAP0 = NUM_DOGS
 NUM_ACTIONS = NUM_DOGS + len(SWAPS)
+MAX_SWAPS_PER_CARD = 20  # DollyRules: a dog card shows 0 to 20 swaps
 
 # phases
 DRAW, DOG, SWAP, OVER = range(4)
 PHASE_NAMES = ("draw", "dog", "swap", "over")
 
 
-def action_name(action: Action) -> str:
-    if 0 <= action < NUM_DOGS:
+def _action_name(board: Board, num_dogs: int, stop: int | None, action: Action) -> str:
+    if 0 <= action < num_dogs:
         return f"dog {action}"
-    if SWAP0 <= action < NUM_ACTIONS:
-        a, b = SWAPS[action - SWAP0]
-        return f"swap {cell_name(a)}-{cell_name(b)}"
-    raise IllegalAction(f"{action} is not a Dolly Crush action id (0..{NUM_ACTIONS - 1})")
+    if num_dogs <= action < num_dogs + len(board.swaps):
+        a, b = board.swaps[action - num_dogs]
+        return f"swap {board.cell_name(a)}-{board.cell_name(b)}"
+    if stop is not None and action == stop:
+        return "stop"
+    last = num_dogs + len(board.swaps) - (stop is None)
+    raise IllegalAction(f"{action} is not a Dolly Crush action id (0..{last})")
+
+
+def _swap_action(board: Board, swap0: int, a: str | int, b: str | int) -> Action:
+    x = board.parse_cell(a) if isinstance(a, str) else a
+    y = board.parse_cell(b) if isinstance(b, str) else b
+    pair = (min(x, y), max(x, y))
+    if pair not in board.swap_index:
+        raise IllegalAction(
+            f"{board.cell_name(x)} and {board.cell_name(y)} are not adjacent: a swap exchanges "
+            "two orthogonally adjacent cards (ruling 7)"
+        )
+    return swap0 + board.swap_index[pair]
+
+
+def action_name(action: Action) -> str:
+    """The name of an action id of the rulebook's rules (a game's own: :meth:`DollyGame.action_name`)."""
+    return _action_name(RULEBOOK_BOARD, NUM_DOGS, None, action)
 
 
 def swap_action(a: str | int, b: str | int) -> Action:
-    """The action id of swapping two cells (names like ``b2`` or indexes), in either order."""
-    x = parse_cell(a) if isinstance(a, str) else a
-    y = parse_cell(b) if isinstance(b, str) else b
-    pair = (min(x, y), max(x, y))
-    if pair not in SWAP_INDEX:
-        raise IllegalAction(
-            f"{cell_name(x)} and {cell_name(y)} are not adjacent: a swap exchanges two "
-            "orthogonally adjacent cards (ruling 7)"
-        )
-    return SWAP0 + SWAP_INDEX[pair]
-
-
-# The house-rule options the engine does not play yet (issue 13 in progress): refused, never ignored.
-_NOT_YET = (
-    "rows",
-    "cols",
-    "min_line",
-    "diagonals",
-    "match_colour",
-    "types",
-    "dogs_per_player",
-    "swaps",
-    "cascades",
-    "end_points",
-    "rounds",
-)
-
-
-def _refuse_unplayed_options(rules: DollyRules) -> None:
-    unplayed = [k for k in _NOT_YET if k in rules.model_fields_set and k in rules.options()]
-    if unplayed:
-        raise RulesError(f"not playable yet: {', '.join(unplayed)}")
+    """The rulebook board's action id of swapping two cells (names like ``b2`` or indexes), in
+    either order (a game's own: :meth:`DollyGame.swap_action`)."""
+    return _swap_action(RULEBOOK_BOARD, SWAP0, a, b)
 
 
 class DollyGame(Game):
+    #: the rulebook's; a game's own sizes are its instance's ``info`` (they follow the rules)
     info = GameInfo(
         name="dolly-crush",
         title="Dolly Crush",
@@ -111,7 +105,7 @@ class DollyGame(Game):
         max_players=4,
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=NUM_KINDS,
-        max_game_length=4 * NUM_DOGS * (1 + 20),
+        max_game_length=4 * NUM_DOGS * (1 + MAX_SWAPS_PER_CARD),
         perfect_information=False,
         description="Swap adjacent sheep to line up three or more of a type and collect them.",
     )
@@ -125,7 +119,6 @@ class DollyGame(Game):
         breeds: Sequence[str] | None = None,
     ) -> None:
         super().__init__(num_players, rules or DollyRules())
-        _refuse_unplayed_options(self.rules)
         chosen = tuple(breeds) if breeds is not None else BREEDS[:num_players]
         if len(chosen) != num_players:
             raise RulesError(f"{len(chosen)} breeds given for {num_players} players")
@@ -134,27 +127,57 @@ class DollyGame(Game):
                 raise RulesError(f"unknown breed {b!r} (breeds: {', '.join(BREEDS)})")
         if len(set(chosen)) != len(chosen):
             raise RulesError("a breed is used by one player at most (ruling 3)")
-        self.breeds: tuple[str, ...] = chosen
-        self.dog_swaps: tuple[tuple[int, ...], ...] = tuple(self.rules.dog_swaps[b] for b in chosen)
-        for b, counts in zip(chosen, self.dog_swaps, strict=False):
-            if len(counts) != NUM_DOGS:
-                raise RulesError(f"{b}: a breed has {NUM_DOGS} dog cards, not {len(counts)}")
         r = self.rules
+        self.board: Board = r.board()
+        self.num_dogs: int = r.dogs_per_player
+        self.swap0: int = self.num_dogs
+        self.stop: int | None = (
+            self.num_dogs + len(self.board.swaps) if r.swaps == "up-to" else None
+        )
+        self.num_actions: int = self.num_dogs + len(self.board.swaps) + (self.stop is not None)
+        self.breeds: tuple[str, ...] = chosen
+        self.dog_swaps: tuple[tuple[int, ...], ...] = tuple(r.dog_swaps[b] for b in chosen)
+        for b, counts in zip(chosen, self.dog_swaps, strict=False):
+            if len(counts) != self.num_dogs:
+                raise RulesError(f"{b}: a breed has {self.num_dogs} dog cards, not {len(counts)}")
+        kinds = self.board.kinds
         self.points: tuple[int, ...] = tuple(
-            r.black_points if k & 1 else r.white_points for k in range(NUM_KINDS)
+            r.black_points if k & 1 else r.white_points for k in range(kinds)
         )
         self.composition: tuple[int, ...] = tuple(
-            r.black_per_type if k & 1 else r.white_per_type for k in range(NUM_KINDS)
+            r.black_per_type if k & 1 else r.white_per_type for k in range(kinds)
         )
+        self.max_turns: int | None = None if r.rounds is None else r.rounds * num_players
+        self.info = self._info()  # type: ignore[misc]  # per game: the sizes follow the rules
+
+    def _info(self) -> GameInfo:
+        """The class's info with this game's sizes: its action ids, its card kinds, and a true
+        bound on its decisions (every turn: a dog card, its most swaps, a stop)."""
+        turns = self.max_turns or self.num_players * self.num_dogs
+        per_turn = 1 + max(max(s) for s in self.dog_swaps) + (self.stop is not None)
+        return dataclasses.replace(
+            type(self).info,
+            num_distinct_actions=self.num_actions,
+            max_chance_outcomes=self.board.kinds,
+            max_game_length=max(1, turns * per_turn),
+        )
+
+    def action_name(self, action: Action) -> str:
+        """``dog D``, ``swap b2-b3`` (this game's board) or ``stop``."""
+        return _action_name(self.board, self.num_dogs, self.stop, action)
+
+    def swap_action(self, a: str | int, b: str | int) -> Action:
+        """The action id of swapping two cells (names like ``b2`` or indexes), in either order."""
+        return _swap_action(self.board, self.swap0, a, b)
 
     def standard_deck(self) -> list[int]:
         """The rule set's deck, unshuffled (card ids)."""
-        return [k for k in range(NUM_KINDS) for _ in range(self.composition[k])]
+        return [k for k in range(self.board.kinds) for _ in range(self.composition[k])]
 
     def new_initial_state(
         self, seed: int | None = None, deck: Sequence[str | int] | None = None, **setup: Any
     ) -> DollyState:
-        """A new game, before the flock is dealt (15 chance draws come first).
+        """A new game, before the flock is dealt (a chance draw per cell comes first).
 
         ``deck``: the whole deck, top card first (codes or ids); else the rule set's deck
         shuffled with ``seed``. ``seed`` also drives the clean-up reshuffles.
@@ -166,29 +189,35 @@ class DollyGame(Game):
             cards = self.standard_deck()
             random.Random(seed).shuffle(cards)
         else:
-            cards = [parse_card(c) if isinstance(c, str) else int(c) for c in deck]
-            if len(cards) < NUM_CELLS:
-                raise RulesError(f"a deck needs at least {NUM_CELLS} cards, not {len(cards)}")
+            cards = [self.board.parse_card(c) if isinstance(c, str) else int(c) for c in deck]
+            if len(cards) < self.board.cells:
+                raise RulesError(
+                    f"a deck needs at least {self.board.cells} cards, not {len(cards)}"
+                )
+            if any(not 0 <= c < self.board.kinds for c in cards):
+                raise RulesError(f"a card id is 0..{self.board.kinds - 1}")
         return DollyState(self, seed, cards)
 
     def determinize(self, view: View, seed: int | None = None) -> DollyState:
         """A state that shows what ``view`` shows, the unseen cards shuffled into a deck."""
         rng = random.Random(seed)
-        deck = [parse_card(code) for code, n in view["unseen"].items() for _ in range(n)]
+        card = self.board.parse_card
+        deck = [card(code) for code, n in view["unseen"].items() for _ in range(n)]
         rng.shuffle(deck)
         s = DollyState(self, rng.randrange(2**31), [])
         s.deck = deck[::-1]
-        s.flock = [EMPTY if c is None else parse_card(c) for row in view["flock"] for c in row]
-        s.collected = [[parse_card(c) for c in pile] for pile in view["collected"]]
+        s.flock = [EMPTY if c is None else card(c) for row in view["flock"] for c in row]
+        s.collected = [[card(c) for c in pile] for pile in view["collected"]]
         s.dogs_played = [
-            sum(1 << d for d in range(NUM_DOGS) if d not in left) for left in view["dogs_left"]
+            sum(1 << d for d in range(self.num_dogs) if d not in left) for left in view["dogs_left"]
         ]
         s.turn = view["turn"]
+        s.turns = view.get("turns", 0)
         s.phase = PHASE_NAMES.index(view["phase"])
         s.dog = -1 if view["dog"] is None else view["dog"]
         s.swaps_left = view["swaps_left"]
         s.aborted = view.get("aborted", False)
-        s.last_taken = tuple(parse_cell(c) for c in view.get("last_taken", ()))
+        s.last_taken = tuple(self.board.parse_cell(c) for c in view.get("last_taken", ()))
         s.setup = False
         return s
 
@@ -202,6 +231,7 @@ class DollyState(State):
         "collected",
         "dogs_played",
         "turn",
+        "turns",
         "phase",
         "dog",
         "swaps_left",
@@ -225,10 +255,11 @@ class DollyState(State):
         self.initial_deck: tuple[int, ...] = tuple(deck_top_first)
         self.deck: list[int] = deck_top_first[::-1]  # top card at the end
         self.returning: list[int] = []  # clean-up cards waiting to be shuffled back
-        self.flock: list[int] = [EMPTY] * NUM_CELLS
+        self.flock: list[int] = [EMPTY] * game.board.cells
         self.collected: list[list[int]] = [[] for _ in range(n)]
         self.dogs_played: list[int] = [0] * n  # bit d set: dog card d spent
         self.turn: Seat = 0
+        self.turns = 0  # turns completed
         self.phase = DRAW
         self.dog = -1
         self.swaps_left = 0
@@ -253,18 +284,23 @@ class DollyState(State):
 
     def legal_actions(self) -> list[Action]:
         p = self.phase
+        g = self.game
         if p == DOG:
             played = self.dogs_played[self.turn]
-            return [d for d in range(NUM_DOGS) if not played >> d & 1]
+            return [d for d in range(g.num_dogs) if not played >> d & 1]
         if p == SWAP:
             f = self.flock
-            return [SWAP0 + i for i, (a, b) in enumerate(SWAPS) if f[a] >= 0 and f[b] >= 0]
+            out = [g.swap0 + i for i, (a, b) in enumerate(g.board.swaps) if f[a] >= 0 and f[b] >= 0]
+            if g.stop is not None:
+                out.append(g.stop)
+            return out
         if p == DRAW:
             return sorted(set(self.deck))
         return []
 
     def illegal_reason(self, action: Action) -> str | None:
         p = self.phase
+        g = self.game
         if p == OVER:
             return "the game is over"
         if not isinstance(action, int) or isinstance(action, bool):
@@ -272,31 +308,42 @@ class DollyState(State):
         if p == DRAW:
             if action in self.deck:
                 return None
-            if 0 <= action < NUM_KINDS:
-                return f"no {card_code(action)} card is left in the deck"
-            return f"{action} is not a card id (0..{NUM_KINDS - 1})"
-        if not 0 <= action < NUM_ACTIONS:
-            return f"{action} is not a Dolly Crush action id (0..{NUM_ACTIONS - 1})"
+            if 0 <= action < g.board.kinds:
+                return f"no {g.board.card_code(action)} card is left in the deck"
+            return f"{action} is not a card id (0..{g.board.kinds - 1})"
+        if not 0 <= action < g.num_actions:
+            return f"{action} is not a Dolly Crush action id (0..{g.num_actions - 1})"
         if p == DOG:
-            if action >= NUM_DOGS:
-                return "choose a dog card first ('dog D'), then make its swaps (rulebook: On your turn, 1)"
+            if action >= g.num_dogs:
+                return (
+                    "choose a dog card first ('dog D'), then make its swaps "
+                    "(rulebook: On your turn, 1)"
+                )
             if self.dogs_played[self.turn] >> action & 1:
                 return f"dog card {action} has already been played (ruling 7: a dog card is spent)"
             return None
-        if action < NUM_DOGS:
+        if action < g.num_dogs:
+            if g.stop is None:
+                return (
+                    f"dog card {self.dog} is in play: make its {self.swaps_left} remaining "
+                    "swap(s) before the turn ends (ruling 7: exactly as many swaps as it shows)"
+                )
             return (
-                f"dog card {self.dog} is in play: make its {self.swaps_left} remaining "
-                "swap(s) before the turn ends (ruling 7: exactly as many swaps as it shows)"
+                f"dog card {self.dog} is in play: make up to {self.swaps_left} more swap(s) or "
+                "stop (house rule: up to as many swaps as it shows)"
             )
-        a, b = SWAPS[action - SWAP0]
+        if action == g.stop:
+            return None
+        a, b = g.board.swaps[action - g.swap0]
         if self.flock[a] < 0 or self.flock[b] < 0:
-            return f"{cell_name(a)}-{cell_name(b)}: an empty cell cannot be swapped"
+            name = g.board.cell_name
+            return f"{name(a)}-{name(b)}: an empty cell cannot be swapped"
         return None
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase != DRAW:
             return []
-        counts = [0] * NUM_KINDS
+        counts = [0] * self.game.board.kinds
         for c in self.deck:
             counts[c] += 1
         total = len(self.deck)
@@ -311,25 +358,31 @@ class DollyState(State):
 
     def action_to_string(self, action: Action) -> str:
         if self.phase == DRAW:
-            return f"draw {card_code(action)}"
-        return action_name(action)
+            return f"draw {self.game.board.card_code(action)}"
+        return self.game.action_name(action)
 
     def string_to_action(self, text: str) -> Action:
-        """Accepts ``dog 2``, ``swap b2-b3``, ``b3-b2``, ``b2 b3`` and ``draw ram-black``."""
+        """Accepts ``dog 2``, ``swap b2-b3``, ``b3-b2``, ``b2 b3``, ``stop`` (or ``done``, under
+        up-to swaps) and ``draw ram-black``."""
+        g = self.game
         words = text.lower().replace("-", " ").replace(",", " ").split()
         if words and words[0] in ("swap", "s"):
             words = words[1:]
         try:
             if self.phase == DRAW and words and words[0] == "draw":
-                return parse_card("-".join(words[1:]))
+                return g.board.parse_card("-".join(words[1:]))
+            if len(words) == 1 and words[0] in ("stop", "done") and g.stop is not None:
+                return g.stop
             if len(words) == 2 and words[0] in ("dog", "d") and words[1].isdigit():
                 return int(words[1])
             if len(words) == 2:
-                return swap_action(words[0], words[1])
+                return g.swap_action(words[0], words[1])
         except ValueError as e:
             raise IllegalAction(str(e)) from None
+        stop = " or 'stop'" if g.stop is not None else ""
         raise IllegalAction(
-            f"'{text}' is not a move: type 'dog D' (D = 0..3) or a swap like 'b2-b3'"
+            f"'{text}' is not a move: type 'dog D' (D = 0..{g.num_dogs - 1}), a swap like "
+            f"'b2-b3'{stop}"
         )
 
     # -- the rules ---------------------------------------------------------------------------
@@ -337,17 +390,7 @@ class DollyState(State):
         p = self.phase
         self._history.append((CHANCE if p == DRAW else self.turn, action))
         if p == DRAW:
-            self._chance_count += 1
-            deck = self.deck
-            if deck[-1] == action:
-                deck.pop()
-            else:  # draw that kind: the copy nearest the top
-                i = len(deck) - 1
-                while deck[i] != action:
-                    i -= 1
-                del deck[i]
-            self.flock[self.flock.index(EMPTY)] = action
-            self._settle()
+            self._draw(action)
         elif p == DOG:
             self.dog = action
             self.dogs_played[self.turn] |= 1 << action
@@ -355,29 +398,52 @@ class DollyState(State):
             self.phase = SWAP
             if self.swaps_left == 0:
                 self._end_turn()
+        elif action == self.game.stop:  # up-to swaps: the player stops early
+            self._end_turn()
         else:
-            a, b = SWAPS[action - SWAP0]
+            a, b = self.game.board.swaps[action - self.game.swap0]
             f = self.flock
             f[a], f[b] = f[b], f[a]
             self.swaps_left -= 1
             if self.swaps_left == 0:
                 self._end_turn()
 
+    def _draw(self, card: int) -> None:
+        """The drawn card goes to the first empty cell (rulings 1 and 6)."""
+        self._chance_count += 1
+        deck = self.deck
+        if deck[-1] == card:
+            deck.pop()
+        else:  # draw that kind: the copy nearest the top
+            i = len(deck) - 1
+            while deck[i] != card:
+                i -= 1
+            del deck[i]
+        self.flock[self.flock.index(EMPTY)] = card
+        self._settle()
+
     def _end_turn(self) -> None:
         """After the last swap: take the combination (Dolly Crush ruling 5), then refill
         (Dolly Crush ruling 6)."""
-        cells = find_lines(self.flock)
+        cells = self.game.board.find_lines(self.flock)
         self.last_taken = tuple(cells)
+        self._take(cells)
+        self.cleanup_rounds = 0
+        self._settle()
+
+    def _take(self, cells: Sequence[int]) -> None:
+        """The player whose turn it is takes the cards of ``cells`` (ruling 7)."""
         pile = self.collected[self.turn]
         for c in cells:
             pile.append(self.flock[c])
             self.flock[c] = EMPTY
-        self.cleanup_rounds = 0
-        self._settle()
 
     def _settle(self) -> None:
-        """Go on filling and cleaning the flock until a draw is needed or it is settled."""
+        """Go on filling and cleaning the flock until a draw is needed or it is settled: ruling
+        6's clean-up (cards out for nobody, shuffled back), or with cascades after the deal,
+        the lines the refill makes taken by the player (house rule)."""
         flock = self.flock
+        cascades = self.game.rules.cascades and not self.setup
         while True:
             if EMPTY in flock and self.deck:
                 self.phase = DRAW
@@ -385,9 +451,12 @@ class DollyState(State):
             if self.returning:  # shuffle the removed cards back, then fill what is still empty
                 self._shuffle_back()
                 continue
-            lines = find_lines(flock)
+            lines = self.game.board.find_lines(flock)
             if not lines:
                 break
+            if cascades:
+                self._take(lines)
+                continue
             if self.cleanup_rounds >= self.game.rules.max_cleanup_rounds:
                 self.aborted = True
                 self.phase = OVER
@@ -410,14 +479,33 @@ class DollyState(State):
             # A flock the deck could not fill can never be played (Dolly Crush ruling 8).
             self.phase = OVER if EMPTY in self.flock else DOG
             return
-        n = self.game.num_players
-        all_played = all(d == (1 << NUM_DOGS) - 1 for d in self.dogs_played)
-        if not self.deck or all_played:  # Dolly Crush ruling 8
+        self.turns += 1
+        if self._game_ends():
             self.phase = OVER
             return
-        self.turn = (self.turn + 1) % n
+        self.turn = (self.turn + 1) % self.game.num_players
         self.dog = -1
         self.phase = DOG
+        if self.game.max_turns is not None and self.dogs_played[self.turn] == self._all_dogs():
+            self.dogs_played[self.turn] = 0  # house rule rounds: the dog cards come back
+
+    def _all_dogs(self) -> int:
+        return (1 << self.game.num_dogs) - 1
+
+    def _game_ends(self) -> bool:
+        """After a turn, once the refill is settled: ruling 8 (the deck is empty; every dog
+        card is spent, unless the game is played in rounds), and the house rules ``rounds`` (the
+        turns are all played) and ``end_points`` (a player has the points)."""
+        g = self.game
+        if not self.deck:
+            return True
+        if g.max_turns is None:
+            if all(d == self._all_dogs() for d in self.dogs_played):
+                return True
+        elif self.turns >= g.max_turns:
+            return True
+        target = g.rules.end_points
+        return target is not None and max(self.scores()) >= target
 
     # -- results & views --------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -433,21 +521,23 @@ class DollyState(State):
 
     def unseen(self) -> dict[str, int]:
         """The cards nobody has seen (deck + cards waiting to be shuffled back), by code."""
-        counts = [0] * NUM_KINDS
+        board = self.game.board
+        counts = [0] * board.kinds
         for c in self.deck:
             counts[c] += 1
         for c in self.returning:
             counts[c] += 1
-        return {card_code(k): n for k, n in enumerate(counts) if n}
+        return {board.card_code(k): n for k, n in enumerate(counts) if n}
 
     def flock_codes(self) -> list[list[str | None]]:
+        board = self.game.board
         return [
-            [None if c < 0 else card_code(c) for c in self.flock[r * 5 : r * 5 + 5]]
-            for r in range(3)
+            [None if c < 0 else board.card_code(c) for c in row]
+            for row in board.rows_of(self.flock)
         ]
 
     def dogs_left(self, seat: Seat) -> list[int]:
-        return [d for d in range(NUM_DOGS) if not self.dogs_played[seat] >> d & 1]
+        return [d for d in range(self.game.num_dogs) if not self.dogs_played[seat] >> d & 1]
 
     def observe(self, seat: Seat | None) -> View:
         to_move = self.current_player()
@@ -456,7 +546,8 @@ class DollyState(State):
             if to_move >= 0 and (seat is None or seat == to_move)
             else []
         )
-        n = self.game.num_players
+        g = self.game
+        n = g.num_players
         return {
             "game": "dolly-crush",
             "seat": seat,
@@ -466,16 +557,20 @@ class DollyState(State):
             else ("chance" if to_move == CHANCE else to_move),
             "phase": PHASE_NAMES[self.phase],
             "turn": self.turn,
+            "turns": self.turns,
+            "rows": g.board.rows,
+            "cols": g.board.cols,
+            "types": list(g.board.type_names),
             "flock": self.flock_codes(),
             "deck_size": len(self.deck) + len(self.returning),
             "unseen": self.unseen(),
-            "collected": [[card_code(c) for c in pile] for pile in self.collected],
-            "breeds": list(self.game.breeds),
-            "dog_swaps": [list(s) for s in self.game.dog_swaps],
+            "collected": [[g.board.card_code(c) for c in pile] for pile in self.collected],
+            "breeds": list(g.breeds),
+            "dog_swaps": [list(s) for s in g.dog_swaps],
             "dogs_left": [self.dogs_left(s) for s in range(n)],
             "dog": self.dog if self.dog >= 0 else None,
             "swaps_left": self.swaps_left,
-            "last_taken": [cell_name(c) for c in self.last_taken],
+            "last_taken": [g.board.cell_name(c) for c in self.last_taken],
             "finished": self.phase == OVER,
             "aborted": self.aborted,
             "scores": self.scores(),
@@ -492,6 +587,7 @@ class DollyState(State):
         c.collected = [p[:] for p in self.collected]
         c.dogs_played = self.dogs_played[:]
         c.turn = self.turn
+        c.turns = self.turns
         c.phase = self.phase
         c.dog = self.dog
         c.swaps_left = self.swaps_left
@@ -514,6 +610,7 @@ class DollyState(State):
             "collected": tuple(tuple(p) for p in self.collected),
             "dogs_played": tuple(self.dogs_played),
             "turn": self.turn,
+            "turns": self.turns,
             "phase": self.phase,
             "dog": self.dog,
             "swaps_left": self.swaps_left,
@@ -537,5 +634,8 @@ class DollyState(State):
         )
 
     def __repr__(self) -> str:
-        rows = [" ".join(f"{c:>2}" for c in self.flock[r * 5 : r * 5 + 5]) for r in range(3)]
-        return f"DollyState(turn={self.turn}, phase={PHASE_NAMES[self.phase]}, flock=[{' | '.join(rows)}])"
+        rows = [" ".join(f"{c:>2}" for c in row) for row in self.game.board.rows_of(self.flock)]
+        return (
+            f"DollyState(turn={self.turn}, phase={PHASE_NAMES[self.phase]}, "
+            f"flock=[{' | '.join(rows)}])"
+        )

@@ -117,8 +117,10 @@ class DollyRules(BaseModel):
             )
         dogs = {}
         for breed, counts in self.dog_swaps.items():
-            if len(counts) == 1:
-                counts = counts * self.dogs_per_player
+            if len(counts) == 1 or counts == RULEBOOK_DOG_SWAPS.get(breed):
+                # one count for every card (the rulebook's default: its count on every card, as
+                # many cards as dogs_per_player, so a dump of the defaults validates again)
+                counts = counts[:1] * self.dogs_per_player
             elif len(counts) != self.dogs_per_player:
                 raise ValueError(
                     f"dog_swaps: {breed} lists {len(counts)} cards, but a breed has "

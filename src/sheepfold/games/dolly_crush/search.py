@@ -16,27 +16,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sheepfold.games.dolly_crush.cards import EMPTY, SWAPS, find_lines
+from sheepfold.games.dolly_crush.cards import EMPTY, RULEBOOK_BOARD, Board
 
-SearchFn = Callable[[Sequence[int], int, Sequence[int]], tuple[int, tuple[int, ...]]]
+SearchFn = Callable[..., tuple[int, tuple[int, ...]]]
 
 
-def combination_points(flock: Sequence[int], points: Sequence[int]) -> int:
+def combination_points(
+    flock: Sequence[int], points: Sequence[int], board: Board = RULEBOOK_BOARD
+) -> int:
     """Points of the combination in ``flock`` (Dolly Crush ruling 5: the union of all lines)."""
-    return sum(points[flock[c]] for c in find_lines(flock))
+    return sum(points[flock[c]] for c in board.find_lines(flock))
 
 
-def apply_swaps(flock: Sequence[int], swaps: Sequence[int]) -> list[int]:
-    """The flock after the swaps (indexes into SWAPS), without taking any line."""
+def apply_swaps(
+    flock: Sequence[int], swaps: Sequence[int], board: Board = RULEBOOK_BOARD
+) -> list[int]:
+    """The flock after the swaps (indexes into the board's swaps), without taking any line."""
     f = list(flock)
     for i in swaps:
-        a, b = SWAPS[i]
+        a, b = board.swaps[i]
         f[a], f[b] = f[b], f[a]
     return f
 
 
 def reference_best_swaps(
-    flock: Sequence[int], n: int, points: Sequence[int]
+    flock: Sequence[int],
+    n: int,
+    points: Sequence[int],
+    board: Board = RULEBOOK_BOARD,
+    up_to: bool = False,
 ) -> tuple[int, tuple[int, ...]]:
     """Exhaustive search over every sequence of exactly ``n`` swaps (see the module docstring).
 
@@ -45,12 +53,23 @@ def reference_best_swaps(
     always extends the first sequence reaching its prefix's flock. Levels are built in
     lexicographic order, so the first flock inserted is also reached by the first sequence.
     A swap touching an empty cell is not allowed (it cannot be played); ``ValueError`` if no
-    sequence of ``n`` legal swaps exists.
+    sequence of ``n`` legal swaps exists. ``up_to`` (house rule): at most ``n`` swaps, the
+    fewest among the best.
     """
     if n < 0:
         raise ValueError(f"a number of swaps is 0 or more, not {n}")
+    if up_to:
+        best: tuple[int, tuple[int, ...]] = (combination_points(flock, points, board), ())
+        for k in range(1, n + 1):
+            try:
+                got = reference_best_swaps(flock, k, points, board)
+            except ValueError:
+                break
+            if got[0] > best[0]:
+                best = got
+        return best
     start = tuple(flock)
-    legal_pairs = [(i, a, b) for i, (a, b) in enumerate(SWAPS)]
+    legal_pairs = [(i, a, b) for i, (a, b) in enumerate(board.swaps)]
     level: dict[tuple[int, ...], tuple[int, ...]] = {start: ()}
     for _ in range(n):
         nxt: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -73,14 +92,31 @@ def reference_best_swaps(
     best_points = -1
     best_seq: tuple[int, ...] = ()
     for f, seq in level.items():
-        p = combination_points(f, points)
+        p = combination_points(f, points, board)
         if p > best_points or (p == best_points and seq < best_seq):
             best_points, best_seq = p, seq
     return best_points, best_seq
 
 
-# The one rebinding point: a faster search with the same signature and the same answers
-# (fastsearch.py) replaces the reference here; every caller reads ``search.best_swaps``.
-from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps  # noqa: E402
+def fast_or_grid_best_swaps(
+    flock: Sequence[int],
+    n: int,
+    points: Sequence[int],
+    board: Board = RULEBOOK_BOARD,
+    up_to: bool = False,
+) -> tuple[int, tuple[int, ...]]:
+    """The reference's answers, fast: the packed search (numpy) on the rulebook's geometry with
+    exactly ``n`` swaps; the compiled search of any board (:mod:`.kernel.grid`, numba) else."""
+    if not up_to and packable(board):
+        return fast_best_swaps(flock, n, points)
+    from sheepfold.games.dolly_crush.kernel import grid
 
-best_swaps: SearchFn = fast_best_swaps
+    return grid.best_swaps(flock, n, points, board, up_to)
+
+
+# The one rebinding point: a faster search with the same signature and the same answers
+# replaces the reference here; every caller reads ``search.best_swaps``.
+from sheepfold.games.dolly_crush.fastsearch import fast_best_swaps  # noqa: E402
+from sheepfold.games.dolly_crush.kernel.layout import packable  # noqa: E402
+
+best_swaps: SearchFn = fast_or_grid_best_swaps

@@ -8,22 +8,18 @@ from typing import Any
 
 from sheepfold.core.protocol import Game, State
 from sheepfold.core.registry import GameSpec, register_game
-from sheepfold.games.dolly_crush.cards import (
-    BREED_TITLES,
-    BREEDS,
-    EMPTY,
-    NUM_KINDS,
-    card_code,
-    find_lines,
-)
+from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS, EMPTY
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState, action_name
 from sheepfold.games.dolly_crush.record import DollyCodec
 from sheepfold.games.dolly_crush.rules import DollyRules
 
 
 def invariants(state: State) -> list[tuple[str, str]]:
-    """Conservation of the cards, no line when a turn starts, scores = the cards' points."""
+    """Conservation of the cards, no line when a turn starts, scores = the cards' points (on the
+    rule set's own board: its cells, card kinds and lines)."""
     assert isinstance(state, DollyState)
+    board = state.game.board
+    kinds = board.kinds
     bad: list[tuple[str, str]] = []
     if state.initial_deck and state.total_cards() != len(state.initial_deck):
         bad.append(
@@ -36,7 +32,7 @@ def invariants(state: State) -> list[tuple[str, str]]:
     if state.initial_deck:
 
         def counts(cards: Any) -> list[int]:
-            out = [0] * NUM_KINDS
+            out = [0] * kinds
             for c in cards:
                 out[c] += 1
             return out
@@ -49,10 +45,10 @@ def invariants(state: State) -> list[tuple[str, str]]:
         )
         if now != counts(state.initial_deck):
             bad.append(("conservation", f"card kinds changed: {now} vs the deck's"))
-    if any(not (EMPTY <= c < NUM_KINDS) for c in state.flock):
+    if len(state.flock) != board.cells or any(not (EMPTY <= c < kinds) for c in state.flock):
         bad.append(("conservation", f"a cell holds no card id: {state.flock}"))
     if state.phase == DOG:
-        lines = find_lines(state.flock)
+        lines = board.find_lines(state.flock)
         if lines:
             bad.append(("no-line", f"a turn starts with a line in the flock at cells {lines}"))
         if EMPTY in state.flock:
@@ -75,7 +71,7 @@ def hidden_variant(state: State, rng: random.Random) -> State:
 
 def deck_orders(state: State) -> list[list[str]]:
     assert isinstance(state, DollyState)
-    deck = [card_code(c) for c in state.deck]
+    deck = [state.game.board.card_code(c) for c in state.deck]
     return [deck, deck[::-1]] if len(set(deck)) > 1 else []
 
 
@@ -92,9 +88,13 @@ def encoder(game: Game) -> Any:
 
 
 def max_decisions(game: Game) -> int:
-    """Every dog card played, each with all its swaps."""
+    """Every dog card played, each with all its swaps (and a stop, under up-to swaps); in
+    rounds, every turn with the most swaps of any card."""
     assert isinstance(game, DollyGame)
-    return sum(len(s) + sum(s) for s in game.dog_swaps)
+    stop = game.stop is not None
+    if game.max_turns is not None:
+        return game.max_turns * (1 + max(max(s) for s in game.dog_swaps) + stop)
+    return sum(len(s) * (1 + stop) + sum(s) for s in game.dog_swaps)
 
 
 SPEC = register_game(

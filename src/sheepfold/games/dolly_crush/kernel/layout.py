@@ -18,9 +18,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from sheepfold.games.dolly_crush.cards import COLS, NUM_CELLS, ROWS, SWAPS
+from sheepfold.games.dolly_crush.cards import COLS, NUM_CELLS, ROWS, SWAPS, Board
 
 __all__ = [
+    "Geometry",
+    "geometry",
+    "packable",
+    "windows",
     "SWAP_A",
     "SWAP_B",
     "Tables",
@@ -113,4 +117,50 @@ def tables(points: tuple[int, ...]) -> Tables:
         nib_pts.astype(np.int32),
         row_hit_table().astype(np.uint8),
         col_line_table().astype(np.uint8),
+    )
+
+
+# -- any board: the flock as an int8 array ------------------------------------------------------
+#: (windows int64[W, min_line], colour shift int64, swap cells int64[S] and int64[S], points
+#: int64[kinds]): the ``geo`` every kernel of :mod:`.grid` takes
+Geometry = tuple[np.ndarray, np.int64, np.ndarray, np.ndarray, np.ndarray]
+
+
+def windows(board: Board) -> np.ndarray:
+    """Every run of ``min_line`` consecutive cells along a row, a column or (with diagonal lines)
+    a diagonal of ``board``: a flock's combination is the union of the windows whose cards are
+    all of one type (and one colour, when lines match in colour). The union of the maximal runs
+    of ``min_line`` or more (Dolly Crush ruling 5) is exactly that union."""
+    L = board.min_line
+    out = [seg[i : i + L] for seg in board.directions for i in range(len(seg) - L + 1)]
+    return np.array(out, dtype=np.int64).reshape(len(out), L)
+
+
+@lru_cache(maxsize=64)
+def geometry(board: Board, points: tuple[int, ...]) -> Geometry:
+    """The ``geo`` of the :mod:`.grid` kernels for ``board`` and card ``points`` (by card id)."""
+    geo = (
+        windows(board),
+        np.int64(0 if board.match_colour else 1),
+        np.array([a for a, _ in board.swaps], dtype=np.int64),
+        np.array([b for _, b in board.swaps], dtype=np.int64),
+        np.array(points, dtype=np.int64),
+    )
+    for a in geo:
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
+    return geo
+
+
+def packable(board: Board) -> bool:
+    """Whether the packed uint64 flock and its row tables play ``board``: the rulebook's
+    geometry (3 x 5, lines of 3 along rows and columns, colour ignored) with at most 7 types (a
+    nibble holds ``card + 1``)."""
+    return (
+        board.rows == ROWS
+        and board.cols == COLS
+        and board.min_line == 3
+        and not board.diagonals
+        and not board.match_colour
+        and board.types <= 7
     )
