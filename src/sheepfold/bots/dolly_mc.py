@@ -178,6 +178,26 @@ def warm() -> None:
         points,
         1000,
     )
+    warm_grid(flock)
+
+
+def warm_grid(flock: list[int]) -> None:
+    """Compile the grid playouts (any board, every house rule; the same types for every rule
+    set) on the rulebook's flock with diagonal lines."""
+    from sheepfold.games.dolly_crush.game import DollyGame
+    from sheepfold.games.dolly_crush.rules import DollyRules
+
+    game = DollyGame(2, DollyRules(diagonals=True))
+    hands = np.array([[0, 1, 1], [0, 1, 1]])
+    grid_playouts(
+        np.array([flock, flock[1:2] + flock[:1] + flock[2:]], dtype=np.int8),
+        np.full(len(game.points), 3),
+        np.zeros(2),
+        (np.array([0, 1, 0, 1, 0]), hands, hands),
+        0,
+        np.array([1]),
+        game,
+    )
 
 
 # -- any board, every house rule: the grid kernel ----------------------------------------------
