@@ -295,3 +295,20 @@ def test_house_rule_random_rule_sets_conform() -> None:
         check_game(
             make("dolly-crush", rng.randint(2, 3), **rules), num_games=1, seed=rng.randrange(99)
         )
+
+
+def test_the_engine_finds_the_boards_lines() -> None:
+    """On the rulebook's geometry the engine uses the rulebook's ``cards.find_lines`` (faster):
+    the same cells as the board's own, with any number of types."""
+    from sheepfold.games.dolly_crush.cards import Board, find_lines
+
+    rng = random.Random(2)
+    for types in (2, 5, 8):
+        board = Board(types=types)
+        g = make("dolly-crush", 2, types=types)
+        assert isinstance(g, DollyGame) and g.find_lines is find_lines
+        for _ in range(300):
+            f = [rng.randrange(-1, board.kinds) for _ in range(board.cells)]
+            assert find_lines(f) == board.find_lines(f)
+    odd = make("dolly-crush", 2, diagonals=True)
+    assert isinstance(odd, DollyGame) and odd.find_lines == odd.board.find_lines

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sheepfold.core.protocol import (
@@ -47,6 +47,7 @@ from sheepfold.games.dolly_crush.cards import (
     RULEBOOK_BOARD,
     SWAPS,
     Board,
+    find_lines,
 )
 from sheepfold.games.dolly_crush.rules import DollyRules
 
@@ -148,6 +149,11 @@ class DollyGame(Game):
             r.black_per_type if k & 1 else r.white_per_type for k in range(kinds)
         )
         self.max_turns: int | None = None if r.rounds is None else r.rounds * num_players
+        #: the combination (ruling 5): the board's; on the rulebook's geometry the rulebook's
+        #: own ``cards.find_lines`` (the same cells, twice as fast)
+        self.find_lines: Callable[[Sequence[int]], list[int]] = (
+            find_lines if self.board.rulebook_geometry else self.board.find_lines
+        )
         self.info = self._info()  # type: ignore[misc]  # per game: the sizes follow the rules
 
     def _info(self) -> GameInfo:
@@ -425,7 +431,7 @@ class DollyState(State):
     def _end_turn(self) -> None:
         """After the last swap: take the combination (Dolly Crush ruling 5), then refill
         (Dolly Crush ruling 6)."""
-        cells = self.game.board.find_lines(self.flock)
+        cells = self.game.find_lines(self.flock)
         self.last_taken = tuple(cells)
         self._take(cells)
         self.cleanup_rounds = 0
@@ -451,7 +457,7 @@ class DollyState(State):
             if self.returning:  # shuffle the removed cards back, then fill what is still empty
                 self._shuffle_back()
                 continue
-            lines = self.game.board.find_lines(flock)
+            lines = self.game.find_lines(flock)
             if not lines:
                 break
             if cascades:
