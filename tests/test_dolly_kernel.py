@@ -358,7 +358,7 @@ def _check_grid_turn_end(state: Any, action: int, geo: Any, shuffler: KernelShuf
     assert child.deck == deck[:n].tolist() and child.aborted == bool(aborted)
     assert child.scores()[me] - state.scores()[me] == pts + gained
     if aborted or n == 0:
-        assert child.phase == OVER  # ruling 8
+        assert child.phase == OVER  # Dolly Crush ruling 8
     target = game.rules.end_points
     if target is not None and max(child.scores()) >= target:
         assert child.phase == OVER

@@ -217,8 +217,8 @@ def _grid_turn(x, hand, next_one, up_to, seq, out, geo, hit):  # type: ignore[no
 @jit
 def _grid_playout(y, draw, total, scores, table, me, scratch, rules):  # type: ignore[no-untyped-def]
     """:func:`_playout` on any board: turn 0's player leaves ``y`` (an int8 flock); the take,
-    the refill (ruling 6, or the house rule cascades: the refill's lines are the player's), and
-    the ends of ruling 8 and of the house rules: ``end_points`` (0: none) and the rounds (a
+    the refill (Dolly Crush ruling 6, or the house rule cascades: the refill's lines are the player's), and
+    the ends of Dolly Crush ruling 8 and of the house rules: ``end_points`` (0: none) and the rounds (a
     hand that is spent at the start of its owner's turn comes back whole: ``full``)."""
     deck, rng = draw
     seat, hands, full = table

@@ -172,7 +172,7 @@ class Board:
 
     @property
     def rulebook_geometry(self) -> bool:
-        """Whether lines are the rulebook's (ruling 5): 3 x 5, three or more along rows and
+        """Whether lines are the rulebook's (Dolly Crush ruling 5): 3 x 5, three or more along rows and
         columns, colour ignored (any number of types)."""
         return (self.rows, self.cols, self.min_line, self.diagonals, self.match_colour) == (
             ROWS,

@@ -4,10 +4,10 @@ the house rules of :class:`~sheepfold.games.dolly_crush.rules.DollyRules`).
 State discipline: mutable, with a cheap :meth:`DollyState.clone` (a few short lists).
 
 A turn is a sequence of decisions: ``dog D`` (play dog card D), then as many ``swap X-Y`` as
-that card shows (ruling 7; house rule ``swaps="up-to"``: at most that many, ``stop`` ends the
-swaps earlier). After the last swap the combination is taken, and the flock is refilled (Dolly
-Crush ruling 6; house rule ``cascades``: lines the refill makes are taken by the same player,
-again and again). Every card drawn is a chance event whose outcome is a card kind, with the
+that card shows (Dolly Crush ruling 7; house rule ``swaps="up-to"``: at most that many,
+``stop`` ends the swaps earlier). After the last swap the combination is taken, and the flock
+is refilled (Dolly Crush ruling 6; house rule ``cascades``: lines the refill makes are taken
+by the same player, again and again). Every card drawn is a chance event whose outcome is a card kind, with the
 probability of that kind among the cards not yet seen. The state keeps its deck in a real order
 (shuffled from the seed, or given by a record), and :meth:`DollyState.sample_chance` draws its
 top card, so a seeded game is reproducible; applying another kind draws that kind instead (the
@@ -149,7 +149,7 @@ class DollyGame(Game):
             r.black_per_type if k & 1 else r.white_per_type for k in range(kinds)
         )
         self.max_turns: int | None = None if r.rounds is None else r.rounds * num_players
-        #: the combination (ruling 5): the board's; on the rulebook's geometry the rulebook's
+        #: the combination (Dolly Crush ruling 5): the board's; on the rulebook's geometry the rulebook's
         #: own ``cards.find_lines`` (the same cells, twice as fast)
         self.find_lines: Callable[[Sequence[int]], list[int]] = (
             find_lines if self.board.rulebook_geometry else self.board.find_lines
@@ -415,7 +415,7 @@ class DollyState(State):
                 self._end_turn()
 
     def _draw(self, card: int) -> None:
-        """The drawn card goes to the first empty cell (rulings 1 and 6)."""
+        """The drawn card goes to the first empty cell (Dolly Crush rulings 1 and 6)."""
         self._chance_count += 1
         deck = self.deck
         if deck[-1] == card:
@@ -438,7 +438,7 @@ class DollyState(State):
         self._settle()
 
     def _take(self, cells: Sequence[int]) -> None:
-        """The player whose turn it is takes the cards of ``cells`` (ruling 7)."""
+        """The player whose turn it is takes the cards of ``cells`` (Dolly Crush ruling 7)."""
         pile = self.collected[self.turn]
         for c in cells:
             pile.append(self.flock[c])
@@ -499,7 +499,7 @@ class DollyState(State):
         return (1 << self.game.num_dogs) - 1
 
     def _game_ends(self) -> bool:
-        """After a turn, once the refill is settled: ruling 8 (the deck is empty; every dog
+        """After a turn, once the refill is settled: Dolly Crush ruling 8 (the deck is empty; every dog
         card is spent, unless the game is played in rounds), and the house rules ``rounds`` (the
         turns are all played) and ``end_points`` (a player has the points)."""
         g = self.game

@@ -5,28 +5,41 @@ the top of the deck."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, StrictInt, StrictStr
+from pydantic import AfterValidator, Field, StrictInt, StrictStr, model_validator
 
 from sheepfold.core.protocol import CHANCE, IllegalAction, State
 from sheepfold.core.records import OpenModel, RecordBase, RecordCodec, RecordError
-from sheepfold.games.dolly_crush.cards import MAX_COLS, MAX_ROWS, TYPE_NAMES, Board
+from sheepfold.games.dolly_crush.cards import RULEBOOK_BOARD, Board
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState
-
-#: the largest board a record may name cells and cards of; the game's own board checks them
-_ANY_BOARD = Board(rows=MAX_ROWS, cols=MAX_COLS, types=len(TYPE_NAMES))
+from sheepfold.games.dolly_crush.rules import DollyRules
 
 Breed = Literal["pastore-maremmano", "australian-shepherd", "bobtail", "border-collie"]
 
+#: the board of the record being validated (its rules'), for the cells and cards of its fields
+_BOARD: ContextVar[Board] = ContextVar("dolly_record_board", default=RULEBOOK_BOARD)
+
+
+def _board_of(data: Any) -> Board:
+    """The board of a record's rules; the rulebook's if they are missing or wrong (the record's
+    rules are checked on their own, with their own messages)."""
+    rules = data.get("rules") if isinstance(data, dict) else None
+    try:
+        return DollyRules.model_validate(rules or {}).board()
+    except (ValueError, TypeError):
+        return RULEBOOK_BOARD
+
 
 def _check_cell(name: str) -> str:
-    _ANY_BOARD.parse_cell(name)  # ValueError: "'a0' is not a cell (a1..h8: ...)"
+    _BOARD.get().parse_cell(name)  # ValueError: "'a0' is not a cell (a1..c5: row a-c, column 1-5)"
     return name
 
 
 def _check_card(code: str) -> str:
-    if _ANY_BOARD.card_code(_ANY_BOARD.parse_card(code)) != code:
+    board = _BOARD.get()
+    if board.card_code(board.parse_card(code)) != code:
         raise ValueError(f"{code!r} is not a card code: write it like ram-black (lower case)")
     return code
 
@@ -47,11 +60,22 @@ class DollyMove(OpenModel):
 
 
 class DollyRecord(RecordBase):
+    """A Dolly Crush record; its cells and cards are those of its rules' board."""
+
     game: Literal["dolly-crush"]
     players: list[DollyPlayer] = Field(min_length=2, max_length=4)
     deck: list[CardCode] | None = Field(default=None, min_length=1)
     draws: list[CardCode] | None = None
     moves: list[DollyMove]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _on_its_board(cls, data: Any, handler: Any) -> Any:
+        token = _BOARD.set(_board_of(data))
+        try:
+            return handler(data)
+        finally:
+            _BOARD.reset(token)
 
 
 class DrawSource:
@@ -87,9 +111,6 @@ def apply_dolly_move(state: State, move: DollyMove) -> None:
         raise IllegalAction(f"it is seat {seat}'s turn, not seat {move.seat}'s")
     assert state.phase == DOG
     game = state.game
-    reason = state.illegal_reason(move.dog)
-    if reason:
-        raise IllegalAction(f"dog {move.dog}: {reason}")
     state.apply(move.dog)
     need = game.dog_swaps[seat][move.dog]
     breed = game.breeds[seat]

@@ -8,9 +8,9 @@ checked against the rules engine position by position (``tests/test_dolly_kernel
 
 * :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and its house rules:
   ``min_line``, diagonals, colour-matched lines);
-* :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (ruling 7:
+* :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (Dolly Crush ruling 7:
   exactly ``n``; house rule up-to: at most ``n``, fewer preferred on ties);
-* :func:`settle`: the refill (ruling 6's clean-up; house rule cascades: the refill's lines go
+* :func:`settle`: the refill (Dolly Crush ruling 6's clean-up; house rule cascades: the refill's lines go
   to the player, again and again);
 * :func:`greedy_turn` and :func:`deny`: the greedy policy (the lab's fast path, the playouts).
 
@@ -253,7 +253,7 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
     """Refill ``f`` (in place) after a take, as the engine does (Dolly Crush ruling 6): the empty
     cells in cell order from the top of ``deck[:n]`` (top card at ``deck[n - 1]``; room for a
     flock more); while the flock holds a line: with ``cascades`` (house rule) its cards go to
-    the player and the flock is refilled again; else (ruling 6) they go out for nobody, the
+    the player and the flock is refilled again; else (Dolly Crush ruling 6) they go out for nobody, the
     empty cells are filled, the cards taken out are put on the deck and it is shuffled
     (:func:`~.refill.shuffle`), the cells still empty filled from it; after ``max_rounds``
     clean-ups that still leave a line, it gives up.
