@@ -205,7 +205,7 @@ def warm_grid(flock: list[int]) -> None:
 def _grid_turn(x, hand, next_one, up_to, seq, out, geo, hit):  # type: ignore[no-untyped-def]
     """The playout policy's turn on the grid kernel: the swap count of the card played; ``out``
     is the flock after its swaps."""
-    best, bn, _ = grid.greedy_turn(x, hand, up_to, seq, out, geo)
+    best, bn, _ = grid.greedy_turn(x, hand, up_to, grid.LOOKAHEAD_WORK, seq, out, geo)
     if best == 0 and bn == 1 and next_one:  # nothing to take: leave the next player the least
         j = grid.deny(x, geo, hit)
         out[:] = x
