@@ -358,15 +358,17 @@ def _check_grid_turn_end(state: Any, action: int, geo: Any, shuffler: KernelShuf
     assert child.deck == deck[:n].tolist() and child.aborted == bool(aborted)
     assert child.scores()[me] - state.scores()[me] == pts + gained
     if aborted or n == 0:
-        assert child.phase == OVER  # ruling 8
+        assert child.phase == OVER  # Dolly Crush ruling 8
     target = game.rules.end_points
     if target is not None and max(child.scores()) >= target:
         assert child.phase == OVER
     return child
 
 
-@pytest.mark.parametrize("options", GRID_RULES, ids=lambda r: "-".join(map(str, r)) or "rulebook")
-def test_the_grid_kernel_agrees_with_the_engine(options, monkeypatch):  # type: ignore[no-untyped-def]
+def _walk_random_games(
+    options: dict[str, Any], games: int, seed: int, monkeypatch: Any
+) -> tuple[int, int]:
+    """Random games under ``options``: every swap position and every turn end checked."""
     import random
 
     shuffler = KernelShuffle()
@@ -374,9 +376,9 @@ def test_the_grid_kernel_agrees_with_the_engine(options, monkeypatch):  # type: 
     rules = DollyRules(dog_swaps=_grid_dogs(options), **options)
     game = DollyGame(2, rules, breeds=list(GRID_DOGS))
     geo = geometry(game.board, tuple(game.points))
-    rng = random.Random(len(options))
+    rng = random.Random(seed)
     swaps = turns = 0
-    for g in range(6):
+    for g in range(games):
         state = game.new_initial_state(seed=g)
         _resolve(state)
         while not state.is_terminal():
@@ -394,7 +396,47 @@ def test_the_grid_kernel_agrees_with_the_engine(options, monkeypatch):  # type: 
             else:
                 state.apply(action)
                 _resolve(state)
+    return swaps, turns
+
+
+@pytest.mark.parametrize("options", GRID_RULES, ids=lambda r: "-".join(map(str, r)) or "rulebook")
+def test_the_grid_kernel_agrees_with_the_engine(options, monkeypatch):  # type: ignore[no-untyped-def]
+    swaps, turns = _walk_random_games(options, 6, len(options), monkeypatch)
     assert swaps > 50 and turns > 10
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_grid_kernel_agrees_with_the_engine_on_random_rules(seed, monkeypatch):  # type: ignore[no-untyped-def]
+    import random
+
+    rng = random.Random(seed)
+    rows, cols = rng.randint(1, 6), rng.randint(2, 6)
+    options: dict[str, Any] = {
+        "rows": rows,
+        "cols": cols,
+        "min_line": rng.randint(2, min(4, max(rows, cols))),
+        "diagonals": rng.random() < 0.5,
+        "match_colour": rng.random() < 0.3,
+        "types": rng.randint(2, 8),
+        "swaps": rng.choice(["exact", "up-to"]),
+        "cascades": rng.random() < 0.5,
+        "white_per_type": rng.randint(3, 12),
+        "black_per_type": rng.randint(0, 4),
+        "max_cleanup_rounds": rng.choice([3, 50]),
+    }
+    if options["min_line"] == 2:  # pairs are everywhere: a deal may need many clean-ups
+        options["max_cleanup_rounds"] = 10_000
+    if rng.random() < 0.4:
+        options["rounds"] = rng.randint(1, 4)
+    if rng.random() < 0.4:
+        options["end_points"] = rng.randint(5, 20)
+    try:
+        DollyRules(dog_swaps=_grid_dogs(options), **options)
+    except ValueError:  # a deck too small for the flock, a target out of reach
+        options.pop("end_points", None)
+        options["white_per_type"] = 40
+    swaps, turns = _walk_random_games(options, 4, seed, monkeypatch)
+    assert turns > 0, options
 
 
 @pytest.mark.parametrize("options", GRID_RULES[1:], ids=lambda r: "-".join(map(str, r)))

@@ -84,7 +84,7 @@ def test_house_rule_board_size_and_cell_names() -> None:
     v = s.observe(0)
     assert (v["rows"], v["cols"], v["turns"]) == (4, 6, 0)
     assert len(v["flock"]) == 4 and all(len(r) == 6 for r in v["flock"])
-    assert s.game.board.find_lines(s.flock) == []  # ruling 6 on any board
+    assert s.game.board.find_lines(s.flock) == []  # Dolly Crush ruling 6 on any board
     # the rulebook's ids are unchanged
     r = make("dolly-crush", 2)
     assert isinstance(r, DollyGame)
@@ -161,7 +161,7 @@ def test_house_rule_dogs_per_player_and_swaps_per_card() -> None:
     turn(s, 0)  # bobtail: no swaps
     turn(s, 0, "a1-a2")
     turn(s, 1)
-    assert s.is_terminal() and s.turns == 4  # every dog card spent (ruling 8)
+    assert s.is_terminal() and s.turns == 4  # every dog card spent (Dolly Crush ruling 8)
 
 
 def test_house_rule_up_to_swaps_may_stop() -> None:
@@ -206,7 +206,7 @@ def test_house_rule_cascades_score_for_the_player() -> None:
     assert s.game.board.find_lines(s.flock) == [] and s.phase == DOG
     plain = deal(CASCADE)
     turn(plain, 0, "a3-a4")
-    assert plain.scores() == [3.0, 0.0]  # ruling 6: the refill's lambs score for nobody
+    assert plain.scores() == [3.0, 0.0]  # Dolly Crush ruling 6: the refill's lambs score for nobody
     assert s.total_cards() == plain.total_cards() == len(s.initial_deck)
 
 
@@ -246,11 +246,11 @@ def test_house_rule_rounds_take_dog_cards_back() -> None:
         t.apply(0)
         t.apply(t.legal_actions()[0])
         resolve_chance(t)
-    assert t.turns == 2  # without rounds, ruling 8: every dog card spent
+    assert t.turns == 2  # without rounds, Dolly Crush ruling 8: every dog card spent
 
 
 def test_house_rule_rounds_end_on_an_empty_deck_first() -> None:
-    # a small deck runs out before the rounds are over (ruling 8 still applies)
+    # a small deck runs out before the rounds are over (Dolly Crush ruling 8 still applies)
     g = make("dolly-crush", 2, rounds=50, white_per_type=4, black_per_type=0)
     s = g.new_initial_state(seed=2)
     resolve_chance(s)
@@ -295,3 +295,20 @@ def test_house_rule_random_rule_sets_conform() -> None:
         check_game(
             make("dolly-crush", rng.randint(2, 3), **rules), num_games=1, seed=rng.randrange(99)
         )
+
+
+def test_the_engine_finds_the_boards_lines() -> None:
+    """On the rulebook's geometry the engine uses the rulebook's ``cards.find_lines`` (faster):
+    the same cells as the board's own, with any number of types."""
+    from sheepfold.games.dolly_crush.cards import Board, find_lines
+
+    rng = random.Random(2)
+    for types in (2, 5, 8):
+        board = Board(types=types)
+        g = make("dolly-crush", 2, types=types)
+        assert isinstance(g, DollyGame) and g.find_lines is find_lines
+        for _ in range(300):
+            f = [rng.randrange(-1, board.kinds) for _ in range(board.cells)]
+            assert find_lines(f) == board.find_lines(f)
+    odd = make("dolly-crush", 2, diagonals=True)
+    assert isinstance(odd, DollyGame) and odd.find_lines == odd.board.find_lines

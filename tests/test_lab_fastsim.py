@@ -156,6 +156,10 @@ def test_dolly_fast_path_equals_the_engine_with_greedy_bots():
     for rules, breeds in (
         (None, None),
         ({"dog_swaps": {"pastore-maremmano": [1, 2, 3, 4]}}, "mix"),
+        # house rules: the grid kernel's greedy turn (up-to stops, cascades, rounds, odd boards)
+        ({"rows": 4, "cols": 4, "diagonals": True, "types": 4, "swaps": "up-to"}, None),
+        ({"min_line": 2, "types": 7, "cascades": True, "rounds": 2, "end_points": 40}, None),
+        ({"rows": 5, "cols": 3, "match_colour": True, "types": 3, "dogs_per_player": 2}, "mix"),
     ):
         fast = make_job("dolly-crush", rules, bots=["greedy"], games=4, seed=11, breeds=breeds)
         assert fast.engine == "fast"

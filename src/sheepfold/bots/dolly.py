@@ -664,6 +664,11 @@ def _hands(cards: list[list[int]], counts: Sequence[Sequence[int]]) -> np.ndarra
 
 
 # -- expert ---------------------------------------------------------------------------------
+#: the most ends of a one-swap turn the expert plays out (the rulebook's flock has at most 22;
+#: on larger boards hard's lookahead keeps the best this many)
+MAX_CANDIDATES = 32
+
+
 class ExpertDollyBot(LookaheadDollyBot):
     """Monte Carlo search over every distinct end of the turn, with compiled playouts
     (:mod:`sheepfold.bots.dolly_mc`) and successive halving."""
@@ -708,7 +713,11 @@ class ExpertDollyBot(LookaheadDollyBot):
         best plans for more swaps."""
         if n <= 1:
             flocks, _, r = self.ops.after(flock, n)
-            return [r.sequence(k) for k in range(len(flocks))], flocks
+            if len(flocks) <= MAX_CANDIDATES:
+                return [r.sequence(k) for k in range(len(flocks))], flocks
+            # a large board: hard's lookahead keeps the most promising ends
+            _, r, idx = self.evaluate(view, flock, n, top=MAX_CANDIDATES)
+            return [r.sequence(int(k)) for k in idx], r.flocks[idx]
         _, r, idx = self.evaluate(view, flock, n, top=self.plans)
         return [r.sequence(int(k)) for k in idx], r.flocks[idx]
 

@@ -178,6 +178,26 @@ def warm() -> None:
         points,
         1000,
     )
+    warm_grid(flock)
+
+
+def warm_grid(flock: list[int]) -> None:
+    """Compile the grid playouts (any board, every house rule; the same types for every rule
+    set) on the rulebook's flock with diagonal lines."""
+    from sheepfold.games.dolly_crush.game import DollyGame
+    from sheepfold.games.dolly_crush.rules import DollyRules
+
+    game = DollyGame(2, DollyRules(diagonals=True))
+    hands = np.array([[0, 1, 1], [0, 1, 1]])
+    grid_playouts(
+        np.array([flock, flock[1:2] + flock[:1] + flock[2:]], dtype=np.int8),
+        np.full(len(game.points), 3),
+        np.zeros(2),
+        (np.array([0, 1, 0, 1, 0]), hands, hands),
+        0,
+        np.array([1]),
+        game,
+    )
 
 
 # -- any board, every house rule: the grid kernel ----------------------------------------------
@@ -185,7 +205,7 @@ def warm() -> None:
 def _grid_turn(x, hand, next_one, up_to, seq, out, geo, hit):  # type: ignore[no-untyped-def]
     """The playout policy's turn on the grid kernel: the swap count of the card played; ``out``
     is the flock after its swaps."""
-    best, bn, _ = grid.greedy_turn(x, hand, up_to, seq, out, geo)
+    best, bn, _ = grid.greedy_turn(x, hand, up_to, grid.LOOKAHEAD_WORK, seq, out, geo)
     if best == 0 and bn == 1 and next_one:  # nothing to take: leave the next player the least
         j = grid.deny(x, geo, hit)
         out[:] = x
@@ -197,8 +217,8 @@ def _grid_turn(x, hand, next_one, up_to, seq, out, geo, hit):  # type: ignore[no
 @jit
 def _grid_playout(y, draw, total, scores, table, me, scratch, rules):  # type: ignore[no-untyped-def]
     """:func:`_playout` on any board: turn 0's player leaves ``y`` (an int8 flock); the take,
-    the refill (ruling 6, or the house rule cascades: the refill's lines are the player's), and
-    the ends of ruling 8 and of the house rules: ``end_points`` (0: none) and the rounds (a
+    the refill (Dolly Crush ruling 6, or the house rule cascades: the refill's lines are the player's), and
+    the ends of Dolly Crush ruling 8 and of the house rules: ``end_points`` (0: none) and the rounds (a
     hand that is spent at the start of its owner's turn comes back whole: ``full``)."""
     deck, rng = draw
     seat, hands, full = table

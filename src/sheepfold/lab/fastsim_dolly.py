@@ -58,7 +58,8 @@ def greedy_turn(state: Any) -> list[int]:
     else:
         f = np.array(state.flock, dtype=np.int8)
         geo = geometry(game.board, tuple(game.points))
-        _, n, k = grid.greedy_turn(f, hand, game.stop is not None, seq, f.copy(), geo)
+        up_to = game.stop is not None
+        _, n, k = grid.greedy_turn(f, hand, up_to, grid.SEARCH_WORK, seq, f.copy(), geo)
     d = min(d for d in left if swaps_of[d] == n)
     stop = [game.stop] if game.stop is not None and 0 < n and k < n else []
     return [d] + [game.swap0 + int(s) for s in seq[:k]] + stop

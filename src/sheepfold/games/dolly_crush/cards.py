@@ -171,6 +171,18 @@ class Board:
         return self.rows * self.cols
 
     @property
+    def rulebook_geometry(self) -> bool:
+        """Whether lines are the rulebook's (Dolly Crush ruling 5): 3 x 5, three or more along rows and
+        columns, colour ignored (any number of types)."""
+        return (self.rows, self.cols, self.min_line, self.diagonals, self.match_colour) == (
+            ROWS,
+            COLS,
+            3,
+            False,
+            False,
+        )
+
+    @property
     def kinds(self) -> int:
         """Distinct cards: each type in white and in black."""
         return self.types * 2

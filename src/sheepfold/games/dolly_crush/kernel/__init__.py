@@ -21,6 +21,15 @@ position (``tests/test_dolly_kernel.py``). Its public API, by module:
 * :mod:`.policy`: ``greedy_turn(x, hand, seq, tabs)`` (the greedy bot's whole turn) and
   ``deny(x, tabs)``.
 
+* :mod:`.grid`: the same rules on ANY board and under every house rule of ``DollyRules`` (the
+  flock as an int8 array, the rule set as :func:`~.layout.geometry`: line windows, colour
+  shift, swap table, points): ``mark``/``points``, ``legal``, ``search`` (exact or up-to
+  swaps), ``settle`` (Dolly Crush ruling 6's clean-up or cascades), ``greedy_turn``, ``deny``, and
+  ``GridFlocks`` (what the lookahead bots need). The packed kernels above stay the rulebook
+  geometry's fast path (about 3x faster: ``layout.packable`` says when they apply);
+  ``fastsearch.plain_rules`` when a whole game may use them (exact swaps, no cascades, no
+  points target, no rounds).
+
 Import the submodules (``from sheepfold.games.dolly_crush.kernel import search``); importing
 this package alone does not import numba.
 """

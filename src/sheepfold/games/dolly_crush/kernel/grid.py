@@ -8,9 +8,9 @@ checked against the rules engine position by position (``tests/test_dolly_kernel
 
 * :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and its house rules:
   ``min_line``, diagonals, colour-matched lines);
-* :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (ruling 7:
+* :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (Dolly Crush ruling 7:
   exactly ``n``; house rule up-to: at most ``n``, fewer preferred on ties);
-* :func:`settle`: the refill (ruling 6's clean-up; house rule cascades: the refill's lines go
+* :func:`settle`: the refill (Dolly Crush ruling 6's clean-up; house rule cascades: the refill's lines go
   to the player, again and again);
 * :func:`greedy_turn` and :func:`deny`: the greedy policy (the lab's fast path, the playouts).
 
@@ -29,19 +29,22 @@ from sheepfold.games.dolly_crush.kernel.layout import geometry
 from sheepfold.games.dolly_crush.kernel.lines import jit
 from sheepfold.games.dolly_crush.kernel.refill import shuffle
 
-#: a search keeps at most ``level_cap(geo)`` distinct flocks per level (those taking the most
-#: points now): about this many window checks per level, at least MIN_CAP flocks. Exact whenever
-#: no level is cut (the rulebook's geometry: 19,480 flocks, above the 10,648 = 22**3 a level of
-#: four swaps can hold); bounded on large boards (8 x 8 with diagonals: 500 flocks per level)
+#: a search keeps at most ``level_cap(geo, work)`` distinct flocks per level (those taking the
+#: most points now): about ``work`` window checks per level, at least MIN_CAP flocks. With
+#: SEARCH_WORK (the greedy turn of the bots and of the lab) it is exact whenever no level is cut
+#: (the rulebook's geometry: 19,480 flocks, above the 10,648 = 22**3 a level of four swaps can
+#: hold) and bounded on large boards (8 x 8 with diagonals: 318 flocks per level);
+#: LOOKAHEAD_WORK is the cheaper estimate of the playouts and of hard's replies.
 SEARCH_WORK = 6_000_000
-MIN_CAP = 500
+LOOKAHEAD_WORK = 300_000
+MIN_CAP = 50
 
 
 @jit
-def level_cap(geo):  # type: ignore[no-untyped-def]
-    """The most flocks a search level keeps on this board (see SEARCH_WORK)."""
+def level_cap(geo, work):  # type: ignore[no-untyped-def]
+    """The most flocks a search level keeps on this board for ``work`` (see SEARCH_WORK)."""
     per = max(1, geo[2].shape[0] * geo[0].shape[0])
-    return max(MIN_CAP, SEARCH_WORK // per)
+    return max(MIN_CAP, work // per)
 
 
 @jit
@@ -253,7 +256,7 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
     """Refill ``f`` (in place) after a take, as the engine does (Dolly Crush ruling 6): the empty
     cells in cell order from the top of ``deck[:n]`` (top card at ``deck[n - 1]``; room for a
     flock more); while the flock holds a line: with ``cascades`` (house rule) its cards go to
-    the player and the flock is refilled again; else (ruling 6) they go out for nobody, the
+    the player and the flock is refilled again; else (Dolly Crush ruling 6) they go out for nobody, the
     empty cells are filled, the cards taken out are put on the deck and it is shuffled
     (:func:`~.refill.shuffle`), the cells still empty filled from it; after ``max_rounds``
     clean-ups that still leave a line, it gives up.
@@ -303,17 +306,18 @@ def take(f, geo, hit):  # type: ignore[no-untyped-def]
 
 
 @jit
-def greedy_turn(f, hand, up_to, seq, out, geo):  # type: ignore[no-untyped-def]
+def greedy_turn(f, hand, up_to, work, seq, out, geo):  # type: ignore[no-untyped-def]
     """The greedy turn on ``f``: ``(points, n, k)``: of the cards in hand (``hand[n]``: cards of
     ``n`` swaps), the one that takes the most points (ties: fewer swaps), its swap count ``n``,
     and the ``k`` swaps it makes (``k = n``, or fewer under up-to) in ``seq[:k]``; ``out``: the
-    flock after them. A card whose swaps cannot be made is never chosen."""
+    flock after them. A card whose swaps cannot be made is never chosen. ``work``: the search's
+    budget per level (SEARCH_WORK: the greedy bot's answers)."""
     best, bn, bk = -1, -1, 0
     tmp = np.empty(seq.shape[0], dtype=np.int64)
     for n in range(hand.shape[0]):
         if hand[n] == 0:
             continue
-        v, k = search(f, n, up_to, level_cap(geo), tmp, geo)
+        v, k = search(f, n, up_to, level_cap(geo, work), tmp, geo)
         if v > best:
             best, bn, bk = v, n, k
             seq[:k] = tmp[:k]
@@ -350,7 +354,7 @@ def best_swaps(
     seq = np.zeros(max(1, n), dtype=np.int64)
     f = np.array(flock, dtype=np.int8)
     geo = geometry(board, tuple(pts))
-    best, k = search(f, n, up_to, level_cap(geo), seq, geo)
+    best, k = search(f, n, up_to, level_cap(geo, SEARCH_WORK), seq, geo)
     if best < 0:
         raise ValueError("no swap can be made: every adjacent pair has an empty cell")
     return int(best), tuple(int(s) for s in seq[:k])
@@ -397,7 +401,7 @@ class GridReachable:
         m = leg.size
         for _ in range(n if m else 0):
             flat = _children(levels[-1], leg, geo)
-            first = _capped(flat, dedupe(flat), level_cap(geo), geo, hit)
+            first = _capped(flat, dedupe(flat), level_cap(geo, SEARCH_WORK), geo, hit)
             levels.append(flat[first])
             self.parents.append(first // m)
             self.swaps.append(leg[first % m])
@@ -449,5 +453,6 @@ class GridFlocks:
     def best_n(self, key: Any, n: int) -> float:
         seq = np.zeros(max(1, n), dtype=np.int64)
         f = np.asarray(key, dtype=np.int8)
-        best, _ = search(f, n, self.up_to, level_cap(self.geo), seq, self.geo)
+        cap = level_cap(self.geo, LOOKAHEAD_WORK)  # an estimate of a reply
+        best, _ = search(f, n, self.up_to, cap, seq, self.geo)
         return float(max(best, 0))

@@ -156,11 +156,4 @@ def packable(board: Board) -> bool:
     """Whether the packed uint64 flock and its row tables play ``board``: the rulebook's
     geometry (3 x 5, lines of 3 along rows and columns, colour ignored) with at most 7 types (a
     nibble holds ``card + 1``)."""
-    return (
-        board.rows == ROWS
-        and board.cols == COLS
-        and board.min_line == 3
-        and not board.diagonals
-        and not board.match_colour
-        and board.types <= 7
-    )
+    return board.rulebook_geometry and board.types <= 7
