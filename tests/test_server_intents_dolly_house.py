@@ -97,7 +97,7 @@ def test_an_empty_turn_under_up_to_is_a_dog_card_and_stop() -> None:
         (BIG, {"dog": 0, "swaps": [["a1", "a2"]] * 5}, "at most 4"),
         (BIG, {"dog": 0, "swaps": [["a1", "a" * 5000]]}, "pair of cell names"),
         (BIG, {"dog": 0, "swaps": [["a1", "a2"]] * 41}, "list of cell pairs"),
-        ({}, {"dog": 0, "swaps": [["a1", "a2"]]}, "exactly 4"),  # exact swaps: ruling 7
+        ({}, {"dog": 0, "swaps": [["a1", "a2"]]}, "exactly 4"),  # exact swaps: Dolly Crush ruling 7
         ({}, {"dog": 0, "swaps": [["c5", "d5"]] * 4}, "not a cell"),
         ({"rows": 4, "cols": 7}, {"dog": 4, "swaps": []}, "0..3"),
     ],

@@ -22,7 +22,7 @@
   const DEFAULT_RULESET = { "dolly-crush": "dolly-graded" }; // every breed's cards show 1, 2, 3, 4
   const breeds = () => (games && games[game].breeds) || [];
   const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
-  function assignBreeds() { // every seat a breed of its own (ruling 3): the first free one
+  function assignBreeds() { // every seat a breed of its own (Dolly Crush ruling 3): the first free one
     const names = breeds().map((b) => b.name);
     const used = new Set();
     seats.forEach((s) => {
