@@ -349,7 +349,7 @@ def _check_grid_turn_end(state: Any, action: int, geo: Any, shuffler: KernelShuf
     _resolve(child)
     pts = int(grid.take(x, geo, hit))
     n, aborted, gained = len(state.deck), False, 0
-    if pts:
+    if hit.any():  # a combination, even of cards worth no points
         rng = np.array([seed], dtype=np.uint64)
         n, aborted, gained = grid.settle(
             x, deck, n, game.rules.max_cleanup_rounds, rng, game.rules.cascades, geo, hit

@@ -1,7 +1,7 @@
 """Hypothesis properties over the whole space of house rules (issue 13): rule sets are drawn
-from every option of the rules model; each one the model accepts is played, and the engine must
-keep the protocol's promises (``check_game``), conserve what the game is made of, agree with the
-compiled kernel move by move, and end. Derandomized in CI (conftest's profile);
+from every option of both games' rules models; each one the model accepts is played, and the
+engine must keep the protocol's promises (``check_game``), conserve what the game is made of
+(wool, cards), agree with the compiled kernel move by move, and end. Derandomized in CI (conftest's profile);
 ``make test-random`` explores at random."""
 
 from __future__ import annotations
@@ -9,17 +9,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from sheepfold.core.conformance import check_game
-from sheepfold.core.protocol import RulesError
+from sheepfold.core.protocol import CHANCE, RulesError
+from sheepfold.games.dolly_crush.game import DollyGame
+from sheepfold.games.dolly_crush.rules import DollyRules
 from sheepfold.games.shave_a_sheep import policy
 from sheepfold.games.shave_a_sheep.game import CHOOSE, HOWL_GROW, HOWL_TARGET, ShaveGame
 from sheepfold.games.shave_a_sheep.kernel import layout as L
 from sheepfold.games.shave_a_sheep.kernel import policy as kpolicy
 from sheepfold.games.shave_a_sheep.rules import COLOUR_ACTIONS, ShaveRules
+from test_dolly_kernel import _walk_random_games
 from test_shave_kernel import after, kernel_child, kernel_legal, vector
 
 COLOURS = list(COLOUR_ACTIONS)
@@ -99,3 +103,73 @@ def test_shave_house_rules_keep_every_promise(drawn: tuple[int, ShaveRules], see
     assert s.middle + sum(s.sheep) + sum(s.piles) == rules.wool
     out = s.outcome()
     assert out is not None and (out.truncated == (s.turns >= 400))  # ended, or cut at the limit
+
+
+# -- Dolly Crush ---------------------------------------------------------------------------------
+@st.composite
+def dolly_rules(draw: st.DrawFn) -> tuple[int, DollyRules]:
+    """(players, rules) over every Dolly Crush option; refused combinations are not drawn."""
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(2, 5))
+    dogs = draw(st.integers(1, 5))
+    opts: dict[str, Any] = {
+        "rows": rows,
+        "cols": cols,
+        "min_line": draw(st.integers(2, max(2, min(4, max(rows, cols))))),
+        "diagonals": draw(st.booleans()),
+        "match_colour": draw(st.booleans()),
+        "types": draw(st.integers(2, 8)),
+        "white_per_type": draw(st.integers(0, 12)),
+        "black_per_type": draw(st.integers(0, 5)),
+        "white_points": draw(st.integers(0, 3)),
+        "black_points": draw(st.integers(0, 4)),
+        "dogs_per_player": dogs,
+        "dog_swaps": {
+            b: draw(st.lists(st.integers(0, 3), min_size=dogs, max_size=dogs))
+            for b in ("pastore-maremmano", "bobtail", "border-collie", "australian-shepherd")
+        },
+        "swaps": draw(st.sampled_from(["exact", "up-to"])),
+        "cascades": draw(st.booleans()),
+        "end_points": draw(st.none() | st.integers(1, 30)),
+        "rounds": draw(st.none() | st.integers(1, 6)),
+        "max_cleanup_rounds": 200,
+    }
+    try:
+        rules = DollyRules(**opts)
+    except (ValidationError, RulesError):
+        assume(False)
+    return draw(st.integers(2, 4)), rules
+
+
+@given(dolly_rules(), st.integers(0, 2**32))
+def test_dolly_house_rules_keep_every_promise(drawn: tuple[int, DollyRules], seed: int) -> None:
+    players, rules = drawn
+    game = DollyGame(players, rules)
+    check_game(game, num_games=2, seed=seed, max_steps=5_000, illegal_probes=1)
+    s = game.new_initial_state(seed)
+    steps = 0
+    rng = np.random.default_rng(seed)
+    while not s.is_terminal():
+        steps += 1
+        assert steps < 20_000, "every Dolly Crush game ends (dog cards, rounds or the deck)"
+        assert s.total_cards() == rules.deck_size()  # cards are conserved
+        if s.current_player() == CHANCE:
+            s.apply(s.sample_chance())
+        else:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+    assert s.total_cards() == rules.deck_size()
+    assert s.outcome() is not None
+
+
+@given(dolly_rules(), st.integers(0, 2**16))
+def test_dolly_grid_kernel_agrees_with_the_engine_on_drawn_rules(
+    drawn: tuple[int, DollyRules], seed: int
+) -> None:
+    """The compiled kernel of any board (``kernel.grid``) plays the drawn rules exactly as the
+    engine does: legal swaps, combinations, best swaps, takes, refills, cascades and ends
+    (the checks of tests/test_dolly_kernel.py, on rules drawn from the whole space)."""
+    _, rules = drawn
+    options = rules.model_dump(exclude={"name", "description", "dog_swaps"}, exclude_defaults=True)
+    options["dogs_per_player"] = min(rules.dogs_per_player, 4)  # the walk's dog cards: 4 a breed
+    with pytest.MonkeyPatch.context() as mp:
+        _walk_random_games(options, 1, seed, mp)

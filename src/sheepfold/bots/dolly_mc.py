@@ -81,9 +81,10 @@ def _playout(y, draw, total, scores, table, me, seq, rules):  # type: ignore[no-
     x = y
     t = 0
     while True:
-        if pts > 0:
+        cells = taken(x, tabs)
+        if cells != 0:  # a combination, even of cards worth no points (house rules)
             scores[mover] += pts
-            x, total, aborted = refill(x, taken(x, tabs), deck, total, max_rounds, rng, tabs)
+            x, total, aborted = refill(x, cells, deck, total, max_rounds, rng, tabs)
             if aborted:
                 return _share(scores, me)
         if total == 0:  # the deck is empty once the turn's refill is done (Dolly Crush ruling 8)
@@ -229,7 +230,7 @@ def _grid_playout(y, draw, total, scores, table, me, scratch, rules):  # type: i
     t = 0
     while True:
         pts = grid.take(x, geo, hit)
-        if pts > 0:
+        if hit.any():  # a combination, even of cards worth no points (house rules)
             total, aborted, gained = grid.settle(
                 x, deck, total, max_rounds, rng, cascades, geo, hit
             )

@@ -69,10 +69,16 @@ def hidden_variant(state: State, rng: random.Random) -> State:
     return other
 
 
+#: a deck shorter than this is not looked for in views: a few cards of a small deck (two types,
+#: say) can match a row of the flock or a pile by chance; the hidden-variant check still applies
+MIN_ORDER = 6
+
+
 def deck_orders(state: State) -> list[list[str]]:
+    """The deck's order (and reversed), as a leak in a view would show it."""
     assert isinstance(state, DollyState)
     deck = [state.game.board.card_code(c) for c in state.deck]
-    return [deck, deck[::-1]] if len(set(deck)) > 1 else []
+    return [deck, deck[::-1]] if len(set(deck)) > 1 and len(deck) >= MIN_ORDER else []
 
 
 def move_boundary(state: State) -> bool:
