@@ -159,6 +159,10 @@ class ShaveBatch:
         K.observe_all(s, self._state, self._kit, out)
         return out
 
+    def learner_seats(self) -> np.ndarray:
+        """The caller's seat in each env (with ``opponents``; -1 without: every seat)."""
+        return self._state[1][:, K.LEARNER].copy()
+
     def history(self, env: int) -> list[int]:
         """The engine actions (chance outcomes and decisions) of env ``env``'s current game,
         in order: applying them to ``game.new_initial_state()`` gives its position."""
