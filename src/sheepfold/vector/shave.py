@@ -94,8 +94,7 @@ class ShaveBatch:
         opp, learner, random_seat = _seats(opponents, seat, n)
         self.opponents = opponents
         self._cfg = np.array([int(autoreset), int(random_seat), int(record)], dtype=np.int64)
-        self._kit = (self.prm, np.zeros(16, np.int64), np.zeros(L.STATE_LEN, np.int64))
-        self._kit += _encoding(self.encoder, self.game)
+        self._kit = kernel_kit(self.game, self.prm)
         E = num_envs
         st = np.zeros((E, L.STATE_LEN), dtype=np.int64)
         ph = np.full((E, K.PH_LEN), -1, dtype=np.int64)
@@ -288,6 +287,13 @@ def _seats(
     if not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
     return opp, seat, False
+
+
+def kernel_kit(game: ShaveGame, prm: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What the batch kernels take besides the envs: (rules ``prm``, a legal-action buffer, a
+    trial state vector, and the observation's layout of ``game``'s encoder)."""
+    kit = (prm, np.zeros(16, np.int64), np.zeros(L.STATE_LEN, np.int64))
+    return kit + _encoding(encoder_for(game), game)
 
 
 def _encoding(enc: Any, game: ShaveGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -30,15 +30,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from sheepfold.games.shave_a_sheep.kernel.index import decode, layer_of
 from sheepfold.games.shave_a_sheep.kernel.layout import (
     MIDDLE,
     OVER,
+    P_COL,
+    P_FACES,
+    P_GRAB,
     P_N,
     P_RACE,
+    P_SHEAR_AT,
     PILE,
     REROLL,
     REROLLED,
     SHEEP,
+    STATE_LEN,
     TRUNCATED,
     TURN,
     TURNS,
@@ -401,3 +407,61 @@ def sample_actions(mask, u, out):  # type: ignore[no-untyped-def]
                     out[i] = j
                     break
                 k -= 1
+
+
+# -- the solver's decision points, observed (sheepfold.analysis) --------------------------------
+@inline
+def _cell(j, out, x, col, seat, target, st, ph, kit):  # type: ignore[no-untyped-def]
+    """Row ``j`` of ``out`` = (cells, obs, masks): the decision of ``seat`` at (``st``, ``ph``),
+    table cell (``x``, ``col``), ``target``: Howling Wolf's grabber picks a seat."""
+    cells, obs, masks = out
+    if j < cells.shape[0]:
+        cells[j, 0] = x
+        cells[j, 1] = col
+        cells[j, 2] = seat
+        cells[j, 3] = target
+        observe(st, ph, seat, kit, obs[j])
+        legal_mask(st, ph, kit, masks[j])
+    return j + 1
+
+
+@jit
+def decisions(x0, x1, ix, kit, out):  # type: ignore[no-untyped-def]
+    """Every decision of the solver's table (kernel.layout.columns) at positions ``x0 .. x1``
+    of the position index ``ix`` (turn starts, turn counter 0), for every seat: its cell, the
+    seat, its observation and legal mask into ``out`` (while it has rows; ``out`` with no rows
+    counts them). Returns how many there are."""
+    prm = kit[0]
+    n = prm[P_N]
+    st = np.zeros(STATE_LEN, dtype=np.int64)
+    st2 = np.zeros(STATE_LEN, dtype=np.int64)
+    ph = np.full(PH_LEN, -1, dtype=np.int64)
+    j = 0
+    for x in range(x0, x1):
+        decode(x, layer_of(x, ix), prm, ix, st)
+        t = st[TURN]
+        if st[SHEEP + t] >= prm[P_SHEAR_AT]:  # not a turn start: its auto-shear came first
+            continue
+        for f in range(prm[P_FACES]):
+            col = prm[P_COL + f]
+            ph[FACE] = f
+            if not prm[P_RACE + f]:
+                ph[PH] = CHOOSE
+                ph[GRABBER] = -1
+                j = _cell(j, out, x, col, t, 0, st, ph, kit)
+                continue
+            for g in range(n):
+                if prm[P_GRAB + g] < 0:  # never grabs
+                    continue
+                ph[PH] = HOWL_TARGET
+                ph[GRABBER] = g
+                j = _cell(j, out, x, col + 1 + g, g, 1, st, ph, kit)
+                ph[PH] = HOWL_GROW
+                for k in range(n):
+                    if k == g:
+                        continue
+                    for i in range(STATE_LEN):
+                        st2[i] = st[i]
+                    howl_take(st2, k)
+                    j = _cell(j, out, x, col + 1 + n + g * n + k, t, 0, st2, ph, kit)
+    return j
