@@ -78,11 +78,10 @@ class ShaveBatch:
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        self.game = (
-            game if game is not None else build_game("shave-a-sheep", players, rules, max_turns)
-        )
-        if not isinstance(self.game, ShaveGame):
-            raise SheepfoldError(f"ShaveBatch plays Shave a Sheep, not {self.game.name}")
+        built = game if game is not None else build_game("shave-a-sheep", players, rules, max_turns)
+        if not isinstance(built, ShaveGame):
+            raise SheepfoldError(f"ShaveBatch plays Shave a Sheep, not {built.name}")
+        self.game: ShaveGame = built
         self.num_envs = num_envs
         self.num_players = n = self.game.num_players
         self.num_actions = self.game.info.num_distinct_actions
@@ -298,9 +297,8 @@ def kernel_kit(game: ShaveGame, prm: np.ndarray) -> tuple[np.ndarray, ...]:
 
 def _encoding(enc: Any, game: ShaveGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The encoder's layout for the kernel: (piece offsets and size, float constants, verbs)."""
-    names = ("seat", "phase", "turn", "to_move", "middle", "sheep", "piles", "wolf")
-    names += ("roll", "roll_verbs", "grabber", "progress")
-    lay = np.array([enc.o[k] for k in names] + [enc.size], dtype=np.int64)
+    names = "seat phase turn to_move middle sheep piles wolf roll roll_verbs grabber progress"
+    lay = np.array([enc.o[k] for k in names.split()] + [enc.size], dtype=np.int64)
     fl = np.array([enc.inv_wool, enc.inv_max, enc.inv_turns], dtype=np.float64)
     verbs = np.zeros((len(game.faces), 5), dtype=np.int64)
     for f, vs in enumerate(enc.face_verbs):
