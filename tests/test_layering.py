@@ -1,6 +1,6 @@
 """The layering, checked: arrows point inward, toward the rules, never outward.
 
-    core  <-  games  <-  bots  <-  (lab | interop | server)  <-  cli
+    core  <-  games  <-  bots  <-  (lab | interop | server)  <-  vector  <-  analysis  <-  cli
 
 A module may import its own layer or any layer below it, never one above; lab, interop and
 server sit side by side and import none of each other. Every import counts: at module level,
@@ -20,7 +20,17 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "sheepfold"
 
 # The order, bottom to top. Lab, interop and server share a rank but not a layer.
-RANK = {"core": 0, "games": 1, "bots": 2, "lab": 3, "interop": 3, "server": 3, "cli": 4}
+RANK = {
+    "core": 0,
+    "games": 1,
+    "bots": 2,
+    "lab": 3,
+    "interop": 3,
+    "server": 3,
+    "vector": 4,  # batched simulation: on the interop's encoding
+    "analysis": 5,  # research tools: on the solver, the bots and the vector kernels
+    "cli": 6,
+}
 
 # Modules outside the layer packages, each placed in a layer.
 LEAVES = {

@@ -48,6 +48,7 @@ KERNEL_MODULES = (
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",
+    "sheepfold.vector.shave_kernel",
 )
 
 _PACKAGE = Path(__file__).resolve().parent  # the folder of the ``sheepfold`` package

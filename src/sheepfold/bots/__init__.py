@@ -104,6 +104,7 @@ _BOT_MODULES: list[str] = [
     "sheepfold.bots.greedy",
     "sheepfold.bots.dolly",
     "sheepfold.bots.perfect",
+    "sheepfold.bots.best_response",
 ]
 
 

@@ -45,6 +45,8 @@ from sheepfold.interop.encoding import encoder_for, render_text
 
 ENV_IDS = {"dolly-crush": "sheepfold/DollyCrush-v0", "shave-a-sheep": "sheepfold/ShaveASheep-v0"}
 _ENV_CLASSES = {"dolly-crush": "DollyCrushEnv", "shave-a-sheep": "ShaveASheepEnv"}
+#: batched versions (gymnasium.make_vec(..., vectorization_mode="vector_entry_point"))
+_VECTOR_ENTRY = {"shave-a-sheep": "sheepfold.vector.gym_shave:make"}
 _ILLEGAL = ("lose", "random", "raise")
 
 
@@ -218,7 +220,8 @@ def register() -> None:
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             entry_point = f"sheepfold.interop.gymnasium:{_ENV_CLASSES[game]}"
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            vector = _VECTOR_ENTRY.get(game)
+            gymnasium.register(id=env_id, entry_point=entry_point, vector_entry_point=vector)
 
 
 register()

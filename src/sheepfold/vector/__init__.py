@@ -1,0 +1,24 @@
+"""Batched simulation on the compiled kernels: many games stepped at once from numpy arrays.
+
+- :class:`sheepfold.vector.shave.ShaveBatch`: Shave a Sheep, every seat played by the caller
+  (or some inside the batch by the kernel's random and greedy policies);
+- :mod:`sheepfold.vector.gym_shave`: a ``gymnasium.vector.VectorEnv`` on top of it
+  (``gymnasium.make_vec("sheepfold/ShaveASheep-v0", num_envs=N,
+  vectorization_mode="vector_entry_point")``).
+
+Needs numba (the ``fast`` extra); Gymnasium only for :mod:`~sheepfold.vector.gym_shave`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ShaveBatch"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ShaveBatch":
+        from sheepfold.vector.shave import ShaveBatch
+
+        return ShaveBatch
+    raise AttributeError(name)

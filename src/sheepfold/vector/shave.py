@@ -1,0 +1,306 @@
+"""Thousands of Shave a Sheep games stepped at once from numpy arrays, on the compiled kernel.
+
+    from sheepfold.vector import ShaveBatch
+
+    batch = ShaveBatch(4096, players=2, rules="howling-wolf", seed=0)
+    obs, info = batch.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        actions = batch.sample_actions(rng)          # or your policy's, from obs and info["action_mask"]
+        obs, rewards, terminated, truncated, info = batch.step(actions)
+
+Every env stands at a decision of the seat to move (``current_player()``), exactly the
+engine's decisions and action ids (:mod:`sheepfold.games.shave_a_sheep.game`, rerolls and every
+house rule included: a decision with one legal action is still a decision, as in the engine).
+Chance (the die, Howling Wolf's grab) is resolved inside with the kernel's counter-based random
+numbers: env ``i``'s ``g``-th game after ``reset(seed=s)`` is the same whatever the other envs
+do. ``record=True`` keeps every env's engine history (chance outcomes and decisions, the
+engine's ``apply`` order): :meth:`ShaveBatch.history` replays through the engine.
+
+Observations are :class:`~sheepfold.games.shave_a_sheep.observation.ShaveEncoder`'s (the
+Gymnasium, PettingZoo and OpenSpiel adapters' encoding), float32 ``(num_envs, size)``, seen from
+the seat to move (once a game is over, from the seat that decided last); :meth:`observe` gives
+any seat's. Rewards ``(num_envs, players)`` are every seat's win share on the step a game ends
+(the engine's ``Outcome.shares``: a game cut at ``max_turns`` is truncated and gives 1/n each),
+else 0. With ``autoreset=True`` (the default) an env whose game ended starts its next game in the
+same step: ``obs`` is the new game's, ``info["final_obs"]`` holds the last observation of the
+ended game and ``info["_final"]`` says which envs ended.
+
+Seats may also be played inside the batch (``opponents``): the learner's view that the
+Gymnasium vector env (:mod:`sheepfold.vector.gym_shave`) gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from sheepfold.core.protocol import IllegalAction, SheepfoldError
+from sheepfold.games.shave_a_sheep.game import PHASE_NAMES, ShaveGame
+from sheepfold.games.shave_a_sheep.kernel import layout as L
+from sheepfold.games.shave_a_sheep.kernel.play import GREEDY, RANDOM, TRACE_PER_TURN
+from sheepfold.interop import _UNSET, build_game
+from sheepfold.interop.encoding import encoder_for
+from sheepfold.vector import shave_kernel as K
+
+#: the policies a batch can play inside, by bot name
+INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
+#: the history kept per env with ``record=True`` when the game has no turn limit
+UNLIMITED_RECORD = 100_000
+
+
+class ShaveBatch:
+    """``num_envs`` Shave a Sheep games stepped together (see the module docstring).
+
+    ``players``, ``rules`` (a mapping, a rules object or a rule-set name) and ``max_turns``
+    are the Gymnasium env's (:func:`sheepfold.interop.build_game`; ``game`` takes a
+    :class:`ShaveGame` instead). ``opponents``: None (the caller plays every seat) or the
+    policies of the seats other than ``seat`` (one name for all, or one per seat in seat
+    order): ``"random"`` or ``"greedy"``; then ``seat`` (an int or ``"random"``: drawn per game)
+    is the caller's and the observations are always that seat's.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        rules: Mapping[str, Any] | Any = None,
+        seed: int = 0,
+        *,
+        max_turns: int | None = _UNSET,
+        game: ShaveGame | None = None,
+        opponents: str | Sequence[str] | None = None,
+        seat: int | str = 0,
+        autoreset: bool = True,
+        record: bool = False,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        built = game if game is not None else build_game("shave-a-sheep", players, rules, max_turns)
+        if not isinstance(built, ShaveGame):
+            raise SheepfoldError(f"ShaveBatch plays Shave a Sheep, not {built.name}")
+        self.game: ShaveGame = built
+        self.num_envs = num_envs
+        self.num_players = n = self.game.num_players
+        self.num_actions = self.game.info.num_distinct_actions
+        self.encoder = encoder_for(self.game)
+        self.obs_size = self.encoder.size
+        self.prm = L.rules_record(self.game)
+        self.autoreset = autoreset
+        self.seed = int(seed)
+        opp, learner, random_seat = _seats(opponents, seat, n)
+        self.opponents = opponents
+        self._cfg = np.array([int(autoreset), int(random_seat), int(record)], dtype=np.int64)
+        self._kit = kernel_kit(self.game, self.prm)
+        E = num_envs
+        st = np.zeros((E, L.STATE_LEN), dtype=np.int64)
+        ph = np.full((E, K.PH_LEN), -1, dtype=np.int64)
+        ph[:, K.PH] = K.PH_OVER
+        ph[:, K.LEARNER] = learner
+        codes = np.full((E, n), K.EXTERNAL, dtype=np.int64)
+        if opponents is not None and not random_seat:
+            others = [s for s in range(n) if s != learner]
+            codes[:, others] = opp
+        maxt = int(self.prm[L.P_MAXT]) or UNLIMITED_RECORD // TRACE_PER_TURN
+        trace = np.zeros((E, TRACE_PER_TURN * maxt if record else 0), dtype=np.int64)
+        self._state = (
+            st,
+            ph,
+            codes,
+            opp,
+            np.zeros((0, 1, 1), np.int8),
+            trace,
+            np.zeros(E, np.int64),
+        )
+        self._keys = np.zeros(E, dtype=np.uint64)
+        self._games = np.zeros(E, dtype=np.int64)
+        self._obs = np.zeros((E, self.obs_size), dtype=np.float32)
+        self._mask = np.zeros((E, self.num_actions), dtype=np.bool_)
+
+    # -- reading the batch ------------------------------------------------------------------
+    @property
+    def states(self) -> np.ndarray:
+        """The kernel's state vectors, ``(num_envs, STATE_LEN)`` (read only: a copy)."""
+        return self._state[0].copy()
+
+    def phases(self) -> np.ndarray:
+        """Each env's engine phase (``CHOOSE``, ``HOWL_TARGET``, ``HOWL_GROW`` or ``OVER``)."""
+        return self._state[1][:, K.PH].copy()
+
+    def current_player(self) -> np.ndarray:
+        """The seat that decides in each env, int ``(num_envs,)``; -1 where the game is over."""
+        st, ph = self._state[0], self._state[1]
+        out = np.where(ph[:, K.PH] == K.HOWL_TARGET, ph[:, K.GRABBER], st[:, L.TURN])
+        out[ph[:, K.PH] == K.PH_OVER] = -1
+        return out
+
+    def over(self) -> np.ndarray:
+        """Which envs stand at the end of a game (only without autoreset, or before reset)."""
+        return self._state[1][:, K.PH] == K.PH_OVER
+
+    def legal_mask(self) -> np.ndarray:
+        """The legal actions of each env's decision, bool ``(num_envs, num_actions)``."""
+        K.masks_all(self._state, self._kit, self._mask)
+        return self._mask.copy()
+
+    def observe(self, seats: int | np.ndarray | None = None) -> np.ndarray:
+        """Every env's observation from ``seats`` (one seat for all, one per env, or None: the
+        batch's own observer), float32 ``(num_envs, size)``."""
+        s = np.full(self.num_envs, -1 if seats is None else 0, dtype=np.int64)
+        if seats is not None:
+            s[:] = seats
+            if np.any((s < 0) | (s >= self.num_players)):
+                raise ValueError(f"seats must be 0..{self.num_players - 1}")
+        out = np.zeros((self.num_envs, self.obs_size), dtype=np.float32)
+        K.observe_all(s, self._state, self._kit, out)
+        return out
+
+    def learner_seats(self) -> np.ndarray:
+        """The caller's seat in each env (with ``opponents``; -1 without: every seat)."""
+        return self._state[1][:, K.LEARNER].copy()
+
+    def history(self, env: int) -> list[int]:
+        """The engine actions (chance outcomes and decisions) of env ``env``'s current game,
+        in order: applying them to ``game.new_initial_state()`` gives its position."""
+        trace, tlen = self._state[5], self._state[6]
+        if trace.shape[1] == 0:
+            raise SheepfoldError("the batch keeps no history: create it with record=True")
+        k = int(tlen[env])
+        if k > trace.shape[1]:
+            raise SheepfoldError(f"env {env}'s game is longer than the history kept")
+        return [int(a) for a in trace[env, :k]]
+
+    def game_seeds(self) -> np.ndarray:
+        """How many games each env started since the batch was made (its game counter)."""
+        return self._games.copy()
+
+    # -- playing --------------------------------------------------------------------------------
+    def reset(
+        self, seed: int | None = None, envs: np.ndarray | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
+        game counters from it (None: go on with the current seed and counters)."""
+        if seed is not None:
+            self.seed = int(seed)
+            self._games[:] = 0
+        which = np.ones(self.num_envs, np.bool_) if envs is None else self._env_mask(envs)
+        K.reset_many(which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg)
+        K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._obs)
+        K.masks_all(self._state, self._kit, self._mask)
+        return self._obs.copy(), {"action_mask": self._mask.copy()}
+
+    def step(
+        self, actions: Any, resets: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Every env plays its action (``resets``: a bool mask of envs that start a new game
+        instead, their action ignored). Returns ``(obs, rewards, terminated, truncated, info)``;
+        ``info["action_mask"]`` is the legal mask of the new decisions. An action that is not
+        legal (or an env whose game is over, without autoreset) raises IllegalAction naming
+        the env, its decision and its legal actions; nothing is played then."""
+        E = self.num_envs
+        acts = self._actions(actions)
+        skip = np.zeros(E, np.bool_) if resets is None else self._env_mask(resets)
+        bad, why = K.check_actions(acts, skip, self._state, self._kit)
+        if bad >= 0:
+            raise IllegalAction(self._illegal(int(bad), int(acts[bad]), int(why)))
+        rew = np.zeros((E, self.num_players), dtype=np.float32)
+        term = np.zeros(E, np.bool_)
+        trunc = np.zeros(E, np.bool_)
+        ended = np.zeros(E, np.bool_)
+        final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
+        out = (self._obs, self._mask, rew, term, trunc, final, ended)
+        K.step_many(
+            acts, skip, self.seed, self._games, self._keys, self._state, self._kit, self._cfg, out
+        )
+        info: dict[str, Any] = {"action_mask": self._mask.copy()}
+        if self.autoreset:
+            info["final_obs"] = final
+            info["_final"] = ended
+        return self._obs.copy(), rew, term, trunc, info
+
+    def sample_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """A uniformly random legal action per env (-1 where the game is over)."""
+        u = (rng or np.random.default_rng()).random(self.num_envs)
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        K.sample_actions(self._mask, u, out)
+        return out
+
+    # -- checks ---------------------------------------------------------------------------------
+    def _actions(self, actions: Any) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(
+                f"actions must be one int per env, shape ({self.num_envs},), not {a.shape}"
+            )
+        if a.dtype.kind not in "iu":
+            if a.dtype.kind == "f" and np.all(a == np.round(a)):
+                a = a.astype(np.int64)
+            else:
+                raise ValueError(f"actions must be integers, not {a.dtype}")
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    def _env_mask(self, envs: Any) -> np.ndarray:
+        m = np.asarray(envs)
+        if m.shape != (self.num_envs,) or m.dtype != np.bool_:
+            raise ValueError(
+                f"an env mask is bool of shape ({self.num_envs},), not {m.dtype} {m.shape}"
+            )
+        return np.ascontiguousarray(m)
+
+    def _illegal(self, env: int, action: int, why: int) -> str:
+        if why == K.ERR_OVER:
+            return (
+                f"env {env}: its game is over (autoreset is off): reset it "
+                "(reset(envs=mask)) or pass it in step's resets"
+            )
+        st, ph = self._state[0][env], self._state[1][env]
+        legal = np.flatnonzero(self.legal_mask()[env]).tolist()
+        seat = int(ph[K.GRABBER]) if ph[K.PH] == K.HOWL_TARGET else int(st[L.TURN])
+        phase = PHASE_NAMES[int(ph[K.PH])]
+        face = self.game.faces[int(ph[K.FACE])] if ph[K.FACE] >= 0 else "-"
+        return (
+            f"env {env}: action {action} is illegal for seat {seat} at its {phase!r} decision "
+            f"(rolled {face}); legal actions: {legal}"
+        )
+
+
+def _seats(
+    opponents: str | Sequence[str] | None, seat: int | str, n: int
+) -> tuple[np.ndarray, int, bool]:
+    """(the other seats' policy codes in seat order, the learner seat or -1, random seat)."""
+    if opponents is None:
+        return np.zeros(0, np.int64), -1, False
+    specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+    if len(specs) != n - 1:
+        raise ValueError(f"{len(specs)} opponents given for {n - 1} other seat(s)")
+    bad = [s for s in specs if s not in INSIDE_POLICIES]
+    if bad:
+        raise ValueError(
+            f"a batch plays only {', '.join(INSIDE_POLICIES)} inside, not {', '.join(map(repr, bad))}"
+        )
+    opp = np.array([INSIDE_POLICIES[s] for s in specs], dtype=np.int64)
+    if seat == "random":
+        return opp, 0, True
+    if not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
+    return opp, seat, False
+
+
+def kernel_kit(game: ShaveGame, prm: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What the batch kernels take besides the envs: (rules ``prm``, a legal-action buffer, a
+    trial state vector, and the observation's layout of ``game``'s encoder)."""
+    kit = (prm, np.zeros(16, np.int64), np.zeros(L.STATE_LEN, np.int64))
+    return kit + _encoding(encoder_for(game), game)
+
+
+def _encoding(enc: Any, game: ShaveGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The encoder's layout for the kernel: (piece offsets and size, float constants, verbs)."""
+    names = "seat phase turn to_move middle sheep piles wolf roll roll_verbs grabber progress"
+    lay = np.array([enc.o[k] for k in names.split()] + [enc.size], dtype=np.int64)
+    fl = np.array([enc.inv_wool, enc.inv_max, enc.inv_turns], dtype=np.float64)
+    verbs = np.zeros((len(game.faces), 5), dtype=np.int64)
+    for f, vs in enumerate(enc.face_verbs):
+        verbs[f, vs] = 1
+    return lay, fl, verbs
