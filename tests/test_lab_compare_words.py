@@ -60,3 +60,15 @@ def test_p_value_agrees_with_the_percentile_interval() -> None:
             assert excludes == (p < 0.05), (lo, hi, p)
     assert _p_value(np.zeros(400)) == 1.0
     assert math.isclose(_p_value(np.ones(400)), 2 / 401)
+
+
+def test_length_metrics_move_against_the_mean_length() -> None:
+    """A length's spread going from 0 to 0.05 turns in games of 8 turns is no big move (it was
+    1.0 on its own scale, and led a Dolly Crush verdict)."""
+    diffs = [
+        _diff("length_mean", "num", 8.0, 8.0, "game length", sig=False),
+        _diff("length_sd", "num", 0.0, 0.05, "length spread"),
+        _diff("balance", "pct", 0.90, 0.94, "balance"),
+    ]
+    text = verdict(diffs, "graded", "cascades")
+    assert text.startswith("The biggest change from graded to cascades: balance")

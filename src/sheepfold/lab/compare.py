@@ -187,14 +187,23 @@ def _pm(lo: float | None, hi: float | None) -> float:
     return (hi - lo) / 2
 
 
-def movement(d: Diff) -> float:
+def movement(d: Diff, scale: float | None = None) -> float:
     """How far a metric moved, on one scale from 0 to 1 for every kind: the change in points of
     100 for shares (+5 pp is 0.05), and for lengths and counts the change over the two values'
-    sum (|B - A| / (|A| + |B|): 1 -> 3 is 0.5, a change to or from 0 is 1)."""
+    sum (|B - A| / (|A| + |B|): 1 -> 3 is 0.5), or over ``scale`` when given (the length
+    metrics are measured against the mean length: a standard deviation going from 0 to 0.05
+    turns is no move at all in games of 8 turns)."""
     if d.kind in ("pct", "pp"):
         return abs(d.diff)
-    total = abs(d.a) + abs(d.b)
-    return abs(d.diff) / total if total else 0.0
+    total = scale if scale is not None else abs(d.a) + abs(d.b)
+    return min(1.0, abs(d.diff) / total) if total else 0.0
+
+
+def _movements(diffs: list[Diff]) -> dict[str, float]:
+    """Every metric's :func:`movement`, the length metrics against the mean length."""
+    L = next((d for d in diffs if d.key == "length_mean"), None)
+    length = abs(L.a) + abs(L.b) if L is not None else None
+    return {d.key: movement(d, length if d.key.startswith("length") else None) for d in diffs}
 
 
 #: metrics the verdict leaves out: the turn limit has its own sentence; with seat 0's share
@@ -213,7 +222,8 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None =
         if d.key not in _NOT_IN_VERDICT
         and not (d.key.startswith("win_seat") and d.key != "win_seat0")
     ]
-    moved = sorted((d for d in rest if d.significant), key=movement, reverse=True)
+    moves = _movements(diffs)
+    moved = sorted((d for d in rest if d.significant), key=lambda d: moves[d.key], reverse=True)
     if moved:
         lead = _words(moved[0], name_a, name_b)
         text = (lead[0].upper() + lead[1:] if lead.startswith("the ") else lead) + "."
