@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -77,9 +79,14 @@ def test_episodes_are_seeded_and_pay_the_win_share(cls, kwargs) -> None:
     "game,name",
     [(g, b) for g in ("dolly-crush", "shave-a-sheep") for b in sorted(available_bots(g))],
 )
-def test_every_registered_bot_can_be_the_opponent(game: str, name: str) -> None:
+def test_every_registered_bot_can_be_the_opponent(game: str, name: str, tmp_path: Any) -> None:
     # A few steps only: some bots think for a while (the bot layer tests their play); a game of
     # 8 wool, which the perfect bot solves in a moment (the whole rulebook game: 30 s or more).
+    if name == "best-response":  # it plays a saved file: the best response to greedy, seat 0
+        from sheepfold.analysis import exploitability
+
+        found = exploitability("greedy", 2, {"wool": 8}, seat=1, against=())
+        name = f"best-response:{found.save_best_response(tmp_path / 'br.npz', seat=0)}"
     if game == "dolly-crush":
         env: SheepfoldEnv = DollyCrushEnv(players=2, opponents=name, seat=1)
     else:
