@@ -123,6 +123,8 @@ class Session:
     state: Any = None
     saved: bool = False
     race_explained: bool = False
+    #: Shave a Sheep: (middle, safe piles) when the end was found, before the final shear
+    end_snapshot: tuple[int, list[int]] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -149,6 +151,21 @@ class Session:
             render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None))
         )
 
+    def watch_end(self) -> None:
+        """Shave a Sheep: note the middle and the piles when the end is found, before the
+        final shear (its payments under a shear cost put wool back in the middle), so the end
+        screen can say why the game ended without contradicting the board."""
+        if self.is_dolly:
+            return
+        st = self.state
+        final_shear = st._final_shear
+
+        def noted() -> None:
+            self.end_snapshot = (st.middle, list(st.piles))
+            final_shear()
+
+        st._final_shear = noted
+
     # -- the game loop -----------------------------------------------------------------
     def run(self) -> None:
         from sheepfold.bots import make_bot
@@ -160,6 +177,7 @@ class Session:
         warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
         prepare_bots(list(self.bots.values()))
         self.state = self.game.new_initial_state(seed=self.seed)
+        self.watch_end()
         resolve_chance(self.state)
         try:
             while not self.state.is_terminal():
@@ -300,10 +318,6 @@ class Session:
                 self.say(
                     f"Auto-shear: {self.who(s)}'s full sheep is shorn, {gained} to the safe pile."
                 )
-        if st.is_terminal() and not st.truncated:
-            self.say(
-                "The last piece of wool has left the middle: every sheep is shorn one last time."
-            )
 
     # -- describing actions ------------------------------------------------------------
     def describe(self, action: int) -> str:
@@ -427,10 +441,16 @@ class Session:
             console.print()
             console.rule("The game is over")
             console.print(render_view(view, self.names, False, getattr(self.game, "points", None)))
-            if self.is_dolly and view.get("aborted"):
-                self.say("The refill clean-up gave up after too many rounds (ruling 6).")
+            self.say(f"[bold]{escape(self.end_reason())}[/]")
             console.print(result_table(view, self.names))
         self.save_record(stopped)
+
+    def end_reason(self) -> str:
+        from sheepfold.cli.render import dolly_end_reason, shave_end_reason
+
+        if self.is_dolly:
+            return dolly_end_reason(self.state, self.names)
+        return shave_end_reason(self.state, self.names, self.end_snapshot)
 
     def save_record(self, stopped: bool) -> None:
         from sheepfold.core.records import save_record

@@ -301,3 +301,63 @@ def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
             mark, str(s), escape(names[s]), str(int(sc) if float(sc).is_integer() else sc)
         )
     return table
+
+
+# -- why the game ended -------------------------------------------------------------------
+def dolly_end_reason(state: Any, names: Sequence[str]) -> str:
+    """Why a finished Dolly Crush game ended, in the order the engine checks (ruling 6's
+    clean-up, ruling 8, then the house rules ``rounds`` and ``end_points``)."""
+    from sheepfold.games.dolly_crush.cards import EMPTY
+
+    names = display_names(names)
+    g = state.game
+    r = g.rules
+    if state.aborted:
+        return (
+            "The game ended because the refill's clean-up gave up after "
+            f"{_plural(r.max_cleanup_rounds, 'round')} of lines (ruling 6)."
+        )
+    if state.turns == 0 and EMPTY in state.flock:
+        return "The game ended before it began: the deck could not fill the flock (ruling 8)."
+    if not state.deck:
+        return "The game ended because the deck ran out (ruling 8)."
+    if g.max_turns is None:
+        if all(d == state._all_dogs() for d in state.dogs_played):
+            return "The game ended because every dog card has been played (ruling 8)."
+    elif state.turns >= g.max_turns:
+        return f"The game ended after {_plural(r.rounds, 'round')} (house rule rounds)."
+    target = r.end_points
+    scores = state.scores()
+    if target is not None and max(scores) >= target:
+        who = " and ".join(names[s] for s, v in enumerate(scores) if v >= target)
+        return f"The game ended because {who} reached the points target of {target}."
+    return "The game is over."
+
+
+def shave_end_reason(
+    state: Any, names: Sequence[str], at_end: tuple[int, list[int]] | None = None
+) -> str:
+    """Why a finished Shave a Sheep game ended. ``at_end``: (wool in the middle, safe piles)
+    when the end was found, before the final shear (the final shear may pay pieces back under
+    a shear cost, so the middle it leaves need not be empty)."""
+    names = display_names(names)
+    r = state.game.rules
+    if state.truncated:
+        return f"The game ended at the turn limit ({r.max_turns} turns): no result."
+    middle, piles = at_end if at_end is not None else (state.middle, list(state.piles))
+    if middle == 0:
+        text = "The game ended because the last piece of wool left the middle"
+        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+    elif r.target is not None and max(piles) >= r.target:
+        who = " and ".join(names[s] for s, v in enumerate(piles) if v >= r.target)
+        text = f"The game ended because {who}'s safe pile reached the target of {r.target}"
+        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+    else:
+        text = "The game is over."
+    back = state.middle - middle
+    if back > 0:
+        text += (
+            f" The final shear paid {_plural(back, 'piece')} back to the middle (a shear costs "
+            f"{r.cost}), so the middle shows {state.middle}."
+        )
+    return text

@@ -1,0 +1,80 @@
+"""Terminal play (issue 16, "A terminal game people enjoy"): the end screen says why the game
+ended, clean-ups are announced, fair dog cards by default, save / load / undo, line editing,
+and a replay to step through."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from sheepfold.cli.main import app
+
+runner = CliRunner()
+BOTS = ["--seat", "bot:greedy", "--seat", "bot:random", "--seed", "2"]
+DOLLY_BOTS = ["dolly-crush", *BOTS, "--breed", "bobtail", "--breed", "border-collie"]
+
+
+def invoke(args: list[str], lines: list[str] | None = None):
+    return runner.invoke(app, ["play", *args], input="\n".join(lines or []) + "\n")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- 1. the end screen says why the game ended ----------------------------------------------
+@pytest.mark.parametrize(
+    "extra, reason",
+    [
+        ([], "because every dog card has been played (ruling 8)"),
+        (["--set", "white_per_type=4", "--set", "black_per_type=0"], "the deck ran out"),
+        (
+            ["--set", "types=2", "--set", "max_cleanup_rounds=1"],
+            "the refill's clean-up gave up after 1 round of lines (ruling 6)",
+        ),
+        (["--set", "end_points=6"], "bot:greedy reached the points target of 6"),
+        (["--set", "rounds=1"], "The game ended after 1 round (house rule rounds)"),
+    ],
+)
+def test_dolly_end_screen_says_why(extra: list[str], reason: str) -> None:
+    res = invoke([*DOLLY_BOTS, *extra])
+    assert res.exit_code == 0, res.output
+    end = flat(res.output.split("The game is over")[1])
+    assert reason in end
+
+
+@pytest.mark.parametrize(
+    "extra, reason",
+    [
+        ([], "because the last piece of wool left the middle: every sheep was shorn"),
+        (["--set", "target=8"], "bot:random's safe pile reached the target of 8"),
+        (["--set", "max_turns=6"], "at the turn limit (6 turns): no result"),
+    ],
+)
+def test_shave_end_screen_says_why(extra: list[str], reason: str) -> None:
+    res = invoke(["shave-a-sheep", *BOTS, *extra])
+    assert res.exit_code == 0, res.output
+    end = flat(res.output.split("The game is over")[1])
+    assert reason in end
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shave_end_screen_under_a_shear_cost_does_not_contradict_the_board(seed: int) -> None:
+    """Cutting costs: the final shear pays a piece per sheep back, so the middle it leaves is
+    not empty; the end screen says so instead of only "the last piece left the middle"."""
+    res = invoke(
+        ["shave-a-sheep", "--seat", "bot:greedy", "--seat", "bot:random", "--seed", str(seed)]
+        + ["--rules", "cutting-costs"]
+    )
+    assert res.exit_code == 0, res.output
+    end = res.output.split("The game is over")[1]
+    middle = int(re.search(r"wool in the middle: (\d+)", end).group(1))  # type: ignore[union-attr]
+    text = flat(end)
+    assert "the last piece of wool left the middle" in text
+    if middle:
+        assert f"The final shear paid {middle} piece" in text
+        assert f"so the middle shows {middle}" in text
+    else:
+        assert "paid" not in text
