@@ -78,3 +78,46 @@ def test_shave_end_screen_under_a_shear_cost_does_not_contradict_the_board(seed:
         assert f"so the middle shows {middle}" in text
     else:
         assert "paid" not in text
+
+
+# -- 2. Dolly Crush clean-ups are announced -----------------------------------------------------
+def _cleanups_by_the_engine(seed: int, extra: list[str]) -> int:
+    """The clean-ups of the same all-bots game, counted by watching the engine's cards waiting
+    to be shuffled back (independent of the CLI's note)."""
+    from sheepfold.bots import make_bot
+    from sheepfold.cli.common import resolve_rules
+    from sheepfold.games import make
+
+    sets = [extra[i + 1] for i in range(0, len(extra), 2)]
+    g = make(
+        "dolly-crush",
+        players=2,
+        rules=resolve_rules("dolly-crush", None, sets, []),
+        breeds=["bobtail", "border-collie"],
+    )
+    bots = [make_bot(b, g, i, seed=seed * 31 + i) for i, b in enumerate(["greedy", "random"])]
+    st = g.new_initial_state(seed=seed)
+    count = 0
+    while not st.is_terminal():
+        if st.is_chance_node():
+            rounds = st.cleanup_rounds
+            st.apply_unchecked(st.sample_chance(None))
+            count += st.cleanup_rounds > rounds
+        else:
+            st.apply(bots[st.current_player()].act(st.observe(st.current_player())))
+    return count
+
+
+@pytest.mark.parametrize("extra", [[], ["--set", "types=3"]])
+def test_dolly_cleanups_are_announced(extra: list[str]) -> None:
+    res = invoke([*DOLLY_BOTS, *extra])
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    notes = re.findall(r"Clean-up \(ruling 6\): the refill made lines at ((?:[a-h]\d ?)+)\.", out)
+    expected = _cleanups_by_the_engine(2, extra)
+    assert len(notes) == expected
+    if extra:
+        assert expected > 0
+    for cells in notes:
+        assert len(cells.split()) >= 3
+    assert out.count("score for nobody") == expected

@@ -166,10 +166,52 @@ class Session:
 
         st._final_shear = noted
 
+    def settle(self, announce: bool = True) -> list[list[tuple[str, str]]]:
+        """Resolve the chance events (draws, rolls) up to the next decision. Dolly Crush:
+        return the refill's clean-ups (ruling 6), each as its (cell, card) pairs, which score
+        for nobody; ``announce`` prints them at once."""
+        from sheepfold.core.protocol import CHANCE
+
+        st = self.state
+        cleanups: list[list[tuple[str, str]]] = []
+        while st.current_player() == CHANCE:
+            if not self.is_dolly:
+                st.apply_unchecked(st.sample_chance(None))
+                continue
+            from sheepfold.games.dolly_crush.cards import EMPTY
+
+            board = self.game.board
+            flock = st.flock[:]
+            rounds = st.cleanup_rounds
+            card = st.sample_chance(None)
+            drawn = flock.index(EMPTY) if EMPTY in flock else -1
+            if drawn >= 0:
+                flock[drawn] = card
+            st.apply_unchecked(card)
+            if st.cleanup_rounds > rounds:  # lines out for nobody, cards back into the deck
+                cleanups.append(
+                    [
+                        (board.cell_name(c), board.card_code(flock[c]))
+                        for c in range(len(flock))
+                        if st.flock[c] == EMPTY and flock[c] != EMPTY
+                    ]
+                )
+        if announce:
+            self.announce_cleanups(cleanups)
+        return cleanups
+
+    def announce_cleanups(self, cleanups: list[list[tuple[str, str]]]) -> None:
+        for removed in cleanups:
+            cells = " ".join(cell for cell, _ in removed)
+            self.say(
+                f"[bold]Clean-up (ruling 6):[/] the refill made lines at {escape(cells)}. "
+                f"These {len(removed)} cards score for nobody: they are shuffled back into the "
+                "deck and the cells are refilled."
+            )
+
     # -- the game loop -----------------------------------------------------------------
     def run(self) -> None:
         from sheepfold.bots import make_bot
-        from sheepfold.core.play import resolve_chance
 
         for i, spec in enumerate(self.seats):
             if spec.bot is not None:
@@ -178,7 +220,7 @@ class Session:
         prepare_bots(list(self.bots.values()))
         self.state = self.game.new_initial_state(seed=self.seed)
         self.watch_end()
-        resolve_chance(self.state)
+        self.settle()
         try:
             while not self.state.is_terminal():
                 self.step()
@@ -211,8 +253,9 @@ class Session:
         before = st.clone()
         st.apply(action)
         start = len(st.history)
-        resolve_chance(st)
+        cleanups = self.settle(announce=False)
         self.after_decision(before, action, start)
+        self.announce_cleanups(cleanups)
 
     # -- per-game hooks ----------------------------------------------------------------
     def before_decision(self, p: int) -> None:
