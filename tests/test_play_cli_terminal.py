@@ -121,3 +121,18 @@ def test_dolly_cleanups_are_announced(extra: list[str]) -> None:
     for cells in notes:
         assert len(cells.split()) >= 3
     assert out.count("score for nobody") == expected
+
+
+# -- 3. the Howling Wolf face label ---------------------------------------------------------
+def test_howling_wolf_gray_face_is_labelled_as_the_race() -> None:
+    res = invoke(
+        ["shave-a-sheep", "--seat", "ann", "--seat", "bot:greedy", "--seed", "5"]
+        + ["--rules", "howling-wolf"],
+        ["1"] * 400,
+    )
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert re.search(r"rolled (gray/white|white/gray) \(the wolf race, then you may grow\)", out)
+    assert "grow or wolf" not in out and "wolf or grow" not in out
+    # the faces without gray keep their choices
+    assert re.search(r"rolled (white/green \(grow or swap\)|green/pink \(swap or shear\))", out)

@@ -283,7 +283,8 @@ class Session:
                         f"is drawn by the engine's chance (reaction weights: {self._weights()})."
                     )
                 self.say(
-                    f"[bold]Howling Wolf![/] {escape(self.names[st.turn])} rolled {face}: "
+                    f"[bold]Howling Wolf![/] {escape(self.names[st.turn])} rolled {face} "
+                    "(the wolf race, then they may grow): "
                     f"{self.who(st.grabber)} grabbed the wolf (drawn by chance) and picks another "
                     "player's sheep to lose a piece."
                 )
@@ -308,7 +309,8 @@ class Session:
         from sheepfold.cli.render import face_text
 
         i = st.face
-        return f" rolled {face_text(self.game.faces[i], self.game.face_actions[i])} and"
+        g = self.game
+        return f" rolled {face_text(g.faces[i], g.face_actions[i], g.face_races[i])} and"
 
     def _breed(self, seat: int) -> str:
         from sheepfold.cli.render import BREED_TITLES

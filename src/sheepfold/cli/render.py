@@ -194,7 +194,11 @@ def render_dolly(
 FACE_WORDS = {"grow": "grow", "double": "double", "swap": "swap", "wolf": "wolf", "shear": "shear"}
 
 
-def face_text(face: str, actions: Sequence[str]) -> str:
+def face_text(face: str, actions: Sequence[str], races: bool = False) -> str:
+    """A die face and what it offers. Under Howling Wolf a face that shows gray always starts
+    the race for the wolf (ruling 8), after which the roller may grow: it offers no choice."""
+    if races:
+        return f"{face} (the wolf race, then you may grow)"
     return f"{face} ({' or '.join(actions)})"
 
 
@@ -233,7 +237,9 @@ def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     lines.append(Text(f"die: {', '.join(view['die'])} · variants: {variants}", style="dim"))
     if view["roll"] is not None:
         roller = names[view["turn"]]
-        lines.append(Text(f"{roller} rolled {face_text(view['roll'], view['roll_actions'])}"))
+        acts = view["roll_actions"]
+        races = "howling-wolf" in (view.get("variants") or []) and "wolf" in acts
+        lines.append(Text(f"{roller} rolled {face_text(view['roll'], acts, races)}"))
     return Group(*lines)
 
 
