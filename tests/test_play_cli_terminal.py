@@ -136,3 +136,53 @@ def test_howling_wolf_gray_face_is_labelled_as_the_race() -> None:
     assert "grow or wolf" not in out and "wolf or grow" not in out
     # the faces without gray keep their choices
     assert re.search(r"rolled (white/green \(grow or swap\)|green/pink \(swap or shear\))", out)
+
+
+# -- 4. fair dog cards by default ------------------------------------------------------------
+def _swaps_shown(out: str) -> set[str]:
+    """The dog cards' swap counts in the seat table (``0:1 1:2 ...``)."""
+    return set(re.findall(r"\b\d:(\d)\b", out))
+
+
+def test_dolly_defaults_to_the_graded_dog_cards(tmp_path) -> None:
+    rec = tmp_path / "g.json"
+    res = invoke(
+        ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "1"]
+        + ["--save", str(rec)],
+        ["quit"],
+    )
+    assert res.exit_code == 0, res.output
+    head = flat(res.output.split("\n\n")[0])
+    assert "rules: dolly-graded" in head
+    assert "Fair dog cards: the graded edition (dolly-graded)" in head
+    assert "--rules dolly-rulebook" in head
+    assert "Warning" not in res.output
+    assert _swaps_shown(res.output) == {"1", "2", "3", "4"}
+    import json
+
+    cards = json.loads(rec.read_text())["rules"]["dog_swaps"]  # the record keeps the cards
+    assert set(map(tuple, cards.values())) == {(1, 2, 3, 4)}
+
+
+def test_dolly_rulebook_cards_come_with_a_warning() -> None:
+    res = invoke(
+        ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "1"]
+        + ["--rules", "dolly-rulebook"],
+        ["quit"],
+    )
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert "Warning: unequal dog cards (Pastore Maremmano 1 swap a card; Australian" in out
+    assert "decide the game" in out
+    assert _swaps_shown(res.output) == {"1", "4"}
+
+
+def test_dolly_chosen_breeds_keep_the_rulebook() -> None:
+    """--breed picks the printed cards of those breeds: no silent change of rules."""
+    res = invoke(
+        ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "1"]
+        + ["--breed", "bobtail", "--breed", "border-collie"],
+        ["quit"],
+    )
+    out = flat(res.output)
+    assert "rules: rulebook" in out and "Dog cards: every seat's dog cards: 1 swap a card." in out

@@ -39,6 +39,9 @@ GAME_ANSWERS = {
     **dict.fromkeys(("2", "shave", "shave-a-sheep", "shave a sheep", "s"), "shave-a-sheep"),
 }
 QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
+#: Dolly Crush's rule set at the terminal when none is asked for: every breed's dog cards show
+#: 1, 2, 3 and 4 swaps, so nobody gets 1-swap cards against an Australian Shepherd
+FAIR_DOLLY = "dolly-graded"
 
 
 class Quit(Exception):
@@ -784,8 +787,11 @@ def choose_rules(game: str) -> str | None:
 
     names = [rs.name for rs in all_rulesets(game)]
     console.print("Rule sets: " + ", ".join(safe_markup(n) for n in names), highlight=False)
+    fair = game_spec(game).breeds  # Dolly Crush: fair dog cards unless asked otherwise
     while True:
-        text = ask("rules", "rulebook")
+        text = ask("rules", FAIR_DOLLY if fair else "rulebook")
+        if text == "rulebook" and fair:
+            return "dolly-rulebook"
         if text in ("rulebook", ""):
             return None
         if text in names or Path(text).exists():
@@ -898,9 +904,36 @@ def play_command(
         house = dolly_house_rules(g.rules)
         if house:
             console.print(f"House rules: {escape(', '.join(house))}.", highlight=False)
+        console.print(dog_cards_note(g, rules_name), highlight=False)
     session.run()
     if save is not None and not session.saved:
         raise typer.Exit(1)  # said already: the record could not be written
+
+
+def dog_cards_note(g: Any, rules_name: str) -> str:
+    """The header's word on the dog cards: fair (every seat the same cards), or a warning that
+    they decide the game (the printed cards give some breeds 4 swaps, others 1)."""
+    from sheepfold.cli.render import BREED_TITLES
+
+    def cards(seat: int) -> str:
+        counts = g.dog_swaps[seat]
+        if len(set(counts)) == 1:
+            return f"{counts[0]} swap{'s' * (counts[0] != 1)} a card"
+        return f"{', '.join(str(k) for k in counts)} swaps"
+
+    if len({tuple(s) for s in g.dog_swaps}) == 1:
+        what = f"every seat's dog cards: {cards(0)}"
+        if str(rules_name).startswith(FAIR_DOLLY):
+            return (
+                f"Fair dog cards: the graded edition ({FAIR_DOLLY}), {what}. "
+                "The printed cards: --rules dolly-rulebook."
+            )
+        return f"Dog cards: {what}."
+    seats = "; ".join(f"{BREED_TITLES.get(b, b)} {cards(i)}" for i, b in enumerate(g.breeds))
+    return (
+        f"[bold yellow]Warning:[/] unequal dog cards ({escape(seats)}) decide the game; "
+        f"--rules {FAIR_DOLLY} is fair."
+    )
 
 
 def _check_save(path: Path, force: bool) -> None:
@@ -945,7 +978,20 @@ def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     rules = opts.rules
     if rules is None and interactive:
         rules = choose_rules(game)
-    rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
+    rules_obj = None
+    if rules is None and spec.breeds and not opts.breed:
+        # fair dog cards by default (the printed ones: --rules dolly-rulebook); --set options
+        # the graded cards cannot take (dogs_per_player=6) keep the rulebook, and the header
+        # then warns about unequal cards
+        from sheepfold.core.protocol import RulesError
+
+        try:
+            rules_obj = resolve_rules(game, FAIR_DOLLY, opts.sets, opts.variants)
+            rules = FAIR_DOLLY
+        except RulesError:
+            pass
+    if rules_obj is None:
+        rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
     specs = _seat_specs(game, opts.seat, opts.players)
     unique_names(specs)
     options: dict[str, Any] = {}
