@@ -186,3 +186,94 @@ def test_dolly_chosen_breeds_keep_the_rulebook() -> None:
     )
     out = flat(res.output)
     assert "rules: rulebook" in out and "Dog cards: every seat's dog cards: 1 swap a card." in out
+
+
+# -- 5. save, load and undo -------------------------------------------------------------------
+def _dolly_turn(dog: int) -> list[str]:
+    """Ann's turn with graded dog card ``dog`` (dog + 1 swaps): a1-a2 back and forth."""
+    return [f"dog {dog}"] + ["a1-a2"] * (dog + 1)
+
+
+DOLLY_ANN = ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "3"]
+
+
+def _moves(path) -> list:
+    import json
+
+    return json.loads(path.read_text())["moves"]
+
+
+def test_dolly_save_during_the_game_then_load_goes_on_the_same(tmp_path) -> None:
+    full, part, rest = tmp_path / "full.json", tmp_path / "part.json", tmp_path / "rest.json"
+    turns = [line for d in range(4) for line in _dolly_turn(d)]
+    res = invoke([*DOLLY_ANN, "--save", str(full)], turns)
+    assert res.exit_code == 0 and "Final result" in res.output, res.output
+
+    first, second = _dolly_turn(0) + _dolly_turn(1), _dolly_turn(2) + _dolly_turn(3)
+    # save in the middle of a turn: the record has whole turns, and the game goes on
+    res = invoke(DOLLY_ANN, [*first, "dog 2", "a1-a2", f"save {part}", "a1-a2", "a1-a2", "quit"])
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert (
+        f"Saved the game so far (whole turns; your turn in progress is not in it) in {part}" in out
+    )
+    assert f"sheepfold play --load {part}" in out
+    assert out.count("ann takes") + out.count("ann made no line") == 3  # the game went on
+    assert len(_moves(part)) == 4
+
+    res = invoke(["--load", str(part), "--save", str(rest)], second)
+    assert res.exit_code == 0, res.output
+    assert f"continued from {part} after 4 moves" in flat(res.output)
+    assert "bot:greedy (bot) plays" in res.output  # the bot seat is a bot again
+    assert "Final result" in res.output
+    assert _moves(rest) == _moves(full)
+
+
+def test_shave_save_then_load_goes_on_the_same(tmp_path) -> None:
+    full, part, rest = tmp_path / "full.json", tmp_path / "part.json", tmp_path / "rest.json"
+    args = ["shave-a-sheep", "--seat", "ann", "--seat", "bot:greedy", "--seed", "4"]
+    assert invoke([*args, "--save", str(full)], ["1"] * 300).exit_code == 0
+    res = invoke(args, ["1"] * 5 + [f"save {part}", "quit"])
+    assert "Saved the game so far (whole turns)" in flat(res.output)
+    res = invoke(["--load", str(part), "--save", str(rest)], ["1"] * 300)
+    assert res.exit_code == 0 and "Final result" in res.output, res.output
+    assert _moves(rest) == _moves(full)
+
+
+def test_save_refuses_to_replace_another_file_and_needs_a_name(tmp_path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text("keep me")
+    res = invoke(DOLLY_ANN, ["save", f"save {other}", "quit"])
+    out = flat(res.output)
+    assert "Save where? Type save FILE" in out
+    assert "exists already" in out and other.read_text() == "keep me"
+
+
+def test_load_takes_everything_from_the_record(tmp_path) -> None:
+    part = tmp_path / "p.json"
+    invoke(DOLLY_ANN, [f"save {part}", "quit"])
+    res = invoke(["--load", str(part), "--seed", "4"], [])
+    assert res.exit_code == 2 and "--load takes the game, rules, seed and seats" in res.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    res = invoke(["--load", str(bad)], [])
+    assert res.exit_code == 2 and "not a record sheepfold can continue" in res.output
+
+
+def test_undo_takes_back_swaps_then_the_dog_card(tmp_path) -> None:
+    rec = tmp_path / "u.json"
+    lines = ["undo", "dog 2", "a1-a2", "b1-b2", "undo", "undo", "undo", "dog 0", "c1-c2", "quit"]
+    res = invoke([*DOLLY_ANN, "--save", str(rec)], lines)
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert out.count("Nothing to undo") == 1
+    assert "Undone: the last swap is taken back." in out
+    assert "Undone: the dog card is taken back." in out
+    assert _moves(rec)[0] == {"dog": 0, "swaps": [["c1", "c2"]]}
+
+
+def test_shave_has_nothing_to_undo() -> None:
+    res = invoke(
+        ["shave-a-sheep", "--seat", "ann", "--seat", "bot:greedy", "--seed", "3"], ["undo"]
+    )
+    assert "a Shave a Sheep move is final" in flat(res.output)

@@ -128,6 +128,12 @@ class Session:
     race_explained: bool = False
     #: Shave a Sheep: (middle, safe piles) when the end was found, before the final shear
     end_snapshot: tuple[int, list[int]] | None = None
+    #: Dolly Crush: the positions before each move of the person's turn in progress (undo)
+    undo_stack: list[Any] = field(default_factory=list)
+    #: where ``save`` without a file name writes (--save, else the --load file)
+    save_default: Path | None = None
+    #: files this session has written (``save`` may write them again)
+    written: set[Path] = field(default_factory=set)
 
     @property
     def names(self) -> list[str]:
@@ -221,9 +227,12 @@ class Session:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
         warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
         prepare_bots(list(self.bots.values()))
-        self.state = self.game.new_initial_state(seed=self.seed)
-        self.watch_end()
-        self.settle()
+        if self.state is None:
+            self.state = self.game.new_initial_state(seed=self.seed)
+            self.watch_end()
+            self.settle()
+        else:  # a loaded game (--load): it goes on from the record's last whole turn
+            self.watch_end()
         try:
             while not self.state.is_terminal():
                 self.step()
@@ -253,10 +262,15 @@ class Session:
             )
         else:
             action = self.ask_move(p)
+            st = self.state  # an undo may have put an earlier position back
         before = st.clone()
         st.apply(action)
         start = len(st.history)
         cleanups = self.settle(announce=False)
+        if self.is_dolly and p not in self.bots and st.turns == before.turns:
+            self.undo_stack.append(before)  # the turn goes on: its moves can be taken back
+        else:
+            self.undo_stack.clear()
         self.after_decision(before, action, start)
         self.announce_cleanups(cleanups)
 
@@ -396,6 +410,13 @@ class Session:
             if low in ("hint", "suggest"):
                 self.say(self.hint(p))
                 continue
+            if low == "undo":
+                self.undo(p)
+                st = self.state
+                continue
+            if low == "save" or low.startswith("save "):
+                self.save_now(line[4:].strip())
+                continue
             if not line:
                 continue
             try:
@@ -411,6 +432,54 @@ class Session:
                 continue
             self.say(f"{self.who(p)} plays: {escape(self.describe(action))}")
             return action
+
+    def undo(self, p: int) -> None:
+        """Take back the last move of the person's Dolly Crush turn in progress (a swap, else
+        the dog card), as the web app's Undo does; a finished turn is final."""
+        if not self.undo_stack:
+            if self.is_dolly:
+                self.say(
+                    "Nothing to undo: undo takes back the swaps of your turn in progress "
+                    "(and then its dog card); a finished turn is final."
+                )
+            else:
+                self.say("Nothing to undo: a Shave a Sheep move is final once the die is rolled.")
+            return
+        self.state = self.undo_stack.pop()
+        from sheepfold.games.dolly_crush.game import DOG
+
+        what = "the dog card" if self.state.phase == DOG else "the last swap"
+        self.say(f"Undone: {what} is taken back.")
+        self.show(p)
+
+    def save_now(self, name: str) -> None:
+        """``save [FILE]`` during the game: the record so far (whole turns); the game goes on."""
+        from sheepfold.core.records import save_record
+
+        path = Path(name).expanduser() if name else self.save_default
+        if path is None:
+            self.say("Save where? Type [bold]save FILE[/] (e.g. save game.json).")
+            return
+        if path.is_dir():
+            self.say(f"[red]{escape(str(path))} is a folder:[/] give a file name.")
+            return
+        if path.exists() and path.resolve() not in self.written and path != self.save_default:
+            self.say(
+                f"[red]{escape(str(path))} exists already:[/] choose another name "
+                "(a game's own --save or --load file may be saved again)."
+            )
+            return
+        try:
+            written = save_record(self.state, path, [s.name for s in self.seats])
+        except OSError as e:
+            self.say(f"[red]Could not save to {escape(str(path))}:[/] {escape(str(e))}")
+            return
+        self.written.add(written.resolve())
+        part = "; your turn in progress is not in it" if self.undo_stack else ""
+        self.say(
+            f"Saved the game so far (whole turns{part}) in {escape(str(written))}; continue it "
+            f"later with: sheepfold play --load {escape(str(written))}"
+        )
 
     def prompt(self, p: int) -> str:
         st = self.state
@@ -445,7 +514,9 @@ class Session:
     def help_text(self) -> str:
         common = (
             "  help        this text\n  board       draw the table again\n"
-            "  hint        what the greedy bot would play\n  quit        stop (the record is saved with --save)"
+            "  hint        what the greedy bot would play\n"
+            "  save [FILE] save the game so far (whole turns); the game goes on\n"
+            "  quit        stop (the record is saved with --save)"
         )
         if self.is_dolly:
             return dolly_help(self.game) + common
@@ -530,6 +601,8 @@ def dolly_help(game: Any) -> str:
         f"{game.num_dogs - 1})",
         f"  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-{last}, columns "
         f"1-{board.cols})",
+        "  undo             take back your last swap, then the dog card (the turn's last swap "
+        "is final)",
     ]
     if game.stop is not None:
         lines.append("  stop             end your swaps early (up-to swaps)")
@@ -872,6 +945,13 @@ def play_command(
         "'random'; the order stays clockwise (default: the first --seat)",
     ),
     force: bool = typer.Option(False, "--force", help="let --save replace an existing file"),
+    load: Path = typer.Option(
+        None,
+        "--load",
+        metavar="FILE",
+        help="continue a saved game (a record: its game, rules, seed and seats; names "
+        "written bot:NAME are bots, the others people at this keyboard)",
+    ),
 ) -> None:
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
@@ -883,6 +963,31 @@ def play_command(
 
     if save is not None:
         _check_save(save, force)
+    if load is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("GAME", game),
+                ("--seat", seat),
+                ("--players", players),
+                ("--seed", seed),
+                ("--rules", rules),
+                ("--set", sets),
+                ("--variant", variants),
+                ("--breed", breed),
+                ("--first", first),
+            )
+            if value
+        ]
+        if given:
+            raise fail(
+                f"--load takes the game, rules, seed and seats from the record: drop {', '.join(given)}"
+            )
+        session = _load_session(load, save, hide_scores)
+        session.run()
+        if save is not None and not session.saved:
+            raise typer.Exit(1)
+        return
     opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first, sets, variants)
     try:
         game, g, specs, rules_name = _new_game(opts)
@@ -908,6 +1013,55 @@ def play_command(
     session.run()
     if save is not None and not session.saved:
         raise typer.Exit(1)  # said already: the record could not be written
+
+
+def _load_session(path: Path, save: Path | None, hide_scores: bool) -> Session:
+    """A session that goes on from a saved record: the same game, rules, seed and seats (a
+    name written ``bot:SPEC`` is that bot; any other name is a person at this keyboard)."""
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.core.records import RecordError, parse_record, replay
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise fail(f"--load {path}: {e.strerror or e}") from None
+    try:
+        result = replay(data)
+        seed = parse_record(data).seed
+    except (RecordError, SheepfoldError) as e:
+        raise fail(f"--load {path}: not a record sheepfold can continue: {e}") from None
+    if result.error is not None:
+        raise fail(f"--load {path}: move {result.error.move}: {result.error}")
+    st = result.state
+    game = st.game.name
+    specs: list[SeatSpec] = []
+    for name in result.names:
+        if name.lower().startswith("bot:"):
+            try:
+                specs.append(parse_seat(name, game))
+            except SheepfoldError as e:
+                raise fail(f"--load {path}: seat {name!r}: {e}") from None
+            specs[-1].name = name
+        else:
+            specs.append(SeatSpec(name, None))
+    session = Session(st.game, specs, int(seed or 0), save, hide_scores)
+    session.state = st
+    session.save_default = path
+    session.written.add(path.resolve())
+    console.print(
+        f"[bold]{GAMES[game]}[/] · {len(specs)} players · continued from "
+        f"{escape(str(path))} after {result.moves_applied} moves · seats: "
+        f"{escape(', '.join(session.names))}. Type [bold]help[/] for the moves.",
+        highlight=False,
+    )
+    if session.is_dolly:
+        from sheepfold.cli.render import dolly_house_rules
+
+        house = dolly_house_rules(st.game.rules)
+        if house:
+            console.print(f"House rules: {escape(', '.join(house))}.", highlight=False)
+        console.print(dog_cards_note(st.game, str(st.game.rules.name or "")), highlight=False)
+    return session
 
 
 def dog_cards_note(g: Any, rules_name: str) -> str:
