@@ -277,3 +277,85 @@ def test_shave_has_nothing_to_undo() -> None:
         ["shave-a-sheep", "--seat", "ann", "--seat", "bot:greedy", "--seed", "3"], ["undo"]
     )
     assert "a Shave a Sheep move is final" in flat(res.output)
+
+
+# -- 6. line editing and history --------------------------------------------------------------
+def _play_in_a_terminal(args: list[str], keys: list[bytes], timeout: float = 60) -> str:
+    """The real command on a pseudo-terminal, typing ``keys`` one line at a time."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sheepfold.cli.main", "play", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + timeout
+
+    def read_some() -> bool:
+        nonlocal out
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if not ready:
+            return True
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # the command has ended
+            return False
+        out += data
+        return bool(data)
+
+    try:
+        prompts = 0
+        for key in keys:
+            # a new prompt, and nothing after it: readline is waiting for keys (raw mode)
+            while time.monotonic() < deadline:
+                if not read_some():
+                    break
+                if out.count(b"\n> ") > prompts and out.endswith(b"> "):
+                    break
+            prompts = out.count(b"\n> ")
+            os.write(master, key)
+        while time.monotonic() < deadline and proc.poll() is None:
+            read_some()
+        while read_some() and select.select([master], [], [], 0.1)[0]:
+            pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return out.decode(errors="replace")
+
+
+def test_typed_moves_have_history_and_line_editing_on_a_terminal() -> None:
+    out = _play_in_a_terminal(
+        DOLLY_ANN,
+        [
+            b"hint\r",
+            b"\x1b[A\r",  # up arrow: the line before ("hint") again
+            b"dog 9\x7f0\r",  # backspace: "dog 0"
+            b"quit\r",
+        ],
+    )
+    assert out.count("greedy would play") == 2, out[-3000:]
+    assert "Not a move" not in out and "^[[A" not in out
+    assert "ann plays: dog 0" in re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out)
+
+
+def test_no_line_editing_on_a_pipe() -> None:
+    from sheepfold.cli import play
+
+    play._line_editing = None
+    res = invoke(DOLLY_ANN, ["quit"])
+    assert res.exit_code == 0
+    assert play._line_editing is False

@@ -53,12 +53,41 @@ class BadInput(Exception):
 
 
 # -- reading input ----------------------------------------------------------------------
+_line_editing: bool | None = None
+
+
+def line_editing() -> bool:
+    """Line editing and history for typed moves (Python's ``readline``: arrow keys, the
+    session's earlier lines) when standard input is a terminal; nothing on a pipe."""
+    global _line_editing
+    if _line_editing is None:
+        _line_editing = False
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                import readline
+
+                readline.set_history_length(500)
+                _line_editing = True
+            except ImportError:  # a Python without readline: plain input
+                pass
+    return _line_editing
+
+
 def read_line(prompt: str) -> str:
     """One line of input (prompt shown first). End of input or Ctrl-C raises :class:`Quit`."""
-    console.print(prompt, end="", highlight=False)
+    last = ""
+    if line_editing():  # readline redraws the prompt's last line: give it to input() as text
+        from rich.text import Text
+
+        head, _, tail = prompt.rpartition("\n")
+        if head:
+            console.print(head, highlight=False)
+        last = Text.from_markup(tail).plain
+    else:
+        console.print(prompt, end="", highlight=False)
     sys.stdout.flush()
     try:
-        line = input()
+        line = input(last)
     except EOFError:
         console.print()
         raise Quit("end of input") from None
