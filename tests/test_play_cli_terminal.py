@@ -280,8 +280,15 @@ def test_shave_has_nothing_to_undo() -> None:
 
 
 # -- 6. line editing and history --------------------------------------------------------------
-def _play_in_a_terminal(args: list[str], keys: list[bytes], timeout: float = 60) -> str:
-    """The real command on a pseudo-terminal, typing ``keys`` one line at a time."""
+def _play_in_a_terminal(
+    args: list[str],
+    keys: list[bytes],
+    timeout: float = 60,
+    command: str = "play",
+    prompt: bytes = b"\n> ",
+) -> str:
+    """The real command on a pseudo-terminal, typing ``keys`` one line at a time, each once
+    a new ``prompt`` waits for it."""
     import os
     import pty
     import select
@@ -292,7 +299,7 @@ def _play_in_a_terminal(args: list[str], keys: list[bytes], timeout: float = 60)
     master, slave = pty.openpty()
     env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "xterm"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sheepfold.cli.main", "play", *args],
+        [sys.executable, "-m", "sheepfold.cli.main", command, *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -322,9 +329,9 @@ def _play_in_a_terminal(args: list[str], keys: list[bytes], timeout: float = 60)
             while time.monotonic() < deadline:
                 if not read_some():
                     break
-                if out.count(b"\n> ") > prompts and out.endswith(b"> "):
+                if out.count(prompt) > prompts and out.endswith(prompt.lstrip(b"\n")):
                     break
-            prompts = out.count(b"\n> ")
+            prompts = out.count(prompt)
             os.write(master, key)
         while time.monotonic() < deadline and proc.poll() is None:
             read_some()
@@ -359,3 +366,55 @@ def test_no_line_editing_on_a_pipe() -> None:
     res = invoke(DOLLY_ANN, ["quit"])
     assert res.exit_code == 0
     assert play._line_editing is False
+
+
+# -- 7. replay --step -------------------------------------------------------------------------
+def _a_dolly_record(tmp_path):
+    rec = tmp_path / "d.json"
+    turns = [line for d in range(4) for line in _dolly_turn(d)]
+    assert invoke([*DOLLY_ANN, "--save", str(rec)], turns).exit_code == 0
+    return rec
+
+
+def test_replay_step_prints_every_position_without_a_terminal(tmp_path) -> None:
+    rec = _a_dolly_record(tmp_path)
+    n = len(_moves(rec))
+    res = runner.invoke(app, ["replay", str(rec), "--step"])
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert "Start (8 moves)" in out and n == 8
+    for k in range(1, n + 1):
+        assert f"Move {k} of {n}" in out
+    assert "ann: dog 0, swaps a1-a2" in out
+    assert "changed cells (underlined): a1 a2" in out
+    assert re.search(r"bot:greedy takes \d+ sheep: \+\d+ points", out)
+    assert "deck: 85 -> " in out
+    assert "The game ended because every dog card has been played" in out
+    assert out.endswith("8 moves applied.")
+
+
+def test_replay_step_shows_wool_moving_and_keeps_the_error_contract() -> None:
+    from pathlib import Path
+
+    records = Path(__file__).parent / "records"
+    res = runner.invoke(app, ["replay", str(records / "shave-cutting-costs-end.json"), "--step"])
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    assert "bob: roll x2, action double" in out
+    assert "wool in the middle: 1 -> 2" in out and "ann: safe pile 0 -> 2" in out
+    assert "The final shear paid 2 pieces back to the middle" in out
+    bad = runner.invoke(app, ["replay", str(records / "shave-illegal-swap.json"), "--step"])
+    assert bad.exit_code == 2
+    assert "Move 1 of" in bad.output and "error: move 1: swap needs another player" in flat(
+        bad.output
+    )
+
+
+def test_replay_step_at_a_terminal_waits_for_enter_and_quits_on_q(tmp_path) -> None:
+    rec = _a_dolly_record(tmp_path)
+    out = _play_in_a_terminal(
+        [str(rec), "--step"], [b"\r", b"\r", b"q\r"], command="replay", prompt=b"quit] "
+    )
+    out = flat(re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out))
+    assert "Move 2 of 8" in out and "Move 3 of 8" not in out
+    assert "Stopped after 2 of 8 moves." in out

@@ -180,9 +180,10 @@ def render_dolly(
     names: Sequence[str],
     hide_scores: bool = False,
     points: Sequence[int] | None = None,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
     return Group(
-        flock_table(view),
+        flock_table(view, highlight),
         legend(points, view.get("types") or RULEBOOK_TYPES),
         Text(""),
         dolly_seats_table(view, names, hide_scores),
@@ -256,10 +257,15 @@ def render_view(
     names: Sequence[str],
     hide_scores: bool = False,
     points: Sequence[int] | None = None,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
-    """Draw what ``view`` (a seat's ``observe``) shows."""
+    """Draw what ``view`` (a seat's ``observe``) shows; Dolly Crush's ``highlight`` cells are
+    underlined (what changed)."""
     names = display_names(names)
-    body = RENDERERS[view["game"]](view, names, hide_scores, points)
+    if highlight and view["game"] == "dolly-crush":
+        body = render_dolly(view, names, hide_scores, points, highlight)
+    else:
+        body = RENDERERS[view["game"]](view, names, hide_scores, points)
     if view["finished"]:
         return Group(body, result_line(view, names))
     return body
@@ -270,12 +276,13 @@ def render_state(
     names: Sequence[str] | None = None,
     seat: int | None = None,
     hide_scores: bool = False,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
     """Draw a state as ``seat`` sees it (default: a spectator)."""
     view = state.observe(seat)
     names = seat_names(state.game.num_players, names)
     points = getattr(state.game, "points", None)
-    return render_view(view, names, hide_scores, points)
+    return render_view(view, names, hide_scores, points, highlight)
 
 
 def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
