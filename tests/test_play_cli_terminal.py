@@ -418,3 +418,19 @@ def test_replay_step_at_a_terminal_waits_for_enter_and_quits_on_q(tmp_path) -> N
     out = flat(re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out))
     assert "Move 2 of 8" in out and "Move 3 of 8" not in out
     assert "Stopped after 2 of 8 moves." in out
+
+
+# -- 8. --screen: the board redrawn with what changed since you last looked ---------------------
+def test_screen_shows_what_changed_since_your_last_look() -> None:
+    res = invoke([*DOLLY_ANN, "--screen"], ["dog 0", "a1-a2", "dog 1", "b1-b2", "b2-b3", "quit"])
+    assert res.exit_code == 0, res.output
+    out = flat(res.output)
+    screens = out.split("ann · Dolly Crush · seed 3")
+    assert len(screens) >= 4  # one per decision of ann's
+    assert "Since you last looked:" not in screens[1]  # the first look
+    last = screens[-1]
+    assert "Since you last looked: changed cells (underlined):" in last
+    assert re.search(r"bot:greedy takes \d+ sheep: \+\d+ points", last)
+    assert "bot:greedy (bot) plays: dog" in last  # the bot's moves meanwhile, in the log
+    # the bots' turns draw no board of their own
+    assert out.count("key: b bell") == len(screens) - 1

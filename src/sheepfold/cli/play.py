@@ -163,6 +163,10 @@ class Session:
     save_default: Path | None = None
     #: files this session has written (``save`` may write them again)
     written: set[Path] = field(default_factory=set)
+    #: --screen: a full screen per person's decision, what changed since they last looked
+    screen: bool = False
+    log: list[str] = field(default_factory=list)
+    last_seen: dict[int, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -178,16 +182,51 @@ class Session:
 
     def say(self, text: str) -> None:
         console.print(text, highlight=False)
+        if self.screen:
+            self.log.append(text)
 
     # -- drawing -----------------------------------------------------------------------
     def show(self, seat: int | None = None) -> None:
         from sheepfold.cli.render import render_view
 
+        if self.screen:
+            if seat is not None and seat not in self.bots:
+                self.draw_screen(seat)
+            return  # --screen: the bots' turns go to the log, the board waits for a person
         view = self.state.observe(seat)
         console.print()
         console.print(
             render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None))
         )
+
+    def draw_screen(self, seat: int) -> None:
+        """``--screen``: the whole screen redrawn for a person: the board as their seat sees
+        it, what changed since they last looked underlined (Dolly Crush's cells) and in words,
+        and what happened meanwhile."""
+        from rich.text import Text
+
+        from sheepfold.cli.render import render_view
+        from sheepfold.cli.replay import changed_cells, what_changed
+
+        st = self.state
+        last = self.last_seen.get(seat)
+        changes = what_changed(last, st, self.names) if last is not None else []
+        cells = changed_cells(last, st) if last is not None else []
+        view = st.observe(seat)
+        console.clear()
+        console.rule(f"{escape(self.names[seat])} · {GAMES[self.game.name]} · seed {self.seed}")
+        console.print(
+            render_view(
+                view, self.names, self.hide_scores, getattr(self.game, "points", None), cells
+            )
+        )
+        if last is not None:
+            console.print(Text("Since you last looked:", style="bold"))
+            said = [t.strip() for t in self.log if t.strip()]
+            for line in (changes if changes != ["nothing changed"] else []) + said[-12:]:
+                console.print(Text("  ") + Text.from_markup(line), highlight=False)
+        self.log.clear()
+        self.last_seen[seat] = st.clone()
 
     def watch_end(self) -> None:
         """Shave a Sheep: note the middle and the piles when the end is found, before the
@@ -974,6 +1013,12 @@ def play_command(
         "'random'; the order stays clockwise (default: the first --seat)",
     ),
     force: bool = typer.Option(False, "--force", help="let --save replace an existing file"),
+    screen: bool = typer.Option(
+        False,
+        "--screen",
+        help="redraw the whole screen for each of a person's decisions, with what changed "
+        "since they last looked highlighted",
+    ),
     load: Path = typer.Option(
         None,
         "--load",
@@ -1013,6 +1058,7 @@ def play_command(
                 f"--load takes the game, rules, seed and seats from the record: drop {', '.join(given)}"
             )
         session = _load_session(load, save, hide_scores)
+        session.screen = screen
         session.run()
         if save is not None and not session.saved:
             raise typer.Exit(1)
@@ -1025,7 +1071,7 @@ def play_command(
         raise typer.Exit(0) from None
     if seed is None:
         seed = new_seed()
-    session = Session(g, specs, seed, save, hide_scores)
+    session = Session(g, specs, seed, save, hide_scores, screen=screen)
     title = GAMES[game]
     console.print(
         f"[bold]{title}[/] · {len(specs)} players · rules: {escape(str(rules_name))} · seed {seed} "
