@@ -434,3 +434,25 @@ def test_screen_shows_what_changed_since_your_last_look() -> None:
     assert "bot:greedy (bot) plays: dog" in last  # the bot's moves meanwhile, in the log
     # the bots' turns draw no board of their own
     assert out.count("key: b bell") == len(screens) - 1
+
+
+def test_screen_keeps_hidden_scores_hidden() -> None:
+    res = invoke(
+        [*DOLLY_ANN, "--screen", "--hide-scores"],
+        ["dog 0", "a1-a2", "dog 1", "b1-b2", "b2-b3", "quit"],
+    )
+    out = flat(res.output)
+    assert re.search(r"bot:greedy takes \d+ sheep", out)
+    assert "points" not in out.split("Since you last looked")[-1].replace("(1 pt)", "")
+
+
+def test_interactive_dolly_defaults_to_fair_cards_and_rulebook_means_the_printed_ones() -> None:
+    # game 1 (Dolly Crush), rules: Enter, 2 players, seats: Enter Enter, breeds: Enter Enter
+    res = runner.invoke(app, ["play", "--seed", "1"], input="1\n\n\n\n\n\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "rules [dolly-graded]" in res.output and "rules: dolly-graded" in flat(res.output)
+    res = runner.invoke(app, ["play", "--seed", "1"], input="1\nrulebook\n\n\n\n\n\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "rules: dolly-rulebook" in flat(res.output) and "Warning: unequal dog cards" in flat(
+        res.output
+    )

@@ -210,7 +210,7 @@ class Session:
 
         st = self.state
         last = self.last_seen.get(seat)
-        changes = what_changed(last, st, self.names) if last is not None else []
+        changes = what_changed(last, st, self.names, self.hide_scores) if last is not None else []
         cells = changed_cells(last, st) if last is not None else []
         view = st.observe(seat)
         console.clear()

@@ -194,9 +194,10 @@ def changed_cells(before: Any, after: Any) -> list[str]:
     ]
 
 
-def what_changed(before: Any, after: Any, names: list[str]) -> list[str]:
-    """The move's effect in words: Dolly Crush's cards taken, points and deck; Shave a
-    Sheep's wool in the middle, on each sheep and in each safe pile, and the wolf."""
+def what_changed(before: Any, after: Any, names: list[str], hide_scores: bool = False) -> list[str]:
+    """The move's effect in words: Dolly Crush's cards taken, points (unless ``hide_scores``:
+    the piles are face down, ruling 9) and deck; Shave a Sheep's wool in the middle, on each
+    sheep and in each safe pile, and the wolf."""
     out: list[str] = []
     b, a = before.observe(None), after.observe(None)
     if b["game"] == "dolly-crush":
@@ -207,7 +208,8 @@ def what_changed(before: Any, after: Any, names: list[str]) -> list[str]:
             got = len(a["collected"][s]) - len(b["collected"][s])
             if got:
                 pts = a["scores"][s] - b["scores"][s]
-                out.append(f"{_name(names, s)} takes {got} sheep: +{pts:g} points")
+                score = "" if hide_scores else f": +{pts:g} points"
+                out.append(f"{_name(names, s)} takes {got} sheep{score}")
         if a["deck_size"] != b["deck_size"]:
             out.append(f"deck: {b['deck_size']} -> {a['deck_size']} cards")
     else:
