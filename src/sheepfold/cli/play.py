@@ -222,9 +222,10 @@ class Session:
         )
         if last is not None:
             console.print(Text("Since you last looked:", style="bold"))
-            said = [t.strip() for t in self.log if t.strip()]
-            for line in (changes if changes != ["nothing changed"] else []) + said[-12:]:
-                console.print(Text("  ") + Text.from_markup(line), highlight=False)
+            plain = [Text(t) for t in changes if t != "nothing changed"]  # names as typed
+            said = [Text.from_markup(t.strip()) for t in self.log if t.strip()]  # markup
+            for line in plain + said[-12:]:
+                console.print(Text("  ") + line, highlight=False)
         self.log.clear()
         self.last_seen[seat] = st.clone()
 
