@@ -39,6 +39,9 @@ GAME_ANSWERS = {
     **dict.fromkeys(("2", "shave", "shave-a-sheep", "shave a sheep", "s"), "shave-a-sheep"),
 }
 QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
+#: Dolly Crush's rule set at the terminal when none is asked for: every breed's dog cards show
+#: 1, 2, 3 and 4 swaps, so nobody gets 1-swap cards against an Australian Shepherd
+FAIR_DOLLY = "dolly-graded"
 
 
 class Quit(Exception):
@@ -50,12 +53,41 @@ class BadInput(Exception):
 
 
 # -- reading input ----------------------------------------------------------------------
+_line_editing: bool | None = None
+
+
+def line_editing() -> bool:
+    """Line editing and history for typed moves (Python's ``readline``: arrow keys, the
+    session's earlier lines) when standard input is a terminal; nothing on a pipe."""
+    global _line_editing
+    if _line_editing is None:
+        _line_editing = False
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                import readline
+
+                readline.set_history_length(500)
+                _line_editing = True
+            except ImportError:  # a Python without readline: plain input
+                pass
+    return _line_editing
+
+
 def read_line(prompt: str) -> str:
     """One line of input (prompt shown first). End of input or Ctrl-C raises :class:`Quit`."""
-    console.print(prompt, end="", highlight=False)
+    last = ""
+    if line_editing():  # readline redraws the prompt's last line: give it to input() as text
+        from rich.text import Text
+
+        head, _, tail = prompt.rpartition("\n")
+        if head:
+            console.print(head, highlight=False)
+        last = Text.from_markup(tail).plain
+    else:
+        console.print(prompt, end="", highlight=False)
     sys.stdout.flush()
     try:
-        line = input()
+        line = input(last)
     except EOFError:
         console.print()
         raise Quit("end of input") from None
@@ -123,6 +155,18 @@ class Session:
     state: Any = None
     saved: bool = False
     race_explained: bool = False
+    #: Shave a Sheep: (middle, safe piles) when the end was found, before the final shear
+    end_snapshot: tuple[int, list[int]] | None = None
+    #: Dolly Crush: the positions before each move of the person's turn in progress (undo)
+    undo_stack: list[Any] = field(default_factory=list)
+    #: where ``save`` without a file name writes (--save, else the --load file)
+    save_default: Path | None = None
+    #: files this session has written (``save`` may write them again)
+    written: set[Path] = field(default_factory=set)
+    #: --screen: a full screen per person's decision, what changed since they last looked
+    screen: bool = False
+    log: list[str] = field(default_factory=list)
+    last_seen: dict[int, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -138,29 +182,126 @@ class Session:
 
     def say(self, text: str) -> None:
         console.print(text, highlight=False)
+        if self.screen:
+            self.log.append(text)
 
     # -- drawing -----------------------------------------------------------------------
     def show(self, seat: int | None = None) -> None:
         from sheepfold.cli.render import render_view
 
+        if self.screen:
+            if seat is not None and seat not in self.bots:
+                self.draw_screen(seat)
+            return  # --screen: the bots' turns go to the log, the board waits for a person
         view = self.state.observe(seat)
         console.print()
         console.print(
             render_view(view, self.names, self.hide_scores, getattr(self.game, "points", None))
         )
 
+    def draw_screen(self, seat: int) -> None:
+        """``--screen``: the whole screen redrawn for a person: the board as their seat sees
+        it, what changed since they last looked underlined (Dolly Crush's cells) and in words,
+        and what happened meanwhile."""
+        from rich.text import Text
+
+        from sheepfold.cli.render import render_view
+        from sheepfold.cli.replay import changed_cells, what_changed
+
+        st = self.state
+        last = self.last_seen.get(seat)
+        changes = what_changed(last, st, self.names, self.hide_scores) if last is not None else []
+        cells = changed_cells(last, st) if last is not None else []
+        view = st.observe(seat)
+        console.clear()
+        console.rule(f"{escape(self.names[seat])} · {GAMES[self.game.name]} · seed {self.seed}")
+        console.print(
+            render_view(
+                view, self.names, self.hide_scores, getattr(self.game, "points", None), cells
+            )
+        )
+        if last is not None:
+            console.print(Text("Since you last looked:", style="bold"))
+            plain = [Text(t) for t in changes if t != "nothing changed"]  # names as typed
+            said = [Text.from_markup(t.strip()) for t in self.log if t.strip()]  # markup
+            for line in plain + said[-12:]:
+                console.print(Text("  ") + line, highlight=False)
+        self.log.clear()
+        self.last_seen[seat] = st.clone()
+
+    def watch_end(self) -> None:
+        """Shave a Sheep: note the middle and the piles when the end is found, before the
+        final shear (its payments under a shear cost put wool back in the middle), so the end
+        screen can say why the game ended without contradicting the board."""
+        if self.is_dolly:
+            return
+        st = self.state
+        final_shear = st._final_shear
+
+        def noted() -> None:
+            self.end_snapshot = (st.middle, list(st.piles))
+            final_shear()
+
+        st._final_shear = noted
+
+    def settle(self, announce: bool = True) -> list[list[tuple[str, str]]]:
+        """Resolve the chance events (draws, rolls) up to the next decision. Dolly Crush:
+        return the refill's clean-ups (ruling 6), each as its (cell, card) pairs, which score
+        for nobody; ``announce`` prints them at once."""
+        from sheepfold.core.protocol import CHANCE
+
+        st = self.state
+        cleanups: list[list[tuple[str, str]]] = []
+        while st.current_player() == CHANCE:
+            if not self.is_dolly:
+                st.apply_unchecked(st.sample_chance(None))
+                continue
+            from sheepfold.games.dolly_crush.cards import EMPTY
+
+            board = self.game.board
+            flock = st.flock[:]
+            rounds = st.cleanup_rounds
+            card = st.sample_chance(None)
+            drawn = flock.index(EMPTY) if EMPTY in flock else -1
+            if drawn >= 0:
+                flock[drawn] = card
+            st.apply_unchecked(card)
+            if st.cleanup_rounds > rounds:  # lines out for nobody, cards back into the deck
+                cleanups.append(
+                    [
+                        (board.cell_name(c), board.card_code(flock[c]))
+                        for c in range(len(flock))
+                        if st.flock[c] == EMPTY and flock[c] != EMPTY
+                    ]
+                )
+        if announce:
+            self.announce_cleanups(cleanups)
+        return cleanups
+
+    def announce_cleanups(self, cleanups: list[list[tuple[str, str]]]) -> None:
+        for removed in cleanups:
+            cells = " ".join(cell for cell, _ in removed)
+            self.say(
+                f"[bold]Clean-up (ruling 6):[/] the refill made lines at {escape(cells)}. "
+                f"These {len(removed)} cards score for nobody: they are shuffled back into the "
+                "deck and the cells are refilled."
+            )
+
     # -- the game loop -----------------------------------------------------------------
     def run(self) -> None:
         from sheepfold.bots import make_bot
-        from sheepfold.core.play import resolve_chance
 
         for i, spec in enumerate(self.seats):
             if spec.bot is not None:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
         warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
         prepare_bots(list(self.bots.values()))
-        self.state = self.game.new_initial_state(seed=self.seed)
-        resolve_chance(self.state)
+        if self.state is None:
+            self.state = self.game.new_initial_state(seed=self.seed)
+            self.watch_end()
+            self.settle()
+        else:  # a loaded game (--load): it goes on from the record's last whole turn
+            self.watch_end()
         try:
             while not self.state.is_terminal():
                 self.step()
@@ -190,11 +331,17 @@ class Session:
             )
         else:
             action = self.ask_move(p)
+            st = self.state  # an undo may have put an earlier position back
         before = st.clone()
         st.apply(action)
         start = len(st.history)
-        resolve_chance(st)
+        cleanups = self.settle(announce=False)
+        if self.is_dolly and p not in self.bots and st.turns == before.turns:
+            self.undo_stack.append(before)  # the turn goes on: its moves can be taken back
+        else:
+            self.undo_stack.clear()
         self.after_decision(before, action, start)
+        self.announce_cleanups(cleanups)
 
     # -- per-game hooks ----------------------------------------------------------------
     def before_decision(self, p: int) -> None:
@@ -222,7 +369,8 @@ class Session:
                         f"is drawn by the engine's chance (reaction weights: {self._weights()})."
                     )
                 self.say(
-                    f"[bold]Howling Wolf![/] {escape(self.names[st.turn])} rolled {face}: "
+                    f"[bold]Howling Wolf![/] {escape(self.names[st.turn])} rolled {face} "
+                    "(the wolf race, then they may grow): "
                     f"{self.who(st.grabber)} grabbed the wolf (drawn by chance) and picks another "
                     "player's sheep to lose a piece."
                 )
@@ -247,7 +395,8 @@ class Session:
         from sheepfold.cli.render import face_text
 
         i = st.face
-        return f" rolled {face_text(self.game.faces[i], self.game.face_actions[i])} and"
+        g = self.game
+        return f" rolled {face_text(g.faces[i], g.face_actions[i], g.face_races[i])} and"
 
     def _breed(self, seat: int) -> str:
         from sheepfold.cli.render import BREED_TITLES
@@ -300,10 +449,6 @@ class Session:
                 self.say(
                     f"Auto-shear: {self.who(s)}'s full sheep is shorn, {gained} to the safe pile."
                 )
-        if st.is_terminal() and not st.truncated:
-            self.say(
-                "The last piece of wool has left the middle: every sheep is shorn one last time."
-            )
 
     # -- describing actions ------------------------------------------------------------
     def describe(self, action: int) -> str:
@@ -334,6 +479,13 @@ class Session:
             if low in ("hint", "suggest"):
                 self.say(self.hint(p))
                 continue
+            if low == "undo":
+                self.undo(p)
+                st = self.state
+                continue
+            if low == "save" or low.startswith("save "):
+                self.save_now(line[4:].strip())
+                continue
             if not line:
                 continue
             try:
@@ -349,6 +501,54 @@ class Session:
                 continue
             self.say(f"{self.who(p)} plays: {escape(self.describe(action))}")
             return action
+
+    def undo(self, p: int) -> None:
+        """Take back the last move of the person's Dolly Crush turn in progress (a swap, else
+        the dog card), as the web app's Undo does; a finished turn is final."""
+        if not self.undo_stack:
+            if self.is_dolly:
+                self.say(
+                    "Nothing to undo: undo takes back the swaps of your turn in progress "
+                    "(and then its dog card); a finished turn is final."
+                )
+            else:
+                self.say("Nothing to undo: a Shave a Sheep move is final once the die is rolled.")
+            return
+        self.state = self.undo_stack.pop()
+        from sheepfold.games.dolly_crush.game import DOG
+
+        what = "the dog card" if self.state.phase == DOG else "the last swap"
+        self.say(f"Undone: {what} is taken back.")
+        self.show(p)
+
+    def save_now(self, name: str) -> None:
+        """``save [FILE]`` during the game: the record so far (whole turns); the game goes on."""
+        from sheepfold.core.records import save_record
+
+        path = Path(name).expanduser() if name else self.save_default
+        if path is None:
+            self.say("Save where? Type [bold]save FILE[/] (e.g. save game.json).")
+            return
+        if path.is_dir():
+            self.say(f"[red]{escape(str(path))} is a folder:[/] give a file name.")
+            return
+        if path.exists() and path.resolve() not in self.written and path != self.save_default:
+            self.say(
+                f"[red]{escape(str(path))} exists already:[/] choose another name "
+                "(a game's own --save or --load file may be saved again)."
+            )
+            return
+        try:
+            written = save_record(self.state, path, [s.name for s in self.seats])
+        except OSError as e:
+            self.say(f"[red]Could not save to {escape(str(path))}:[/] {escape(str(e))}")
+            return
+        self.written.add(written.resolve())
+        part = "; your turn in progress is not in it" if self.undo_stack else ""
+        self.say(
+            f"Saved the game so far (whole turns{part}) in {escape(str(written))}; continue it "
+            f"later with: sheepfold play --load {escape(str(written))}"
+        )
 
     def prompt(self, p: int) -> str:
         st = self.state
@@ -383,7 +583,9 @@ class Session:
     def help_text(self) -> str:
         common = (
             "  help        this text\n  board       draw the table again\n"
-            "  hint        what the greedy bot would play\n  quit        stop (the record is saved with --save)"
+            "  hint        what the greedy bot would play\n"
+            "  save [FILE] save the game so far (whole turns); the game goes on\n"
+            "  quit        stop (the record is saved with --save)"
         )
         if self.is_dolly:
             return dolly_help(self.game) + common
@@ -427,10 +629,16 @@ class Session:
             console.print()
             console.rule("The game is over")
             console.print(render_view(view, self.names, False, getattr(self.game, "points", None)))
-            if self.is_dolly and view.get("aborted"):
-                self.say("The refill clean-up gave up after too many rounds (ruling 6).")
+            self.say(f"[bold]{escape(self.end_reason())}[/]")
             console.print(result_table(view, self.names))
         self.save_record(stopped)
+
+    def end_reason(self) -> str:
+        from sheepfold.cli.render import dolly_end_reason, shave_end_reason
+
+        if self.is_dolly:
+            return dolly_end_reason(self.state, self.names)
+        return shave_end_reason(self.state, self.names, self.end_snapshot)
 
     def save_record(self, stopped: bool) -> None:
         from sheepfold.core.records import save_record
@@ -462,6 +670,8 @@ def dolly_help(game: Any) -> str:
         f"{game.num_dogs - 1})",
         f"  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-{last}, columns "
         f"1-{board.cols})",
+        "  undo             take back your last swap, then the dog card (the turn's last swap "
+        "is final)",
     ]
     if game.stop is not None:
         lines.append("  stop             end your swaps early (up-to swaps)")
@@ -719,8 +929,11 @@ def choose_rules(game: str) -> str | None:
 
     names = [rs.name for rs in all_rulesets(game)]
     console.print("Rule sets: " + ", ".join(safe_markup(n) for n in names), highlight=False)
+    fair = game_spec(game).breeds  # Dolly Crush: fair dog cards unless asked otherwise
     while True:
-        text = ask("rules", "rulebook")
+        text = ask("rules", FAIR_DOLLY if fair else "rulebook")
+        if text == "rulebook" and fair:
+            return "dolly-rulebook"
         if text in ("rulebook", ""):
             return None
         if text in names or Path(text).exists():
@@ -801,6 +1014,19 @@ def play_command(
         "'random'; the order stays clockwise (default: the first --seat)",
     ),
     force: bool = typer.Option(False, "--force", help="let --save replace an existing file"),
+    screen: bool = typer.Option(
+        False,
+        "--screen",
+        help="redraw the whole screen for each of a person's decisions, with what changed "
+        "since they last looked highlighted",
+    ),
+    load: Path = typer.Option(
+        None,
+        "--load",
+        metavar="FILE",
+        help="continue a saved game (a record: its game, rules, seed and seats; names "
+        "written bot:NAME are bots, the others people at this keyboard)",
+    ),
 ) -> None:
     """Play Dolly Crush or Shave a Sheep at the terminal, people and bots.
 
@@ -812,6 +1038,32 @@ def play_command(
 
     if save is not None:
         _check_save(save, force)
+    if load is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("GAME", game),
+                ("--seat", seat),
+                ("--players", players),
+                ("--seed", seed),
+                ("--rules", rules),
+                ("--set", sets),
+                ("--variant", variants),
+                ("--breed", breed),
+                ("--first", first),
+            )
+            if value
+        ]
+        if given:
+            raise fail(
+                f"--load takes the game, rules, seed and seats from the record: drop {', '.join(given)}"
+            )
+        session = _load_session(load, save, hide_scores)
+        session.screen = screen
+        session.run()
+        if save is not None and not session.saved:
+            raise typer.Exit(1)
+        return
     opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first, sets, variants)
     try:
         game, g, specs, rules_name = _new_game(opts)
@@ -820,7 +1072,7 @@ def play_command(
         raise typer.Exit(0) from None
     if seed is None:
         seed = new_seed()
-    session = Session(g, specs, seed, save, hide_scores)
+    session = Session(g, specs, seed, save, hide_scores, screen=screen)
     title = GAMES[game]
     console.print(
         f"[bold]{title}[/] · {len(specs)} players · rules: {escape(str(rules_name))} · seed {seed} "
@@ -833,9 +1085,85 @@ def play_command(
         house = dolly_house_rules(g.rules)
         if house:
             console.print(f"House rules: {escape(', '.join(house))}.", highlight=False)
+        console.print(dog_cards_note(g, rules_name), highlight=False)
     session.run()
     if save is not None and not session.saved:
         raise typer.Exit(1)  # said already: the record could not be written
+
+
+def _load_session(path: Path, save: Path | None, hide_scores: bool) -> Session:
+    """A session that goes on from a saved record: the same game, rules, seed and seats (a
+    name written ``bot:SPEC`` is that bot; any other name is a person at this keyboard)."""
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.core.records import RecordError, parse_record, replay
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise fail(f"--load {path}: {e.strerror or e}") from None
+    try:
+        result = replay(data)
+        seed = parse_record(data).seed
+    except (RecordError, SheepfoldError) as e:
+        raise fail(f"--load {path}: not a record sheepfold can continue: {e}") from None
+    if result.error is not None:
+        raise fail(f"--load {path}: move {result.error.move}: {result.error}")
+    st = result.state
+    game = st.game.name
+    specs: list[SeatSpec] = []
+    for name in result.names:
+        if name.lower().startswith("bot:"):
+            try:
+                specs.append(parse_seat(name, game))
+            except SheepfoldError as e:
+                raise fail(f"--load {path}: seat {name!r}: {e}") from None
+            specs[-1].name = name
+        else:
+            specs.append(SeatSpec(name, None))
+    session = Session(st.game, specs, int(seed or 0), save, hide_scores)
+    session.state = st
+    session.save_default = path
+    session.written.add(path.resolve())
+    console.print(
+        f"[bold]{GAMES[game]}[/] · {len(specs)} players · continued from "
+        f"{escape(str(path))} after {result.moves_applied} moves · seats: "
+        f"{escape(', '.join(session.names))}. Type [bold]help[/] for the moves.",
+        highlight=False,
+    )
+    if session.is_dolly:
+        from sheepfold.cli.render import dolly_house_rules
+
+        house = dolly_house_rules(st.game.rules)
+        if house:
+            console.print(f"House rules: {escape(', '.join(house))}.", highlight=False)
+        console.print(dog_cards_note(st.game, str(st.game.rules.name or "")), highlight=False)
+    return session
+
+
+def dog_cards_note(g: Any, rules_name: str) -> str:
+    """The header's word on the dog cards: fair (every seat the same cards), or a warning that
+    they decide the game (the printed cards give some breeds 4 swaps, others 1)."""
+    from sheepfold.cli.render import BREED_TITLES
+
+    def cards(seat: int) -> str:
+        counts = g.dog_swaps[seat]
+        if len(set(counts)) == 1:
+            return f"{counts[0]} swap{'s' * (counts[0] != 1)} a card"
+        return f"{', '.join(str(k) for k in counts)} swaps"
+
+    if len({tuple(s) for s in g.dog_swaps}) == 1:
+        what = f"every seat's dog cards: {cards(0)}"
+        if str(rules_name).startswith(FAIR_DOLLY):
+            return (
+                f"Fair dog cards: the graded edition ({FAIR_DOLLY}), {what}. "
+                "The printed cards: --rules dolly-rulebook."
+            )
+        return f"Dog cards: {what}."
+    seats = "; ".join(f"{BREED_TITLES.get(b, b)} {cards(i)}" for i, b in enumerate(g.breeds))
+    return (
+        f"[bold yellow]Warning:[/] unequal dog cards ({escape(seats)}) decide the game; "
+        f"--rules {FAIR_DOLLY} is fair."
+    )
 
 
 def _check_save(path: Path, force: bool) -> None:
@@ -880,7 +1208,20 @@ def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     rules = opts.rules
     if rules is None and interactive:
         rules = choose_rules(game)
-    rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
+    rules_obj = None
+    if rules is None and spec.breeds and not opts.breed:
+        # fair dog cards by default (the printed ones: --rules dolly-rulebook); --set options
+        # the graded cards cannot take (dogs_per_player=6) keep the rulebook, and the header
+        # then warns about unequal cards
+        from sheepfold.core.protocol import RulesError
+
+        try:
+            rules_obj = resolve_rules(game, FAIR_DOLLY, opts.sets, opts.variants)
+            rules = FAIR_DOLLY
+        except RulesError:
+            pass
+    if rules_obj is None:
+        rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
     specs = _seat_specs(game, opts.seat, opts.players)
     unique_names(specs)
     options: dict[str, Any] = {}

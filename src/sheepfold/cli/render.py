@@ -180,9 +180,10 @@ def render_dolly(
     names: Sequence[str],
     hide_scores: bool = False,
     points: Sequence[int] | None = None,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
     return Group(
-        flock_table(view),
+        flock_table(view, highlight),
         legend(points, view.get("types") or RULEBOOK_TYPES),
         Text(""),
         dolly_seats_table(view, names, hide_scores),
@@ -194,7 +195,11 @@ def render_dolly(
 FACE_WORDS = {"grow": "grow", "double": "double", "swap": "swap", "wolf": "wolf", "shear": "shear"}
 
 
-def face_text(face: str, actions: Sequence[str]) -> str:
+def face_text(face: str, actions: Sequence[str], races: bool = False) -> str:
+    """A die face and what it offers. Under Howling Wolf a face that shows gray always starts
+    the race for the wolf (ruling 8), after which the roller may grow: it offers no choice."""
+    if races:
+        return f"{face} (the wolf race, then you may grow)"
     return f"{face} ({' or '.join(actions)})"
 
 
@@ -233,7 +238,9 @@ def render_shave(view: dict[str, Any], names: Sequence[str]) -> RenderableType:
     lines.append(Text(f"die: {', '.join(view['die'])} · variants: {variants}", style="dim"))
     if view["roll"] is not None:
         roller = names[view["turn"]]
-        lines.append(Text(f"{roller} rolled {face_text(view['roll'], view['roll_actions'])}"))
+        acts = view["roll_actions"]
+        races = "howling-wolf" in (view.get("variants") or []) and "wolf" in acts
+        lines.append(Text(f"{roller} rolled {face_text(view['roll'], acts, races)}"))
     return Group(*lines)
 
 
@@ -250,10 +257,15 @@ def render_view(
     names: Sequence[str],
     hide_scores: bool = False,
     points: Sequence[int] | None = None,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
-    """Draw what ``view`` (a seat's ``observe``) shows."""
+    """Draw what ``view`` (a seat's ``observe``) shows; Dolly Crush's ``highlight`` cells are
+    underlined (what changed)."""
     names = display_names(names)
-    body = RENDERERS[view["game"]](view, names, hide_scores, points)
+    if highlight and view["game"] == "dolly-crush":
+        body = render_dolly(view, names, hide_scores, points, highlight)
+    else:
+        body = RENDERERS[view["game"]](view, names, hide_scores, points)
     if view["finished"]:
         return Group(body, result_line(view, names))
     return body
@@ -264,12 +276,13 @@ def render_state(
     names: Sequence[str] | None = None,
     seat: int | None = None,
     hide_scores: bool = False,
+    highlight: Sequence[str] = (),
 ) -> RenderableType:
     """Draw a state as ``seat`` sees it (default: a spectator)."""
     view = state.observe(seat)
     names = seat_names(state.game.num_players, names)
     points = getattr(state.game, "points", None)
-    return render_view(view, names, hide_scores, points)
+    return render_view(view, names, hide_scores, points, highlight)
 
 
 def result_line(view: dict[str, Any], names: Sequence[str]) -> Text:
@@ -301,3 +314,63 @@ def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
             mark, str(s), escape(names[s]), str(int(sc) if float(sc).is_integer() else sc)
         )
     return table
+
+
+# -- why the game ended -------------------------------------------------------------------
+def dolly_end_reason(state: Any, names: Sequence[str]) -> str:
+    """Why a finished Dolly Crush game ended, in the order the engine checks (ruling 6's
+    clean-up, ruling 8, then the house rules ``rounds`` and ``end_points``)."""
+    from sheepfold.games.dolly_crush.cards import EMPTY
+
+    names = display_names(names)
+    g = state.game
+    r = g.rules
+    if state.aborted:
+        return (
+            "The game ended because the refill's clean-up gave up after "
+            f"{_plural(r.max_cleanup_rounds, 'round')} of lines (ruling 6)."
+        )
+    if state.turns == 0 and EMPTY in state.flock:
+        return "The game ended before it began: the deck could not fill the flock (ruling 8)."
+    if not state.deck:
+        return "The game ended because the deck ran out (ruling 8)."
+    if g.max_turns is None:
+        if all(d == state._all_dogs() for d in state.dogs_played):
+            return "The game ended because every dog card has been played (ruling 8)."
+    elif state.turns >= g.max_turns:
+        return f"The game ended after {_plural(r.rounds, 'round')} (house rule rounds)."
+    target = r.end_points
+    scores = state.scores()
+    if target is not None and max(scores) >= target:
+        who = " and ".join(names[s] for s, v in enumerate(scores) if v >= target)
+        return f"The game ended because {who} reached the points target of {target}."
+    return "The game is over."
+
+
+def shave_end_reason(
+    state: Any, names: Sequence[str], at_end: tuple[int, list[int]] | None = None
+) -> str:
+    """Why a finished Shave a Sheep game ended. ``at_end``: (wool in the middle, safe piles)
+    when the end was found, before the final shear (the final shear may pay pieces back under
+    a shear cost, so the middle it leaves need not be empty)."""
+    names = display_names(names)
+    r = state.game.rules
+    if state.truncated:
+        return f"The game ended at the turn limit ({r.max_turns} turns): no result."
+    middle, piles = at_end if at_end is not None else (state.middle, list(state.piles))
+    if middle == 0:
+        text = "The game ended because the last piece of wool left the middle"
+        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+    elif r.target is not None and max(piles) >= r.target:
+        who = " and ".join(names[s] for s, v in enumerate(piles) if v >= r.target)
+        text = f"The game ended because {who}'s safe pile reached the target of {r.target}"
+        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+    else:
+        text = "The game is over."
+    back = state.middle - middle
+    if back > 0:
+        text += (
+            f" The final shear paid {_plural(back, 'piece')} back to the middle (a shear costs "
+            f"{r.cost}), so the middle shows {state.middle}."
+        )
+    return text

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.text import Text
 
 from sheepfold.cli.common import console
 
@@ -15,6 +17,12 @@ def replay_command(
         ..., help="a sheepfold-record/1 JSON file ('-' reads standard input)"
     ),
     as_json: bool = typer.Option(False, "--json", help="print the contract's JSON summary"),
+    step: bool = typer.Option(
+        False,
+        "--step",
+        help="step through the record one move at a time (Enter: the next move, q: quit); "
+        "without a terminal every position is printed one after the other",
+    ),
 ) -> None:
     """Replay a game record: exit 0 and the final position, or exit 2 naming the broken rule."""
     import sys
@@ -22,8 +30,15 @@ def replay_command(
     from sheepfold.core.protocol import SheepfoldError
     from sheepfold.core.records import RecordError, replay, summary
 
+    if step and as_json:
+        from sheepfold.cli.common import fail
+
+        raise fail("--step is for people; --json prints the summary only")
     try:
         source: bytes | Path = sys.stdin.buffer.read() if str(file) == "-" else Path(file)
+        if step:
+            _step_through(source)
+            return
         result = replay(source)
     except RecordError as e:
         _report_error(e.to_json(), as_json)
@@ -59,3 +74,152 @@ def _report_error(err: dict[str, object], as_json: bool) -> None:
     err_console.print(
         f"[bold red]error:[/] {where}{safe_markup(err['error'])}", highlight=False, soft_wrap=True
     )
+
+
+# -- replay --step ---------------------------------------------------------------------------
+def _step_through(source: bytes | Path) -> None:
+    """Show the record's positions one move at a time, with what each move changed. Errors
+    are the contract's (:class:`RecordError`, exit 2), after the positions before them."""
+    import sys
+
+    from sheepfold.cli.render import render_state
+    from sheepfold.core.protocol import IllegalAction
+    from sheepfold.core.records import RecordError, new_game_state, parse_record
+    from sheepfold.core.registry import game_spec
+
+    rec = parse_record(source.read_bytes() if isinstance(source, Path) else source)
+    codec = game_spec(rec.game).record
+    state = new_game_state(rec)
+    names = [p.name for p in rec.players]
+    settle = codec.settler(state, rec)
+    try:
+        settle(state)
+    except IllegalAction as e:
+        raise RecordError(f"draws: the deal cannot be made: {e}", field="draws") from None
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    total = len(rec.moves)
+    console.rule(f"Start ({total} moves)")
+    console.print(render_state(state, names=names))
+    for k, move in enumerate(rec.moves):
+        if interactive and not _next(k, total):
+            console.print(f"Stopped after {k} of {total} moves.", highlight=False)
+            return
+        trial = state.clone()
+        mover = int(getattr(state, "turn", -1))
+        at_end = _watch_end(trial)
+        try:
+            codec.apply_move(trial, move)
+            settle(trial)
+        except IllegalAction as e:
+            raise RecordError(str(e), move=k) from None
+        console.rule(f"Move {k + 1} of {total}")
+        console.print(
+            Text(f"{_name(names, mover)}: {move_text(move)}", style="bold"), highlight=False
+        )
+        changed = changed_cells(state, trial)
+        console.print(render_state(trial, names=names, highlight=changed))
+        for line in what_changed(state, trial, names):
+            console.print(Text(f"  {line}"), highlight=False)
+        if trial.is_terminal():
+            console.print(Text(end_reason(trial, names, at_end[0] if at_end else None)))
+        state = trial
+    console.print(f"{total} moves applied.", highlight=False)
+
+
+def _watch_end(state: Any) -> list[Any]:
+    """Shave a Sheep: a list that receives (middle, safe piles) when the end is found, before
+    the final shear (see :func:`sheepfold.cli.render.shave_end_reason`)."""
+    noted: list[Any] = []
+    if hasattr(state, "_final_shear"):
+        final_shear = state._final_shear
+
+        def note() -> None:
+            noted.append((state.middle, list(state.piles)))
+            final_shear()
+
+        state._final_shear = note
+    return noted
+
+
+def end_reason(state: Any, names: list[str], at_end: Any = None) -> str:
+    from sheepfold.cli.render import dolly_end_reason, shave_end_reason
+
+    if hasattr(state, "flock"):
+        return dolly_end_reason(state, names)
+    return shave_end_reason(state, names, at_end)
+
+
+def _next(k: int, total: int) -> bool:
+    """Wait for Enter (True) or q (False) at a terminal."""
+    try:
+        answer = input(f"[Enter: move {k + 1} of {total} · q: quit] ")
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() not in ("q", "quit", "exit")
+
+
+def _name(names: list[str], seat: int) -> str:
+    from sheepfold.cli.common import safe_text
+
+    return safe_text(names[seat]) if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def move_text(move: Any) -> str:
+    """A record move in a few words (``dog 2, swaps a1-a2 b2-b3``; ``roll white, grow``)."""
+    from sheepfold.cli.common import safe_text
+
+    if hasattr(move, "model_dump"):  # a parsed record move
+        move = move.model_dump(exclude_none=True)
+    if not isinstance(move, dict):
+        return safe_text(str(move))
+    parts = []
+    for key, value in move.items():
+        if key == "swaps" and isinstance(value, list):
+            value = " ".join("-".join(map(str, pair)) for pair in value) or "none"
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value))
+        parts.append(f"{key} {value}")
+    return safe_text(", ".join(parts))
+
+
+def changed_cells(before: Any, after: Any) -> list[str]:
+    """Dolly Crush: the cells whose card the move changed (swapped, taken, refilled)."""
+    if not hasattr(before, "flock"):
+        return []
+    board = before.game.board
+    return [
+        board.cell_name(c)
+        for c, (a, b) in enumerate(zip(before.flock, after.flock, strict=True))
+        if a != b
+    ]
+
+
+def what_changed(before: Any, after: Any, names: list[str], hide_scores: bool = False) -> list[str]:
+    """The move's effect in words: Dolly Crush's cards taken, points (unless ``hide_scores``:
+    the piles are face down, ruling 9) and deck; Shave a Sheep's wool in the middle, on each
+    sheep and in each safe pile, and the wolf."""
+    out: list[str] = []
+    b, a = before.observe(None), after.observe(None)
+    if b["game"] == "dolly-crush":
+        cells = changed_cells(before, after)
+        if cells:
+            out.append(f"changed cells (underlined): {' '.join(cells)}")
+        for s in range(a["players"]):
+            got = len(a["collected"][s]) - len(b["collected"][s])
+            if got:
+                pts = a["scores"][s] - b["scores"][s]
+                score = "" if hide_scores else f": +{pts:g} points"
+                out.append(f"{_name(names, s)} takes {got} sheep{score}")
+        if a["deck_size"] != b["deck_size"]:
+            out.append(f"deck: {b['deck_size']} -> {a['deck_size']} cards")
+    else:
+        if a["middle"] != b["middle"]:
+            out.append(f"wool in the middle: {b['middle']} -> {a['middle']}")
+        for s in range(a["players"]):
+            for key, label in (("sheep", "wool on the sheep"), ("piles", "safe pile")):
+                if a[key][s] != b[key][s]:
+                    out.append(f"{_name(names, s)}: {label} {b[key][s]} -> {a[key][s]}")
+        if a["wolf"] != b["wolf"]:
+            where = "the middle" if a["wolf"] is None else f"next to {_name(names, a['wolf'])}"
+            out.append(f"the wolf goes to {where}")
+    return out or ["nothing changed"]
