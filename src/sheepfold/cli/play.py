@@ -155,8 +155,6 @@ class Session:
     state: Any = None
     saved: bool = False
     race_explained: bool = False
-    #: Shave a Sheep: (middle, safe piles) when the end was found, before the final shear
-    end_snapshot: tuple[int, list[int]] | None = None
     #: Dolly Crush: the positions before each move of the person's turn in progress (undo)
     undo_stack: list[Any] = field(default_factory=list)
     #: where ``save`` without a file name writes (--save, else the --load file)
@@ -229,21 +227,6 @@ class Session:
         self.log.clear()
         self.last_seen[seat] = st.clone()
 
-    def watch_end(self) -> None:
-        """Shave a Sheep: note the middle and the piles when the end is found, before the
-        final shear (its payments under a shear cost put wool back in the middle), so the end
-        screen can say why the game ended without contradicting the board."""
-        if self.is_dolly:
-            return
-        st = self.state
-        final_shear = st._final_shear
-
-        def noted() -> None:
-            self.end_snapshot = (st.middle, list(st.piles))
-            final_shear()
-
-        st._final_shear = noted
-
     def settle(self, announce: bool = True) -> list[list[tuple[str, str]]]:
         """Resolve the chance events (draws, rolls) up to the next decision. Dolly Crush:
         return the refill's clean-ups (ruling 6), each as its (cell, card) pairs, which score
@@ -296,12 +279,9 @@ class Session:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
         warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
         prepare_bots(list(self.bots.values()))
-        if self.state is None:
+        if self.state is None:  # else a loaded game (--load): it goes on from its last whole turn
             self.state = self.game.new_initial_state(seed=self.seed)
-            self.watch_end()
             self.settle()
-        else:  # a loaded game (--load): it goes on from the record's last whole turn
-            self.watch_end()
         try:
             while not self.state.is_terminal():
                 self.step()
@@ -638,7 +618,7 @@ class Session:
 
         if self.is_dolly:
             return dolly_end_reason(self.state, self.names)
-        return shave_end_reason(self.state, self.names, self.end_snapshot)
+        return shave_end_reason(self.state, self.names)
 
     def save_record(self, stopped: bool) -> None:
         from sheepfold.core.records import save_record

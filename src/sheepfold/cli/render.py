@@ -347,30 +347,26 @@ def dolly_end_reason(state: Any, names: Sequence[str]) -> str:
     return "The game is over."
 
 
-def shave_end_reason(
-    state: Any, names: Sequence[str], at_end: tuple[int, list[int]] | None = None
-) -> str:
-    """Why a finished Shave a Sheep game ended. ``at_end``: (wool in the middle, safe piles)
-    when the end was found, before the final shear (the final shear may pay pieces back under
-    a shear cost, so the middle it leaves need not be empty)."""
+def shave_end_reason(state: Any, names: Sequence[str]) -> str:
+    """Why a finished Shave a Sheep game ended (the engine notes it: ``ended_by``), and what
+    the final shear paid back under a shear cost (so the middle it leaves need not be empty)."""
     names = display_names(names)
     r = state.game.rules
     if state.truncated:
         return f"The game ended at the turn limit ({r.max_turns} turns): no result."
-    middle, piles = at_end if at_end is not None else (state.middle, list(state.piles))
-    if middle == 0:
+    if state.ended_by == "middle":
         text = "The game ended because the last piece of wool left the middle"
         text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
-    elif r.target is not None and max(piles) >= r.target:
-        who = " and ".join(names[s] for s, v in enumerate(piles) if v >= r.target)
+    elif state.ended_by == "target":
+        reached = [s for s, v in enumerate(state.piles) if v >= (r.target or 0)]
+        who = " and ".join(names[s] for s in reached) or "a player"
         text = f"The game ended because {who}'s safe pile reached the target of {r.target}"
         text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
     else:
         text = "The game is over."
-    back = state.middle - middle
-    if back > 0:
+    if state.final_paid > 0:
         text += (
-            f" The final shear paid {_plural(back, 'piece')} back to the middle (a shear costs "
-            f"{r.cost}), so the middle shows {state.middle}."
+            f" The final shear paid {_plural(state.final_paid, 'piece')} back to the middle (a "
+            f"shear costs {r.cost}), so the middle shows {state.middle}."
         )
     return text

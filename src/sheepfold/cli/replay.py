@@ -106,7 +106,6 @@ def _step_through(source: bytes | Path) -> None:
             return
         trial = state.clone()
         mover = int(getattr(state, "turn", -1))
-        at_end = _watch_end(trial)
         try:
             codec.apply_move(trial, move)
             settle(trial)
@@ -121,32 +120,17 @@ def _step_through(source: bytes | Path) -> None:
         for line in what_changed(state, trial, names):
             console.print(Text(f"  {line}"), highlight=False)
         if trial.is_terminal():
-            console.print(Text(end_reason(trial, names, at_end[0] if at_end else None)))
+            console.print(Text(end_reason(trial, names)))
         state = trial
     console.print(f"{total} moves applied.", highlight=False)
 
 
-def _watch_end(state: Any) -> list[Any]:
-    """Shave a Sheep: a list that receives (middle, safe piles) when the end is found, before
-    the final shear (see :func:`sheepfold.cli.render.shave_end_reason`)."""
-    noted: list[Any] = []
-    if hasattr(state, "_final_shear"):
-        final_shear = state._final_shear
-
-        def note() -> None:
-            noted.append((state.middle, list(state.piles)))
-            final_shear()
-
-        state._final_shear = note
-    return noted
-
-
-def end_reason(state: Any, names: list[str], at_end: Any = None) -> str:
+def end_reason(state: Any, names: list[str]) -> str:
     from sheepfold.cli.render import dolly_end_reason, shave_end_reason
 
     if hasattr(state, "flock"):
         return dolly_end_reason(state, names)
-    return shave_end_reason(state, names, at_end)
+    return shave_end_reason(state, names)
 
 
 def _next(k: int, total: int) -> bool:

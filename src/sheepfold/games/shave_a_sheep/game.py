@@ -153,6 +153,8 @@ class ShaveGame(Game):
         s.face = self.faces.index(view["roll"]) if view["roll"] is not None else -1
         s.grabber = -1 if view["grabber"] is None else view["grabber"]
         s.truncated = view.get("truncated", False)
+        s.ended_by = view.get("ended_by")
+        s.final_paid = view.get("final_paid", 0)
         s.rerolls_used = view.get("rerolls_used", 0)
         return s
 
@@ -170,6 +172,8 @@ class ShaveState(State):
         "face",
         "grabber",
         "truncated",
+        "ended_by",
+        "final_paid",
         "rerolls_used",
         "seed",
         "_history",
@@ -191,6 +195,8 @@ class ShaveState(State):
         self.face = -1  # index of the rolled face during a turn
         self.grabber: Seat = -1
         self.truncated = False
+        self.ended_by: str | None = None  # "middle" or "target" once the game has ended so
+        self.final_paid = 0  # pieces the final shear paid back to the middle (a shear cost)
         self.rerolls_used = 0  # this turn's rerolls (house rule rerolls)
         self.seed = seed
         self._history: list[tuple[Seat, Action]] = []
@@ -441,10 +447,14 @@ class ShaveState(State):
 
     def _final_shear(self) -> None:
         """The end: every sheep shorn one last time in seat order (Shave a Sheep ruling 6,
-        unless the house rule ``final_shear`` is off; its payments do not restart the game)."""
+        unless the house rule ``final_shear`` is off; its payments do not restart the game).
+        Notes why the game ended and what the final shear paid back, for the end screens."""
+        self.ended_by = "middle" if self.middle == 0 else "target"
+        before = self.middle
         if self.game.rules.final_shear:
             for s in range(self.game.num_players):
                 self._shear(s, in_play=False)
+        self.final_paid = self.middle - before
         self.phase = OVER
 
     # -- results & views --------------------------------------------------------------------
@@ -490,6 +500,8 @@ class ShaveState(State):
             "variants": list(self.game.rules.variants),
             "finished": self.phase == OVER,
             "truncated": self.truncated,
+            "ended_by": self.ended_by,
+            "final_paid": self.final_paid,
             "rerolls_used": self.rerolls_used,
             "scores": self.scores(),
             "winners": self.winners(),
@@ -509,6 +521,8 @@ class ShaveState(State):
         c.face = self.face
         c.grabber = self.grabber
         c.truncated = self.truncated
+        c.ended_by = self.ended_by
+        c.final_paid = self.final_paid
         c.rerolls_used = self.rerolls_used
         c.seed = self.seed
         c._history = self._history[:]
@@ -527,6 +541,8 @@ class ShaveState(State):
             "face": self.face,
             "grabber": self.grabber,
             "truncated": self.truncated,
+            "ended_by": self.ended_by,
+            "final_paid": self.final_paid,
             "rerolls_used": self.rerolls_used,
             "seed": self.seed,
             "history": tuple(self._history),
