@@ -129,7 +129,12 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
             lo = hi = p = math.nan
         sig = bool(not math.isnan(p) and p < ALPHA and not (lo <= 0 <= hi))
         rel = rel_lo = rel_hi = None
-        if k.startswith("length") or k in ("lead_changes", "margin", "drama_depth", "decisions_mean"):
+        if k.startswith("length") or k in (
+            "lead_changes",
+            "margin",
+            "drama_depth",
+            "decisions_mean",
+        ):
             with np.errstate(divide="ignore", invalid="ignore"):
                 rr = r[:, 1] / r[:, 0] - 1
             rr = rr[np.isfinite(rr)]

@@ -65,9 +65,7 @@ def greedy_turn(state: Any) -> list[int]:
     return [d] + [game.swap0 + int(s) for s in seq[:k]] + stop
 
 
-def play(
-    job: Any, i: int, counts: list[int] | None = None
-) -> tuple[Any, list[list[float]]]:
+def play(job: Any, i: int, counts: list[int] | None = None) -> tuple[Any, list[list[float]]]:
     """Game ``i`` of ``job`` (greedy everywhere): the final engine state and the standings.
 
     ``counts`` = [decisions, forced, choices] counts every player decision as the engine path
