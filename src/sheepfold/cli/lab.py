@@ -218,7 +218,8 @@ def run_command(
     exact: bool = typer.Option(
         False,
         "--exact",
-        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
+        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win "
+        "shares, and the exact skill gap (perfect against greedy) of the rules",
     ),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     plots: Path | None = typer.Option(
@@ -579,7 +580,8 @@ def variants_command(
     exact: bool = typer.Option(
         False,
         "--exact",
-        help="Shave a Sheep: add the solver's exact seat-0 share and the outcome uncertainty",
+        help="Shave a Sheep: add the solver's exact seat-0 share, the outcome uncertainty and "
+        "the exact skill gap (perfect against greedy)",
     ),
     plot: Path | None = typer.Option(
         None,

@@ -9,7 +9,8 @@ interval; everything else (balance, spread) a percentile bootstrap with a fixed 
 
 The definitions are in docs/lab.md (after Browne's and Ludii's game-quality measures):
 length, truncated, win share by seat, first-player advantage, balance, tie rate, lead changes,
-drama, decisiveness, winning margin, win share by breed (Dolly Crush) and by bot (skill gap).
+drama, decisiveness, winning margin, decisions per game, forced decisions, real choices per
+decision, win share by breed (Dolly Crush) and by bot (skill gap).
 """
 
 from __future__ import annotations
