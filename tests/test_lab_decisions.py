@@ -96,21 +96,21 @@ def test_engine_counts_equal_a_hand_count(bots):  # type: ignore[no-untyped-def]
 
 
 def test_fast_shave_counts_a_sample_replayed_through_the_engine():
-    """Games below 1000 and every 100th after are counted (the fast game's own actions, replayed
+    """Games below 500 and every 1000th after are counted (the fast game's own actions, replayed
     through the engine); the others hold nulls and the metrics are of the counted games."""
     job = make_job("shave-a-sheep", SMALL, bots=("perfect", "greedy"), games=1003, engine="fast")
     table = run(job, workers=1, chunk_size=400)
     dec, forced, choices = _decisions(table)
     assert dec[1000] is not None and dec[1001] is None and dec[1002] is None
-    assert all(x is not None for x in dec[:1000])
+    assert all(x is not None for x in dec[:500]) and all(x is None for x in dec[500:1000])
     game = job.make_game(0)
     ex = fs.exact_for(game, job.bots)
-    for i in (0, 7, 999, 1000):
+    for i in (0, 7, 499, 1000):
         seed = job.game_seed(i)
         acts = fs.trace(game, seed, [fs.PERFECT, fs.GREEDY], ex)
         assert (dec[i], forced[i], choices[i]) == _walk(game, seed, acts)
     v = _values(table)
-    assert v["forced_share"].n == 1001 == v["choices_mean"].n
+    assert v["forced_share"].n == 501 == v["choices_mean"].n
     assert 0 < v["forced_share"].value < 1
 
 

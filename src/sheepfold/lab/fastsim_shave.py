@@ -47,8 +47,8 @@ CURVE_BINS = 10
 #: through the engine (the kernel does not count its choices): every game below
 #: ``DECISIONS_ALL``, then every ``DECISIONS_STRIDE``-th game (by game index, so the sample does
 #: not depend on chunks, workers or resumes); the other rows hold nulls
-DECISIONS_ALL = 1000
-DECISIONS_STRIDE = 100
+DECISIONS_ALL = 500
+DECISIONS_STRIDE = 1000
 
 
 def decisions_sampled(i: int) -> bool:
