@@ -218,7 +218,8 @@ def run_command(
     exact: bool = typer.Option(
         False,
         "--exact",
-        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
+        help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win "
+        "shares, and the exact skill gap (perfect against greedy) of the rules",
     ),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     plots: Path | None = typer.Option(
@@ -244,13 +245,26 @@ def run_command(
     job = _job(game, rules, opts)
     table = _play(job, out, workers, ray, resume, overwrite, as_json, chunk_size=chunk_size)
     values = evaluate(game_arrays(table))
-    _print_run(job, table, values, out, as_json)
+    gap = None
+    if job.exact:
+        from sheepfold.lab.perfect import exact_skill_gap
+
+        gap = exact_skill_gap(job.make_game(0))
+    _print_run(job, table, values, out, as_json, gap)
     _write_run_files(job, table, values, report, plots, as_json)
 
 
-def _print_run(job: Any, table: Any, values: list[Any], out: Path | None, as_json: bool) -> None:
-    """A run's metrics: JSON, or a table and where its rows are."""
-    from sheepfold.lab.metrics import game_arrays, truncation_note
+def _print_run(
+    job: Any,
+    table: Any,
+    values: list[Any],
+    out: Path | None,
+    as_json: bool,
+    gap: dict[str, Any] | None = None,
+) -> None:
+    """A run's metrics: JSON, or a table and where its rows are (``gap``: the exact skill gap of
+    its rules, :func:`sheepfold.lab.perfect.exact_skill_gap`)."""
+    from sheepfold.lab.metrics import fmt, game_arrays, truncation_note
 
     if as_json:
         print(
@@ -261,12 +275,19 @@ def _print_run(job: Any, table: Any, values: list[Any], out: Path | None, as_jso
                     "out": str(out) if out else None,
                     "turn_limit_note": truncation_note(game_arrays(table)),
                     "metrics": [v.to_json() for v in values],
+                    "skill_gap_exact": gap,
                 }
             )
         )
     else:
         console.print(_metrics_table(values, f"{job.game}, {job.ruleset}: {table.num_rows} games"))
         _print_limit_note(table)
+        if gap is not None:
+            console.print(
+                f"skill gap (exact, these rules): {gap['strong']} wins "
+                f"{fmt(gap['strong_share'], 'pct')} against {gap['base']} bots, {gap['base']} "
+                f"{fmt(gap['base_share'], 'pct')} (seat-averaged): {fmt(gap['gap'], 'pp')}"
+            )
         if out:
             console.print(f"rows: {out}")
 
@@ -559,7 +580,8 @@ def variants_command(
     exact: bool = typer.Option(
         False,
         "--exact",
-        help="Shave a Sheep: add the solver's exact seat-0 share and the outcome uncertainty",
+        help="Shave a Sheep: add the solver's exact seat-0 share, the outcome uncertainty and "
+        "the exact skill gap (perfect against greedy)",
     ),
     plot: Path | None = typer.Option(
         None,
@@ -791,18 +813,21 @@ def _variant_row(job: Any, workers: int | None, quiet: bool) -> tuple[dict[str, 
         row.update({key: v.value, f"{key}_lo": v.lo, f"{key}_hi": v.hi})
     row["ties"] = vals["tie_rate"].value
     row["lead_changes"] = vals["lead_changes"].value
+    row["forced"] = vals["forced_share"].value
+    row["choices"] = vals["choices_mean"].value
     row["truncated"] = vals["truncated"].value
     row["max_turns"] = job.rules.get("max_turns")
     row["title"] = (
         f"{job.game}: {job.players} players, bots {bots_text(d)}, "
         f"{job.games:,} games per rule set (the same seeds)"
     )
-    row["exact_seat0"] = row["uncertainty"] = None
+    row["exact_seat0"] = row["uncertainty"] = row["skill_gap"] = None
     if job.exact:
-        from sheepfold.lab.perfect import exact_start_shares
+        from sheepfold.lab.perfect import exact_skill_gap, exact_start_shares
 
         row["exact_seat0"] = exact_start_shares(job.make_game(0), list(job.bots))[0]
         row["uncertainty"] = vals["uncertainty"].value
+        row["skill_gap"] = exact_skill_gap(job.make_game(0))["gap"]
     return row, d
 
 
@@ -819,8 +844,8 @@ def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
     t = Table(title=title, caption=_variants_caption(rows), caption_justify="left")
     t.add_column("rule set", no_wrap=True)
     heads = ["mean length [95% CI]", "seat 0 wins [95% CI]"]
-    heads += ["exact", "uncertainty"] if exact else []
-    heads += ["ties", "lead chg."] + (["hit turn limit"] if cut else [])
+    heads += ["exact", "uncertainty", "skill gap"] if exact else []
+    heads += ["ties", "lead chg.", "forced", "choices"] + (["hit turn limit"] if cut else [])
     for h in heads:
         t.add_column(h, justify="right", overflow="fold")
     for r in rows:
@@ -830,8 +855,17 @@ def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
             f"{fmt(r['seat0'], 'pct', 2)} [{100 * r['seat0_lo']:.2f}, {100 * r['seat0_hi']:.2f}]",
         ]
         if exact:
-            cells += [fmt(r.get("exact_seat0"), "pct", 2), fmt(r.get("uncertainty"), "pct")]
-        cells += [fmt(r["ties"], "pct"), fmt(r["lead_changes"], "num")]
+            cells += [
+                fmt(r.get("exact_seat0"), "pct", 2),
+                fmt(r.get("uncertainty"), "pct"),
+                fmt(r.get("skill_gap"), "pp"),
+            ]
+        cells += [
+            fmt(r["ties"], "pct"),
+            fmt(r["lead_changes"], "num"),
+            fmt(r.get("forced"), "pct"),
+            fmt(r.get("choices"), "num"),
+        ]
         if cut:
             cells.append(fmt(r["truncated"], "pct"))
         t.add_row(*cells)
@@ -856,4 +890,13 @@ def _variants_caption(rows: list[dict[str, Any]]) -> str | None:
             lines.append(
                 f"{r['name']}: no exact values: the solver cannot take it: {r['exact_skipped']}."
             )
+    lines.append(
+        "forced: share of player decisions with one legal action; choices: legal actions per "
+        "decision (fast Shave a Sheep runs count a sample of games, replayed in the engine)."
+    )
+    if any(r.get("skill_gap") is not None for r in rows):
+        lines.append(
+            "skill gap (exact): the perfect player's win share against greedy bots minus "
+            "greedy's own, both from the solver and averaged over the seats."
+        )
     return "\n".join(lines) or None

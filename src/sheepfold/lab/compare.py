@@ -129,7 +129,12 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
             lo = hi = p = math.nan
         sig = bool(not math.isnan(p) and p < ALPHA and not (lo <= 0 <= hi))
         rel = rel_lo = rel_hi = None
-        if k.startswith("length") or k in ("lead_changes", "margin", "drama_depth"):
+        if k.startswith("length") or k in (
+            "lead_changes",
+            "margin",
+            "drama_depth",
+            "decisions_mean",
+        ):
             with np.errstate(divide="ignore", invalid="ignore"):
                 rr = r[:, 1] / r[:, 0] - 1
             rr = rr[np.isfinite(rr)]
@@ -207,8 +212,9 @@ def _movements(diffs: list[Diff]) -> dict[str, float]:
 
 
 #: metrics the verdict leaves out: the turn limit has its own sentence; with seat 0's share
-#: and the balance said, the other seats' shares and the advantage repeat them
-_NOT_IN_VERDICT = ("truncated", "first_player_advantage")
+#: and the balance said, the other seats' shares and the advantage repeat them; decisions per
+#: game follow the game length (the forced share and the choices per decision stay in)
+_NOT_IN_VERDICT = ("truncated", "first_player_advantage", "decisions_mean")
 
 
 def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None = None) -> str:

@@ -65,9 +65,13 @@ def greedy_turn(state: Any) -> list[int]:
     return [d] + [game.swap0 + int(s) for s in seq[:k]] + stop
 
 
-def play(job: Any, i: int) -> tuple[Any, list[list[float]]]:
-    """Game ``i`` of ``job`` (greedy everywhere): the final engine state and the standings."""
+def play(job: Any, i: int, counts: list[int] | None = None) -> tuple[Any, list[list[float]]]:
+    """Game ``i`` of ``job`` (greedy everywhere): the final engine state and the standings.
+
+    ``counts`` = [decisions, forced, choices] counts every player decision as the engine path
+    does (:func:`sheepfold.lab.runner.count_decision`): the dog card, each swap and ``stop``."""
     from sheepfold.games.dolly_crush.game import DOG
+    from sheepfold.lab.runner import count_decision
 
     game = job.make_game(i)
     state = game.new_initial_state(seed=job.game_seed(i))
@@ -85,15 +89,22 @@ def play(job: Any, i: int) -> tuple[Any, list[list[float]]]:
             standings.append(state.scores())
         started += 1
         for a in greedy_turn(state):
+            count_decision(counts, state)
             state.apply_unchecked(a)
     standings.append(state.scores())
     return state, standings
 
 
+def _counted(job: Any, i: int) -> tuple[Any, list[list[float]], list[int]]:
+    counts = [0, 0, 0]
+    state, standings = play(job, i, counts)
+    return state, standings, counts
+
+
 def chunk(job: Any, indices: Sequence[int]) -> Any:
     from sheepfold.lab.runner import games_chunk
 
-    return games_chunk(job, indices, play, "fast")
+    return games_chunk(job, indices, _counted, "fast")
 
 
 def engine_state(job: Any, i: int) -> Any:

@@ -43,6 +43,17 @@ from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game
 PERFECT = TABLE
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
 CURVE_BINS = 10
+#: the decision columns (decisions, forced, choices) of a fast game come from playing it again
+#: through the engine (the kernel does not count its choices): every game below
+#: ``DECISIONS_ALL``, then every ``DECISIONS_STRIDE``-th game (by game index, so the sample does
+#: not depend on chunks, workers or resumes); the other rows hold nulls
+DECISIONS_ALL = 500
+DECISIONS_STRIDE = 1000
+
+
+def decisions_sampled(i: int) -> bool:
+    """Whether fast game ``i`` has its decisions counted (replayed through the engine)."""
+    return i < DECISIONS_ALL or i % DECISIONS_STRIDE == 0
 
 
 @jit
@@ -287,9 +298,10 @@ def chunk(job: Any, indices: Any) -> Any:
     ex = exact_for(game, job.bots, getattr(job, "exact", False))
     r = simulate(game, seeds, _policies(job, idx), True, ex)
     extra: dict[str, Any] = {}
-    if "uncertainty" in r:
-        import pyarrow as pa
+    import pyarrow as pa
 
+    extra.update(_decision_columns(job, game, idx, ex))
+    if "uncertainty" in r:
         extra["uncertainty"] = r["uncertainty"]
         extra["uncertainty_curve"] = pa.FixedSizeListArray.from_arrays(
             pa.array(r["uncertainty_curve"].reshape(-1)), CURVE_BINS
@@ -305,6 +317,45 @@ def chunk(job: Any, indices: Any) -> Any:
         "fast",
         extra,
     )
+
+
+def count_decisions(game: Any, seed: int, actions: list[int]) -> list[int]:
+    """[decisions, forced, choices] of a game's trace, counted in the engine as the engine path
+    counts them (:func:`sheepfold.lab.runner.count_decision`), every action checked."""
+    from sheepfold.core.protocol import CHANCE
+    from sheepfold.lab.runner import count_decision
+
+    counts = [0, 0, 0]
+    state = game.new_initial_state(seed=seed)
+    for a in actions:
+        if state.current_player() != CHANCE:
+            count_decision(counts, state)
+        state.apply(a)
+    return counts
+
+
+def _decision_columns(job: Any, game: Any, idx: np.ndarray, ex: Exact) -> dict[str, Any]:
+    """The decision columns of a chunk: counted for the sampled games (:func:`decisions_sampled`),
+    null for the others."""
+    import pyarrow as pa
+
+    G = len(idx)
+    cnt = np.zeros((G, 3), dtype=np.int32)
+    missing = np.ones(G, dtype=bool)
+    tab_ex = Exact(ex.tab, ex.ix, np.zeros((0, 1)))
+    for k, i in enumerate(idx):
+        if not decisions_sampled(int(i)):
+            continue
+        seed = job.game_seed(int(i))
+        pols = [POLICIES[b.partition(":")[0]] for b in job.seat_bots(int(i))]
+        cnt[k] = count_decisions(game, seed, trace(game, seed, pols, tab_ex))
+        missing[k] = False
+    from sheepfold.lab.runner import DECISION_COLUMNS
+
+    return {
+        name: pa.array(cnt[:, c], type=pa.int32(), mask=missing)
+        for c, name in enumerate(DECISION_COLUMNS)
+    }
 
 
 def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) -> list[int]:

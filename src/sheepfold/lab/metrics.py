@@ -9,7 +9,8 @@ interval; everything else (balance, spread) a percentile bootstrap with a fixed 
 
 The definitions are in docs/lab.md (after Browne's and Ludii's game-quality measures):
 length, truncated, win share by seat, first-player advantage, balance, tie rate, lead changes,
-drama, decisiveness, winning margin, win share by breed (Dolly Crush) and by bot (skill gap).
+drama, decisiveness, winning margin, decisions per game, forced decisions, real choices per
+decision, win share by breed (Dolly Crush) and by bot (skill gap).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def game_arrays(table: Any) -> dict[str, Any]:
     d["truncated"] = table.column("truncated").to_numpy(zero_copy_only=False).astype(bool)
     d["scores"] = _fixed(table.column("scores"), n, np.float64)
     d["shares"] = _fixed(table.column("shares"), n, np.float64)
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     nwin = (
@@ -82,6 +84,14 @@ def game_arrays(table: Any) -> dict[str, Any]:
     d["ruleset"] = table.column("ruleset")[0].as_py() if G else ""
     rules = json.loads(table.column("rules")[0].as_py()) if G else {}
     d["max_turns"] = rules.get("max_turns")
+    for name in ("decisions", "forced", "choices"):
+        # optional (runs written before they existed: all NaN, the metrics then say "-"); the
+        # fast Shave a Sheep path counts a sample of its games (nulls elsewhere: NaN)
+        d[name] = (
+            pc.cast(table.column(name), pa.float64()).to_numpy(zero_copy_only=False)
+            if name in table.column_names and G
+            else np.full(G, np.nan)
+        )
     if "uncertainty" in table.column_names:
         d["uncertainty"] = table.column("uncertainty").to_numpy().astype(np.float64)
         d["uncertainty_curve"] = _fixed(table.column("uncertainty_curve"), 10, np.float64)
@@ -241,6 +251,7 @@ class MetricDef:
     group: str = "game"
     all_games: bool = False  # computed over every game (truncated included)
     compare: bool = True
+    counted: Callable[[dict[str, Any]], np.ndarray] | None = None  # the games it is computed over
 
 
 def _mean_stat(
@@ -318,8 +329,69 @@ def _fpa_pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def base_metrics(n: int) -> list[MetricDef]:
-    """The metrics of every game of ``n`` seats: its length, its results, its tension."""
-    return _length_metrics() + _result_metrics(n) + _tension_metrics()
+    """The metrics of every game of ``n`` seats: its length, its results, its tension, its
+    decisions."""
+    return _length_metrics() + _result_metrics(n) + _tension_metrics() + _decision_metrics()
+
+
+def _counted(d: dict[str, Any]) -> np.ndarray:
+    """Finished games whose decisions were counted (and that had at least one)."""
+    dec = d["decisions"]
+    return _finished(d) & ~np.isnan(dec) & (np.nan_to_num(dec) > 0)
+
+
+def _ratio(num: str) -> Callable[[dict[str, Any], np.ndarray], float]:
+    """``num`` summed over the counted games / their decisions (pooled over decisions)."""
+
+    def stat(d: dict[str, Any], w: np.ndarray) -> float:
+        m = _counted(d)
+        den = float((w * np.where(m, d["decisions"], 0.0)).sum())
+        top = float((w * np.where(m, d[num], 0.0)).sum())
+        return top / den if den > 0 else math.nan
+
+    return stat
+
+
+def _decision_metrics() -> list[MetricDef]:
+    """How much choosing there is: decisions per game, forced ones, real choices per decision.
+
+    A decision is a player's (chance outcomes are not); its real choices are its distinct legal
+    actions. Ratios are pooled over the decisions of the counted games (a bootstrap over games
+    gives their intervals)."""
+    return [
+        MetricDef(
+            "decisions_mean",
+            "decisions per game",
+            "num",
+            "player decisions in a finished game (every seat's; chance outcomes are not "
+            "decisions); mean",
+            _mean_stat(_pg("decisions", _counted)),
+            _pg("decisions", _counted),
+            group="decisions",
+        ),
+        MetricDef(
+            "forced_share",
+            "forced decisions",
+            "pct",
+            "share of the player decisions with only one legal action (pooled over the "
+            "decisions of the finished games)",
+            _ratio("forced"),
+            ci="bootstrap",
+            group="decisions",
+            counted=_counted,
+        ),
+        MetricDef(
+            "choices_mean",
+            "real choices per decision",
+            "num",
+            "distinct legal actions per player decision, mean (pooled over the decisions of "
+            "the finished games); 1 = every decision forced",
+            _ratio("choices"),
+            ci="bootstrap",
+            group="decisions",
+            counted=_counted,
+        ),
+    ]
 
 
 def _length_metrics() -> list[MetricDef]:
@@ -605,6 +677,8 @@ def evaluate(d: dict[str, Any], seed: int = 0) -> list[Value]:
         est = m.stat(d, ones)
         lo = hi = math.nan
         count = G if m.all_games else fin
+        if m.counted is not None:
+            count = int(m.counted(d).sum())
         if m.key in reps:
             vals = np.array(reps[m.key])
             vals = vals[~np.isnan(vals)]

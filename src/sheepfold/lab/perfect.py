@@ -117,3 +117,30 @@ def exact_start_shares(game: Any, policies: Sequence[str]) -> tuple[float, ...]:
     V = win_shares(game, policies)
     x = space(game).start_index()
     return tuple(float(v) for v in V[x])
+
+
+def exact_skill_gap(game: Any, strong: str = "perfect", base: str = "greedy") -> dict[str, Any]:
+    """How much ``strong`` gains over ``base``, exactly (the solver's win shares from the first
+    position): ``strong``'s win share in a table of ``base`` bots, averaged over the seats it can
+    take, minus ``base``'s own share in a table of ``base`` bots (averaged over the seats too).
+
+    Returns ``gap`` (a difference of shares), ``strong_share``, ``base_share`` and
+    ``strong_by_seat`` (``strong``'s share in each seat). 0 means skill beyond ``base`` buys
+    nothing; with 2 players and ``base_share`` 1/2, +0.10 means 60% wins against ``base``."""
+    n = game.num_players
+    by_seat = []
+    for s in range(n):
+        pols = [base] * n
+        pols[s] = strong
+        by_seat.append(exact_start_shares(game, pols)[s])
+    base_shares = exact_start_shares(game, [base] * n)
+    strong_share = sum(by_seat) / n
+    base_share = sum(base_shares) / n
+    return {
+        "strong": strong,
+        "base": base,
+        "gap": strong_share - base_share,
+        "strong_share": strong_share,
+        "base_share": base_share,
+        "strong_by_seat": by_seat,
+    }

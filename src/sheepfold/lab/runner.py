@@ -268,10 +268,32 @@ def _turn_start(state: Any) -> bool:
     return not state.is_terminal() and game_spec(state.game.name).move_boundary(state)
 
 
+#: the optional decision columns (see :func:`count_decision`): player decisions, how many of
+#: them were forced (one legal action), and the legal actions summed over the decisions
+DECISION_COLUMNS = ("decisions", "forced", "choices")
+
+
+def count_decision(counts: list[int] | None, state: Any) -> None:
+    """Add the player decision at ``state`` to ``counts`` = [decisions, forced, choices]: its
+    legal actions (distinct by construction) are its real choices; one is a forced decision."""
+    if counts is None:
+        return
+    k = len(state.legal_actions())
+    counts[0] += 1
+    counts[1] += k == 1
+    counts[2] += k
+
+
 def play_engine_game(
-    job: Job, i: int, on_state: Callable[[Any], None] | None = None
+    job: Job,
+    i: int,
+    on_state: Callable[[Any], None] | None = None,
+    counts: list[int] | None = None,
 ) -> tuple[Any, list[list[float]]]:
-    """Play game ``i`` of ``job`` through the rules engine; the final state and the standings."""
+    """Play game ``i`` of ``job`` through the rules engine; the final state and the standings.
+
+    ``counts`` (a list [decisions, forced, choices]) counts every player decision (chance
+    outcomes are not decisions) with :func:`count_decision`."""
     from sheepfold.bots import make_bot
 
     game = job.make_game(i)
@@ -295,15 +317,23 @@ def play_engine_game(
         if p == CHANCE:
             state.apply_unchecked(state.sample_chance())
         else:
+            count_decision(counts, state)
             state.apply(bots[p].act(state.observe(p)))
     standings.append(state.scores())
     return state, standings
 
 
+def _counted_engine_game(job: Job, i: int) -> tuple[Any, list[list[float]], list[int]]:
+    counts = [0, 0, 0]
+    state, standings = play_engine_game(job, i, counts=counts)
+    return state, standings, counts
+
+
 def games_chunk(
     job: Job, indices: Sequence[int], play: Callable[[Job, int], Any], engine: str
 ) -> Chunk:
-    """A chunk of games played one by one by ``play(job, i) -> (final state, standings)``."""
+    """A chunk of games played one by one by ``play(job, i) -> (final state, standings)``,
+    or ``(final state, standings, [decisions, forced, choices])`` (the decision columns)."""
     n = job.players
     G = len(indices)
     scores = np.zeros((G, n), dtype=np.int64)
@@ -312,8 +342,12 @@ def games_chunk(
     truncated = np.zeros(G, dtype=bool)
     offsets = np.zeros(G + 1, dtype=np.int64)
     stand: list[list[float]] = []
+    decisions: list[list[int]] = []
     for k, i in enumerate(indices):
-        state, st = play(job, int(i))
+        res = play(job, int(i))
+        state, st = res[0], res[1]
+        if len(res) > 2:
+            decisions.append(list(res[2]))
         out = state.outcome()
         scores[k] = [round(x) for x in out.scores]
         winners[k, list(out.winners)] = True
@@ -322,6 +356,11 @@ def games_chunk(
         stand.extend(st)
         offsets[k + 1] = offsets[k] + len(st)
     values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
+    extra: dict[str, Any] = {}
+    if G and len(decisions) == G:
+        cnt = np.asarray(decisions, dtype=np.int64).reshape(G, 3)
+        for col, name in enumerate(DECISION_COLUMNS):
+            extra[name] = cnt[:, col].astype(np.int32)
     return Chunk(
         np.asarray(indices, dtype=np.int64),
         scores,
@@ -331,11 +370,12 @@ def games_chunk(
         offsets,
         values,
         engine,
+        extra,
     )
 
 
 def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
-    return games_chunk(job, indices, play_engine_game, "engine")
+    return games_chunk(job, indices, _counted_engine_game, "engine")
 
 
 def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
