@@ -45,6 +45,20 @@ LABEL = "the expert's playouts"  # this module's kernels, for a progress line
 
 
 @jit
+def _deal(pool, deck, rng, seed):  # type: ignore[no-untyped-def]
+    """The unseen cards (``pool[card]`` of each) into ``deck`` in a random order from ``seed``;
+    how many."""
+    n = 0
+    for card in range(pool.shape[0]):
+        for _ in range(pool[card]):
+            deck[n] = card
+            n += 1
+    rng[0] = np.uint64(seed)
+    shuffle(deck, n, rng)
+    return n
+
+
+@jit
 def _share(scores, me):  # type: ignore[no-untyped-def]
     """``me``'s win share at the end (equal top scores share), plus a trace of the margin."""
     top = scores.max()
@@ -115,15 +129,9 @@ def _evaluate(ys, pool, scores, table, me, seeds, rules):  # type: ignore[no-unt
     draw, played = (deck, rng), (seat, h)  # the records, built once: the loop only refills them
     for i in range(ys.shape[0]):
         for k in range(seeds.shape[0]):
-            n = 0
-            for card in range(pool.shape[0]):  # the unseen cards, in a random order
-                for _ in range(pool[card]):
-                    deck[n] = card
-                    n += 1
+            n = _deal(pool, deck, rng, seeds[k])
             sc[:] = scores
             h[:] = hands
-            rng[0] = np.uint64(seeds[k])
-            shuffle(deck, n, rng)
             out[i] += _playout(ys[i], draw, n, sc, played, me, seq, rules)
     return out
 
@@ -275,15 +283,9 @@ def _grid_evaluate(ys, pool, scores, table, me, seeds, rules):  # type: ignore[n
     draw, played = (deck, rng), (seat, h, full)
     for i in range(ys.shape[0]):
         for k in range(seeds.shape[0]):
-            n = 0
-            for card in range(pool.shape[0]):  # the unseen cards, in a random order
-                for _ in range(pool[card]):
-                    deck[n] = card
-                    n += 1
+            n = _deal(pool, deck, rng, seeds[k])
             sc[:] = scores
             h[:] = hands
-            rng[0] = np.uint64(seeds[k])
-            shuffle(deck, n, rng)
             out[i] += _grid_playout(ys[i], draw, n, sc, played, me, scratch, rules)
     return out
 
