@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.bots import Bot, register_bot
-from sheepfold.core.protocol import Action, Game, Seat, SheepfoldError, View
+from sheepfold.bots import register_bot
+from sheepfold.bots.perfect import SolutionBot
+from sheepfold.core.protocol import Game, Seat, SheepfoldError
 
 FORMAT = "sheepfold-best-response-1"
 
@@ -68,7 +69,7 @@ def load(path: str | Path) -> Any:
     return sol
 
 
-class BestResponseBot(Bot):
+class BestResponseBot(SolutionBot):
     name = "best-response"
 
     def __init__(self, game: Game, seat: Seat, seed: int | None, path: str | Path) -> None:
@@ -83,13 +84,6 @@ class BestResponseBot(Bot):
             raise SheepfoldError(
                 f"{path}: a best response for seat {self.solution.seat}, not seat {seat}"
             )
-
-    def act(self, view: View) -> Action:
-        state = self.game.determinize(view, seed=0)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return int(self.solution.best_action(state))
 
 
 @register_bot(

@@ -84,7 +84,21 @@ def solution_for(
     return sol
 
 
-class PerfectShave(Bot):
+class SolutionBot(Bot):
+    """A bot that plays a solver's solution (``solution``: its table of best actions); Shave a
+    Sheep hides nothing but the seed, so the view gives the exact position."""
+
+    solution: Any
+
+    def act(self, view: View) -> Action:
+        state = self.game.determinize(view, seed=0)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return int(self.solution.best_action(state))
+
+
+class PerfectShave(SolutionBot):
     name = "perfect"
 
     def __init__(
@@ -114,13 +128,6 @@ class PerfectShave(Bot):
     def prepare_now(self, progress: Callable[[int, int], None] | None = None) -> None:
         if self._sol is None:
             self._sol = solution_for(self.game, self.seat, self.table, progress, self.solve)
-
-    def act(self, view: View) -> Action:
-        state = self.game.determinize(view, seed=0)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return int(self.solution.best_action(state))
 
 
 @register_bot(

@@ -262,7 +262,7 @@ def render_view(
     """Draw what ``view`` (a seat's ``observe``) shows; Dolly Crush's ``highlight`` cells are
     underlined (what changed)."""
     names = display_names(names)
-    if highlight and view["game"] == "dolly-crush":
+    if highlight and "flock" in view:  # Dolly Crush: its cells can be underlined
         body = render_dolly(view, names, hide_scores, points, highlight)
     else:
         body = RENDERERS[view["game"]](view, names, hide_scores, points)

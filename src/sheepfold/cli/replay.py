@@ -184,7 +184,7 @@ def what_changed(before: Any, after: Any, names: list[str], hide_scores: bool = 
     sheep and in each safe pile, and the wolf."""
     out: list[str] = []
     b, a = before.observe(None), after.observe(None)
-    if b["game"] == "dolly-crush":
+    if "flock" in b:  # Dolly Crush
         cells = changed_cells(before, after)
         if cells:
             out.append(f"changed cells (underlined): {' '.join(cells)}")
