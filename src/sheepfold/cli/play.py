@@ -229,7 +229,7 @@ class Session:
 
     def settle(self, announce: bool = True) -> list[list[tuple[str, str]]]:
         """Resolve the chance events (draws, rolls) up to the next decision. Dolly Crush:
-        return the refill's clean-ups (ruling 6), each as its (cell, card) pairs, which score
+        return the refill's clean-ups (Dolly Crush ruling 6), each as its (cell, card) pairs, which score
         for nobody; ``announce`` prints them at once."""
         from sheepfold.core.protocol import CHANCE
 

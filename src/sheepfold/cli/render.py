@@ -197,7 +197,7 @@ FACE_WORDS = {"grow": "grow", "double": "double", "swap": "swap", "wolf": "wolf"
 
 def face_text(face: str, actions: Sequence[str], races: bool = False) -> str:
     """A die face and what it offers. Under Howling Wolf a face that shows gray always starts
-    the race for the wolf (ruling 8), after which the roller may grow: it offers no choice."""
+    the race for the wolf (Shave a Sheep ruling 8), after which the roller may grow: it offers no choice."""
     if races:
         return f"{face} (the wolf race, then you may grow)"
     return f"{face} ({' or '.join(actions)})"
@@ -318,8 +318,8 @@ def result_table(view: dict[str, Any], names: Sequence[str]) -> Table:
 
 # -- why the game ended -------------------------------------------------------------------
 def dolly_end_reason(state: Any, names: Sequence[str]) -> str:
-    """Why a finished Dolly Crush game ended, in the order the engine checks (ruling 6's
-    clean-up, ruling 8, then the house rules ``rounds`` and ``end_points``)."""
+    """Why a finished Dolly Crush game ended, in the order the engine checks (Dolly Crush ruling 6's
+    clean-up, Dolly Crush ruling 8, then the house rules ``rounds`` and ``end_points``)."""
     from sheepfold.games.dolly_crush.cards import EMPTY
 
     names = display_names(names)

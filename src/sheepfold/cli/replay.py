@@ -180,7 +180,7 @@ def changed_cells(before: Any, after: Any) -> list[str]:
 
 def what_changed(before: Any, after: Any, names: list[str], hide_scores: bool = False) -> list[str]:
     """The move's effect in words: Dolly Crush's cards taken, points (unless ``hide_scores``:
-    the piles are face down, ruling 9) and deck; Shave a Sheep's wool in the middle, on each
+    the piles are face down, Dolly Crush ruling 9) and deck; Shave a Sheep's wool in the middle, on each
     sheep and in each safe pile, and the wolf."""
     out: list[str] = []
     b, a = before.observe(None), after.observe(None)
