@@ -52,3 +52,40 @@ settings.register_profile(
     "dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# A second core compiles the kernels while the first runs the tests: `sheepfold warm` in a
+# background process (sheepfold.warm), whose workloads come in the order the suite needs them
+# last-first. Cold (a fresh machine, CI) compiling takes minutes; warm it only loads them. It
+# changes no result: a test that needs a kernel before the warm-up got to it compiles it itself.
+# SHEEPFOLD_TEST_WARM=0 turns it off.
+_warm: dict[str, object] = {}
+
+
+def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    worker = hasattr(config, "workerinput")  # an xdist worker: its controller warms
+    if worker or os.environ.get("SHEEPFOLD_TEST_WARM", "1") == "0" or config.option.collectonly:
+        return
+    log = open(os.path.join(tempfile.gettempdir(), "sheepfold-tests", "warm.log"), "w")  # noqa: SIM115
+    _warm["log"] = log
+    _warm["proc"] = subprocess.Popen(
+        [sys.executable, "-m", "sheepfold.cli.main", "warm"],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopped whole at the end
+    )
+
+
+def pytest_unconfigure(config) -> None:  # type: ignore[no-untyped-def]
+    import signal
+
+    proc = _warm.pop("proc", None)
+    if proc is not None and proc.poll() is None:  # type: ignore[attr-defined]
+        os.killpg(proc.pid, signal.SIGKILL)  # type: ignore[attr-defined]
+        proc.wait()  # type: ignore[attr-defined]
+    if "log" in _warm:
+        _warm.pop("log").close()  # type: ignore[attr-defined]

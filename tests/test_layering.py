@@ -37,6 +37,7 @@ LEAVES = {
     "sheepfold.numba_cache": "core",  # imports nothing of sheepfold: cache folders, source hashes
     "sheepfold.presets": "core",  # data only: the built-in rule sets' files
     "sheepfold.rulesets": "games",  # named rule sets: validated by the games' rules models
+    "sheepfold.warm": "analysis",  # compiles every kernel: a tiny lab run, solve, batch step
     "sheepfold": "games",  # the package: re-exports the protocol and games.make
 }
 

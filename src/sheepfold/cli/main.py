@@ -38,6 +38,9 @@ def _register_optional() -> None:
     from sheepfold.cli import solve
 
     solve.register(app)  # noqa: E702
+    from sheepfold.cli import warm
+
+    warm.register(app)  # noqa: E702
 
 
 _register_optional()
