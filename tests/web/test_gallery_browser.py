@@ -15,7 +15,7 @@ from test_web_browser import PHONE, last, new_page
 pytestmark = pytest.mark.browser
 
 #: the lab's budgets for these tests: a card in a few games (the server's Settings)
-TINY_LAB: dict[str, Any] = {}
+TINY_LAB: dict[str, Any] = {"lab_games": 20, "lab_exact_limit": 0}
 #: the lab card's wait: a bound for a loaded machine, not a budget (the card is tiny)
 LAB_WAIT_MS = 120_000
 EVIL = "<img src=x onerror=alert(1)>"
