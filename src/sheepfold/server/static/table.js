@@ -483,7 +483,7 @@
      for everyone at the table (and in the replay), and before the first move above all: the
      rulebook asks that everyone knows the rules before the game starts. */
   function renderGalleryRules(house) {
-    const fresh = !msg.table.finished && !(msg.events || []).length;
+    const fresh = !msg.table.finished && msg.seq === 0; // seq: the moves made so far
     const key = JSON.stringify([house, fresh]);
     if (key === houseKey) return;
     houseKey = key;
