@@ -39,9 +39,8 @@ def no_horizontal_scroll(page: Any) -> None:
     assert width <= page.viewport_size["width"], f"the page is {width} px wide on a phone"
 
 
-def publish_in_the_lobby(page: Any, url: str, name: str, author: str) -> dict[str, str]:
-    """Shave a Sheep with 12 wool in the middle, published from the lobby's rule editor: the
-    token and the rule set's address, as the page shows them."""
+def edit_a_house_rule(page: Any, url: str) -> None:
+    """The lobby's rule editor: Shave a Sheep with 12 wool in the middle; its Publish form open."""
     page.goto(url)
     page.click("#game-choice button[data-game='shave-a-sheep']")
     wool = page.locator("[data-field='wool'] input")
@@ -50,6 +49,10 @@ def publish_in_the_lobby(page: Any, url: str, name: str, author: str) -> dict[st
     wool.fill("12")
     expect(page.locator("#rules-state")).to_have_text("✓ these rules can be played")
     page.click("#publish summary")
+
+
+def publish(page: Any, name: str, author: str) -> dict[str, str]:
+    """The edited rules published: the token and the rule set's address, as the page shows them."""
     page.fill("#pub-name", name)
     page.fill("#pub-author", author)
     page.fill("#pub-description", "A shorter game: twelve wool in the middle.")
@@ -75,7 +78,8 @@ def play_shave_to_the_end(page: Any) -> None:
 def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, shots):
     srv = make_server(bot_delay=0.0, **TINY_LAB)
     author = new_page(browser)
-    published = publish_in_the_lobby(author, srv.url, "Short Shear", "Mia")
+    edit_a_house_rule(author, srv.url)
+    published = publish(author, "Short Shear", "Mia")
     assert published["url"] == "/gallery/shave-a-sheep/short-shear"
     author.screenshot(path=str(shots / "gallery-published.png"), full_page=True)
 
@@ -90,6 +94,16 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
     expect(entry.locator(".author")).to_have_text("Mia")
     expect(entry.locator(".differences")).to_contain_text("12")
     expect(entry.locator(".votes")).to_have_text("no votes yet")
+    # the filters by what a rule set changes: it changes the wool, not the die
+    page.click(".chip[data-category='die']")
+    expect(page.locator(".entry")).to_have_count(0)
+    page.click(".chip[data-category='die']")
+    page.click(".chip[data-category='wool']")
+    expect(page.locator(".chip[data-category='wool']")).to_have_attribute("aria-pressed", "true")
+    expect(entry).to_have_count(1)
+    page.select_option("#sort", "liked")
+    expect(entry).to_have_count(1)
+    assert "changes=wool" in page.url and "sort=liked" in page.url
     no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "gallery-phone.png"), full_page=True)
 
@@ -142,7 +156,14 @@ def test_a_strangers_name_is_text_everywhere(browser, make_server):
     srv = make_server(bot_delay=0.0, **TINY_LAB)
     page = new_page(browser)
     dialogs = watch_dialogs(page)
-    publish_in_the_lobby(page, srv.url, EVIL, EVIL)
+    edit_a_house_rule(page, srv.url)
+    # the server's refusal (422) is said next to the form, and nothing is published
+    page.fill("#pub-name", "Zero\u200bWidth")
+    page.fill("#pub-author", "Mia")
+    page.click("#publish-btn")
+    expect(page.locator("#publish-error")).to_contain_text("U+200B")
+    assert srv.http.get("/api/gallery/shave-a-sheep").json()["entries"] == []
+    publish(page, EVIL, EVIL)
     expect(page.locator("#published-link")).to_contain_text(EVIL)
 
     page.goto(srv.url + "/gallery?game=shave-a-sheep")

@@ -518,8 +518,8 @@
     SF.fill(box,
       SF.el("h2", {}, "We'd play ", SF.el("span", { text: table.house.name }), " again?"),
       SF.el("div", { class: "actions" },
-        SF.el("button", { type: "button", id: "vote-yes", "aria-pressed": String(!!voted && voted.again), text: "👍 Yes", onclick: ask(true) }),
-        SF.el("button", { type: "button", class: "secondary", id: "vote-no", "aria-pressed": String(!!voted && !voted.again), text: "👎 No", onclick: ask(false) })),
+        SF.el("button", { type: "button", id: "vote-yes", "aria-pressed": String(!!voted && voted.again), text: "✓ Yes", onclick: ask(true) }),
+        SF.el("button", { type: "button", class: "secondary", id: "vote-no", "aria-pressed": String(!!voted && !voted.again), text: "✗ No", onclick: ask(false) })),
       voted ? SF.el("p", { id: "vote-counts", text: `Thanks! ${SF.votesText(voted.votes_yes, voted.votes_total)} (you can change your vote).` }) : null);
   }
 
