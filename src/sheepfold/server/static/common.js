@@ -228,19 +228,20 @@ SF.labSummary = function (lab, keyFigures) {
   const box = SF.el("div", { class: "lab lab-" + (lab ? lab.status : "none"), dataset: { status: lab ? lab.status : "none" } });
   if (!lab) return SF.fill(box, SF.el("span", { class: "muted", text: "Lab: no card" }));
   const pct = Math.round(100 * (lab.progress || 0));
+  const note = lab.message ? SF.el("p", { class: "muted lab-message", text: lab.message }) : null;
   switch (lab.status) {
     case "queued":
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.position_in_queue != null ? `Lab: queued, position ${lab.position_in_queue} in the queue` : "Lab: queued" }));
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.position_in_queue != null ? `Lab: queued, position ${lab.position_in_queue} in the queue` : "Lab: queued" }), note);
     case "running":
       return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: running, ${pct}%` }),
-        SF.el("progress", { max: "100", value: String(pct), "aria-label": "lab progress" }));
+        SF.el("progress", { max: "100", value: String(pct), "aria-label": "lab progress" }), note);
     case "done": {
       const figures = (lab.metrics || []).slice(0, keyFigures == null ? 2 : keyFigures).map((m) =>
         SF.el("li", { text: `${m.label}: ${SF.labNumber(m.rulebook, m.kind)} → ${SF.labNumber(m.house, m.kind)} (${SF.labNumber(m.diff, m.kind, true)})` }));
       return SF.fill(box, SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el("b", { class: "verdict", text: lab.verdict || "done" }),
         lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games)` }) : null,
         figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
-        lab.message ? SF.el("p", { class: "muted", text: lab.message }) : null);
+        note);
     }
     default: // failed, refused
       return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
