@@ -314,7 +314,7 @@ def test_a_restart_loses_nothing_and_resumes_a_running_card(make_server, ws_clie
     from sheepfold.server.storage import Storage
 
     db = str(tmp_path / "gallery.db")
-    first = make_server(db, lab_games=100, **NO_LIMITS)
+    first = make_server(db, lab_games=100, lab_exact_limit=0, **NO_LIMITS)
     token = published(first, "Little wool")["token"]
     card = lab_done(first, "little-wool")
     table_id, seat_token = finished_table(first, ws_client, "little-wool")
@@ -333,7 +333,7 @@ def test_a_restart_loses_nothing_and_resumes_a_running_card(make_server, ws_clie
     store.set_lab(vid, status="running", progress=0.5)
     storage.close()
 
-    third = make_server(db, lab_games=100, **NO_LIMITS)
+    third = make_server(db, lab_games=100, lab_exact_limit=0, **NO_LIMITS)
     v1 = entry(third, "little-wool", 1)
     assert v1["lab"] == card
     assert (v1["played"], v1["finished"], v1["votes_yes"], v1["votes_total"]) == (1, 1, 1, 1)
