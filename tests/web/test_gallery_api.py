@@ -291,32 +291,34 @@ def test_votes_one_per_seat_token_after_the_end(make_server, ws_client):
 
 
 # -- lab cards and restarts ------------------------------------------------------------------
-def test_a_lab_card_has_metrics_a_verdict_a_plot_and_exact_figures(make_server):
-    srv = make_server(lab_games=100)
-    published(srv, "Little wool")
-    lab = lab_done(srv, "little-wool")
+def check_card(srv: Any, lab: dict[str, Any]) -> None:
+    """A finished card of ``QUICK`` (less wool): its metrics, verdict, plot and exact figures."""
     assert lab["progress"] == 1 and lab["games"] == 100
     keys = [m["key"] for m in lab["metrics"]]
     assert keys == ["length_mean", "balance", "tie_rate", "lead_changes", "decisiveness"]
     length = lab["metrics"][0]
     assert length["house"] < length["rulebook"] and length["lo"] <= length["diff"] <= length["hi"]
-    assert "shorter" in lab["verdict"] or "length" in lab["verdict"]
+    assert "game length" in lab["verdict"] and "rulebook" in lab["verdict"]
     assert set(lab["exact"]) == {"first_player_advantage", "perfect_edge_over_greedy"}
     svg = srv.http.get(lab["plot"])
     assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
     assert svg.text.lstrip().startswith("<?xml") and "<script" not in svg.text
     shorter = srv.http.get(f"/api/gallery/{GAME}", params={"sort": "shorter"}).json()
-    assert shorter["entries"][0]["slug"] == "little-wool"
+    assert shorter["entries"][0]["lab"] == lab
 
 
-def test_a_restart_loses_nothing_and_resumes_a_running_card(make_server, ws_client, tmp_path):
+def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp_path):
+    """A card is computed (metrics, verdict, plot, exact figures); after a restart on the same
+    file the rule set, its card, its table and its vote are all there, and a card the stopped
+    server left running is computed again. (One test: each card is a process of its own.)"""
     from sheepfold.server.gallery_store import GalleryStore
     from sheepfold.server.storage import Storage
 
     db = str(tmp_path / "gallery.db")
-    first = make_server(db, lab_games=100, lab_exact_limit=0, **NO_LIMITS)
+    first = make_server(db, lab_games=100, **NO_LIMITS)
     token = published(first, "Little wool")["token"]
     card = lab_done(first, "little-wool")
+    check_card(first, card)
     table_id, seat_token = finished_table(first, ws_client, "little-wool")
     first.http.post(f"/api/tables/{table_id}/vote", json={"token": seat_token, "again": True})
     first.stop()
@@ -341,3 +343,23 @@ def test_a_restart_loses_nothing_and_resumes_a_running_card(make_server, ws_clie
     v2 = lab_done(third, "little-wool", 2)
     assert v2["games"] == 100
     assert [v["version"] for v in entry(third, "little-wool")["versions"]] == [1, 2]
+
+
+def test_the_gallery_on_postgresql(make_server, ws_client, postgres_url):
+    """The same rows on PostgreSQL: publish, a slug clash, a version, the latest versions,
+    a table, a vote, and all of it again after a restart."""
+    srv = make_server(postgres_url, lab_workers=0, **NO_LIMITS)
+    token = published(srv, "Pg wool")["token"]
+    assert published(srv, "Pg wool", {"wool": 11})["slug"] == "pg-wool-2"
+    url = f"/api/gallery/{GAME}/pg-wool/versions"
+    assert srv.http.post(url, json={"token": token, "rules": QUICK}).status_code == 201
+    table_id, seat_token = finished_table(srv, ws_client, "pg-wool", 2)
+    vote = srv.http.post(f"/api/tables/{table_id}/vote", json={"token": seat_token, "again": True})
+    assert vote.json() == {"votes_yes": 1, "votes_total": 1}
+    srv.stop()
+
+    again = make_server(postgres_url, lab_workers=0, **NO_LIMITS)
+    latest = again.http.get(f"/api/gallery/{GAME}", params={"q": "pg wool"}).json()["entries"]
+    assert [(e["slug"], e["version"]) for e in latest] == [("pg-wool", 2), ("pg-wool-2", 1)]
+    assert (latest[0]["played"], latest[0]["votes_yes"]) == (1, 1)
+    assert entry(again, "pg-wool", 1)["rules"]["wool"] == 12

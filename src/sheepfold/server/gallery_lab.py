@@ -142,9 +142,10 @@ class LabQueue:
                 vid, status="failed", message="the lab job took far longer than its budget"
             )
             return
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the server stops: the job stays "running", to resume
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
+            await proc.wait()
             raise
         finally:
             self.procs.discard(proc)
