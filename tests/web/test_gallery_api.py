@@ -40,13 +40,15 @@ def entry(srv: Any, slug: str, version: int | None = None) -> dict[str, Any]:
     return r.json()
 
 
-def lab_done(srv: Any, slug: str, version: int = 1) -> dict[str, Any]:
+def lab_done(srv: Any, slug: str, version: int = 1, status: str = "done") -> dict[str, Any]:
     lab = wait_until(
-        lambda: (e := entry(srv, slug, version)["lab"])["status"] in ("done", "failed") and e,
+        lambda: (
+            (e := entry(srv, slug, version)["lab"])["status"] not in ("queued", "running") and e
+        ),
         what=f"the lab card of {slug} v{version}",
         timeout=300,  # a cold numba cache compiles the kernels first (minutes, once)
     )
-    assert lab["status"] == "done", lab
+    assert lab["status"] == status, lab
     return lab
 
 
@@ -342,6 +344,10 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     assert third.http.get(card["plot"]).status_code == 200
     v2 = lab_done(third, "little-wool", 2)
     assert v2["games"] == 100
+    # rules the lab cannot play (3 reaction weights: 3 players; a card plays 2): refused, saying why
+    published(third, "Three howls", {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]})
+    refused = lab_done(third, "three-howls", status="refused")
+    assert "3 entries for 2 players" in refused["message"]
     assert [v["version"] for v in entry(third, "little-wool")["versions"]] == [1, 2]
 
 
