@@ -9,7 +9,8 @@ reads what it prints. The job comes as one JSON object on standard input::
      "seed": 0, "exact_limit": 200000}
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
-after every chunk, then ``{"card": {...}, "plot": "<svg ...>"}`` (or ``{"error": "..."}``).
+after every chunk, then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
+the lab cannot play these rules (its own message), or ``{"error": "..."}``.
 
 Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
 until ``games`` games a side or ``seconds`` have passed (the card then says it was capped). The
@@ -192,12 +193,15 @@ def main() -> int:
         os.nice(10)  # behind the server's tables and bots for the CPU
     except OSError:
         pass
+    from sheepfold.core.protocol import SheepfoldError
+
     try:
         spec = json.loads(sys.stdin.read())
         _emit(card(spec))
     except Exception as e:  # one line the server stores as the card's message
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        _emit({"error": first[:500]})
+        # the rules themselves stop the lab (its own words): refused; anything else: failed
+        _emit({"refused" if isinstance(e, SheepfoldError) else "error": first[:500]})
         return 1
     return 0
 

@@ -31,6 +31,8 @@ log = logging.getLogger("sheepfold.server")
 
 #: the package's folder, for the card process's import path (the same sheepfold as the server)
 _SRC = str(Path(__file__).resolve().parents[2])
+#: the card's process computes on one core (numba's and the BLAS's thread pools included)
+ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 #: one line of the card's output at most (the last one holds the SVG plot)
 MAX_LINE = 1 << 22
 
@@ -114,6 +116,7 @@ class LabQueue:
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")]),
+            **ONE_CORE,
         }
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -142,9 +145,10 @@ class LabQueue:
                 vid, status="failed", message="the lab job took far longer than its budget"
             )
             return
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the server stops: the job stays "running", to resume
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
+            await proc.wait()
             raise
         finally:
             self.procs.discard(proc)
@@ -175,6 +179,9 @@ class LabQueue:
                 plot=result.get("plot"),
                 message=card.get("message"),
             )
+            return
+        if result is not None and "refused" in result:
+            self.store.set_lab(vid, status="refused", message=str(result["refused"])[:500])
             return
         why = (result or {}).get("error") or f"the lab process stopped (exit status {code})"
         if err:
