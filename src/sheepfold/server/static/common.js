@@ -239,7 +239,7 @@ SF.labSummary = function (lab, keyFigures) {
       const figures = (lab.metrics || []).slice(0, keyFigures == null ? 2 : keyFigures).map((m) =>
         SF.el("li", { text: `${m.label}: ${SF.labNumber(m.rulebook, m.kind)} → ${SF.labNumber(m.house, m.kind)} (${SF.labNumber(m.diff, m.kind, true)})` }));
       return SF.fill(box, SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el("b", { class: "verdict", text: lab.verdict || "done" }),
-        lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games)` }) : null,
+        lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games a side)` }) : null,
         figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
         note);
     }
