@@ -15,7 +15,7 @@ from test_web_browser import PHONE, last, new_page
 pytestmark = pytest.mark.browser
 
 #: the lab's budgets for these tests: a card in a few games (the server's Settings)
-TINY_LAB: dict[str, Any] = {"lab_games": 20, "lab_exact_limit": 0}
+TINY_LAB: dict[str, Any] = {"lab_games": 20}
 #: the lab card's wait: a bound for a loaded machine with a cold numba cache, not a budget
 LAB_WAIT_MS = 300_000
 EVIL = "<img src=x onerror=alert(1)>"
@@ -117,6 +117,14 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
     expect(verdict).to_have_text(card["lab"]["verdict"])
     expect(page.locator("table.metrics tbody tr")).to_have_count(len(card["lab"]["metrics"]))
     expect(page.locator("#about .differences")).to_contain_text("12")
+    # Shave a Sheep with 12 wool is small enough to solve: the exact figures, in points
+    exact = card["lab"]["exact"]
+    figures = page.locator("#lab .exact li")
+    expect(figures).to_have_count(2)
+    expect(figures.nth(0)).to_contain_text(f"{100 * exact['first_player_advantage']:+.1f} pp")
+    expect(figures.nth(1)).to_contain_text(f"{100 * exact['perfect_edge_over_greedy']:+.1f} pp")
+    expect(page.locator("#lab img.lab-plot")).to_have_attribute("src", card["lab"]["plot"])
+    assert page.evaluate("document.querySelector('#lab img.lab-plot').naturalWidth") > 0
     no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "gallery-ruleset-phone.png"), full_page=True)
 
@@ -153,7 +161,7 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
 
 
 def test_a_strangers_name_is_text_everywhere(browser, make_server):
-    srv = make_server(bot_delay=0.0, **TINY_LAB)
+    srv = make_server(bot_delay=0.0, lab_workers=0)  # no lab: the card waits in the queue
     page = new_page(browser)
     dialogs = watch_dialogs(page)
     edit_a_house_rule(page, srv.url)
@@ -170,6 +178,7 @@ def test_a_strangers_name_is_text_everywhere(browser, make_server):
     entry = page.locator(".entry").first
     expect(entry.locator(".entry-name")).to_have_text(EVIL)
     expect(entry.locator(".author")).to_have_text(EVIL)
+    expect(entry.locator(".lab")).to_have_text("Lab: queued, position 1 in the queue")
     assert page.locator("img[src='x']").count() == 0
 
     entry.locator(".entry-name").click()

@@ -69,7 +69,7 @@
       }
       if (lab.exact) {
         parts.push(SF.el("h3", { text: "Exact figures (solved)" }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
-          SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pct") : lab.exact[k]}` }))));
+          SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
       }
       if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: "the lab's plot: these rules against the rulebook" }));
     }
