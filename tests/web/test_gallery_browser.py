@@ -189,6 +189,9 @@ def test_a_strangers_name_is_text_everywhere(browser, make_server):
     page.wait_for_url("**/t/*")
     expect(page.locator("#house-rules .house-name")).to_have_text(EVIL)
     expect(page.locator("#house-rules .house-author")).to_have_text(EVIL)
+    assert page.locator("img[src='x']").count() == 0
+    page.goto(srv.url)  # the lobby's list of tables names the house rules too
+    expect(page.locator("#tables .house-link")).to_have_text(f"house rules: {EVIL}")
     # no element was made of the text, and nothing ran
     assert page.locator("img[src='x']").count() == 0
     assert not dialogs and not page.errors

@@ -166,16 +166,18 @@
     try {
       const ts = await SF.api("/api/tables");
       if (!ts.length) { $("tables").innerHTML = `<li class="muted">No tables yet: start one above!</li>`; return; }
-      $("tables").innerHTML = ts.map((t) => {
+      SF.fill($("tables"), ts.map((t) => {
         const free = t.seats.filter((s) => s.free).length;
-        const who = t.seats.map((s) => SF.esc(s.name || "free seat")).join(", ");
+        const who = t.seats.map((s) => s.name || "free seat").join(", ");
         const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
-        return `<li><span class="name">${SF.esc(t.title)}${t.ruleset ? " · " + SF.esc(t.ruleset) : ""}</span>
-          <span class="muted">${who} — ${state}</span>
-          <a class="btn ${free ? "" : "secondary"}" href="/t/${encodeURIComponent(t.id)}">${t.finished ? "Replay" : free ? "Join" : "Watch"}</a></li>`;
-      }).join("");
+        return SF.el("li", {},
+          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + t.ruleset : null,
+            t.house ? [" · ", SF.el("a", { class: "house-link", href: t.house.url, text: `house rules: ${t.house.name}` })] : null),
+          SF.el("span", { class: "muted", text: `${who} — ${state}` }),
+          SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(t.id)}`, text: t.finished ? "Replay" : free ? "Join" : "Watch" }));
+      }));
     } catch (e) {
-      $("tables").innerHTML = `<li class="error">${SF.esc(e.message)}</li>`;
+      SF.fill($("tables"), SF.el("li", { class: "error", text: e.message }));
     }
   }
 

@@ -498,7 +498,8 @@
   }
 
   // -- after a game with gallery rules: would you play them again? --------------------------
-  let voted = null; // {votes_yes, votes_total, again} once this seat voted
+  const VOTE_KEY = "sheepfold:vote:" + tableId;
+  let voted = JSON.parse(localStorage.getItem(VOTE_KEY) || "null"); // {votes_yes, votes_total, again} once this seat voted
   function renderVote(table) {
     const box = $("vote");
     const token = localStorage.getItem(TOKEN_KEY);
@@ -512,6 +513,7 @@
       try {
         const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/vote`, { method: "POST", body: { token, again } });
         voted = Object.assign({ again }, r);
+        localStorage.setItem(VOTE_KEY, JSON.stringify(voted));
         render();
       } catch (e) { showError(e.message); box.dataset.key = ""; render(); }
     };
@@ -560,7 +562,7 @@
     if (!msg) return;
     const table = msg.table;
     document.title = tabTitle(msg.view, table);
-    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
+    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
     renderHouseRules(table);
     $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
