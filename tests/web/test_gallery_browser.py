@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from test_web_browser import PHONE, last, new_page
 
+from sheepfold.rulesets import read_ruleset_file
+
 pytestmark = pytest.mark.browser
 
 #: the lab's budgets for these tests: a card in a few games (the server's Settings)
@@ -75,7 +77,7 @@ def play_shave_to_the_end(page: Any) -> None:
     raise AssertionError("the game did not end in 400 decisions")
 
 
-def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, shots):
+def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, shots, tmp_path):
     srv = make_server(bot_delay=0.0, **TINY_LAB)
     author = new_page(browser)
     edit_a_house_rule(author, srv.url)
@@ -132,6 +134,9 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
     with page.expect_download() as d:
         page.click("#download")
     assert d.value.suggested_filename == "short-shear-v1.json"
+    saved = tmp_path / d.value.suggested_filename
+    d.value.save_as(saved)
+    assert read_ruleset_file(saved, "shave-a-sheep").rules.options() == {"wool": 12}
 
     # try it: a person (this page) against a bot
     expect(page.locator(".seat-row .kind").nth(1)).to_have_value("bot")
