@@ -150,7 +150,8 @@ def gallery(
         console.print(f"no rule set in the {game} gallery matches")
         return
     table = Table(title=f"{game} gallery ({len(entries)})")
-    for head in ("rule set", "name", "author", "changes", "played", "again?", "lab card"):
+    table.add_column("rule set", overflow="fold")  # the slug whole: 'rules get' needs it
+    for head in ("name", "author", "changes", "played", "again?", "lab card"):
         table.add_column(head)
     for e in entries:
         table.add_row(

@@ -48,9 +48,12 @@ class LabQueue:
 
     def start(self) -> None:
         """Queue again what a stopped server left running; start the workers."""
-        again = self.store.requeue_running()
-        if again:
-            log.info("gallery: %d lab card(s) left running are queued again", again)
+        try:
+            if any(status == "running" for _, status in self.store.queue()):
+                n = self.store.requeue_running()
+                log.info("gallery: %d lab card(s) left running are queued again", n)
+        except Exception as e:  # a read-only database: the server serves; /healthz tells
+            log.error("gallery: the lab queue cannot be resumed: %s", e)
         loop = asyncio.get_event_loop()
         self.tasks = [loop.create_task(self._worker()) for _ in range(self.settings.lab_workers)]
 
@@ -77,7 +80,11 @@ class LabQueue:
     async def _worker(self) -> None:
         while True:
             self.wake.clear()
-            todo = [vid for vid, _ in self.store.queue() if vid not in self.busy]
+            try:
+                todo = [vid for vid, _ in self.store.queue() if vid not in self.busy]
+            except Exception as e:  # the database does not answer: wait for the next publish
+                log.error("gallery: the lab queue cannot be read: %s", e)
+                todo = []
             if not todo:
                 await self.wake.wait()
                 continue

@@ -1,4 +1,5 @@
-"""The gallery's tables, in the server's database (the same SQLAlchemy metadata as the tables').
+"""The gallery's rows, in the server's database (the tables are declared in ``storage.py``, with
+the others, so that every database the server opens has them):
 
 - ``sf_rulesets``: one row per published rule set: its game, slug, name, author, the hash of its
   publish token (never the token), the client address that published it and when;
@@ -8,7 +9,7 @@
   when it was queued (the queue is these rows: a restart loses nothing);
 - ``sf_votes``: one vote per seat of a finished table played with a gallery rule set.
 
-Created with ``metadata.create_all`` like the other tables: nothing to migrate. Everything here
+Created by ``metadata.create_all`` like the other tables: nothing to migrate. Everything here
 is text stored as given: the pages put it in with ``textContent``, never as HTML.
 """
 
@@ -18,71 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Integer, func, insert, select, update
 
-from sheepfold.server.storage import Storage, metadata
-
-rulesets_t = Table(
-    "sf_rulesets",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game", String(32), nullable=False),
-    Column("slug", String(64), nullable=False),
-    Column("name", Text, nullable=False),
-    Column("author", Text, nullable=False),
-    Column("token_hash", String(64), nullable=False),
-    Column("client", String(64), nullable=False),
-    Column("created", Float, nullable=False),
-    UniqueConstraint("game", "slug", name="uq_sf_rulesets_game_slug"),
-)
-
-versions_t = Table(
-    "sf_ruleset_versions",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("ruleset_id", Integer, ForeignKey("sf_rulesets.id"), nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("description", Text, nullable=False),
-    Column("rules", JSON, nullable=False),  # the options that differ from the rulebook
-    Column("changes", JSON, nullable=False),  # categories, for the filters
-    Column("differences", JSON, nullable=False),  # lines in words
-    Column("client", String(64), nullable=False),
-    Column("created", Float, nullable=False),
-    Column("lab_status", String(16), nullable=False),  # queued running done failed refused
-    Column("lab_progress", Float, nullable=False, default=0.0),
-    Column("lab_queued", Float, nullable=True),  # the queue's order
-    Column("lab_message", Text, nullable=True),
-    Column("lab_card", JSON, nullable=True),
-    Column("lab_plot", Text, nullable=True),
-    UniqueConstraint("ruleset_id", "version", name="uq_sf_versions_ruleset_version"),
-)
-
-votes_t = Table(
-    "sf_votes",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("game", String(32), nullable=False),
-    Column("slug", String(64), nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("again", Boolean, nullable=False),
-    Column("created", Float, nullable=False),
-)
+from sheepfold.server.storage import Storage, rulesets_t, versions_t, votes_t
 
 LAB_OPEN = ("queued", "running")
 
@@ -170,14 +109,14 @@ class GalleryStore:
     def publish(self, game: str, slug: str, meta: dict[str, Any], version: dict[str, Any]) -> None:
         """A new rule set (``meta``: name, author, token_hash, client) with its version 1."""
         now = time.time()
-        with self.storage._begin() as c:
+        with self.storage.transaction() as c:
             rid = c.execute(
                 insert(rulesets_t).values(game=game, slug=slug, created=now, **meta)
             ).inserted_primary_key[0]
             c.execute(insert(versions_t).values(ruleset_id=rid, version=1, **_new(version, now)))
 
     def add_version(self, ruleset_id: int, number: int, version: dict[str, Any]) -> None:
-        with self.storage._begin() as c:
+        with self.storage.transaction() as c:
             c.execute(
                 insert(versions_t).values(
                     ruleset_id=ruleset_id, version=number, **_new(version, time.time())
@@ -253,7 +192,7 @@ class GalleryStore:
 
     def requeue_running(self) -> int:
         """Start-up: a job left running by a stopped server is queued again (first in line)."""
-        with self.storage._begin() as c:
+        with self.storage.transaction() as c:
             return c.execute(
                 update(versions_t)
                 .where(versions_t.c.lab_status == "running")
@@ -267,7 +206,7 @@ class GalleryStore:
 
     def set_lab(self, version_id: int, **values: Any) -> None:
         """Update a lab job's fields (``status``, ``progress``, ``message``, ``card``, ``plot``)."""
-        with self.storage._begin() as c:
+        with self.storage.transaction() as c:
             c.execute(
                 update(versions_t)
                 .where(versions_t.c.id == version_id)
@@ -277,7 +216,7 @@ class GalleryStore:
     # -- votes ----------------------------------------------------------------------------------
     def vote(self, table_id: str, seat: int, house: dict[str, Any], again: bool, game: str) -> None:
         """A seat's vote on a table's rule set (a second vote of the seat replaces the first)."""
-        with self.storage._begin() as c:
+        with self.storage.transaction() as c:
             found = c.execute(
                 select(votes_t.c.seat).where(votes_t.c.table_id == table_id, votes_t.c.seat == seat)
             ).first()
