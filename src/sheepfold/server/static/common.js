@@ -108,6 +108,25 @@ SF.fill = function (box, ...kids) {
   return box;
 };
 
+/* A file for the user to save: `text` under `filename`. */
+SF.download = function (filename, text, type) {
+  const a = SF.el("a", { download: filename });
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+};
+
+/* The swap count on each dog card of a Dolly Crush breed under these rules (every option set),
+   or null when the rules have no dog cards. */
+SF.dogCardsOf = function (rules, breed) {
+  if (!rules || !rules.dog_swaps) return null;
+  const counts = rules.dog_swaps[breed] || [];
+  const n = rules.dogs_per_player || counts.length;
+  return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
+};
+
 /* The seats of a new table, as the lobby and a gallery rule set's "Try it" choose them: a person
    or a bot each (and its level), who starts, and in a game with dog breeds a breed per seat,
    every seat its own (Dolly Crush ruling 3). els: {seats, first, add, remove} elements;

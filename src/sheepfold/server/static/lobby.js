@@ -18,13 +18,8 @@
     { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
     { games: () => games, game: () => game, dogCards, onRender: renderFairness },
   );
-  function dogCards(breed) { // the swap count on each of this breed's dog cards, as the rules are edited
-    if (!specs[game]) return null;
-    const v = editor.values();
-    if (!v.dog_swaps) return null;
-    const counts = v.dog_swaps[breed] || [];
-    const n = v.dogs_per_player || counts.length;
-    return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
+  function dogCards(breed) { // this breed's dog cards, as the rules are edited
+    return specs[game] ? SF.dogCardsOf(editor.values(), breed) : null;
   }
   function renderFairness() {
     const box = $("fairness");
@@ -121,13 +116,7 @@
     const text = editor.toml();
     if (!text) return;
     const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
-    a.download = name + ".toml";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    SF.download(name + ".toml", text, "application/toml");
   };
   $("rules-upload").onchange = async (e) => {
     const file = e.target.files[0];

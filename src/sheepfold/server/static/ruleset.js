@@ -13,15 +13,8 @@
   const POLL_MS = 2000; // the lab card, while the lab works on it
   const picker = SF.seatPicker(
     { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
-    { games: () => games, game: () => game, dogCards },
+    { games: () => games, game: () => game, dogCards: (breed) => SF.dogCardsOf(entry && entry.rules, breed) },
   );
-  function dogCards(breed) { // this rule set's dog cards for a breed
-    const r = entry && entry.rules;
-    if (!r || !r.dog_swaps) return null;
-    const counts = r.dog_swaps[breed] || [];
-    const n = r.dogs_per_player || counts.length;
-    return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
-  }
   function fail(where, text) { SF.fill($(where), SF.el("div", { class: "error", text })); }
 
   // -- what it is ---------------------------------------------------------------------------
@@ -104,12 +97,7 @@
     }
   };
   $("download").onclick = () => {
-    const a = SF.el("a", { download: `${slug}-v${entry.version}.json` });
-    a.href = URL.createObjectURL(new Blob([JSON.stringify(entry.rules, null, 2) + "\n"], { type: "application/json" }));
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    SF.download(`${slug}-v${entry.version}.json`, JSON.stringify(entry.rules, null, 2) + "\n", "application/json");
   };
 
   (async () => {
