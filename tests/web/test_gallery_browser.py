@@ -200,3 +200,35 @@ def test_a_strangers_name_is_text_everywhere(browser, make_server):
     # no element was made of the text, and nothing ran
     assert page.locator("img[src='x']").count() == 0
     assert not dialogs and not page.errors
+
+
+def test_try_it_seats_people_and_bots_as_the_lobby_does(browser, make_server):
+    srv = make_server(bot_delay=0.0, lab_workers=0)
+    r = srv.http.post(
+        "/api/gallery/dolly-crush",
+        json={"name": "Three Dogs", "author": "Ann", "rules": {"dogs_per_player": 3}},
+    )
+    assert r.status_code == 201, r.text
+    page = new_page(browser, PHONE)
+    page.goto(srv.url + r.json()["url"])
+    # each seat's breed and its dog cards under these rules (three a player)
+    expect(page.locator(".dog-cards").nth(0)).to_have_text("dog cards: 1, 1, 1 swaps")
+    expect(page.locator(".dog-cards").nth(1)).to_have_text("dog cards: 4, 4, 4 swaps")
+    page.locator(".seat-row .kind").nth(1).select_option("human")
+    page.click("#add-seat")
+    page.locator(".seat-row .bot").select_option("greedy")
+    page.select_option("#first", "1")
+    no_horizontal_scroll(page)
+    page.click("#try-btn")
+    page.wait_for_url("**/t/*")
+    table = srv.manager.get(page.url.rsplit("/", 1)[1])
+    # Player 2 starts: the table's seats are players 2, 3 and 1
+    assert [(s.kind, s.bot) for s in table.seats] == [
+        ("human", None),
+        ("bot", "greedy"),
+        ("human", None),
+    ]
+    assert table.game.rules.dogs_per_player == 3
+    assert table.public_info()["house"]["slug"] == "three-dogs"
+    expect(page.locator("#house-rules .house-name")).to_have_text("Three Dogs")
+    assert not page.errors
