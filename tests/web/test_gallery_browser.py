@@ -195,6 +195,8 @@ def test_a_strangers_name_is_text_everywhere(browser, make_server):
     expect(page.locator("#house-rules .house-name")).to_have_text(EVIL)
     expect(page.locator("#house-rules .house-author")).to_have_text(EVIL)
     assert page.locator("img[src='x']").count() == 0
+    page.goto(srv.url + "/gallery/shave-a-sheep/nope")  # a rule set nobody published
+    expect(page.locator("#about .error")).to_contain_text("no rule set 'nope'")
     page.goto(srv.url)  # the lobby's list of tables names the house rules too
     expect(page.locator("#tables .house-link")).to_have_text(f"house rules: {EVIL}")
     # no element was made of the text, and nothing ran
