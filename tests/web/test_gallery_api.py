@@ -369,3 +369,39 @@ def test_the_gallery_on_postgresql(make_server, ws_client, postgres_url):
     assert [(e["slug"], e["version"]) for e in latest] == [("pg-wool", 2), ("pg-wool-2", 1)]
     assert (latest[0]["played"], latest[0]["votes_yes"]) == (1, 1)
     assert entry(again, "pg-wool", 1)["rules"]["wool"] == 12
+
+
+def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, tmp_path):
+    import gc
+    import os
+    import sys
+
+    from sheepfold.server.gallery_store import GalleryStore
+    from sheepfold.server.storage import Storage
+
+    db = str(tmp_path / "stop.db")
+    srv = make_server(db, lab_games=1_000_000, lab_seconds=600)
+    published(srv, "Little wool")
+    running = wait_until(
+        lambda: (
+            (lab := entry(srv, "little-wool")["lab"])["status"] == "running"
+            and "message" in lab
+            and lab
+        ),
+        what="the card's process to say it is starting",
+    )
+    assert running["message"].startswith("starting the simulator")
+    [pid] = wait_until(lambda: [p.pid for p in srv.app.state.gallery.lab.procs], what="its process")
+    left: list[Any] = []  # what is destroyed unclosed (a transport the stopped loop left)
+    hook, sys.unraisablehook = sys.unraisablehook, left.append
+    try:
+        srv.stop()
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert not left, [str(u.exc_value) for u in left]
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
+    storage = Storage(db)
+    assert [status for _, status in GalleryStore(storage).queue()] == ["running"]
+    storage.close()

@@ -9,7 +9,7 @@ reads what it prints. The job comes as one JSON object on standard input::
      "seed": 0, "exact_limit": 200000}
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
-after every chunk, then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
+after every chunk (the first, before any game, with a ``message``: the simulator is starting), then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
 the lab cannot play these rules (its own message), or ``{"error": "..."}``.
 
 Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
@@ -36,6 +36,8 @@ CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiven
 BOTS = ("greedy",)
 #: the two sides' display names (never the publisher's text: the plot and verdict embed them)
 RULEBOOK, HOUSE = "the rulebook", "this rule set"
+#: said until the first games are played (the first card after an update compiles the simulator)
+WARMING = "starting the simulator (after an update of the server it compiles first: minutes)"
 
 
 def _emit(obj: dict[str, Any]) -> None:
@@ -76,6 +78,7 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, An
     total, seconds = int(spec["games"]), float(spec.get("seconds", 120))
     fast, engine = CHUNK_SIZES.get(job_a.game, (100, 10))
     size = max(2, min(fast if job_a.engine == "fast" else engine, -(-total // 10)))
+    progress({"progress": 0.0, "games": 0, "message": WARMING})
     start: float | None = None  # the clock starts after the first chunk (compiling is free)
     parts_a, parts_b, done, capped = [], [], 0, None
     while done < total:

@@ -179,7 +179,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         manager.load()
         manager.start()
         lab = LabQueue(GalleryStore(storage), manager.settings)
-        storage_holder["g"] = Gallery(manager, lab.store, lab)
+        storage_holder["g"] = app.state.gallery = Gallery(manager, lab.store, lab)
         lab.start()
         # Everything loaded so far lives as long as the server: keep it out of the collector's
         # full passes (a full pass over the imported libraries pauses every table for ~50 ms).

@@ -148,6 +148,7 @@ class LabQueue:
             err = await errors
         except TimeoutError:
             proc.kill()
+            await proc.communicate()
             self.store.set_lab(
                 vid, status="failed", message="the lab job took far longer than its budget"
             )
@@ -155,7 +156,10 @@ class LabQueue:
         except asyncio.CancelledError:  # the server stops: the job stays "running", to resume
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
-            await proc.wait()
+            errors.cancel()
+            # read the pipes to their end: the process's transport closes before the loop does
+            with contextlib.suppress(Exception):
+                await proc.communicate()
             raise
         finally:
             self.procs.discard(proc)
@@ -170,8 +174,8 @@ class LabQueue:
             if not line:
                 return None
             msg = json.loads(line)
-            if "progress" in msg:
-                self.store.set_lab(vid, progress=float(msg["progress"]))
+            if "progress" in msg:  # with a message while it warms up, without after
+                self.store.set_lab(vid, progress=float(msg["progress"]), message=msg.get("message"))
                 continue
             return dict(msg)
 
