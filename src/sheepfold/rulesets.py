@@ -283,3 +283,30 @@ def with_options(
         raise RulesError(f"--variant: {game} has no variants")
     data["variants"] = [*rules.variants, *variants]
     return parse_ruleset(data, "--variant", game).rules
+
+
+def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """What differs between two rule sets of ``game`` (their option dicts, as jobs keep them),
+    one line per option in words: ``wool (pieces of wool in the middle at setup): 30 → 40``.
+    Options either leaves unset show as the rulebook's value; the names and descriptions of the
+    rule sets are not rules and are left out."""
+    fields = rules_class(game).model_fields
+    full_a = parse_rules(game, a).model_dump(mode="json")
+    full_b = parse_rules(game, b).model_dump(mode="json")
+    out = []
+    for key, field in fields.items():
+        va, vb = full_a.get(key), full_b.get(key)
+        if key in ("name", "description") or va == vb:
+            continue
+        about = f" ({field.description})" if field.description else ""
+        if isinstance(va, dict) and isinstance(vb, dict):  # only the entries that differ
+            for k in dict.fromkeys([*va, *vb]):
+                if va.get(k) != vb.get(k):
+                    out.append(f"{key}, {k}{about}: {_shown(va.get(k))} → {_shown(vb.get(k))}")
+            continue
+        out.append(f"{key}{about}: {_shown(va)} → {_shown(vb)}")
+    return out
+
+
+def _shown(value: Any) -> str:
+    return "unset" if value is None else json.dumps(value)

@@ -173,3 +173,13 @@ def new_rules(
     rules = with_options(game, start, set_, variant, **fixed)
     path = save_ruleset(RuleSet(game, rules, "--set"), output, force)
     console.print(f"saved {game} rule set {name!r} to {path}")
+
+
+def _register_gallery() -> None:
+    """``rules publish``, ``rules gallery`` and ``rules get`` (cli/gallery.py)."""
+    from sheepfold.cli.gallery import register
+
+    register(app)
+
+
+_register_gallery()

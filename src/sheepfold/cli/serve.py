@@ -37,6 +37,13 @@ def serve_command(
     api_docs: bool = typer.Option(
         False, "--api-docs", help="serve Swagger UI at /api/docs (its scripts come from a CDN)"
     ),
+    lab_workers: int = typer.Option(
+        1, min=0, help="gallery lab cards computed at once, each in its own process (0: none)"
+    ),
+    lab_games: int = typer.Option(2000, min=2, help="games a side of a gallery lab card"),
+    lab_seconds: float = typer.Option(
+        60.0, min=1, help="a lab card's time budget (seconds): it is capped after it"
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
@@ -60,6 +67,9 @@ def serve_command(
         leave_grace=leave_grace,
         allow_seed=dev_seeds,
         api_docs=api_docs,
+        lab_workers=lab_workers,
+        lab_games=lab_games,
+        lab_seconds=lab_seconds,
     )
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)

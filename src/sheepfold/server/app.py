@@ -12,9 +12,11 @@ HTTP API (JSON)::
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
+    GET  /api/tables/{id}/record    a finished game's record (sheepfold-record/1, with "house")
     POST /api/tables/{id}/again     play again: the next table, same settings and seats
     GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
     POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
+    *    /api/gallery/...           the rule-set gallery (server/gallery.py, docs/gallery.md)
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
@@ -39,6 +41,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.gallery import Gallery, add_gallery_api, house_of
+from sheepfold.server.gallery_lab import LabQueue
+from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.limits import RateLimited, message_problem
 from sheepfold.server.rules_api import add_rules_api
 from sheepfold.server.solutions import NotReady
@@ -71,10 +76,19 @@ class SeatSpec(BaseModel):
     name: str | None = Field(default=None, max_length=32)
 
 
+class GalleryRef(BaseModel):
+    """A published rule set's version (server/gallery.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+    slug: str = Field(min_length=1, max_length=64)
+    version: int = Field(ge=1, le=1_000_000)
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Literal["dolly-crush", "shave-a-sheep"]
     ruleset: str | None = Field(default=None, max_length=64)
+    gallery: GalleryRef | None = None  # instead of ruleset and rules
     rules: dict[str, Any] | None = None  # options on top of the rule set (e.g. {"wool": 10})
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     breeds: list[Annotated[str, Field(max_length=64)]] | None = Field(default=None, max_length=4)
@@ -164,6 +178,9 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         manager = TableManager(storage, settings)
         manager.load()
         manager.start()
+        lab = LabQueue(GalleryStore(storage), manager.settings)
+        storage_holder["g"] = app.state.gallery = Gallery(manager, lab.store, lab)
+        lab.start()
         # Everything loaded so far lives as long as the server: keep it out of the collector's
         # full passes (a full pass over the imported libraries pauses every table for ~50 ms).
         gc.collect()
@@ -171,6 +188,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         app.state.manager = manager
         storage_holder["m"] = manager
         yield
+        await lab.close()
         await manager.close()
 
     docs = (settings or Settings()).api_docs
@@ -183,6 +201,9 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     def manager() -> TableManager:
         return storage_holder["m"]
+
+    def gallery() -> Gallery:
+        return storage_holder["g"]
 
     @app.exception_handler(SheepfoldError)
     async def _engine_error(_req: Any, exc: SheepfoldError) -> JSONResponse:
@@ -199,8 +220,9 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     _add_headers(app)
     _add_pages(app)
-    _add_api(app, manager)
+    _add_api(app, manager, gallery)
     add_rules_api(app)
+    add_gallery_api(app, gallery)
     _add_websocket(app, manager)
     return app
 
@@ -233,7 +255,9 @@ def _add_pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 
-def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
+def _add_api(
+    app: FastAPI, manager: Callable[[], TableManager], gallery: Callable[[], Gallery]
+) -> None:
     """The HTTP API (JSON)."""
 
     def table_or_404(table_id: str) -> Any:
@@ -289,7 +313,15 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         m, client = manager(), client_of(request)
         m.limits["create"].take(client)
         m.check_open_tables(client)
-        table = m.create({**resolve_spec(req), "creator": client})
+        house = None
+        if req.gallery is not None:
+            if req.ruleset or req.rules:
+                raise HTTPException(
+                    400, "gallery: give a gallery rule set or ruleset/rules, not both"
+                )
+            house, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
+            req = req.model_copy(update={"rules": rules, "gallery": None})
+        table = m.create({**resolve_spec(req), "gallery": house, "creator": client})
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.post("/api/tables/{table_id}/again")
@@ -327,6 +359,22 @@ def _add_api(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         if not t.finished() or t.dirty:
             raise HTTPException(409, "the game is not over yet: a replay opens when it ends")
         return {"table": t.public_info(), "frames": t.replay_frames()}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        """A finished game's record (docs/spec/records.md), which ``sheepfold replay`` plays
+        again; ``house`` (an optional field of the format) names the gallery rule set."""
+        from sheepfold.core.records import to_record
+
+        t = table_or_404(table_id)
+        if not t.finished() or t.dirty:
+            raise HTTPException(409, "the game is not over yet: its record opens when it ends")
+        names = [s.name or f"seat {s.seat}" for s in t.seats]
+        rec = to_record(t.state, names)
+        house = t.config.get("gallery")
+        if house:
+            rec["house"] = house
+        return rec
 
 
 def seat_link(table_id: str, token: str) -> str:

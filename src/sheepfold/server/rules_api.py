@@ -184,16 +184,17 @@ def check(game: str, data: Any) -> dict[str, Any]:
     }
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes without reading on."""
+async def _body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes without reading on."""
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise HTTPException(413, f"a rule set is at most {MAX_BODY // 1024} KB")
+    too_big = f"a rule set is at most {MAX_BODY // 1024} KB"
+    if length.isdigit() and int(length) > limit:
+        raise HTTPException(413, too_big)
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise HTTPException(413, f"a rule set is at most {MAX_BODY // 1024} KB")
+        if len(body) > limit:
+            raise HTTPException(413, too_big)
     return body
 
 

@@ -9,6 +9,10 @@ seat's secret token, bot name) live in their own table, updated when a seat chan
 Every write is one transaction committed before the caller goes on: the server tells nobody
 about an action before :meth:`Storage.append_actions` has returned.
 
+The rule-set gallery's rows (published rule sets, their versions and lab cards, votes) live in
+the same database: their tables are declared here, their reads and writes are in
+:mod:`sheepfold.server.gallery_store`.
+
 The seed is stored as decimal text (the server's seeds have 129 bits: more than any SQL integer
 holds); a database written before that, with a BIGINT ``seed`` column, is migrated when it is
 opened. Reading never trusts a row: a table whose row cannot be read comes back with its
@@ -29,11 +33,13 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    ForeignKey,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     delete,
     event,
@@ -87,6 +93,55 @@ health_t = Table(  # one row, rewritten by each health check: the database accep
     metadata,
     Column("id", Integer, primary_key=True),
     Column("checked", Float, nullable=False),
+)
+
+
+# -- the rule-set gallery (rows read and written by server/gallery_store.py) ------------------
+rulesets_t = Table(
+    "sf_rulesets",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(32), nullable=False),
+    Column("slug", String(64), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("author", Text, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("client", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    UniqueConstraint("game", "slug", name="uq_sf_rulesets_game_slug"),
+)
+
+versions_t = Table(
+    "sf_ruleset_versions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ruleset_id", Integer, ForeignKey("sf_rulesets.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("description", Text, nullable=False),
+    Column("rules", JSON, nullable=False),  # the options that differ from the rulebook
+    Column("changes", JSON, nullable=False),  # categories, for the filters
+    Column("differences", JSON, nullable=False),  # lines in words
+    Column("client", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("lab_status", String(16), nullable=False),  # queued running done failed refused
+    Column("lab_progress", Float, nullable=False, default=0.0),
+    Column("lab_queued", Float, nullable=True),  # the queue's order
+    Column("lab_message", Text, nullable=True),
+    Column("lab_card", JSON, nullable=True),
+    Column("lab_plot", Text, nullable=True),
+    UniqueConstraint("ruleset_id", "version", name="uq_sf_versions_ruleset_version"),
+)
+
+votes_t = Table(
+    "sf_votes",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("slug", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("again", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 
@@ -164,6 +219,10 @@ class Storage:
         """A write transaction, once the database file is known to be there (SQLite)."""
         self.check_file()
         return self.engine.begin()
+
+    def transaction(self) -> Any:
+        """A write transaction for other modules' tables (the gallery's), checked like ours."""
+        return self._begin()
 
     def create_table(self, row: TableRow) -> None:
         with self._begin() as c:

@@ -64,6 +64,7 @@ CONFIG_KEYS = (
     "replacement_bot",
     "auto_roll",
     "private",
+    "gallery",  # the published rule set it plays: the "house" of its info (server/gallery.py)
 )
 
 
@@ -92,12 +93,29 @@ class Settings:
     max_message: int = 4096  # bytes of one WebSocket message
     max_depth: int = 8  # nesting of arrays and objects in one WebSocket message
     api_docs: bool = False  # Swagger UI at /api/docs (its scripts come from a CDN)
+    # the gallery (server/gallery.py): publishing, and the lab cards (server/gallery_lab.py)
+    publish_rate: Rate = field(default=Rate(0.05, 5))  # publishes: 5, then one per 20 s
+    gallery_per_day: int = 20  # new rule sets one address may publish in 24 hours (0: any)
+    gallery_max_versions: int = 50  # versions of one rule set
+    lab_workers: int = 1  # cards computed at once, each in its own process (0: none)
+    lab_queue_max: int = 50  # cards waiting at most: a publish beyond is refused (503)
+    lab_games: int = 2000  # games a side (rulebook and rule set, the same seeds)
+    lab_seconds: float = 60.0  # a card's time budget: it is capped (and says so) after it
+    lab_exact_limit: int = 200_000  # Shave a Sheep: positions the exact figures may take
 
     @classmethod
     def unlimited(cls, **kw: Any) -> Settings:
         """No rate limits and no cap on open tables (a benchmark, a trusted LAN)."""
         off = Rate(0, 0)
-        return cls(create_rate=off, join_rate=off, message_rate=off, max_open_tables=0, **kw)
+        return cls(
+            create_rate=off,
+            join_rate=off,
+            message_rate=off,
+            publish_rate=off,
+            max_open_tables=0,
+            gallery_per_day=0,
+            **kw,
+        )
 
 
 class Table:
@@ -180,6 +198,7 @@ class Table:
             "created": self.created,
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "next": self.next_id,
+            "house": self.config.get("gallery"),  # the gallery rule set it plays, or None
         }
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -274,6 +293,7 @@ class TableManager:
             "create": RateLimiter(st.create_rate, "tables opened"),
             "join": RateLimiter(st.join_rate, "seats taken"),
             "message": RateLimiter(st.message_rate, "messages"),
+            "publish": RateLimiter(st.publish_rate, "rule sets published"),
         }
 
     @property

@@ -86,3 +86,183 @@ SF.playerName = function (table, seat) {
   const s = table.seats[seat];
   return (s && s.name) || `Seat ${seat + 1}`;
 };
+
+/* An element built from parts: strings become text nodes and `text` sets textContent, so
+   whatever a stranger typed (a rule set's name, an author) can never become markup. */
+SF.el = function (tag, props, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k.startsWith("on")) e[k] = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of kids.flat()) if (c != null && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+};
+/* Replace a box's content with these nodes. */
+SF.fill = function (box, ...kids) {
+  box.replaceChildren(...kids.flat().filter((c) => c != null && c !== false));
+  return box;
+};
+
+/* A file for the user to save: `text` under `filename`. */
+SF.download = function (filename, text, type) {
+  const a = SF.el("a", { download: filename });
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+};
+
+/* The swap count on each dog card of a Dolly Crush breed under these rules (every option set),
+   or null when the rules have no dog cards. */
+SF.dogCardsOf = function (rules, breed) {
+  if (!rules || !rules.dog_swaps) return null;
+  const counts = rules.dog_swaps[breed] || [];
+  const n = rules.dogs_per_player || counts.length;
+  return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
+};
+
+/* The seats of a new table, as the lobby and a gallery rule set's "Try it" choose them: a person
+   or a bot each (and its level), who starts, and in a game with dog breeds a breed per seat,
+   every seat its own (Dolly Crush ruling 3). els: {seats, first, add, remove} elements;
+   opts: {games() (GET /api/games or null), game() (its name), dogCards(breed) (the swap count on
+   each dog card, or null), onRender()}. */
+SF.seatPicker = function (els, opts) {
+  const seats = [{ kind: "human" }, { kind: "bot", bot: "random" }];
+  const info = () => { const g = opts.games(); return (g && g[opts.game()]) || null; };
+  const breeds = () => (info() && info().breeds) || [];
+  const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
+  function botOptions(selected) {
+    const bots = (info() && info().bots) || { random: "random moves" };
+    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
+  }
+  function assignBreeds() { // every seat a breed of its own: the first free one
+    const names = breeds().map((b) => b.name);
+    const used = new Set();
+    seats.forEach((s) => {
+      if (names.indexOf(s.breed) < 0 || used.has(s.breed)) s.breed = names.find((n) => !used.has(n));
+      used.add(s.breed);
+    });
+  }
+  function pickBreed(i, name) { // a breed another seat holds: the two seats swap breeds
+    const other = seats.find((s) => s.breed === name);
+    if (other) other.breed = seats[i].breed;
+    seats[i].breed = name;
+  }
+  function breedHTML(s, i) {
+    const opts_ = breeds().map((b) => `<option value="${SF.esc(b.name)}" ${b.name === s.breed ? "selected" : ""}>${SF.esc(b.title)}</option>`).join("");
+    return `<label>dog <select class="breed" aria-label="player ${i + 1}'s dog breed">${opts_}</select></label>
+      <span class="dog-cards muted" data-seat="${i}"></span>`;
+  }
+  /* each seat's dog cards, as the rules say (null for a game without them) */
+  function dogCards() {
+    const cards = breeds().length && opts.dogCards ? seats.map((s) => opts.dogCards(s.breed)) : [];
+    if (!cards.length || cards.some((c) => !c)) return null;
+    els.seats.querySelectorAll(".dog-cards").forEach((el) => { el.textContent = `dog cards: ${cards[+el.dataset.seat].join(", ")} swaps`; });
+    return cards;
+  }
+  function render() {
+    els.seats.innerHTML = seats.map((s, i) => `
+      <div class="row seat-row" data-seat="${i}">
+        <strong>Player ${i + 1}</strong>
+        <select class="kind" aria-label="player ${i + 1} is">
+          <option value="human" ${s.kind === "human" ? "selected" : ""}>a person</option>
+          <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
+        </select>
+        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select>` : `<span class="muted">takes the seat with the invite link</span>`}
+        ${breeds().length ? breedHTML(s, i) : ""}
+      </div>`).join("");
+    els.seats.querySelectorAll(".seat-row").forEach((row) => {
+      const i = +row.dataset.seat;
+      row.querySelector(".kind").onchange = (e) => { seats[i].kind = e.target.value; if (!seats[i].bot) seats[i].bot = "random"; render(); };
+      const b = row.querySelector(".bot");
+      if (b) b.onchange = (e) => { seats[i].bot = e.target.value; };
+      const br = row.querySelector(".breed");
+      if (br) br.onchange = (e) => { pickBreed(i, e.target.value); render(); };
+    });
+    dogCards();
+    els.first.innerHTML = seats.map((_, i) => `<option value="${i}">Player ${i + 1}</option>`).join("") + `<option value="random">pick at random</option>`;
+    els.add.disabled = seats.length >= 4;
+    els.remove.disabled = seats.length <= 2;
+    if (opts.onRender) opts.onRender();
+  }
+  /* another game: bots it has, breeds of its own */
+  function fit() {
+    const bots = info() ? Object.keys(info().bots) : ["random"];
+    seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
+    assignBreeds();
+    render();
+  }
+  els.add.onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); assignBreeds(); render(); } };
+  els.remove.onclick = () => { if (seats.length > 2) { seats.pop(); render(); } };
+  return {
+    seats: () => seats,
+    breeds,
+    breedTitle,
+    dogCards,
+    render,
+    fit,
+    /* the seats' part of POST /api/tables */
+    body() {
+      const out = { seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })) };
+      if (breeds().length) out.breeds = seats.map((s) => s.breed);
+      const first = els.first.value;
+      out.first_player = first === "random" ? "random" : +first;
+      return out;
+    },
+  };
+};
+
+/* -- the gallery of house rules (gallery.js, ruleset.js, table.js) --------------------------- */
+/* A lab figure for people, as the lab prints it (sheepfold.lab.metrics.fmt / fmt_diff): `pct` a
+   share (50.2%), `pp` a difference of shares in percentage points, `num` a plain number. */
+SF.labNumber = function (x, kind, diff) {
+  if (x == null || Number.isNaN(x)) return "-";
+  const share = kind === "pct" || kind === "pp";
+  const v = share ? 100 * x : x;
+  let text = v.toFixed(share ? 1 : Math.abs(v) >= 1000 ? 0 : Math.abs(v) >= 100 ? 1 : 2);
+  if (+text === 0) text = text.replace(/^-/, "");
+  if (share && (diff || kind === "pp")) return (+text > 0 ? "+" : "") + text + " pp";
+  if (share) return text + "%";
+  return (diff && +text > 0 ? "+" : "") + text;
+};
+SF.labInterval = (lo, hi, kind, diff) => `[${SF.labNumber(lo, kind, diff)}, ${SF.labNumber(hi, kind, diff)}]`;
+SF.galleryUrl = (game, slug) => `/gallery/${encodeURIComponent(game)}/${encodeURIComponent(slug)}`;
+SF.galleryApi = (game, slug, version) => "/api/gallery/" + [game, slug, version].filter((x) => x != null).map((x) => encodeURIComponent(x)).join("/");
+/* A rule set's differences from the rulebook, one line each, in words (the server's). */
+SF.differencesList = function (lines) {
+  if (!lines || !lines.length) return SF.el("p", { class: "muted differences", text: "The rulebook's rules: nothing changed." });
+  return SF.el("ul", { class: "differences" }, lines.map((d) => SF.el("li", { text: d })));
+};
+/* "2 of 3 would play it again" */
+SF.votesText = (yes, total) => (total ? `${yes} of ${total} would play it again` : "no votes yet");
+/* The lab card's status in a line or two: queued (and where in the queue), running (a progress
+   bar), done (the verdict and the key figures), failed or refused (why). */
+SF.labSummary = function (lab, keyFigures) {
+  const box = SF.el("div", { class: "lab lab-" + (lab ? lab.status : "none"), dataset: { status: lab ? lab.status : "none" } });
+  if (!lab) return SF.fill(box, SF.el("span", { class: "muted", text: "Lab: no card" }));
+  const pct = Math.round(100 * (lab.progress || 0));
+  const note = lab.message ? SF.el("p", { class: "muted lab-message", text: lab.message }) : null;
+  switch (lab.status) {
+    case "queued":
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.position_in_queue != null ? `Lab: queued, position ${lab.position_in_queue} in the queue` : "Lab: queued" }), note);
+    case "running":
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: running, ${pct}%` }),
+        SF.el("progress", { max: "100", value: String(pct), "aria-label": "lab progress" }), note);
+    case "done": {
+      const figures = (lab.metrics || []).slice(0, keyFigures == null ? 2 : keyFigures).map((m) =>
+        SF.el("li", { text: `${m.label}: ${SF.labNumber(m.rulebook, m.kind)} → ${SF.labNumber(m.house, m.kind)} (${SF.labNumber(m.diff, m.kind, true)})` }));
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el("b", { class: "verdict", text: lab.verdict || "done" }),
+        lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games a side)` }) : null,
+        figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
+        note);
+    }
+    default: // failed, refused
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
+  }
+};

@@ -5,7 +5,6 @@
   $("logo").innerHTML = SF.logo();
   let games = null;
   let game = "dolly-crush";
-  let seats = [{ kind: "human" }, { kind: "bot", bot: "random" }];
   const specs = {}; // GET /api/rules/GAME by game (null: not to be had)
   const editor = SF.rulesEditor($("rules-form"), updateCreate);
   const BLURB = {
@@ -13,46 +12,19 @@
     "shave-a-sheep": "Roll the die: grow wool on your sheep, swap sheep, send the wolf, or shear your sheep to keep its wool safe. The biggest safe pile wins.",
   };
 
-  function botOptions(selected) {
-    const bots = (games && games[game].bots) || { random: "random moves" };
-    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
-  }
-
-  // -- Dolly Crush: each seat's dog breed, and whether the seats' dog cards are equal -------
+  // -- the seats, and whether the seats' Dolly Crush dog cards are equal -------------------
   const DEFAULT_RULESET = { "dolly-crush": "dolly-graded" }; // every breed's cards show 1, 2, 3, 4
-  const breeds = () => (games && games[game].breeds) || [];
-  const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
-  function assignBreeds() { // every seat a breed of its own (Dolly Crush ruling 3): the first free one
-    const names = breeds().map((b) => b.name);
-    const used = new Set();
-    seats.forEach((s) => {
-      if (names.indexOf(s.breed) < 0 || used.has(s.breed)) s.breed = names.find((n) => !used.has(n));
-      used.add(s.breed);
-    });
+  const picker = SF.seatPicker(
+    { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
+    { games: () => games, game: () => game, dogCards, onRender: renderFairness },
+  );
+  function dogCards(breed) { // this breed's dog cards, as the rules are edited
+    return specs[game] ? SF.dogCardsOf(editor.values(), breed) : null;
   }
-  function pickBreed(i, name) { // a breed another seat holds: the two seats swap breeds
-    const other = seats.find((s) => s.breed === name);
-    if (other) other.breed = seats[i].breed;
-    seats[i].breed = name;
-  }
-  function breedHTML(s, i) {
-    const opts = breeds().map((b) => `<option value="${SF.esc(b.name)}" ${b.name === s.breed ? "selected" : ""}>${SF.esc(b.title)}</option>`).join("");
-    return `<label>dog <select class="breed" aria-label="player ${i + 1}'s dog breed">${opts}</select></label>
-      <span class="dog-cards muted" data-seat="${i}"></span>`;
-  }
-  function dogCards(breed) { // the swap count on each of this breed's dog cards, as the rules are edited
-    const v = editor.values();
-    if (!v.dog_swaps) return null;
-    const counts = v.dog_swaps[breed] || [];
-    const n = v.dogs_per_player || counts.length;
-    return counts.length === 1 ? Array(n).fill(counts[0]) : counts;
-  }
-  const cardsText = (cards) => `dog cards: ${cards.join(", ")} swaps`;
   function renderFairness() {
     const box = $("fairness");
-    const cards = breeds().length && specs[game] ? seats.map((s) => dogCards(s.breed)) : [];
-    if (!cards.length || cards.some((c) => !c)) { box.innerHTML = ""; return; }
-    document.querySelectorAll(".dog-cards").forEach((el) => { el.textContent = cardsText(cards[+el.dataset.seat]); });
+    const cards = picker.dogCards();
+    if (!cards) { box.innerHTML = ""; return; }
     const key = (c) => c.slice().sort((a, b) => a - b).join(",");
     if (cards.every((c) => key(c) === key(cards[0]))) {
       box.innerHTML = `<p class="muted">Every player's dog cards are equal.
@@ -60,7 +32,8 @@
       $("use-rulebook").onclick = () => useRuleset("dolly-rulebook");
       return;
     }
-    const who = seats.map((s, i) => `Player ${i + 1} (${SF.esc(breedTitle(s.breed))}): ${cards[i].join(", ")}`).join("; ");
+    const seats = picker.seats();
+    const who = seats.map((s, i) => `Player ${i + 1} (${SF.esc(picker.breedTitle(s.breed))}): ${cards[i].join(", ")}`).join("; ");
     box.innerHTML = `<div class="warning" role="alert"><strong>Unequal dog cards decide the game.</strong>
       The printed edition gives the Australian Shepherd 4 swaps a card against 1: in bot tests the seat holding it
       won every one of 200 games. Here: ${who}.
@@ -72,33 +45,32 @@
     pickRuleset();
   }
 
-  function renderSeats() {
-    $("seats").innerHTML = seats.map((s, i) => `
-      <div class="row seat-row" data-seat="${i}">
-        <strong>Player ${i + 1}</strong>
-        <select class="kind" aria-label="player ${i + 1} is">
-          <option value="human" ${s.kind === "human" ? "selected" : ""}>a person</option>
-          <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
-        </select>
-        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select>` : `<span class="muted">takes the seat with the invite link</span>`}
-        ${breeds().length ? breedHTML(s, i) : ""}
-      </div>`).join("");
-    document.querySelectorAll(".seat-row").forEach((row) => {
-      const i = +row.dataset.seat;
-      row.querySelector(".kind").onchange = (e) => { seats[i].kind = e.target.value; if (!seats[i].bot) seats[i].bot = "random"; renderSeats(); };
-      const b = row.querySelector(".bot");
-      if (b) b.onchange = (e) => { seats[i].bot = e.target.value; };
-      const br = row.querySelector(".breed");
-      if (br) br.onchange = (e) => { pickBreed(i, e.target.value); renderSeats(); };
-    });
-    renderFairness();
-    $("first").innerHTML = seats.map((_, i) => `<option value="${i}">Player ${i + 1}</option>`).join("") + `<option value="random">pick at random</option>`;
-    $("add-seat").disabled = seats.length >= 4;
-    $("remove-seat").disabled = seats.length <= 2;
-  }
-
   function renderGame() {
-    document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
+    // -- publish the edited rules to the gallery ----------------------------------------------
+  $("publish-btn").onclick = async () => {
+    const out = $("publish-result");
+    const name = $("pub-name").value.trim(), author = $("pub-author").value.trim();
+    const missing = !name ? "the rule set needs a name" : !author ? "say who you are (your name)" : "";
+    if (missing) { SF.fill(out, SF.el("div", { class: "error", text: missing })); return; }
+    const rules = editor.values();
+    delete rules.name; // the gallery names it
+    delete rules.description;
+    $("publish-btn").disabled = true;
+    try {
+      const r = await SF.api(`/api/gallery/${encodeURIComponent(game)}`, { method: "POST", body: { name, author, description: $("pub-description").value.trim(), rules } });
+      localStorage.setItem("sheepfold:name", author);
+      SF.fill(out, SF.el("div", { class: "published" },
+        SF.el("p", {}, "Published: ", SF.el("a", { id: "published-link", href: r.url, text: `${name} (version ${r.version})` })),
+        SF.el("p", {}, "Your publish token: ", SF.el("code", { id: "publish-token", text: r.token })),
+        SF.el("p", { class: "warning", text: "Keep this token: it is shown only this once, and it is what lets you publish a new version of these rules." })));
+    } catch (e) {
+      SF.fill(out, SF.el("div", { class: "error", id: "publish-error", text: e.message }));
+    }
+    $("publish-btn").disabled = !editor.valid();
+  };
+  $("pub-author").value = localStorage.getItem("sheepfold:name") || "";
+
+  document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
     $("game-blurb").textContent = BLURB[game];
     const sets = (games && games[game].rulesets) || [];
     $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}" title="${SF.esc(r.description)}">${SF.esc(r.name)}</option>`).join("");
@@ -108,10 +80,7 @@
     loadRules();
     $("autoroll-box").hidden = game !== "shave-a-sheep";
     $("scores-box").hidden = game !== "dolly-crush";
-    const bots = games ? Object.keys(games[game].bots) : ["random"];
-    seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
-    assignBreeds();
-    renderSeats();
+    picker.fit();
   }
 
   // -- the rules: the chosen rule set, as edited in the rule editor ------------------------
@@ -140,19 +109,14 @@
     const bad = editing && !checking && !editor.valid();
     $("create-btn").disabled = checking || bad;
     $("rules-download").disabled = !editing || !editor.toml();
+    $("publish-btn").disabled = !editing || !editor.valid();
     $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
   }
   $("rules-download").onclick = () => {
     const text = editor.toml();
     if (!text) return;
     const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
-    a.download = name + ".toml";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    SF.download(name + ".toml", text, "application/toml");
   };
   $("rules-upload").onchange = async (e) => {
     const file = e.target.files[0];
@@ -166,23 +130,17 @@
   };
 
   document.querySelectorAll("#game-choice button").forEach((b) => { b.onclick = () => { game = b.dataset.game; renderGame(); }; });
-  $("add-seat").onclick = () => { if (seats.length < 4) { seats.push({ kind: "bot", bot: "random" }); assignBreeds(); renderSeats(); } };
-  $("remove-seat").onclick = () => { if (seats.length > 2) { seats.pop(); renderSeats(); } };
 
   $("create-btn").onclick = async () => {
     $("create-error").innerHTML = "";
-    const body = {
+    const body = Object.assign({
       game,
-      seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
       show_scores: $("show-scores").checked,
       replace_leavers: $("replace").checked,
       auto_roll: $("auto-roll").checked,
       private: $("private").checked,
-    };
+    }, picker.body());
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
-    if (breeds().length) body.breeds = seats.map((s) => s.breed);
-    const first = $("first").value;
-    body.first_player = first === "random" ? "random" : +first;
     const rules = specs[game] ? editor.overrides() : {};
     if (Object.keys(rules).length) body.rules = rules;
     try {
@@ -197,16 +155,18 @@
     try {
       const ts = await SF.api("/api/tables");
       if (!ts.length) { $("tables").innerHTML = `<li class="muted">No tables yet: start one above!</li>`; return; }
-      $("tables").innerHTML = ts.map((t) => {
+      SF.fill($("tables"), ts.map((t) => {
         const free = t.seats.filter((s) => s.free).length;
-        const who = t.seats.map((s) => SF.esc(s.name || "free seat")).join(", ");
+        const who = t.seats.map((s) => s.name || "free seat").join(", ");
         const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
-        return `<li><span class="name">${SF.esc(t.title)}${t.ruleset ? " · " + SF.esc(t.ruleset) : ""}</span>
-          <span class="muted">${who} — ${state}</span>
-          <a class="btn ${free ? "" : "secondary"}" href="/t/${encodeURIComponent(t.id)}">${t.finished ? "Replay" : free ? "Join" : "Watch"}</a></li>`;
-      }).join("");
+        return SF.el("li", {},
+          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + t.ruleset : null,
+            t.house ? [" · ", SF.el("a", { class: "house-link", href: t.house.url, text: `house rules: ${t.house.name}` })] : null),
+          SF.el("span", { class: "muted", text: `${who} — ${state}` }),
+          SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(t.id)}`, text: t.finished ? "Replay" : free ? "Join" : "Watch" }));
+      }));
     } catch (e) {
-      $("tables").innerHTML = `<li class="error">${SF.esc(e.message)}</li>`;
+      SF.fill($("tables"), SF.el("li", { class: "error", text: e.message }));
     }
   }
 

@@ -461,6 +461,7 @@
     return String(v);
   }
   function renderHouseRules(table) {
+    if (table.house) { renderGalleryRules(table.house); return; }
     if (ruleSpec === undefined) { // asked once; the summary shows at once, the descriptions when they come
       ruleSpec = null;
       SF.api(`/api/rules/${encodeURIComponent(table.game)}`).then((s) => { ruleSpec = s; render(); }, () => {});
@@ -476,6 +477,52 @@
     $("house-rules").innerHTML = house.length
       ? `<strong>House rules</strong>${from}<ul>${house.map((k) => `<li data-option="${SF.esc(k)}"><code>${SF.esc(k)}</code> = <b>${SF.esc(ruleText(rules[k]))}</b>${about(k) ? ` <span class="muted">— ${SF.esc(about(k))}</span>` : ""}</li>`).join("")}</ul>`
       : `<strong>House rules:</strong> none, the rulebook's rules${from}`;
+  }
+
+  /* A rule set from the gallery: its name, version, author and differences from the rulebook,
+     for everyone at the table (and in the replay), and before the first move above all: the
+     rulebook asks that everyone knows the rules before the game starts. */
+  function renderGalleryRules(house) {
+    const fresh = !msg.table.finished && msg.seq === 0; // seq: the moves made so far
+    const key = JSON.stringify([house, fresh]);
+    if (key === houseKey) return;
+    houseKey = key;
+    const box = $("house-rules");
+    box.className = "house-rules house-gallery panel" + (fresh ? " before-start" : "");
+    SF.fill(box,
+      SF.el("strong", { text: fresh ? "Before you start — this table plays house rules: " : "House rules: " }),
+      SF.el("a", { class: "house-name", href: house.url, text: house.name }),
+      SF.el("span", { class: "muted", text: ` version ${house.version} · by ` }), SF.el("span", { class: "house-author", text: house.author }),
+      SF.el("p", { class: "muted", text: "What differs from the rulebook:" }),
+      SF.differencesList(house.differences));
+  }
+
+  // -- after a game with gallery rules: would you play them again? --------------------------
+  const VOTE_KEY = "sheepfold:vote:" + tableId;
+  let voted = JSON.parse(localStorage.getItem(VOTE_KEY) || "null"); // {votes_yes, votes_total, again} once this seat voted
+  function renderVote(table) {
+    const box = $("vote");
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (!table.house || !table.finished || me() === null || !token || replay) { box.hidden = true; return; }
+    box.hidden = false;
+    const key = JSON.stringify(voted);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    const ask = (again) => async () => {
+      box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+      try {
+        const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/vote`, { method: "POST", body: { token, again } });
+        voted = Object.assign({ again }, r);
+        localStorage.setItem(VOTE_KEY, JSON.stringify(voted));
+        render();
+      } catch (e) { showError(e.message); box.dataset.key = ""; render(); }
+    };
+    SF.fill(box,
+      SF.el("h2", {}, "We'd play ", SF.el("span", { text: table.house.name }), " again?"),
+      SF.el("div", { class: "actions" },
+        SF.el("button", { type: "button", id: "vote-yes", "aria-pressed": String(!!voted && voted.again), text: "✓ Yes", onclick: ask(true) }),
+        SF.el("button", { type: "button", class: "secondary", id: "vote-no", "aria-pressed": String(!!voted && !voted.again), text: "✗ No", onclick: ask(false) })),
+      voted ? SF.el("p", { id: "vote-counts", text: `Thanks! ${SF.votesText(voted.votes_yes, voted.votes_total)} (you can change your vote).` }) : null);
   }
 
   // -- the end: play again, or back to the lobby ----------------------------------------
@@ -515,7 +562,7 @@
     if (!msg) return;
     const table = msg.table;
     document.title = tabTitle(msg.view, table);
-    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "");
+    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
     renderHouseRules(table);
     $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
@@ -538,6 +585,7 @@
     renderLog(msg.events || []);
     renderReplayBox();
     renderEnd(table);
+    renderVote(table);
     if (live) requestPreview();
   }
 

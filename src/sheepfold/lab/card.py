@@ -1,0 +1,213 @@
+"""A published rule set's lab card: the rule set against the rulebook on common random numbers.
+
+The server's gallery (``server/gallery_lab.py``) runs this module in a process of its own,
+``python -m sheepfold.lab.card``, one card at a time: the simulation never runs on the server's
+event loop, and the server (which may not import the lab: see tests/test_layering.py) only
+reads what it prints. The job comes as one JSON object on standard input::
+
+    {"game": ..., "rules": {...options...}, "players": 2, "games": 2000, "seconds": 120,
+     "seed": 0, "exact_limit": 200000}
+
+and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
+after every chunk (the first, before any game, with a ``message``: the simulator is starting), then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
+the lab cannot play these rules (its own message), or ``{"error": "..."}``.
+
+Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
+until ``games`` games a side or ``seconds`` have passed (the card then says it was capped). The
+card holds the lab's comparison of a few metrics (95% intervals, paired bootstrap), the verdict
+of :func:`sheepfold.lab.compare.verdict`, the game-length plot of ``lab compare --plots`` as
+SVG and, when the game has an exact solver and the rules are small enough (``exact_limit``
+positions), the exact first-player advantage and the perfect bot's edge over greedy.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import replace
+from typing import Any
+
+#: the metrics a card shows (the lab's keys), in this order
+CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiveness")
+BOTS = ("greedy",)
+#: the two sides' display names (never the publisher's text: the plot and verdict embed them)
+RULEBOOK, HOUSE = "the rulebook", "this rule set"
+#: said until the first games are played (the first card after an update compiles the simulator)
+WARMING = "starting the simulator (after an update of the server it compiles first: minutes)"
+
+
+def _emit(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
+    """The rulebook's and the rule set's jobs, on the same seeds and the same engine."""
+    from sheepfold.lab.runner import make_job
+
+    def job(rules: Any, name: str, engine: str) -> Any:
+        return make_job(
+            spec["game"],
+            rules,
+            ruleset=name,
+            players=int(spec.get("players", 2)),
+            bots=BOTS,
+            games=int(spec["games"]),
+            seed=int(spec.get("seed", 0)),
+            engine=engine,
+        )
+
+    a, b = job(None, "rulebook", "auto"), job(spec["rules"], "house", "auto")
+    if a.engine != b.engine:  # a pair is played by one engine, or it is no pair
+        a, b = job(None, "rulebook", "engine"), job(spec["rules"], "house", "engine")
+    return a, b
+
+
+def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, Any, str | None]:
+    """Both sides' games, chunk by chunk, within the budget: (job A, table A, job B, table B,
+    why the run was capped or None)."""
+    import pyarrow as pa
+
+    from sheepfold.lab.runner import CHUNK_SIZES, chunk_to_table, run_chunk
+
+    job_a, job_b = _jobs(spec)
+    total, seconds = int(spec["games"]), float(spec.get("seconds", 120))
+    fast, engine = CHUNK_SIZES.get(job_a.game, (100, 10))
+    size = max(2, min(fast if job_a.engine == "fast" else engine, -(-total // 10)))
+    progress({"progress": 0.0, "games": 0, "message": WARMING})
+    start: float | None = None  # the clock starts after the first chunk (compiling is free)
+    parts_a, parts_b, done, capped = [], [], 0, None
+    while done < total:
+        idx = list(range(done, min(total, done + size)))
+        parts_a.append(chunk_to_table(job_a, run_chunk(job_a, idx)))
+        parts_b.append(chunk_to_table(job_b, run_chunk(job_b, idx)))
+        done += len(idx)
+        start = time.monotonic() if start is None else start
+        spent = time.monotonic() - start
+        progress(
+            {"progress": round(min(0.99, max(done / total, spent / seconds)), 3), "games": done}
+        )
+        if done < total and spent >= seconds:
+            capped = (
+                f"capped at {done:,} games a side (of {total:,}): the time budget of "
+                f"{seconds:g} s was spent"
+            )
+            break
+    ta, tb = pa.concat_tables(parts_a), pa.concat_tables(parts_b)
+    return replace(job_a, games=done), ta, replace(job_b, games=done), tb, capped
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
+
+
+def metrics(diffs: list[Any]) -> list[dict[str, Any]]:
+    """The card's metrics: the rulebook's value, the rule set's, the change with its paired 95%
+    interval and p-value (``kind``: pct, pp or num, as the lab formats them)."""
+    by = {d.key: d for d in diffs}
+    return [
+        {
+            "key": k,
+            "label": by[k].label,
+            "rulebook": _num(by[k].a),
+            "house": _num(by[k].b),
+            "diff": _num(by[k].diff),
+            "lo": _num(by[k].lo),
+            "hi": _num(by[k].hi),
+            "p": _num(by[k].p),
+            "rel": _num(by[k].rel),
+            "kind": by[k].kind,
+            "significant": bool(by[k].significant),
+        }
+        for k in CARD_METRICS
+        if k in by
+    ]
+
+
+def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
+    """Shave a Sheep's exact figures of these rules, or None and why not (no solver, too big)."""
+    from sheepfold.core.registry import game_spec
+
+    if not game_spec(game.name).has_exact_solver:
+        return None, None
+    from sheepfold.lab.perfect import exact_skill_gap, exact_start_shares, unsupported
+
+    why = unsupported(game)
+    if why is None:
+        from sheepfold.games.shave_a_sheep import solver
+
+        size = solver.count_positions(game.rules, game.num_players)
+        if size > limit:
+            why = f"{size:,} positions: more than this server solves for a card ({limit:,})"
+    if why is not None:
+        return None, f"no exact figures: {why}"
+    n = game.num_players
+    seat0 = exact_start_shares(game, ["perfect"] * n)[0]
+    gap = exact_skill_gap(game)["gap"]
+    return {
+        "first_player_advantage": round(seat0 - 1 / n, 6),
+        "perfect_edge_over_greedy": round(float(gap), 6),
+    }, None
+
+
+def plot_svg(ta: Any, tb: Any) -> str:
+    """The game lengths of both sides (``lab compare --plots``'s histogram), as small SVG."""
+    from sheepfold.lab.metrics import game_arrays
+    from sheepfold.lab.report import _plt, length_hist_figure
+
+    fig = length_hist_figure([("rulebook", game_arrays(ta)), ("this rule set", game_arrays(tb))])
+    fig.set_size_inches(6.0, 3.4)
+    plt = _plt()
+    plt.rcParams["svg.fonttype"] = "none"  # text as text: a few KB, not glyph outlines
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
+    """The whole card: ``{"card": {...}, "plot": svg}``."""
+    from sheepfold.lab.compare import compare_tables, verdict
+
+    job_a, ta, job_b, tb, capped = play(spec, progress)
+    diffs = compare_tables(ta, tb)
+    limit = job_b.rules.get("max_turns")
+    text = verdict(diffs, RULEBOOK, HOUSE, limit if limit == job_a.rules.get("max_turns") else None)
+    figures, skipped = exact(job_b.make_game(0), int(spec.get("exact_limit", 200_000)))
+    notes = [m for m in (capped, skipped) if m]
+    out = {
+        "games": ta.num_rows,
+        "engine": job_a.engine,
+        "bots": list(BOTS),
+        "metrics": metrics(diffs),
+        "verdict": text[0].upper() + text[1:],
+        "exact": figures,
+        "message": "; ".join(notes) or None,
+    }
+    return {"card": out, "plot": plot_svg(ta, tb)}
+
+
+def main() -> int:
+    try:
+        os.nice(10)  # behind the server's tables and bots for the CPU
+    except OSError:
+        pass
+    from sheepfold.core.protocol import SheepfoldError
+
+    try:
+        spec = json.loads(sys.stdin.read())
+        _emit(card(spec))
+    except Exception as e:  # one line the server stores as the card's message
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        # the rules themselves stop the lab (its own words): refused; anything else: failed
+        _emit({"refused" if isinstance(e, SheepfoldError) else "error": first[:500]})
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

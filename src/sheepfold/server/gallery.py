@@ -1,0 +1,499 @@
+"""The rule-set gallery: publish house rules, browse them, try them at a table, vote, and read
+their lab card (docs/gallery.md; the contract the pages rely on: docs/gallery.md#the-http-api).
+
+    POST /api/gallery/{game}                          publish a rule set (its token, once)
+    POST /api/gallery/{game}/{slug}/versions          publish a new version (with the token)
+    GET  /api/gallery/{game}?q=&changes=&sort=&limit= the latest versions, searched and sorted
+    GET  /api/gallery/{game}/{slug}                   a rule set and its versions
+    GET  /api/gallery/{game}/{slug}/{version}         one version, with its full rules
+    GET  /api/gallery/{game}/{slug}/{version}/plot.svg   its lab card's plot
+    POST /api/tables/{id}/vote                        a seat's "play it again?" on a finished table
+
+Everything a stranger sends is bounded and checked before it is stored: the body's size, each
+text's length, no control characters, and the rules by the game's own model (the messages of
+``sheepfold rules check``). Texts are stored and sent back as given: the pages show them with
+``textContent``, and no page is made with them on the server. Publishing is rate-limited per
+client, with caps of rule sets per client per day, of versions per rule set and of cards
+waiting in the lab queue (server/gallery_lab.py).
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, HTTPException, Request, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from sqlalchemy.exc import IntegrityError
+
+from sheepfold.server.gallery_store import GalleryStore, Version
+from sheepfold.server.rules_api import MAX_BODY, _body, check
+from sheepfold.server.seating import token_hash
+
+if TYPE_CHECKING:
+    from sheepfold.server.tables import TableManager
+
+#: each rules option's category, for the gallery's filters (an option not named: "other")
+CATEGORIES = {
+    # Shave a Sheep
+    "wool": "wool",
+    "max_wool": "wool",
+    "die": "die",
+    "rerolls": "die",
+    "variants": "variants",
+    "auto_shear": "shearing",
+    "shear_cost": "shearing",
+    "full_bonus": "shearing",
+    "wolf_takes": "wolf",
+    "wolf_to": "wolf",
+    "reaction_weights": "wolf",
+    "target": "end",
+    "final_shear": "end",
+    "max_turns": "end",
+    # Dolly Crush
+    "rows": "area",
+    "cols": "area",
+    "min_line": "lines",
+    "diagonals": "lines",
+    "match_colour": "lines",
+    "cascades": "lines",
+    "types": "deck",
+    "white_per_type": "deck",
+    "black_per_type": "deck",
+    "white_points": "scoring",
+    "black_points": "scoring",
+    "dogs_per_player": "dogs",
+    "dog_swaps": "dogs",
+    "swaps": "dogs",
+    "end_points": "end",
+    "rounds": "end",
+}
+NOT_RULES = ("name", "description")  # a rules model's informational fields
+SORTS = ("newest", "played", "liked", "shorter", "fairer")
+#: a publish request at most (the rules' own limit, and room for the texts)
+MAX_PUBLISH = MAX_BODY + 4096
+DAY = 86_400.0
+
+
+def categories(game: str) -> list[str]:
+    """The categories of ``game``'s options, in the model's order."""
+    from sheepfold.games import rules_class
+
+    fields = [k for k in rules_class(game).model_fields if k not in NOT_RULES]
+    return list(dict.fromkeys(CATEGORIES.get(k, "other") for k in fields))
+
+
+def changed_categories(options: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(CATEGORIES.get(k, "other") for k in options if k not in NOT_RULES))
+
+
+def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
+    """Why a text is refused (None: it is fine): a control or format character (bidi marks,
+    zero-width joiners...) anywhere, a line break where none may be."""
+    for i, ch in enumerate(value):
+        if ch == "\n" and newlines:
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            return (
+                f"{where}: the character U+{ord(ch):04X} at position {i + 1} is not allowed "
+                "(no control, format or unassigned characters)"
+            )
+    return None
+
+
+class Texts(BaseModel):
+    """The texts of a publish request, trimmed, bounded and free of control characters."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("name", "author", "description", check_fields=False)
+    @classmethod
+    def _printable(cls, v: str | None, info: Any) -> str | None:
+        if v is None:
+            return v
+        why = text_problem(info.field_name, v, newlines=info.field_name == "description")
+        if why:
+            raise ValueError(why.split(": ", 1)[1])
+        return v
+
+
+class Publish(Texts):
+    name: str = Field(min_length=1, max_length=48)
+    description: str = Field(default="", max_length=500)
+    author: str = Field(min_length=1, max_length=32)
+    rules: dict[str, Any]
+
+
+class NewVersion(Texts):
+    token: str = Field(min_length=1, max_length=128)
+    description: str | None = Field(default=None, max_length=500)
+    rules: dict[str, Any]
+
+
+class Vote(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=128)
+    again: bool
+
+
+def slugify(name: str) -> str:
+    """The name in lower case, [a-z0-9] runs joined by ``-`` (accents dropped); "rules" if none."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40].strip("-")
+    return slug or "rules"
+
+
+def url_of(game: str, slug: str) -> str:
+    return f"/gallery/{game}/{slug}"
+
+
+# -- reading requests ------------------------------------------------------------------------
+async def _read(request: Request, model: type[BaseModel]) -> Any:
+    """The request's body as ``model``: 413 past :data:`MAX_PUBLISH` bytes, 422 with the field
+    and the reason."""
+    from sheepfold.core.errors import describe_validation_error
+
+    body = await _body(request, MAX_PUBLISH)
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as e:
+        raise HTTPException(422, describe_validation_error(e)) from None
+
+
+def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from the rulebook, checked by the game's model (422: the model's
+    own message, as ``sheepfold rules check`` prints it)."""
+    result = check(game, rules)
+    if not result["ok"]:
+        raise HTTPException(422, f"rules: {result['detail']}")
+    return {k: v for k, v in result["options"].items() if k not in NOT_RULES}
+
+
+def _version_values(game: str, options: dict[str, Any], description: str) -> dict[str, Any]:
+    from sheepfold.rulesets import rules_differences
+
+    return {
+        "description": description,
+        "rules": options,
+        "changes": changed_categories(options),
+        "differences": rules_differences(game, {}, options),
+    }
+
+
+# -- entries ---------------------------------------------------------------------------------
+class Gallery:
+    """The gallery of one server: its store, the lab queue, and the counts from its tables."""
+
+    def __init__(self, manager: TableManager, store: GalleryStore, lab: Any) -> None:
+        self.manager = manager
+        self.store = store
+        self.lab = lab
+
+    def counts(self, game: str) -> dict[tuple[str, int], tuple[int, int]]:
+        """(slug, version) -> (tables played, finished), from the server's tables."""
+        out: dict[tuple[str, int], tuple[int, int]] = {}
+        for t in self.manager.tables.values():
+            house = t.config.get("gallery")
+            if t.name != game or not isinstance(house, dict):
+                continue
+            key = (house.get("slug"), house.get("version"))
+            played, finished = out.get(key, (0, 0))  # type: ignore[arg-type]
+            out[key] = (played + 1, finished + int(t.finished()))  # type: ignore[index]
+        return out
+
+    def entries(self, game: str, versions: list[Version]) -> list[dict[str, Any]]:
+        counts, votes = self.counts(game), self.store.votes(game)
+        queue = [vid for vid, status in self.store.queue() if status == "queued"]
+        return [self.entry(v, counts, votes, queue) for v in versions]
+
+    def entry(
+        self,
+        v: Version,
+        counts: dict[tuple[str, int], tuple[int, int]],
+        votes: dict[tuple[str, int], tuple[int, int]],
+        queue: list[int],
+    ) -> dict[str, Any]:
+        played, finished = counts.get((v.slug, v.version), (0, 0))
+        yes, total = votes.get((v.slug, v.version), (0, 0))
+        return {
+            "game": v.game,
+            "slug": v.slug,
+            "version": v.version,
+            "name": v.name,
+            "description": v.description,
+            "author": v.author,
+            "created": v.created,
+            "url": url_of(v.game, v.slug),
+            "changes": v.changes,
+            "differences": v.differences,
+            "played": played,
+            "finished": finished,
+            "votes_yes": yes,
+            "votes_total": total,
+            "lab": lab_info(v, queue),
+        }
+
+
+def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
+    """The LAB object of the contract."""
+    out: dict[str, Any] = {"status": v.lab_status, "progress": round(v.lab_progress, 3)}
+    if v.lab_status == "queued" and v.id in queue:
+        out["position_in_queue"] = queue.index(v.id) + 1
+    if v.lab_message:
+        out["message"] = v.lab_message
+    card = v.lab_card or {}
+    for k in ("games", "metrics", "verdict", "exact", "engine", "bots"):
+        if k in card:
+            out[k] = card[k]
+    if v.has_plot:
+        out["plot"] = f"/api/gallery/{v.game}/{v.slug}/{v.version}/plot.svg"
+    return out
+
+
+def _metric(entry: dict[str, Any], key: str, field: str) -> float | None:
+    for m in entry["lab"].get("metrics") or []:
+        if m["key"] == key:
+            value = m.get(field)
+            return float(value) if value is not None else None
+    return None
+
+
+def sort_entries(entries: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
+    """``newest`` first; ``played``, ``liked`` most first; ``shorter``: the biggest cut in mean
+    game length (lab card) first; ``fairer``: the best seat balance first. Entries without a
+    card come after those with one, newest first."""
+    newest = sorted(entries, key=lambda e: -e["created"])
+    if sort == "played":
+        return sorted(newest, key=lambda e: (-e["played"], -e["finished"]))
+    if sort == "liked":
+        return sorted(newest, key=lambda e: (-e["votes_yes"], -e["votes_total"]))
+    if sort in ("shorter", "fairer"):
+        key, field, sign = (
+            ("length_mean", "rel", 1) if sort == "shorter" else ("balance", "house", -1)
+        )
+
+        def rank(e: dict[str, Any]) -> tuple[int, float]:
+            value = _metric(e, key, field)
+            return (1, 0.0) if value is None else (0, sign * value)
+
+        return sorted(newest, key=rank)
+    return newest
+
+
+def _matches(e: dict[str, Any], q: str) -> bool:
+    hay = " ".join([e["name"], e["description"], e["author"], e["slug"], *e["differences"]])
+    return q.casefold() in hay.casefold()
+
+
+# -- the API ---------------------------------------------------------------------------------
+def add_gallery_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
+    from sheepfold.games import GAME_NAMES
+    from sheepfold.server.app import STATIC, client_of
+
+    def known(game: str) -> str:
+        if game not in GAME_NAMES:
+            raise HTTPException(404, f"no game {game!r} (games: {', '.join(GAME_NAMES)})")
+        return game
+
+    def versions_or_404(game: str, slug: str) -> list[Version]:
+        found = gallery().store.versions(known(game), slug)
+        if not found:
+            raise HTTPException(404, f"no rule set {slug!r} in the {game} gallery")
+        return found
+
+    def check_queue(g: Gallery) -> str:
+        """The new version's lab status: queued; 503 when the queue is full."""
+        cap = g.manager.settings.lab_queue_max
+        waiting = g.lab.waiting()
+        if waiting >= cap:
+            raise HTTPException(
+                503,
+                f"the lab queue is full ({waiting} rule sets wait for their card, at most "
+                f"{cap}): nothing was published; try again in a few minutes",
+            )
+        return "queued"
+
+    @app.post("/api/gallery/{game}", status_code=201)
+    async def publish(game: str, request: Request) -> dict[str, Any]:
+        g, client = gallery(), client_of(request)
+        known(game)
+        g.manager.limits["publish"].take(client)
+        req: Publish = await _read(request, Publish)
+        options = checked_rules(game, req.rules)
+        st = g.manager.settings
+        mine = g.store.published_since(client, time.time() - DAY)
+        if st.gallery_per_day and mine >= st.gallery_per_day:
+            from sheepfold.server.limits import RateLimited
+
+            raise RateLimited(
+                f"your address published {mine} rule sets in the last 24 hours (at most "
+                f"{st.gallery_per_day}): publish a new version of one of them instead"
+            )
+        values = {**_version_values(game, options, req.description), "client": client}
+        values["lab_status"] = check_queue(g)
+        token = secrets.token_urlsafe(24)
+        meta = {
+            "name": req.name,
+            "author": req.author,
+            "token_hash": token_hash(token),
+            "client": client,
+        }
+        for _ in range(5):  # two publishers of one name at once: the loser takes the next slug
+            slug = g.store.free_slug(game, slugify(req.name))
+            try:
+                g.store.publish(game, slug, meta, dict(values))
+                break
+            except IntegrityError:
+                continue
+        else:
+            raise HTTPException(409, "the name is being published by others right now: try again")
+        g.lab.poke()
+        return {"slug": slug, "version": 1, "token": token, "url": url_of(game, slug)}
+
+    @app.post("/api/gallery/{game}/{slug}/versions", status_code=201)
+    async def new_version(game: str, slug: str, request: Request) -> dict[str, Any]:
+        g, client = gallery(), client_of(request)
+        old = versions_or_404(game, slug)
+        g.manager.limits["publish"].take(client)
+        req: NewVersion = await _read(request, NewVersion)
+        if not hmac.compare_digest(token_hash(req.token), old[-1].token_hash):
+            raise HTTPException(403, f"this token does not publish {slug!r}")
+        cap = g.manager.settings.gallery_max_versions
+        if len(old) >= cap:
+            raise HTTPException(
+                409, f"{slug!r} has {len(old)} versions, the most a rule set may have"
+            )
+        options = checked_rules(game, req.rules)
+        description = old[-1].description if req.description is None else req.description
+        values = {**_version_values(game, options, description), "client": client}
+        values["lab_status"] = check_queue(g)
+        number = old[-1].version + 1
+        try:
+            g.store.add_version(old[-1].ruleset_id, number, values)
+        except IntegrityError:
+            raise HTTPException(409, "another version was published just now: try again") from None
+        g.lab.poke()
+        return {"slug": slug, "version": number, "url": url_of(game, slug)}
+
+    @app.get("/api/gallery/{game}")
+    async def browse(
+        game: str, q: str = "", changes: str = "", sort: str = "newest", limit: int = 50
+    ) -> dict[str, Any]:
+        g = gallery()
+        cats = categories(known(game))
+        if len(q) > 100:
+            raise HTTPException(400, "q: at most 100 characters")
+        wanted = [c.strip() for c in changes.split(",") if c.strip()]
+        unknown = [c for c in wanted if c not in cats]
+        if unknown:
+            raise HTTPException(
+                400, f"changes: no category {unknown[0]!r} (categories: {', '.join(cats)})"
+            )
+        if sort not in SORTS:
+            raise HTTPException(400, f"sort: {sort!r} is not one of {', '.join(SORTS)}")
+        if not 1 <= limit <= 200:
+            raise HTTPException(400, "limit: from 1 to 200")
+        found = g.entries(game, g.store.latest(game))
+        found = [
+            e
+            for e in found
+            if (not q.strip() or _matches(e, q.strip())) and all(c in e["changes"] for c in wanted)
+        ]
+        return {"entries": sort_entries(found, sort)[:limit], "categories": cats}
+
+    @app.get("/api/gallery/{game}/{slug}")
+    async def ruleset(game: str, slug: str) -> dict[str, Any]:
+        g = gallery()
+        found = versions_or_404(game, slug)
+        entry = g.entries(game, [found[-1]])[0]
+        entry["versions"] = [
+            {"version": v.version, "created": v.created, "description": v.description}
+            for v in found
+        ]
+        return entry
+
+    def one_version(game: str, slug: str, version: int) -> Version:
+        v = gallery().store.version(known(game), slug, version)
+        if v is None:
+            versions_or_404(game, slug)
+            raise HTTPException(404, f"{slug!r} has no version {version}")
+        return v
+
+    @app.get("/api/gallery/{game}/{slug}/{version}")
+    async def ruleset_version(game: str, slug: str, version: int) -> dict[str, Any]:
+        from sheepfold.games import parse_rules
+
+        g = gallery()
+        v = one_version(game, slug, version)
+        entry = g.entries(game, [v])[0]
+        entry["rules"] = parse_rules(game, v.rules).model_dump(mode="json")
+        entry["options"] = v.rules
+        return entry
+
+    @app.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
+    async def plot(game: str, slug: str, version: int) -> Response:
+        v = one_version(game, slug, version)
+        svg = gallery().store.plot(v.id) if v.has_plot else None
+        if svg is None:
+            raise HTTPException(404, f"the lab card of {slug!r} version {version} is not ready")
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.post("/api/tables/{table_id}/vote")
+    async def vote(table_id: str, req: Vote, request: Request) -> dict[str, Any]:
+        g = gallery()
+        t = g.manager.get(table_id)
+        if t is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        g.manager.limits["join"].take(client_of(request))
+        house = t.config.get("gallery")
+        if not isinstance(house, dict):
+            raise HTTPException(400, "this table was not played with a gallery rule set")
+        seat = t.seat_of_token(req.token)
+        if seat is None:
+            raise HTTPException(403, "this token holds no seat at this table")
+        if not (t.finished() and not t.dirty):
+            raise HTTPException(409, "the game is not over yet: vote when it ends")
+        g.store.vote(t.id, seat, house, req.again, t.name)
+        yes, total = g.store.votes(t.name).get((house["slug"], house["version"]), (0, 0))
+        return {"votes_yes": yes, "votes_total": total}
+
+    @app.get("/gallery", include_in_schema=False)
+    async def gallery_page() -> FileResponse:
+        return _page(STATIC / "gallery.html")
+
+    @app.get("/gallery/{game}/{slug}", include_in_schema=False)
+    async def ruleset_page(game: str, slug: str) -> FileResponse:
+        return _page(STATIC / "ruleset.html")
+
+
+def _page(path: Any) -> FileResponse:
+    if not path.exists():
+        raise HTTPException(404, "the gallery's pages are not installed on this server")
+    return FileResponse(path)
+
+
+def house_of(
+    g: Gallery, game: str, slug: str, version: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table's ``house`` (what its info shows) and rules, from a published version (404)."""
+    v = g.store.version(game, slug, version)
+    if v is None:
+        raise HTTPException(404, f"no version {version} of {slug!r} in the {game} gallery")
+    house = {
+        "slug": v.slug,
+        "version": v.version,
+        "name": v.name,
+        "author": v.author,
+        "differences": v.differences,
+        "url": url_of(game, v.slug),
+    }
+    return house, dict(v.rules)
+
+
+__all__ = ["Gallery", "add_gallery_api", "house_of"]

@@ -1,0 +1,211 @@
+"""The gallery's lab cards, computed in the background: a queue kept in the database, worked
+through by ``Settings.lab_workers`` workers (one by default), each card in a process of its own.
+
+The queue is the versions whose ``lab_status`` is ``queued`` or ``running`` (oldest first): a
+publish adds one, a restart finds them all again (a card left ``running`` by a stopped server
+is queued again and computed from the start). A worker runs ``python -m sheepfold.lab.card``
+(niced, one core) with the job on its standard input and reads the card's JSON lines as they
+come: progress is written to the database after every chunk of games, then the card and its
+plot, or why it failed. The event loop only waits on the process's pipes: the tables never wait
+for a card, and a card that outlives ``lab_seconds * 2 + 300`` s is stopped and marked failed.
+
+The server may not import the lab (tests/test_layering.py): the card's process does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sheepfold.server.gallery_store import GalleryStore
+    from sheepfold.server.tables import Settings
+
+log = logging.getLogger("sheepfold.server")
+
+#: the package's folder, for the card process's import path (the same sheepfold as the server)
+_SRC = str(Path(__file__).resolve().parents[2])
+#: the card's process computes on one core (numba's and the BLAS's thread pools included)
+ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+#: one line of the card's output at most (the last one holds the SVG plot)
+MAX_LINE = 1 << 22
+
+
+class LabQueue:
+    def __init__(self, store: GalleryStore, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.wake = asyncio.Event()
+        self.busy: set[int] = set()  # version ids a worker holds now
+        self.procs: set[asyncio.subprocess.Process] = set()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Queue again what a stopped server left running; start the workers."""
+        try:
+            if any(status == "running" for _, status in self.store.queue()):
+                n = self.store.requeue_running()
+                log.info("gallery: %d lab card(s) left running are queued again", n)
+        except Exception as e:  # a read-only database: the server serves; /healthz tells
+            log.error("gallery: the lab queue cannot be resumed: %s", e)
+        loop = asyncio.get_event_loop()
+        self.tasks = [loop.create_task(self._worker()) for _ in range(self.settings.lab_workers)]
+
+    def waiting(self) -> int:
+        """Jobs in the queue that no worker holds yet."""
+        return sum(1 for vid, _ in self.store.queue() if vid not in self.busy)
+
+    def poke(self) -> None:
+        """A job was queued."""
+        self.wake.set()
+
+    async def close(self) -> None:
+        """Stop the workers and their processes; their jobs stay ``running`` in the database,
+        so the next start queues them again."""
+        for t in self.tasks:
+            t.cancel()
+        for p in list(self.procs):
+            with contextlib.suppress(ProcessLookupError):
+                p.kill()
+        for t in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    async def _worker(self) -> None:
+        while True:
+            self.wake.clear()
+            try:
+                todo = [vid for vid, _ in self.store.queue() if vid not in self.busy]
+            except Exception as e:  # the database does not answer: wait for the next publish
+                log.error("gallery: the lab queue cannot be read: %s", e)
+                todo = []
+            if not todo:
+                await self.wake.wait()
+                continue
+            vid = todo[0]
+            self.busy.add(vid)
+            try:
+                await self._run(vid)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # never lose a worker to one card
+                log.exception("gallery: lab card %s failed", vid)
+                self.store.set_lab(vid, status="failed", message=f"the lab job failed: {e}")
+            finally:
+                self.busy.discard(vid)
+
+    def _spec(self, vid: int) -> dict[str, Any] | None:
+        v = self.store.lab_job(vid)
+        if v is None:
+            return None
+        st = self.settings
+        return {
+            "game": v.game,
+            "rules": v.rules,
+            "players": 2,
+            "games": st.lab_games,
+            "seconds": st.lab_seconds,
+            "seed": 0,
+            "exact_limit": st.lab_exact_limit,
+        }
+
+    async def _run(self, vid: int) -> None:
+        spec = self._spec(vid)
+        if spec is None:
+            return
+        self.store.set_lab(vid, status="running", progress=0.0, message=None)
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")]),
+            **ONE_CORE,
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "sheepfold.lab.card",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            limit=MAX_LINE,
+        )
+        self.procs.add(proc)
+        errors = asyncio.get_event_loop().create_task(_tail(proc.stderr))
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(json.dumps(spec).encode())
+            await proc.stdin.drain()
+            proc.stdin.close()
+            limit = self.settings.lab_seconds * 2 + 300
+            result = await asyncio.wait_for(self._read(vid, proc.stdout), limit)
+            await proc.wait()
+            err = await errors
+        except TimeoutError:
+            proc.kill()
+            await proc.communicate()
+            self.store.set_lab(
+                vid, status="failed", message="the lab job took far longer than its budget"
+            )
+            return
+        except asyncio.CancelledError:  # the server stops: the job stays "running", to resume
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            errors.cancel()
+            # read the pipes to their end: the process's transport closes before the loop does
+            with contextlib.suppress(Exception):
+                await proc.communicate()
+            raise
+        finally:
+            self.procs.discard(proc)
+            if not errors.done():
+                errors.cancel()
+        self._finish(vid, result, proc.returncode, err)
+
+    async def _read(self, vid: int, out: asyncio.StreamReader) -> dict[str, Any] | None:
+        """Progress lines into the database; the last line (the card or an error) returned."""
+        while True:
+            line = await out.readline()
+            if not line:
+                return None
+            msg = json.loads(line)
+            if "progress" in msg:  # with a message while it warms up, without after
+                self.store.set_lab(vid, progress=float(msg["progress"]), message=msg.get("message"))
+                continue
+            return dict(msg)
+
+    def _finish(self, vid: int, result: dict[str, Any] | None, code: int | None, err: str) -> None:
+        if result is not None and "card" in result:
+            card = result["card"]
+            self.store.set_lab(
+                vid,
+                status="done",
+                progress=1.0,
+                card=card,
+                plot=result.get("plot"),
+                message=card.get("message"),
+            )
+            return
+        if result is not None and "refused" in result:
+            self.store.set_lab(vid, status="refused", message=str(result["refused"])[:500])
+            return
+        why = (result or {}).get("error") or f"the lab process stopped (exit status {code})"
+        if err:
+            log.warning("gallery: lab card %s failed: %s", vid, err)
+        self.store.set_lab(vid, status="failed", message=str(why)[:500])
+
+
+async def _tail(stream: asyncio.StreamReader | None, keep: int = 2000) -> str:
+    """The last ``keep`` characters of a stream (read to the end: a full pipe never blocks)."""
+    text = ""
+    while stream is not None:
+        chunk = await stream.read(65536)
+        if not chunk:
+            break
+        text = (text + chunk.decode(errors="replace"))[-keep:]
+    return text

@@ -1,0 +1,267 @@
+"""The gallery's rows, in the server's database (the tables are declared in ``storage.py``, with
+the others, so that every database the server opens has them):
+
+- ``sf_rulesets``: one row per published rule set: its game, slug, name, author, the hash of its
+  publish token (never the token), the client address that published it and when;
+- ``sf_ruleset_versions``: every version of every rule set (older versions stay forever): its
+  rules (options, validated before they are stored), description, the categories and lines in
+  words of what it changes, and its lab card: status, progress, the card and its SVG plot, and
+  when it was queued (the queue is these rows: a restart loses nothing);
+- ``sf_votes``: one vote per seat of a finished table played with a gallery rule set.
+
+Created by ``metadata.create_all`` like the other tables: nothing to migrate. Everything here
+is text stored as given: the pages put it in with ``textContent``, never as HTML.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Integer, func, insert, select, update
+
+from sheepfold.server.storage import Storage, rulesets_t, versions_t, votes_t
+
+LAB_OPEN = ("queued", "running")
+
+
+@dataclass
+class Version:
+    """One version of a rule set, joined with its rule set's row."""
+
+    id: int
+    ruleset_id: int
+    game: str
+    slug: str
+    name: str
+    author: str
+    token_hash: str
+    version: int
+    description: str
+    rules: dict[str, Any]
+    changes: list[str]
+    differences: list[str]
+    created: float
+    lab_status: str
+    lab_progress: float
+    lab_queued: float | None
+    lab_message: str | None
+    lab_card: dict[str, Any] | None
+    has_plot: bool
+
+
+_COLUMNS = (
+    versions_t.c.id,
+    versions_t.c.ruleset_id,
+    rulesets_t.c.game,
+    rulesets_t.c.slug,
+    rulesets_t.c.name,
+    rulesets_t.c.author,
+    rulesets_t.c.token_hash,
+    versions_t.c.version,
+    versions_t.c.description,
+    versions_t.c.rules,
+    versions_t.c.changes,
+    versions_t.c.differences,
+    versions_t.c.created,
+    versions_t.c.lab_status,
+    versions_t.c.lab_progress,
+    versions_t.c.lab_queued,
+    versions_t.c.lab_message,
+    versions_t.c.lab_card,
+    versions_t.c.lab_plot.is_not(None).label("has_plot"),
+)
+
+
+def _select() -> Any:
+    return select(*_COLUMNS).join(rulesets_t, versions_t.c.ruleset_id == rulesets_t.c.id)
+
+
+def _version(r: Any) -> Version:
+    return Version(**{k: r._mapping[k] for k in Version.__dataclass_fields__})
+
+
+class GalleryStore:
+    """Reads and writes of the gallery's rows; each write one committed transaction."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.engine = storage.engine
+
+    # -- publishing -------------------------------------------------------------------------
+    def free_slug(self, game: str, base: str) -> str:
+        """``base``, or ``base-2``, ``base-3``... : the first not taken in ``game``."""
+        with self.engine.connect() as c:
+            taken = set(
+                c.execute(
+                    select(rulesets_t.c.slug).where(
+                        rulesets_t.c.game == game, rulesets_t.c.slug.like(f"{base}%")
+                    )
+                ).scalars()
+            )
+        slug, k = base, 1
+        while slug in taken:
+            k += 1
+            slug = f"{base}-{k}"
+        return slug
+
+    def publish(self, game: str, slug: str, meta: dict[str, Any], version: dict[str, Any]) -> None:
+        """A new rule set (``meta``: name, author, token_hash, client) with its version 1."""
+        now = time.time()
+        with self.storage.transaction() as c:
+            rid = c.execute(
+                insert(rulesets_t).values(game=game, slug=slug, created=now, **meta)
+            ).inserted_primary_key[0]
+            c.execute(insert(versions_t).values(ruleset_id=rid, version=1, **_new(version, now)))
+
+    def add_version(self, ruleset_id: int, number: int, version: dict[str, Any]) -> None:
+        with self.storage.transaction() as c:
+            c.execute(
+                insert(versions_t).values(
+                    ruleset_id=ruleset_id, version=number, **_new(version, time.time())
+                )
+            )
+
+    # -- reading ----------------------------------------------------------------------------
+    def versions(self, game: str, slug: str) -> list[Version]:
+        """Every version of a rule set, oldest first (empty: no such rule set)."""
+        q = (
+            _select()
+            .where(rulesets_t.c.game == game, rulesets_t.c.slug == slug)
+            .order_by(versions_t.c.version)
+        )
+        with self.engine.connect() as c:
+            return [_version(r) for r in c.execute(q)]
+
+    def version(self, game: str, slug: str, number: int) -> Version | None:
+        q = _select().where(
+            rulesets_t.c.game == game, rulesets_t.c.slug == slug, versions_t.c.version == number
+        )
+        with self.engine.connect() as c:
+            r = c.execute(q).first()
+        return _version(r) if r else None
+
+    def latest(self, game: str) -> list[Version]:
+        """The newest version of every rule set of ``game``."""
+        newest = (
+            select(versions_t.c.ruleset_id, func.max(versions_t.c.version).label("v"))
+            .group_by(versions_t.c.ruleset_id)
+            .subquery()
+        )
+        q = (
+            _select()
+            .join(
+                newest,
+                (newest.c.ruleset_id == versions_t.c.ruleset_id)
+                & (newest.c.v == versions_t.c.version),
+            )
+            .where(rulesets_t.c.game == game)
+        )
+        with self.engine.connect() as c:
+            return [_version(r) for r in c.execute(q)]
+
+    def plot(self, version_id: int) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(
+                select(versions_t.c.lab_plot).where(versions_t.c.id == version_id)
+            ).scalar()
+
+    def published_since(self, client: str, since: float) -> int:
+        """Rule sets ``client`` published since ``since`` (the per-day cap)."""
+        with self.engine.connect() as c:
+            return int(
+                c.execute(
+                    select(func.count())
+                    .select_from(rulesets_t)
+                    .where(rulesets_t.c.client == client, rulesets_t.c.created >= since)
+                ).scalar()
+                or 0
+            )
+
+    # -- the lab queue ------------------------------------------------------------------------
+    def queue(self) -> list[tuple[int, str]]:
+        """The open lab jobs, in the order they were queued: (version id, status)."""
+        q = (
+            select(versions_t.c.id, versions_t.c.lab_status)
+            .where(versions_t.c.lab_status.in_(LAB_OPEN))
+            .order_by(versions_t.c.lab_queued, versions_t.c.id)
+        )
+        with self.engine.connect() as c:
+            return [(r.id, r.lab_status) for r in c.execute(q)]
+
+    def requeue_running(self) -> int:
+        """Start-up: a job left running by a stopped server is queued again (first in line)."""
+        with self.storage.transaction() as c:
+            return c.execute(
+                update(versions_t)
+                .where(versions_t.c.lab_status == "running")
+                .values(lab_status="queued", lab_progress=0.0)
+            ).rowcount
+
+    def lab_job(self, version_id: int) -> Version | None:
+        with self.engine.connect() as c:
+            r = c.execute(_select().where(versions_t.c.id == version_id)).first()
+        return _version(r) if r else None
+
+    def set_lab(self, version_id: int, **values: Any) -> None:
+        """Update a lab job's fields (``status``, ``progress``, ``message``, ``card``, ``plot``)."""
+        with self.storage.transaction() as c:
+            c.execute(
+                update(versions_t)
+                .where(versions_t.c.id == version_id)
+                .values(**{f"lab_{k}": v for k, v in values.items()})
+            )
+
+    # -- votes ----------------------------------------------------------------------------------
+    def vote(self, table_id: str, seat: int, house: dict[str, Any], again: bool, game: str) -> None:
+        """A seat's vote on a table's rule set (a second vote of the seat replaces the first)."""
+        with self.storage.transaction() as c:
+            found = c.execute(
+                select(votes_t.c.seat).where(votes_t.c.table_id == table_id, votes_t.c.seat == seat)
+            ).first()
+            if found:
+                c.execute(
+                    update(votes_t)
+                    .where(votes_t.c.table_id == table_id, votes_t.c.seat == seat)
+                    .values(again=again, created=time.time())
+                )
+            else:
+                c.execute(
+                    insert(votes_t).values(
+                        table_id=table_id,
+                        seat=seat,
+                        game=game,
+                        slug=house["slug"],
+                        version=int(house["version"]),
+                        again=again,
+                        created=time.time(),
+                    )
+                )
+
+    def votes(self, game: str) -> dict[tuple[str, int], tuple[int, int]]:
+        """(slug, version) -> (yes, total) for every voted version of ``game``."""
+        q = (
+            select(
+                votes_t.c.slug,
+                votes_t.c.version,
+                func.sum(func.cast(votes_t.c.again, Integer)).label("yes"),
+                func.count().label("total"),
+            )
+            .where(votes_t.c.game == game)
+            .group_by(votes_t.c.slug, votes_t.c.version)
+        )
+        with self.engine.connect() as c:
+            return {(r.slug, r.version): (int(r.yes or 0), int(r.total)) for r in c.execute(q)}
+
+
+def _new(version: dict[str, Any], now: float) -> dict[str, Any]:
+    """A new version's row values: its lab card queued (or refused, with ``lab_message``)."""
+    status = version.pop("lab_status", "queued")
+    return {
+        **version,
+        "created": now,
+        "lab_status": status,
+        "lab_progress": 0.0,
+        "lab_queued": now if status == "queued" else None,
+    }

@@ -1,0 +1,122 @@
+/* sheepfold — one published rule set (/gallery/GAME/SLUG, ?v=N for an older version): what it
+   changes, its lab card (followed while the lab works on it), its versions, a table to try it,
+   and its rule file. Everything a stranger typed is shown as text. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  $("logo").innerHTML = SF.logo();
+  const [game, slug] = location.pathname.split("/").slice(2, 4).map(decodeURIComponent);
+  const asked = new URLSearchParams(location.search).get("v");
+  let games = null;
+  let entry = null; // GET /api/gallery/GAME/SLUG/VERSION: the version shown, with its rules
+  let poll = null;
+  const POLL_MS = 2000; // the lab card, while the lab works on it
+  const picker = SF.seatPicker(
+    { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
+    { games: () => games, game: () => game, dogCards: (breed) => SF.dogCardsOf(entry && entry.rules, breed) },
+  );
+  function fail(where, text) { SF.fill($(where), SF.el("div", { class: "error", text })); }
+
+  // -- what it is ---------------------------------------------------------------------------
+  function renderAbout(e) {
+    document.title = `${e.name} — sheepfold house rules`;
+    $("title").textContent = e.name;
+    $("back").href = "/gallery?game=" + encodeURIComponent(game);
+    SF.fill($("about"),
+      SF.el("h2", {}, SF.el("span", { class: "entry-name", text: e.name }), SF.el("span", { class: "muted", text: ` version ${e.version} · by ` }), SF.el("span", { class: "author", text: e.author })),
+      SF.el("p", { class: "muted", text: `${(games && games[game] && games[game].title) || game} · published ${new Date(e.created * 1000).toLocaleDateString()}` }),
+      e.description ? SF.el("p", { class: "description", text: e.description }) : null,
+      SF.el("h3", { text: "What it changes" }),
+      SF.differencesList(e.differences),
+      SF.el("p", { class: "counts" },
+        SF.el("span", { class: "played", text: `played ${e.played}, finished ${e.finished}` }), " · ",
+        SF.el("span", { class: "votes", text: SF.votesText(e.votes_yes, e.votes_total) })));
+  }
+  function renderVersions(list, shown) {
+    SF.fill($("versions"), list.slice().sort((a, b) => b.version - a.version).map((v) => SF.el("li", { value: String(v.version), class: v.version === shown ? "current" : "" },
+      v.version === shown ? SF.el("b", { text: `version ${v.version} (shown)` }) : SF.el("a", { href: `?v=${v.version}`, text: `version ${v.version}` }),
+      SF.el("span", { class: "muted", text: ` · ${new Date(v.created * 1000).toLocaleDateString()}` }),
+      v.description ? SF.el("span", { text: ` — ${v.description}` }) : null)));
+  }
+
+  // -- the lab card -------------------------------------------------------------------------
+  function metricsTable(metrics) {
+    const head = SF.el("tr", {}, ["What", "Rulebook", "These rules", "Difference", "95% interval", "p"].map((h) => SF.el("th", { scope: "col", text: h })));
+    const rows = metrics.map((m) => SF.el("tr", { dataset: { metric: m.key } },
+      SF.el("th", { scope: "row", text: m.label }),
+      SF.el("td", { text: SF.labNumber(m.rulebook, m.kind) }),
+      SF.el("td", { text: SF.labNumber(m.house, m.kind) }),
+      SF.el("td", { text: SF.labNumber(m.diff, m.kind, true) }),
+      SF.el("td", { text: SF.labInterval(m.lo, m.hi, m.kind, true) }),
+      SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< 0.001" : m.p.toFixed(3) })));
+    return SF.el("div", { class: "table-scroll" }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
+  }
+  const EXACT = { first_player_advantage: "the first player's edge under perfect play", perfect_edge_over_greedy: "perfect play's edge over the greedy bot" };
+  function renderLab(lab) {
+    const box = $("lab");
+    const parts = [SF.labSummary(lab, 0)];
+    if (lab && lab.status === "done") {
+      if (lab.metrics && lab.metrics.length) {
+        parts.push(metricsTable(lab.metrics),
+          SF.el("p", { class: "muted", text: "Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100." }));
+      }
+      if (lab.exact) {
+        parts.push(SF.el("h3", { text: "Exact figures (solved)" }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
+          SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
+      }
+      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: "the lab's plot: these rules against the rulebook" }));
+    }
+    SF.fill(box, parts);
+  }
+  async function follow() { // the card again until the lab is done with it
+    clearTimeout(poll);
+    try {
+      const e = await SF.api(SF.galleryApi(game, slug, entry.version));
+      entry = Object.assign(entry, e);
+      renderLab(entry.lab);
+      renderAbout(entry);
+    } catch (err) { fail("page-error", err.message); }
+    watch();
+  }
+  function watch() {
+    const s = entry.lab && entry.lab.status;
+    if (s === "queued" || s === "running") poll = setTimeout(follow, POLL_MS);
+  }
+
+  // -- try it, download it ------------------------------------------------------------------
+  $("try-btn").onclick = async () => {
+    SF.fill($("try-error"));
+    $("try-btn").disabled = true;
+    try {
+      const body = Object.assign({ game, gallery: { slug, version: entry.version } }, picker.body());
+      const t = await SF.api("/api/tables", { method: "POST", body });
+      location.href = t.invite;
+    } catch (e) {
+      fail("try-error", e.message);
+      $("try-btn").disabled = false;
+    }
+  };
+  $("download").onclick = () => {
+    SF.download(`${slug}-v${entry.version}.json`, JSON.stringify(entry.rules, null, 2) + "\n", "application/json");
+  };
+
+  (async () => {
+    $("try-btn").disabled = $("download").disabled = true;
+    try { games = await SF.api("/api/games"); } catch (e) { games = null; }
+    let latest;
+    try {
+      latest = await SF.api(SF.galleryApi(game, slug));
+      const v = asked && /^\d+$/.test(asked) ? +asked : latest.version;
+      entry = await SF.api(SF.galleryApi(game, slug, v));
+    } catch (e) {
+      SF.fill($("about"), SF.el("div", { class: "error", text: e.message }), SF.el("a", { href: "/gallery", text: "Back to the gallery" }));
+      return;
+    }
+    renderAbout(entry);
+    renderVersions(latest.versions || [], entry.version);
+    renderLab(entry.lab);
+    picker.fit();
+    $("try-btn").disabled = $("download").disabled = false;
+    watch();
+  })();
+})();
