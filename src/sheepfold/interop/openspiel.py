@@ -261,12 +261,19 @@ class SheepfoldGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPES[self.game_name], info, params)
         self.engine = engine
+        self._max_chance_nodes = int(game_spec(engine.name).max_chance_nodes(engine))
         self.encoder = encoder_for(engine)
         # every OpenSpiel state starts as a copy of this one (a clone is cheaper than a deal)
         self.initial_engine_state = engine.new_initial_state(seed=0)
 
     def new_initial_state(self) -> SheepfoldState:
         return SheepfoldState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The most chance events in one game, from the rules (OpenSpiel's default, the most
+        decisions, is too small: a Dolly Crush turn can draw a whole flock of cards).
+        ``max_history_length()`` is this plus ``max_game_length()``."""
+        return self._max_chance_nodes
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
