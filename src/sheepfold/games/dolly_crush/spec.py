@@ -123,6 +123,29 @@ def max_chance_nodes(game: Game) -> int:
     return game.rules.deck_size() + returned
 
 
+#: the rule set every front end plays when none is asked for: the graded edition, every breed's
+#: four dog cards showing 1, 2, 3 and 4 swaps (the engine's own default stays the printed one)
+FAIR_RULESET = "dolly-graded"
+
+
+def unequal_seats(game: Game) -> str | None:
+    """The warning when the seats' dog cards differ (the printed edition: the Australian
+    Shepherd's cards show 4 swaps, the other breeds' 1), or None when they are equal."""
+    assert isinstance(game, DollyGame)
+    if len(set(game.dog_swaps)) == 1:
+        return None
+    seats = "; ".join(
+        f"seat {i} {BREED_TITLES[b]}: {'/'.join(str(k) for k in c)} swaps"
+        for i, (b, c) in enumerate(zip(game.breeds, game.dog_swaps, strict=True))
+    )
+    return (
+        f"Unequal dog cards decide the game ({seats}): the printed edition gives the "
+        "Australian Shepherd 4 swaps a card against 1, and in bot tests the seat holding it "
+        f"won every one of 200 games. The rule set {FAIR_RULESET} gives every seat the same "
+        "cards."
+    )
+
+
 SPEC = register_game(
     GameSpec(
         name="dolly-crush",
@@ -140,6 +163,8 @@ SPEC = register_game(
         max_decisions=max_decisions,
         max_chance_nodes=max_chance_nodes,
         make_options=("breeds",),
+        default_ruleset=FAIR_RULESET,
+        unequal_seats=unequal_seats,
         breeds={b: BREED_TITLES[b] for b in BREEDS},
         hidden_scores=True,
         score_label="points",
