@@ -38,6 +38,21 @@ cards (the Australian Shepherd's show 4 swaps, the other breeds' 1) are ``rules=
 and ``breeds`` given without ``rules`` keep their printed cards (as at the terminal);
 loading a game whose seats' cards differ gives a :class:`UserWarning` saying that they decide
 the game.
+
+Solvers: OpenSpiel's two-player solvers (``value_iteration``, ``minimax_solver``,
+``alpha_beta_search``) assert a ZERO_SUM game, and these games are CONSTANT_SUM (win shares
+sum to 1). Load them through OpenSpiel's ``zerosum`` transform, which subtracts the mean
+return (share - 1/n)::
+
+    game = pyspiel.load_game("zerosum(game=python_shave_a_sheep(players=2,wool=3,max_turns=6))")
+    values = value_iteration.value_iteration(game, -1, 1e-9, cyclic_game=True)
+
+MCTS (OpenSpiel's Python ``MCTSBot``) plays either. :func:`as_pyspiel_bot` makes a sheepfold
+bot a ``pyspiel.Bot`` for ``evaluate_bots``, on a game or a transform of one.
+
+A game declares true bounds on its length from its rules (the game spec's ``max_decisions``
+and ``max_chance_nodes``): ``max_game_length`` (decisions) and ``max_chance_nodes_in_history``
+(chance events: Dolly Crush draws a card per refill, and the clean-up can return cards).
 """
 
 from __future__ import annotations
