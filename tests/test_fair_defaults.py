@@ -73,6 +73,9 @@ def test_pettingzoo_default_is_fair() -> None:
         dolly_crush_env(breeds=["bobtail", "australian-shepherd"])
     with pytest.warns(UserWarning, match="Unequal dog cards"):
         assert not equal_dogs(raw_env("dolly-crush", rules="dolly-rulebook").game)
+    with pytest.warns(UserWarning, match="Unequal dog cards"):  # one breed's cards changed
+        one = raw_env("dolly-crush", rules={"dog_swaps": {"pastore-maremmano": [2, 3, 4, 5]}})
+    assert one.game.dog_swaps == ((2, 3, 4, 5), (1, 2, 3, 4))  # the other keeps graded cards
 
 
 def test_gymnasium_default_is_fair() -> None:

@@ -53,8 +53,13 @@ def build_game(
         name, house = game, dict(rules or {})
 
         def on(base: Any) -> Game:
-            rules = {**(base.options() if base is not None else {}), **house} or None
-            return _make(name, players, rules, max_turns, options)
+            rules = dict(base.options()) if base is not None else {}
+            for k, v in house.items():  # a mapping (dog_swaps) adds to the base's own
+                old = rules.get(k)
+                rules[k] = (
+                    {**old, **v} if isinstance(v, Mapping) and isinstance(old, Mapping) else v
+                )
+            return _make(name, players, rules or None, max_turns, options)
 
         built = fair_default(name, on, seats_chosen=bool(options.get("breeds")))[1]
     else:
