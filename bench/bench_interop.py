@@ -20,6 +20,7 @@ draws, die rolls) are resolved in between and not counted. Rows:
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -122,10 +123,16 @@ def bench_gymnasium(name: str, players: int, opts: dict, n: int) -> int:
     return done
 
 
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+
+
 def main() -> None:
     print(
-        f"{N} decisions per row, uniformly random legal play, 2 players "
-        f"(Shave a Sheep: turn limit 1000); best of {REPEATS} interleaved runs (shared CPU)"
+        f"{N} decisions per row, uniformly random legal play, 2 players (Dolly Crush: the "
+        f"adapters' default rule set, dolly-graded; Shave a Sheep: turn limit 1000); best of "
+        f"{REPEATS} interleaved runs (shared CPU); {load()}"
     )
     rows = [
         ("engine (baseline)", bench_engine),
@@ -144,6 +151,7 @@ def main() -> None:
         print(f"\n{name}")
         for (label, _), rate in zip(rows, best, strict=False):
             print(f"  {label:<24} {rate:>10,.0f} decisions/s   {rate / best[0]:6.2f}x engine")
+    print(f"\n{load()} after")
 
 
 if __name__ == "__main__":

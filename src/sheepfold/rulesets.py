@@ -17,16 +17,18 @@ import re
 import textwrap
 import tomllib
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomli_w
 
 from sheepfold.core.protocol import RulesError
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -310,3 +312,37 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
 
 def _shown(value: Any) -> str:
     return "unset" if value is None else json.dumps(value)
+
+
+def fair_default(
+    game: str, build: Callable[[Any], T], seats_chosen: bool = False
+) -> tuple[str | None, T]:
+    """What a front end plays when no rule set is asked for: ``build(rules)`` on the game's
+    default rule set (:attr:`~sheepfold.core.registry.GameSpec.default_ruleset`; Dolly Crush:
+    ``dolly-graded``, equal dog cards for every seat), with its name; or ``build(None)`` (the
+    rulebook) and None when what ``build`` adds cannot take that rule set (a
+    :class:`RulesError`: ``dogs_per_player=6`` against its four cards a breed, say), or when
+    ``seats_chosen`` (breeds given: they keep their printed cards, no silent change of rules;
+    front ends warn when those differ)."""
+    from sheepfold.core.registry import game_spec
+
+    name = game_spec(game).default_ruleset
+    if name is not None and not seats_chosen:
+        try:
+            return name, build(find_ruleset(name, game).rules)
+        except RulesError:
+            pass
+    return None, build(None)
+
+
+def warn_unequal_seats(game: Any) -> str | None:
+    """Warn (:class:`UserWarning`) when the game's seats are not on equal terms, in the game's
+    own words (:attr:`~sheepfold.core.registry.GameSpec.unequal_seats`); return the warning."""
+    import warnings
+
+    from sheepfold.core.registry import game_spec
+
+    text = game_spec(game.name).unequal_seats(game)
+    if text:
+        warnings.warn(text, UserWarning, stacklevel=3)
+    return text

@@ -117,6 +117,42 @@ def resolve_rules(
     return with_options(game, base, sets, variants, name=name)
 
 
+def default_rules(
+    game: str,
+    rules: str | None,
+    sets: Sequence[str] = (),
+    variants: Sequence[str] = (),
+    seats_chosen: bool = False,
+) -> tuple[str | None, Any]:
+    """(the rule set's name, the rules model) for ``--rules`` (:func:`resolve_rules`); left out,
+    the game's default rule set (:func:`sheepfold.rulesets.fair_default`; Dolly Crush:
+    ``dolly-graded``, every seat the same dog cards), or the rulebook when the ``--set``
+    options cannot take it or the seats' breeds are given (``seats_chosen``: they keep their
+    printed cards). ``rulebook`` names the rulebook itself."""
+    from sheepfold.rulesets import fair_default
+
+    if rules == "rulebook":
+        return None, resolve_rules(game, None, sets, variants)
+    if rules is not None:
+        return rules, resolve_rules(game, rules, sets, variants)
+
+    def build(base: Any) -> Any:
+        name = None if base is None else base.name
+        return resolve_rules(game, name, sets, variants)
+
+    return fair_default(game, build, seats_chosen)
+
+
+def unequal_seats_warning(game: Any) -> None:
+    """On stderr: the game's warning when its seats are not on equal terms (the printed dog
+    cards), which decides the game (nothing when they are equal)."""
+    from sheepfold.core.registry import game_spec
+
+    text = game_spec(game.name).unequal_seats(game)
+    if text:
+        err_console.print(f"[bold yellow]Warning:[/] {escape(text)}", highlight=False)
+
+
 def warm_bots(names: list[str] | None = None) -> None:
     """Warm the compiled code of the named bots (None: every bot) before the first game, with a
     progress line on stderr (a spinner on a terminal, then one line; only that line elsewhere);

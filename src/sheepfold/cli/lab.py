@@ -71,12 +71,30 @@ class JobOptions:
 
 
 def _job(game: str, rules: str | None, opts: JobOptions) -> Any:
-    from sheepfold.cli.common import resolve_rules
+    from sheepfold.cli.common import default_rules
 
     check_game(game)
-    model = resolve_rules(game, rules)
+    # none asked for: the game's default (fair) set, unless the breeds are given
+    rules, model = default_rules(game, rules, seats_chosen=opts.breeds not in (None, "mix"))
     name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    _warn_unequal(game, model, opts)
     return _model_job(game, model, name, opts)
+
+
+def _warn_unequal(game: str, model: Any, opts: JobOptions) -> None:
+    """Warn on stderr when the job's seats are not on equal terms (unequal dog cards)."""
+    from sheepfold.cli.common import unequal_seats_warning
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.games import make
+
+    extra: dict[str, Any] = {}
+    if opts.breeds and opts.breeds != "mix":
+        extra["breeds"] = [b.strip() for b in opts.breeds.split(",")]
+    try:
+        g = make(game, players=opts.players, rules=model, **extra)
+    except SheepfoldError:
+        return  # the job's own checks say what is wrong
+    unequal_seats_warning(g)
 
 
 def _model_job(game: str, model: Any, name: str, opts: JobOptions) -> Any:
@@ -182,7 +200,11 @@ def _print_limit_note(table: Any) -> None:
 def run_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     rules: str | None = typer.Option(
-        None, "--rules", "-r", help="rule set name or file (default: the rulebook)"
+        None,
+        "--rules",
+        "-r",
+        help="rule set name or file, or 'rulebook' (default: the game's default rule set; "
+        "Dolly Crush: dolly-graded, every seat the same dog cards)",
     ),
     bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
     games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
@@ -519,7 +541,7 @@ def _side(game: str, spec: str, opts: JobOptions) -> tuple[Any, Any]:
 
     if spec.endswith(".parquet"):
         return read_table(spec)
-    return _job(game, None if spec == "rulebook" else spec, opts), None
+    return _job(game, spec, opts), None
 
 
 def _check_paired(job_a: Any, job_b: Any) -> None:
@@ -630,7 +652,11 @@ def variants_command(
 def sweep_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     rules: str | None = typer.Option(
-        None, "--rules", "-r", help="the rule set the sweep starts from (default: the rulebook)"
+        None,
+        "--rules",
+        "-r",
+        help="the rule set the sweep starts from (default: the game's default rule set; "
+        "Dolly Crush: dolly-graded)",
     ),
     sets: list[str] = typer.Option(
         [],
@@ -698,13 +724,14 @@ def _sweep_jobs(
 ) -> list[Any]:
     """One job per value, every one checked (a value the rules refuse stops the sweep before a
     game is played, naming it)."""
-    from sheepfold.cli.common import resolve_rules
+    from sheepfold.cli.common import default_rules
     from sheepfold.core.protocol import RulesError
     from sheepfold.lab.sweep import value_text
     from sheepfold.rulesets import find_ruleset, with_options
 
-    base = resolve_rules(game, rules, fixed)
+    rules, base = default_rules(game, rules, fixed, seats_chosen=opts.breeds not in (None, "mix"))
     base_name = (find_ruleset(rules, game).name if rules else None) or "rulebook"
+    _warn_unequal(game, base, opts)
     jobs = []
     for value in values:
         setting = f"{key}={value_text(value) if isinstance(value, bool) else json.dumps(value)}"

@@ -31,6 +31,7 @@ from sheepfold.cli.common import (
 )
 from sheepfold.core.registry import game_names, game_spec
 from sheepfold.games.dolly_crush.game import DollyGame
+from sheepfold.games.dolly_crush.spec import FAIR_RULESET as DOLLY_FAIR_RULESET
 
 GAMES = {name: game_spec(name).title for name in game_names()}
 #: what a player may answer to "Which game?"
@@ -40,8 +41,9 @@ GAME_ANSWERS = {
 }
 QUIT_WORDS = {"quit", "exit", "q", ":q", "bye"}
 #: Dolly Crush's rule set at the terminal when none is asked for: every breed's dog cards show
-#: 1, 2, 3 and 4 swaps, so nobody gets 1-swap cards against an Australian Shepherd
-FAIR_DOLLY = "dolly-graded"
+#: 1, 2, 3 and 4 swaps, so nobody gets 1-swap cards against an Australian Shepherd (the game
+#: spec's default rule set, which every front end plays)
+FAIR_DOLLY = DOLLY_FAIR_RULESET
 
 
 class Quit(Exception):
@@ -909,9 +911,9 @@ def choose_rules(game: str) -> str | None:
 
     names = [rs.name for rs in all_rulesets(game)]
     console.print("Rule sets: " + ", ".join(safe_markup(n) for n in names), highlight=False)
-    fair = game_spec(game).breeds  # Dolly Crush: fair dog cards unless asked otherwise
+    fair = game_spec(game).default_ruleset  # Dolly Crush: fair dog cards unless asked otherwise
     while True:
-        text = ask("rules", FAIR_DOLLY if fair else "rulebook")
+        text = ask("rules", fair or "rulebook")
         if text == "rulebook" and fair:
             return "dolly-rulebook"
         if text in ("rulebook", ""):
@@ -1179,7 +1181,7 @@ class PlayOptions:
 def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     """(game name, the game, its seats in playing order, the rule set's name) from the options;
     what they leave out is asked (:class:`Quit` when the player quits instead)."""
-    from sheepfold.cli.common import resolve_rules
+    from sheepfold.cli.common import default_rules
     from sheepfold.games import make
 
     interactive = opts.game is None
@@ -1188,20 +1190,10 @@ def _new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     rules = opts.rules
     if rules is None and interactive:
         rules = choose_rules(game)
-    rules_obj = None
-    if rules is None and spec.breeds and not opts.breed:
-        # fair dog cards by default (the printed ones: --rules dolly-rulebook); --set options
-        # the graded cards cannot take (dogs_per_player=6) keep the rulebook, and the header
-        # then warns about unequal cards
-        from sheepfold.core.protocol import RulesError
-
-        try:
-            rules_obj = resolve_rules(game, FAIR_DOLLY, opts.sets, opts.variants)
-            rules = FAIR_DOLLY
-        except RulesError:
-            pass
-    if rules_obj is None:
-        rules_obj = resolve_rules(game, rules, opts.sets, opts.variants)
+    # the game's default rule set when none is asked for (Dolly Crush: fair dog cards; the
+    # printed ones: --rules dolly-rulebook, or --breed, and the header then warns about
+    # unequal cards)
+    rules, rules_obj = default_rules(game, rules, opts.sets, opts.variants, bool(opts.breed))
     specs = _seat_specs(game, opts.seat, opts.players)
     unique_names(specs)
     options: dict[str, Any] = {}

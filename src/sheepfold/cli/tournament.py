@@ -23,12 +23,13 @@ from sheepfold.cli.common import (
     GAME_HELP,
     check_game,
     console,
+    default_rules,
     err_console,
     fail,
     friendly_errors,
     prepare_bots,
-    resolve_rules,
     safe_markup,
+    unequal_seats_warning,
 )
 
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ def tournament_command(
         0, "--seed", help="tournament seed (every game's and bot's seed derives from it)"
     ),
     rules: str = typer.Option(
-        None, "--rules", help="a rule set name or file (default: the rulebook)"
+        None,
+        "--rules",
+        help="a rule set name or file, or 'rulebook' (default: the game's default rule set; "
+        "Dolly Crush: dolly-graded, every seat the same dog cards)",
     ),
     breeds: str = typer.Option(
         None,
@@ -113,7 +117,8 @@ def tournament_command(
         return
     if workers < 0:
         raise fail("--workers is 0 (every core) or more")
-    rules_model = resolve_rules(game, rules)
+    rules_model = default_rules(game, rules, seats_chosen=bool(breeds))[1]
+    _warn_unequal(game, players, rules_model, breeds)
     cfg = TournamentConfig(
         game=game,
         bots=tuple(bot),
@@ -243,3 +248,16 @@ def _print(s: dict[str, Any]) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command("tournament")(tournament_command)
+
+
+def _warn_unequal(game: str, players: int, rules: Any, breeds: str | None) -> None:
+    """Warn on stderr when the first game's seats are not on equal terms (unequal dog cards)."""
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.games import make
+
+    extra = {"breeds": [b.strip() for b in breeds.split(",")]} if breeds else {}
+    try:
+        g = make(game, players=players, rules=rules, **extra)
+    except SheepfoldError:
+        return  # the tournament's own checks say what is wrong
+    unequal_seats_warning(g)

@@ -26,6 +26,10 @@ def _no_orders(state: State) -> list[list[str]]:
     return []
 
 
+def _equal_seats(game: Game) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game, as the layers above ``games`` see it."""
@@ -50,9 +54,12 @@ class GameSpec:
     action_name: Callable[[int], str]
     #: the observation tensor's encoder (:mod:`sheepfold.interop.encoding` names its interface)
     encoder: Callable[[Game], Any]
-    #: the most chance outcomes at one chance node, and the most decisions in one game
+    #: the most chance outcomes at one chance node, the most decisions in one game and the
+    #: most chance events in one game (true bounds, derived from the rules: OpenSpiel's
+    #: ``max_game_length`` and ``max_chance_nodes_in_history``)
     max_chance_outcomes: Callable[[Game], int]
     max_decisions: Callable[[Game], int]
+    max_chance_nodes: Callable[[Game], int]
     #: deck orders a view must not reveal (the conformance checker looks for them in views)
     deck_orders: Callable[[State], list[list[str]]] = _no_orders
     #: keyword options ``make`` passes to the engine besides the rules (Dolly Crush: breeds)
@@ -67,6 +74,13 @@ class GameSpec:
     has_exact_solver: bool = False
     #: what a seat's score is called (``points``, ``safe pile``)
     score_label: str = "score"
+    #: the rule set every front end plays when none is asked for (None: the rulebook). Dolly
+    #: Crush: ``dolly-graded``, equal dog cards for every seat, since the printed cards
+    #: (the engine's own default) give one breed 4 swaps a card against 1 and decide the game
+    default_ruleset: str | None = None
+    #: why the seats of a game are not on equal terms, in a sentence that says it decides the
+    #: game and what is fair (None: they are equal); front ends warn with it
+    unequal_seats: Callable[[Game], str | None] = _equal_seats
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
         return self.game_class(players, rules, **options)

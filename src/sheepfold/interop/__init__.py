@@ -14,6 +14,7 @@ three share.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sheepfold.core.protocol import Game
@@ -34,17 +35,46 @@ def build_game(
     """The sheepfold game an environment plays.
 
     ``game`` is a game object (used as is) or a name with ``players``, ``rules`` (a mapping, a
-    rules object or a rule-set name such as ``"howling-wolf"``) and rule keywords. Shave a Sheep
-    gets ``max_turns``: the given value (``None``: no limit), else the rules' own, else
-    :data:`DEFAULT_MAX_TURNS`.
+    rules object or a rule-set name such as ``"howling-wolf"``) and rule keywords. Without
+    ``rules``, and under a mapping of house rules, a game plays its front ends' default rule set
+    (:func:`sheepfold.rulesets.fair_default`; Dolly Crush: ``dolly-graded``, every seat the same
+    dog cards); ``rules="dolly-rulebook"`` plays the printed cards, so do ``breeds`` given
+    without ``rules`` (their printed cards, as at the terminal), and a :class:`UserWarning`
+    says when unequal seats decide the game. Shave a Sheep gets ``max_turns``: the given value
+    (``None``: no limit), else the rules' own, else :data:`DEFAULT_MAX_TURNS`.
     """
-    from sheepfold.core.registry import game_spec
-    from sheepfold.games import make, parse_rules
+    from sheepfold.rulesets import fair_default, warn_unequal_seats
 
     if isinstance(game, Game):
         if rules is not None or options or max_turns is not _UNSET:
             raise ValueError("pass either a game object or a game name with options, not both")
-        return game
+        built = game
+    elif rules is None or isinstance(rules, Mapping):  # house rules on the default rule set
+        name, house = game, dict(rules or {})
+
+        def on(base: Any) -> Game:
+            rules = dict(base.options()) if base is not None else {}
+            for k, v in house.items():  # a mapping (dog_swaps) adds to the base's own
+                old = rules.get(k)
+                rules[k] = (
+                    {**old, **v} if isinstance(v, Mapping) and isinstance(old, Mapping) else v
+                )
+            return _make(name, players, rules or None, max_turns, options)
+
+        built = fair_default(name, on, seats_chosen=bool(options.get("breeds")))[1]
+    else:
+        built = _make(game, players, rules, max_turns, options)
+    warn_unequal_seats(built)
+    return built
+
+
+def _make(
+    game: str, players: int, rules: Any, max_turns: int | None, options: dict[str, Any]
+) -> Game:
+    from sheepfold.core.registry import game_spec
+    from sheepfold.games import make, parse_rules
+
+    options = dict(options)
     if isinstance(rules, str):
         from sheepfold.rulesets import find_ruleset
 

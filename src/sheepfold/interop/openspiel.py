@@ -30,6 +30,29 @@ the number of distinct actions (with "stop" under up-to swaps) and the chance ou
 the rule set. ``rules``
 names a rule set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
 rule set's value. :func:`load_game` builds the game string from Python values.
+
+Without ``rules`` a game plays the front ends' default rule set
+(:func:`sheepfold.rulesets.fair_default`): for Dolly Crush ``dolly-graded``, where every
+breed's dog cards show 1, 2, 3 and 4 swaps, so every seat holds the same cards. The printed
+cards (the Australian Shepherd's show 4 swaps, the other breeds' 1) are ``rules=dolly-rulebook``,
+and ``breeds`` given without ``rules`` keep their printed cards (as at the terminal);
+loading a game whose seats' cards differ gives a :class:`UserWarning` saying that they decide
+the game.
+
+Solvers: OpenSpiel's two-player solvers (``value_iteration``, ``minimax_solver``,
+``alpha_beta_search``) assert a ZERO_SUM game, and these games are CONSTANT_SUM (win shares
+sum to 1). Load them through OpenSpiel's ``zerosum`` transform, which subtracts the mean
+return (share - 1/n)::
+
+    game = pyspiel.load_game("zerosum(game=python_shave_a_sheep(players=2,wool=3,max_turns=6))")
+    values = value_iteration.value_iteration(game, -1, 1e-9, cyclic_game=True)
+
+MCTS (OpenSpiel's Python ``MCTSBot``) plays either. :func:`as_pyspiel_bot` makes a sheepfold
+bot a ``pyspiel.Bot`` for ``evaluate_bots``, on a game or a transform of one.
+
+A game declares true bounds on its length from its rules (the game spec's ``max_decisions``
+and ``max_chance_nodes``): ``max_game_length`` (decisions) and ``max_chance_nodes_in_history``
+(chance events: Dolly Crush draws a card per refill, and the clean-up can return cards).
 """
 
 from __future__ import annotations
@@ -120,17 +143,23 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
             f"(parameters: {', '.join(spec)})"
         )
     p = {**spec, **params}
-    base: dict[str, Any] = {}
-    if p["rules"]:
-        from sheepfold.rulesets import find_ruleset
+    from sheepfold.rulesets import fair_default, find_ruleset, warn_unequal_seats
 
-        base = dict(find_ruleset(str(p["rules"]), game).rules.options())
-    for f in _GAME_PARAMS[game].rule_fields:
-        if p[f] != spec[f]:
-            base[f] = p[f]
-    extra: dict[str, Any] = {}
-    _GAME_PARAMS[game].apply(p, base, extra)
-    return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
+    def build(rules: Any) -> Game:
+        base: dict[str, Any] = dict(rules.options()) if rules is not None else {}
+        for f in _GAME_PARAMS[game].rule_fields:
+            if p[f] != spec[f]:
+                base[f] = p[f]
+        extra: dict[str, Any] = {}
+        _GAME_PARAMS[game].apply(p, base, extra)
+        return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
+
+    if p["rules"]:
+        built = build(find_ruleset(str(p["rules"]), game).rules)
+    else:  # the front ends' default (Dolly Crush: dolly-graded, equal dog cards)
+        built = fair_default(game, build, seats_chosen=bool(p.get("breeds")))[1]
+    warn_unequal_seats(built)
+    return built
 
 
 def _dolly_params(p: Mapping[str, Any], base: dict[str, Any], extra: dict[str, Any]) -> None:
@@ -261,12 +290,19 @@ class SheepfoldGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPES[self.game_name], info, params)
         self.engine = engine
+        self._max_chance_nodes = int(game_spec(engine.name).max_chance_nodes(engine))
         self.encoder = encoder_for(engine)
         # every OpenSpiel state starts as a copy of this one (a clone is cheaper than a deal)
         self.initial_engine_state = engine.new_initial_state(seed=0)
 
     def new_initial_state(self) -> SheepfoldState:
         return SheepfoldState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The most chance events in one game, from the rules (OpenSpiel's default, the most
+        decisions, is too small: a Dolly Crush turn can draw a whole flock of cards).
+        ``max_history_length()`` is this plus ``max_game_length()``."""
+        return self._max_chance_nodes
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
@@ -395,6 +431,79 @@ def register() -> None:
             pyspiel.register_game(_GAME_TYPES[g], _CLASSES[g])
 
 
+def sheepfold_game(game: pyspiel.Game) -> SheepfoldGame:
+    """The sheepfold game under ``game``: itself, or the one a transform wraps
+    (``zerosum(game=python_shave_a_sheep(...))``: OpenSpiel's wrapper keeps its parameters)."""
+    if isinstance(game, SheepfoldGame):
+        return game
+    params = game.get_parameters()
+    inner = params.get("game") if isinstance(params, Mapping) else None
+    if not isinstance(inner, Mapping) or "name" not in inner:
+        raise ValueError(f"{game} is not a sheepfold game nor a transform of one")
+    inner = dict(inner)
+    found = pyspiel.load_game(str(inner.pop("name")), inner)
+    return sheepfold_game(found)
+
+
+class SheepfoldBot(pyspiel.Bot):  # type: ignore[misc]
+    """A sheepfold bot (:func:`sheepfold.bots.make_bot`: ``"random"``, ``"greedy"``,
+    ``"expert:iterations=200"``...) as an OpenSpiel ``pyspiel.Bot``, so that OpenSpiel's tools
+    (``evaluate_bots``, its arenas) can play it against its own bots.
+
+    It sees what the sheepfold bot sees, ``observe(player)``, of the position the OpenSpiel
+    state shows; a state of a transformed game (``zerosum(...)``), which has no engine state,
+    is replayed from its history. It keeps no memory of its own between steps, so
+    ``restart_at`` and ``inform_action`` have nothing to do."""
+
+    def __init__(self, game: pyspiel.Game, bot: str, player: int, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        from sheepfold.bots import make_bot
+
+        self._game = sheepfold_game(game)
+        engine = self._game.engine
+        if not 0 <= player < engine.num_players:
+            raise ValueError(f"player must be 0..{engine.num_players - 1}, not {player}")
+        self.player = player
+        self.bot = make_bot(bot, engine, player, seed)
+        self._replayed: tuple[list[int], State] | None = None
+
+    def _engine_state(self, state: pyspiel.State) -> State:
+        if isinstance(state, SheepfoldState):
+            return state.engine_state
+        history = list(state.history())
+        if self._replayed is not None and history[: len(self._replayed[0])] == self._replayed[0]:
+            done, s = self._replayed
+            s = s.clone()
+        else:
+            done, s = [], self._game.initial_engine_state.clone()
+        for a in history[len(done) :]:
+            s.apply(a)
+        self._replayed = (history, s)
+        return s
+
+    def step(self, state: pyspiel.State) -> int:
+        s = self._engine_state(state)
+        if s.current_player() != self.player:
+            raise ValueError(
+                f"player {self.player}'s bot asked to act at {s.current_player()}'s turn"
+            )
+        return int(self.bot.act(s.observe(self.player)))
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        pass
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        pass
+
+
+def as_pyspiel_bot(
+    game: pyspiel.Game, bot: str, player: int, seed: int | None = None
+) -> SheepfoldBot:
+    """``as_pyspiel_bot(game, "greedy", 1)``: seat ``player``'s sheepfold bot for OpenSpiel
+    (:class:`SheepfoldBot`; ``game`` may be a transform such as ``zerosum(game=...)``)."""
+    return SheepfoldBot(game, bot, player, seed)
+
+
 def game_string(game: str, players: int = 2, **options: Any) -> str:
     """An OpenSpiel game string from Python values (lists joined with ``+``)."""
     short = SHORT_NAMES.get(game, game)
@@ -429,8 +538,11 @@ __all__ = [
     "ShaveASheepGame",
     "SheepfoldGame",
     "SheepfoldObserver",
+    "SheepfoldBot",
     "SheepfoldState",
+    "as_pyspiel_bot",
     "engine_game",
+    "sheepfold_game",
     "game_string",
     "load_game",
     "register",

@@ -2,6 +2,8 @@
 
 - :class:`sheepfold.vector.shave.ShaveBatch`: Shave a Sheep, every seat played by the caller
   (or some inside the batch by the kernel's random and greedy policies);
+- :class:`sheepfold.vector.parallel.ShaveParallelBatch`: the same games in PettingZoo's
+  ParallelEnv style (dicts keyed by agent, arrays over the games);
 - :mod:`sheepfold.vector.gym_shave`: a ``gymnasium.vector.VectorEnv`` on top of it
   (``gymnasium.make_vec("sheepfold/ShaveASheep-v0", num_envs=N,
   vectorization_mode="vector_entry_point")``).
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ShaveBatch"]
+__all__ = ["ShaveBatch", "ShaveParallelBatch"]
 
 
 def __getattr__(name: str) -> Any:
@@ -21,4 +23,8 @@ def __getattr__(name: str) -> Any:
         from sheepfold.vector.shave import ShaveBatch
 
         return ShaveBatch
+    if name == "ShaveParallelBatch":
+        from sheepfold.vector.parallel import ShaveParallelBatch
+
+        return ShaveParallelBatch
     raise AttributeError(name)

@@ -93,14 +93,57 @@ def encoder(game: Game) -> Any:
     return DollyEncoder(game)
 
 
+def _turns(game: DollyGame) -> int:
+    """The most turns: the rounds' (house rule ``rounds``), else one per dog card (a turn
+    spends one; Dolly Crush ruling 8 ends the game when all are spent)."""
+    return game.max_turns if game.max_turns is not None else game.num_players * game.num_dogs
+
+
 def max_decisions(game: Game) -> int:
-    """Every dog card played, each with all its swaps (and a stop, under up-to swaps); in
-    rounds, every turn with the most swaps of any card."""
+    """Each turn: the dog card, then its swaps. Under up-to swaps a "stop" ends the turn in
+    place of the swaps not made (j < k swaps, then stop), so a card showing k swaps takes at
+    most 1 + k decisions either way (a 0-swap card ends the turn at once). Without rounds every
+    seat plays each of its cards once; in rounds, every turn may play the biggest card."""
     assert isinstance(game, DollyGame)
-    stop = game.stop is not None
     if game.max_turns is not None:
-        return game.max_turns * (1 + max(max(s) for s in game.dog_swaps) + stop)
-    return sum(len(s) * (1 + stop) + sum(s) for s in game.dog_swaps)
+        return game.max_turns * (1 + max(max(s) for s in game.dog_swaps))
+    return sum(len(s) + sum(s) for s in game.dog_swaps)
+
+
+def max_chance_nodes(game: Game) -> int:
+    """Every chance event draws a card from the deck into the flock. The deck only grows back
+    by the cards Dolly Crush ruling 6's clean-up takes out and shuffles in again: at most a
+    flock of cards per clean-up round, at most ``max_cleanup_rounds`` rounds each time the
+    flock is settled: after the deal, and after every turn unless cascades (house rule)
+    take the refill's lines instead (then only the deal is cleaned up). So the draws are at
+    most the deck plus those returns."""
+    assert isinstance(game, DollyGame)
+    settles = 1 if game.rules.cascades else 1 + _turns(game)
+    returned = settles * game.rules.max_cleanup_rounds * game.board.cells
+    return game.rules.deck_size() + returned
+
+
+#: the rule set every front end plays when none is asked for: the graded edition, every breed's
+#: four dog cards showing 1, 2, 3 and 4 swaps (the engine's own default stays the printed one)
+FAIR_RULESET = "dolly-graded"
+
+
+def unequal_seats(game: Game) -> str | None:
+    """The warning when the seats' dog cards differ (the printed edition: the Australian
+    Shepherd's cards show 4 swaps, the other breeds' 1), or None when they are equal."""
+    assert isinstance(game, DollyGame)
+    if len(set(game.dog_swaps)) == 1:
+        return None
+    seats = "; ".join(
+        f"seat {i} {BREED_TITLES[b]}: {'/'.join(str(k) for k in c)} swaps"
+        for i, (b, c) in enumerate(zip(game.breeds, game.dog_swaps, strict=True))
+    )
+    return (
+        f"Unequal dog cards decide the game ({seats}): the printed edition gives the "
+        "Australian Shepherd 4 swaps a card against 1, and in bot tests the seat holding it "
+        f"won every one of 200 games. The rule set {FAIR_RULESET} gives every seat the same "
+        "cards."
+    )
 
 
 SPEC = register_game(
@@ -118,7 +161,10 @@ SPEC = register_game(
         encoder=encoder,
         max_chance_outcomes=lambda game: game.info.max_chance_outcomes,
         max_decisions=max_decisions,
+        max_chance_nodes=max_chance_nodes,
         make_options=("breeds",),
+        default_ruleset=FAIR_RULESET,
+        unequal_seats=unequal_seats,
         breeds={b: BREED_TITLES[b] for b in BREEDS},
         hidden_scores=True,
         score_label="points",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sheepfold.core.protocol import Game, State
+from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
@@ -73,6 +73,17 @@ def max_decisions(game: Game) -> int:
     return int(game.rules.max_turns * per_turn)
 
 
+def max_chance_nodes(game: Game) -> int:
+    """A roll per turn and one per reroll, and a race for the wolf (Howling Wolf: who grabs
+    it) on a face that starts one, once a turn, up to the turn limit."""
+    assert isinstance(game, ShaveGame)
+    per_turn = 1 + game.rules.rerolls + any(game.face_races)
+    turns = game.rules.max_turns
+    if turns is None:
+        raise RulesError("without a turn limit (max_turns) a game has no longest length")
+    return int(turns * per_turn)
+
+
 SPEC = register_game(
     GameSpec(
         name="shave-a-sheep",
@@ -87,6 +98,7 @@ SPEC = register_game(
         encoder=encoder,
         max_chance_outcomes=max_chance_outcomes,
         max_decisions=max_decisions,
+        max_chance_nodes=max_chance_nodes,
         turn_limit=True,
         has_exact_solver=True,
         score_label="safe pile",
