@@ -22,6 +22,11 @@ Piece = tuple[str, tuple[int, ...]]
 class Encoder:
     """Layout of one game's observation tensor: named pieces, concatenated in order."""
 
+    #: ``(piece, rows, cols)`` when one piece is a board of rows x cols cells, each a vector of
+    #: channels (Dolly Crush's flock): the grid observation of
+    #: :mod:`sheepfold.interop.encoding` lays it out as an image. None: no board.
+    grid_piece: tuple[str, int, int] | None = None
+
     def __init__(self, game: Game, pieces: Sequence[Piece]) -> None:
         self.game = game
         self.pieces: tuple[Piece, ...] = tuple(pieces)
