@@ -55,11 +55,12 @@ class FlockCNN(BaseFeaturesExtractor):
 
 
 class Curve(BaseCallback):
-    """Every ``every`` steps: the win shares against random and medium, printed and kept."""
+    """Every ``every`` steps: the win shares against random and medium, printed and written
+    (the CSV and the plot are rewritten at each point, so a run cut short keeps its curve)."""
 
-    def __init__(self, every: int, games: int, env_kwargs: dict[str, Any]) -> None:
+    def __init__(self, every: int, games: int, env_kwargs: dict[str, Any], args: Any) -> None:
         super().__init__()
-        self.every, self.games, self.env_kwargs = every, games, env_kwargs
+        self.every, self.games, self.env_kwargs, self.args = every, games, env_kwargs, args
         self.rows: list[dict[str, float]] = []
         self.next = every
 
@@ -70,6 +71,13 @@ class Curve(BaseCallback):
         self.rows.append(row)
         shares = ", ".join(f"vs {b} {row[b]:.3f}" for b in CURVE_BOTS)
         print(f"step {self.num_timesteps}: {shares}", flush=True)
+        if self.args.curve:
+            with open(self.args.curve, "w", newline="") as f:
+                writer = csv.DictWriter(f, ["steps", *CURVE_BOTS])
+                writer.writeheader()
+                writer.writerows(self.rows)
+        if self.args.plot:
+            plot(self.rows, self.args.plot, self.games)
 
     def _on_step(self) -> bool:
         if self.every and self.num_timesteps >= self.next:
@@ -132,7 +140,7 @@ def main() -> None:
             seed=args.seed,
             device="cpu",
         )
-    curve = Curve(args.eval_every, args.eval_games, env_kwargs)
+    curve = Curve(args.eval_every, args.eval_games, env_kwargs, args)
     start = time.perf_counter()
     if args.steps:
         model.learn(total_timesteps=args.steps, callback=curve, reset_num_timesteps=False)
@@ -141,13 +149,6 @@ def main() -> None:
     if args.save:
         model.save(args.save)
         print(f"saved {args.save}")
-    if args.curve and curve.rows:
-        with open(args.curve, "w", newline="") as f:
-            writer = csv.DictWriter(f, ["steps", *CURVE_BOTS])
-            writer.writeheader()
-            writer.writerows(curve.rows)
-    if args.plot and curve.rows:
-        plot(curve.rows, args.plot, args.eval_games)
     for bot in filter(None, args.final.split(",")):
         share = win_share(model, ENV_ID, bot, args.eval_games, 20_000, **env_kwargs)
         print(f"final: vs {bot} {share:.3f} (win share over {args.eval_games} games)", flush=True)

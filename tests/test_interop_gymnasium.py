@@ -244,3 +244,31 @@ def test_render_rgb_array() -> None:
     assert first.shape[0] < 400 and first.shape[1] < 400
     env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert env.render().shape == first.shape and not np.array_equal(env.render(), first)
+
+
+def test_a_registered_bot_is_an_opponent_by_name(monkeypatch) -> None:
+    # docs/interop.md "Your own bot as an opponent"; a copy of the registry, restored afterwards
+    import sheepfold.bots as bots
+
+    bots.available_bots("dolly-crush")  # load ours first
+    monkeypatch.setattr(bots, "_REGISTRY", {g: dict(v) for g, v in bots._REGISTRY.items()})
+    monkeypatch.setattr(bots, "_LIMITS", dict(bots._LIMITS))
+    asked: list[int] = []
+
+    class FirstLegal(bots.Bot):
+        name = "first-legal"
+
+        def act(self, view):
+            action = min(
+                self.game.determinize(view, seed=self.rng.randrange(2**31)).legal_actions()
+            )
+            asked.append(action)
+            return action
+
+    @bots.register_bot("dolly-crush", "first-legal", "always the lowest legal action id")
+    def _make(game, seat, seed, arg):
+        return FirstLegal(game, seat, seed)
+
+    env = gym.make(ENV_IDS["dolly-crush"], opponents="first-legal", seat=1)
+    obs, info = env.reset(seed=0)
+    assert asked and [a for p, a in env.unwrapped.state.history if p == 0] == asked
