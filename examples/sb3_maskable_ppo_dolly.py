@@ -7,7 +7,7 @@ python examples/sb3_maskable_ppo_dolly.py --steps 150000 --opponents random,medi
 The agent plays a random seat of a 2-player game; environment i trains against
 ``opponents[i % len(opponents)]``. By default it sees the flock as a grid (rows x cols x
 channels, read by a small convolutional network) and is paid the shaped reward (the change of
-its points minus the best other seat's, / 10, plus the win share at the end). Every
+its points minus the best other seat's, / ``--points-scale``, plus the win share at the end). Every
 ``--eval-every`` steps it plays ``--eval-games`` games against random and against medium (the
 greedy bot); at the end against every ``--final`` bot. Train against random, greedy/medium or
 easy: the hard bot thinks about half a second per decision (2 decisions/s), too slow to learn
@@ -110,7 +110,11 @@ def main() -> None:
     parser.add_argument("--opponents", default="random,medium", help="comma-separated bots")
     parser.add_argument("--observation", choices=["grid", "flat"], default="grid")
     parser.add_argument("--reward", choices=["points", "win"], default="points")
+    parser.add_argument("--points-scale", type=float, default=10.0, help="shaped reward divisor")
     parser.add_argument("--envs", type=int, default=4, help="environments stepped together")
+    parser.add_argument("--n-steps", type=int, default=512, help="steps per env per update")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    parser.add_argument("--gamma", type=float, default=1.0, help="discount (and GAE lambda)")
     parser.add_argument("--eval-every", type=int, default=0, help="learning curve step (0: none)")
     parser.add_argument("--eval-games", type=int, default=100, help="games per measurement")
     parser.add_argument("--final", default="random,greedy", help="bots measured at the end")
@@ -123,7 +127,12 @@ def main() -> None:
 
     env_kwargs = {"players": 2, "observation": args.observation}
     envs = training_envs(
-        ENV_ID, args.opponents.split(","), args.envs, reward=args.reward, **env_kwargs
+        ENV_ID,
+        args.opponents.split(","),
+        args.envs,
+        reward=args.reward,
+        points_scale=args.points_scale,
+        **env_kwargs,
     )
     if args.load:
         model = MaskablePPO.load(args.load, env=envs, device="cpu")
@@ -132,9 +141,11 @@ def main() -> None:
         model = MaskablePPO(
             "MlpPolicy",
             envs,
-            n_steps=max(16, min(512, args.steps // args.envs)),
+            n_steps=max(16, min(args.n_steps, args.steps // args.envs)),
             batch_size=128,
-            gamma=1.0,
+            learning_rate=args.lr,
+            gamma=args.gamma,
+            gae_lambda=min(0.95, args.gamma),
             ent_coef=0.01,
             policy_kwargs=policy_kwargs,
             seed=args.seed,
