@@ -37,6 +37,16 @@ class Encoder:
             off += int(np.prod(shape))
         self.size = off
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The observation's shape: ``(size,)`` (a grid's is rows x cols x channels)."""
+        return (self.size,)
+
+    @property
+    def base(self) -> Encoder:
+        """The flat encoder: itself (a grid observation's is the one it rearranges)."""
+        return self
+
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, np.float32)
 

@@ -54,12 +54,7 @@ from gymnasium import spaces
 
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError
 from sheepfold.interop import _UNSET, build_game
-from sheepfold.interop.encoding import (
-    GridEncoder,
-    observation_image,
-    observer_for,
-    render_text,
-)
+from sheepfold.interop.encoding import observation_image, observer_for, render_text
 from sheepfold.interop.policy import WHAT_A_POLICY_IS, BatchFn, batch_policy, is_observation_policy
 
 ENV_IDS = {"dolly-crush": "sheepfold/DollyCrush-v0", "shave-a-sheep": "sheepfold/ShaveASheep-v0"}
@@ -114,14 +109,9 @@ class SheepfoldEnv(gymnasium.Env):
         self.reward_kind = reward
         self.points_scale = float(points_scale)
         self.observer = observer_for(self.game, observation)
-        self.encoder = (
-            self.observer.base if isinstance(self.observer, GridEncoder) else self.observer
-        )
+        self.encoder = self.observer.base  # the flat layout: text, images, views
         self.num_actions = self.game.info.num_distinct_actions
-        shape = (
-            self.observer.shape if isinstance(self.observer, GridEncoder) else (self.encoder.size,)
-        )
-        self.observation_space = spaces.Box(0.0, 1.0, shape, np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, self.observer.shape, np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
         self.state: Any = None
         self.seat = seat if isinstance(seat, int) else 0
