@@ -1,18 +1,19 @@
 """Train sb3-contrib's MaskablePPO on Dolly Crush (grid observation, shaped points reward) and
 record its learning curve.
 
-python examples/sb3_maskable_ppo_dolly.py --steps 150000 --opponents random,medium \
-    --eval-every 15000 --curve dolly_curve.csv --plot dolly_curve.png --save dolly.zip
+python examples/sb3_maskable_ppo_dolly.py --steps 180000 --opponents random \
+    --eval-every 20000 --eval-games 200 --curve dolly_curve.csv --plot dolly_curve.png --save dolly.zip
 
 The agent plays a random seat of a 2-player game; environment i trains against
 ``opponents[i % len(opponents)]``. By default it sees the flock as a grid (rows x cols x
 channels, read by a small convolutional network) and is paid the shaped reward (the change of
-its points minus the best other seat's, / ``--points-scale``, plus the win share at the end). Every
-``--eval-every`` steps it plays ``--eval-games`` games against random and against medium (the
-greedy bot); at the end against every ``--final`` bot. Train against random, greedy/medium or
-easy: the hard bot thinks about half a second per decision (2 decisions/s), too slow to learn
-against on a CPU, though fine to measure a saved model (``--steps 0 --load dolly.zip --final
-hard``).
+its points minus the best other seat's, / ``--points-scale``, plus the win share at the end).
+Every ``--eval-every`` steps it plays ``--eval-games`` games against random and against medium
+(the greedy bot); at the end against every ``--final`` bot. Train against random, greedy/medium
+or easy: the hard bot takes a quarter to half a second per decision (2-4 decisions/s), too slow
+to learn against on a CPU, though fine to measure a saved model (``--steps 0 --load dolly.zip
+--final hard``). What our runs of a few hundred thousand steps learned (nothing yet, against
+random): docs/interop.md, "Learned agents".
 """
 
 from __future__ import annotations
