@@ -141,3 +141,134 @@ def test_render_ansi() -> None:
     env.reset(seed=0)
     text = env.render()
     assert "seen by seat 1" in text and "seat 1 to play" in text
+
+
+def test_callable_opponents_see_their_own_seat() -> None:
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def last_legal(obs: np.ndarray, mask: np.ndarray) -> int:
+        seen.append((obs, mask))
+        return int(np.flatnonzero(mask)[-1])
+
+    env = DollyCrushEnv(players=3, opponents=["random", last_legal], seat=0)
+    _, total, term, _, _ = _episode(env, 3)
+    assert term and seen and 0.0 <= total <= 1.0
+    seat_piece = env.encoder.views(seen[0][0])["seat"]
+    assert seat_piece.tolist() == [0.0, 0.0, 1.0]  # it was asked in seat 2, with its view
+    assert all(env.observation_space.contains(o) and m.dtype == bool and m.any() for o, m in seen)
+    movers = [a for p, a in env.state.history if p == 2]
+    assert len(movers) == len(seen)
+
+
+def test_opponent_policies_are_checked() -> None:
+    with pytest.raises(ValueError, match="neither a bot name nor a function"):
+        ShaveASheepEnv(opponents=42)
+    with pytest.raises(ValueError, match=r"opponents\[1\]: .* neither a bot name"):
+        DollyCrushEnv(players=3, opponents=["random", object()])
+
+    class Predicts:  # an SB3-style model: predict(obs, action_masks=..., deterministic=...)
+        def predict(self, obs, action_masks=None, deterministic=False):
+            return np.array([int(np.flatnonzero(m)[0]) for m in action_masks]), None
+
+    env = ShaveASheepEnv(opponents=Predicts(), seat=1, rules={"wool": 8})
+    _, total, term, trunc, _ = _episode(env, 0)
+    assert (term or trunc) and 0.0 <= total <= 1.0
+    env = ShaveASheepEnv(opponents=lambda obs, mask: 99, seat=1)
+    with pytest.raises(SheepfoldError, match="opponent policy in seat 0 chose action 99"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("rules", [None, {"rows": 4, "cols": 6}])
+def test_grid_observation_is_the_flat_one_laid_out_on_the_flock(rules) -> None:
+    env = DollyCrushEnv(observation="grid", rules=rules)
+    board = env.game.board
+    flat_size, kinds = env.encoder.size, board.kinds
+    channels = kinds + flat_size - board.cells * kinds
+    assert env.observation_space.shape == (board.rows, board.cols, channels)
+    check_env(gym.make(ENV_IDS["dolly-crush"], observation="grid", rules=rules).unwrapped)
+    obs, _ = env.reset(seed=4)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    grid = env._obs()
+    flat = env.encoder.encode(env.state, env.seat)
+    flock = env.encoder.views(flat)["flock"]
+    assert np.array_equal(grid[:, :, :kinds].reshape(board.cells, kinds), flock)
+    assert flock.any() and (grid[..., kinds:] == grid[0, 0, kinds:]).all()
+    off = env.encoder.offsets["flock"][0]
+    assert np.array_equal(grid[0, 0, kinds:], np.delete(flat, np.s_[off : off + flock.size]))
+
+
+def test_grid_needs_a_board_and_options_are_checked() -> None:
+    with pytest.raises(SheepfoldError, match="no board to lay out as a grid"):
+        ShaveASheepEnv(observation="grid")
+    with pytest.raises(SheepfoldError, match="observation must be one of flat, grid"):
+        DollyCrushEnv(observation="image")
+    with pytest.raises(ValueError, match="reward must be one of win, points"):
+        DollyCrushEnv(reward="score")
+    with pytest.raises(ValueError, match="points_scale must be positive"):
+        DollyCrushEnv(reward="points", points_scale=0)
+
+
+@pytest.mark.parametrize("opponents", ["random", "medium"])
+def test_points_reward_pays_the_margin_as_it_changes(opponents: str) -> None:
+    env = DollyCrushEnv(reward="points", points_scale=4.0, opponents=opponents, players=3)
+    paid_before_the_end = 0
+    for seed in range(4):
+        obs, info = env.reset(seed=seed)
+        before = start = env._points_margin()  # own points minus the best other seat's
+        total = 0.0
+        while True:
+            obs, reward, terminated, truncated, info = env.step(
+                env.action_space.sample(info["action_mask"])
+            )
+            total += reward
+            after = env._points_margin()
+            done = terminated or truncated
+            share = env.state.outcome().shares()[env.seat] if done else 0.0
+            assert reward == pytest.approx(share + (after - before) / 4.0)
+            paid_before_the_end += not done and reward != 0
+            before = after
+            if done:
+                break
+        scores, me = info["scores"], env.seat
+        margin = scores[me] - max(x for p, x in enumerate(scores) if p != me)
+        assert total == pytest.approx(share + (margin - start) / 4.0)
+    assert paid_before_the_end > 0
+
+
+def test_render_rgb_array() -> None:
+    env = gym.make(ENV_IDS["dolly-crush"], render_mode="rgb_array")
+    assert env.render() is None  # nothing to draw before reset
+    env.reset(seed=0)
+    first = env.render()
+    assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
+    assert first.shape[0] < 400 and first.shape[1] < 400
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert env.render().shape == first.shape and not np.array_equal(env.render(), first)
+
+
+def test_a_registered_bot_is_an_opponent_by_name(monkeypatch) -> None:
+    # docs/interop.md "Your own bot as an opponent"; a copy of the registry, restored afterwards
+    import sheepfold.bots as bots
+
+    bots.available_bots("dolly-crush")  # load ours first
+    monkeypatch.setattr(bots, "_REGISTRY", {g: dict(v) for g, v in bots._REGISTRY.items()})
+    monkeypatch.setattr(bots, "_LIMITS", dict(bots._LIMITS))
+    asked: list[int] = []
+
+    class FirstLegal(bots.Bot):
+        name = "first-legal"
+
+        def act(self, view):
+            action = min(
+                self.game.determinize(view, seed=self.rng.randrange(2**31)).legal_actions()
+            )
+            asked.append(action)
+            return action
+
+    @bots.register_bot("dolly-crush", "first-legal", "always the lowest legal action id")
+    def _make(game, seat, seed, arg):
+        return FirstLegal(game, seat, seed)
+
+    env = gym.make(ENV_IDS["dolly-crush"], opponents="first-legal", seat=1)
+    obs, info = env.reset(seed=0)
+    assert asked and [a for p, a in env.unwrapped.state.history if p == 0] == asked

@@ -22,6 +22,11 @@ Piece = tuple[str, tuple[int, ...]]
 class Encoder:
     """Layout of one game's observation tensor: named pieces, concatenated in order."""
 
+    #: ``(piece, rows, cols)`` when one piece is a board of rows x cols cells, each a vector of
+    #: channels (Dolly Crush's flock): the grid observation of
+    #: :mod:`sheepfold.interop.encoding` lays it out as an image. None: no board.
+    grid_piece: tuple[str, int, int] | None = None
+
     def __init__(self, game: Game, pieces: Sequence[Piece]) -> None:
         self.game = game
         self.pieces: tuple[Piece, ...] = tuple(pieces)
@@ -31,6 +36,16 @@ class Encoder:
             self.offsets[name] = (off, shape)
             off += int(np.prod(shape))
         self.size = off
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The observation's shape: ``(size,)`` (a grid's is rows x cols x channels)."""
+        return (self.size,)
+
+    @property
+    def base(self) -> Encoder:
+        """The flat encoder: itself (a grid observation's is the one it rearranges)."""
+        return self
 
     def zeros(self) -> np.ndarray:
         return np.zeros(self.size, np.float32)

@@ -66,6 +66,7 @@ class DollyEncoder(Encoder):
             pieces.append(("rounds", (1,)))
         super().__init__(game, pieces)
         self.board = board
+        self.grid_piece = ("flock", board.rows, board.cols)
         self.kinds = K
         self.dogs = D
         self.inv_turns = 1.0 / (rounds * n) if rounds else 0.0
