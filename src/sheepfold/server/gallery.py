@@ -95,9 +95,10 @@ def changed_categories(options: dict[str, Any]) -> list[str]:
 
 def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
     """Why a text is refused (None: it is fine): a control or format character (bidi marks,
-    zero-width joiners...) anywhere, a line break where none may be."""
+    invisible separators...) anywhere, a line break where none may be. The zero-width joiner
+    of emoji sequences is kept."""
     for i, ch in enumerate(value):
-        if ch == "\n" and newlines:
+        if (ch == "\n" and newlines) or ch == "\u200d":
             continue
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             return (
