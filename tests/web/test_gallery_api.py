@@ -337,13 +337,16 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     store.set_lab(vid, status="running", progress=0.5)
     storage.close()
 
-    third = make_server(db, lab_games=100, lab_exact_limit=0, **NO_LIMITS)
+    # a budget spent by any second chunk of games: the resumed card is capped, and says so
+    third = make_server(db, lab_games=100, lab_seconds=1e-6, lab_exact_limit=0, **NO_LIMITS)
     v1 = entry(third, "little-wool", 1)
     assert v1["lab"] == card
     assert (v1["played"], v1["finished"], v1["votes_yes"], v1["votes_total"]) == (1, 1, 1, 1)
     assert third.http.get(card["plot"]).status_code == 200
     v2 = lab_done(third, "little-wool", 2)
-    assert v2["games"] == 100
+    assert v2["games"] == 20 and v2["verdict"]  # chunks of 100 / 10 games
+    assert "capped at 20 games a side (of 100)" in v2["message"]
+    assert "no exact figures" in v2["message"] and v2["exact"] is None
     # rules the lab cannot play (3 reaction weights: 3 players; a card plays 2): refused, saying why
     published(third, "Three howls", {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]})
     refused = lab_done(third, "three-howls", status="refused")
