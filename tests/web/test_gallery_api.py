@@ -212,6 +212,9 @@ def test_publishing_is_rate_limited_and_capped(make_server):
 
 # -- tables, votes, records ------------------------------------------------------------------
 def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, ws_client, tmp_path):
+    from typer.testing import CliRunner
+
+    from sheepfold.cli.main import app as cli
     from sheepfold.core.records import replay
 
     srv = make_server(lab_workers=0, **NO_LIMITS)
@@ -256,6 +259,10 @@ def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, w
     assert record["house"] == house and record["rules"]["wool"] == 12
     done = replay(record)
     assert done.error is None and done.state.is_terminal()
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(record))
+    out = CliRunner().invoke(cli, ["replay", str(saved), "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["finished"] is True, out.output
     again = srv.http.post(f"/api/tables/{table_id}/again").json()
     assert again["house"] == house  # play again keeps the rule set
 
