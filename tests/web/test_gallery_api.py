@@ -358,6 +358,14 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     published(third, "Three howls", {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]})
     refused = lab_done(third, "three-howls", status="refused")
     assert "3 entries for 2 players" in refused["message"]
+    # the newer rule set comes first, but not among the liked, nor among those with a card
+    for sort, first_slug in (
+        ("newest", "three-howls"),
+        ("liked", "little-wool"),
+        ("fairer", "little-wool"),
+    ):
+        listed = third.http.get(f"/api/gallery/{GAME}", params={"sort": sort}).json()["entries"]
+        assert listed[0]["slug"] == first_slug, sort
     assert [v["version"] for v in entry(third, "little-wool")["versions"]] == [1, 2]
 
 
