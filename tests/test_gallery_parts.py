@@ -37,6 +37,7 @@ def test_categories_come_from_the_options_that_differ() -> None:
 
 def test_text_problems_name_the_character() -> None:
     assert text_problem("name", 'Tom\'s <b>"best"</b> 羊 🐑') is None
+    assert text_problem("name", "\U0001f468\u200d\U0001f469\u200d\U0001f467") is None  # one emoji
     assert "U+001B at position 2" in (text_problem("name", "a\x1b[31m") or "")
     assert "U+202E" in (text_problem("author", "x\u202ey") or "")
     assert text_problem("description", "two\nlines", newlines=True) is None

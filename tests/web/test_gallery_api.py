@@ -212,6 +212,9 @@ def test_publishing_is_rate_limited_and_capped(make_server):
 
 # -- tables, votes, records ------------------------------------------------------------------
 def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, ws_client, tmp_path):
+    from typer.testing import CliRunner
+
+    from sheepfold.cli.main import app as cli
     from sheepfold.core.records import replay
 
     srv = make_server(lab_workers=0, **NO_LIMITS)
@@ -256,6 +259,10 @@ def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, w
     assert record["house"] == house and record["rules"]["wool"] == 12
     done = replay(record)
     assert done.error is None and done.state.is_terminal()
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(record))
+    out = CliRunner().invoke(cli, ["replay", str(saved), "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["finished"] is True, out.output
     again = srv.http.post(f"/api/tables/{table_id}/again").json()
     assert again["house"] == house  # play again keeps the rule set
 
@@ -337,17 +344,28 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     store.set_lab(vid, status="running", progress=0.5)
     storage.close()
 
-    third = make_server(db, lab_games=100, lab_exact_limit=0, **NO_LIMITS)
+    # a budget spent by any second chunk of games: the resumed card is capped, and says so
+    third = make_server(db, lab_games=100, lab_seconds=1e-6, lab_exact_limit=0, **NO_LIMITS)
     v1 = entry(third, "little-wool", 1)
     assert v1["lab"] == card
     assert (v1["played"], v1["finished"], v1["votes_yes"], v1["votes_total"]) == (1, 1, 1, 1)
     assert third.http.get(card["plot"]).status_code == 200
     v2 = lab_done(third, "little-wool", 2)
-    assert v2["games"] == 100
+    assert v2["games"] == 20 and v2["verdict"]  # chunks of 100 / 10 games
+    assert "capped at 20 games a side (of 100)" in v2["message"]
+    assert "no exact figures" in v2["message"] and v2["exact"] is None
     # rules the lab cannot play (3 reaction weights: 3 players; a card plays 2): refused, saying why
     published(third, "Three howls", {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]})
     refused = lab_done(third, "three-howls", status="refused")
     assert "3 entries for 2 players" in refused["message"]
+    # the newer rule set comes first, but not among the liked, nor among those with a card
+    for sort, first_slug in (
+        ("newest", "three-howls"),
+        ("liked", "little-wool"),
+        ("fairer", "little-wool"),
+    ):
+        listed = third.http.get(f"/api/gallery/{GAME}", params={"sort": sort}).json()["entries"]
+        assert listed[0]["slug"] == first_slug, sort
     assert [v["version"] for v in entry(third, "little-wool")["versions"]] == [1, 2]
 
 

@@ -95,9 +95,10 @@ def changed_categories(options: dict[str, Any]) -> list[str]:
 
 def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
     """Why a text is refused (None: it is fine): a control or format character (bidi marks,
-    zero-width joiners...) anywhere, a line break where none may be."""
+    invisible separators...) anywhere, a line break where none may be. The zero-width joiner
+    of emoji sequences is kept."""
     for i, ch in enumerate(value):
-        if ch == "\n" and newlines:
+        if (ch == "\n" and newlines) or ch == "\u200d":
             continue
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             return (
@@ -221,6 +222,12 @@ class Gallery:
     ) -> dict[str, Any]:
         played, finished = counts.get((v.slug, v.version), (0, 0))
         yes, total = votes.get((v.slug, v.version), (0, 0))
+        every = {  # every version of the rule set together: what the sorts rank by
+            "played": sum(n for (slug, _), (n, _) in counts.items() if slug == v.slug),
+            "finished": sum(n for (slug, _), (_, n) in counts.items() if slug == v.slug),
+            "votes_yes": sum(n for (slug, _), (n, _) in votes.items() if slug == v.slug),
+            "votes_total": sum(n for (slug, _), (_, n) in votes.items() if slug == v.slug),
+        }
         return {
             "game": v.game,
             "slug": v.slug,
@@ -236,6 +243,7 @@ class Gallery:
             "finished": finished,
             "votes_yes": yes,
             "votes_total": total,
+            "all_versions": every,
             "lab": lab_info(v, queue),
         }
 
@@ -265,14 +273,20 @@ def _metric(entry: dict[str, Any], key: str, field: str) -> float | None:
 
 
 def sort_entries(entries: list[dict[str, Any]], sort: str) -> list[dict[str, Any]]:
-    """``newest`` first; ``played``, ``liked`` most first; ``shorter``: the biggest cut in mean
-    game length (lab card) first; ``fairer``: the best seat balance first. Entries without a
-    card come after those with one, newest first."""
+    """``newest`` first; ``played``, ``liked`` most first (every version of a rule set counts:
+    a new version keeps its rule set's place); ``shorter``: the biggest cut in mean game length
+    (lab card) first; ``fairer``: the best seat balance first. Entries without a card come
+    after those with one, newest first."""
     newest = sorted(entries, key=lambda e: -e["created"])
     if sort == "played":
-        return sorted(newest, key=lambda e: (-e["played"], -e["finished"]))
+        return sorted(
+            newest, key=lambda e: (-e["all_versions"]["played"], -e["all_versions"]["finished"])
+        )
     if sort == "liked":
-        return sorted(newest, key=lambda e: (-e["votes_yes"], -e["votes_total"]))
+        return sorted(
+            newest,
+            key=lambda e: (-e["all_versions"]["votes_yes"], -e["all_versions"]["votes_total"]),
+        )
     if sort in ("shorter", "fairer"):
         key, field, sign = (
             ("length_mean", "rel", 1) if sort == "shorter" else ("balance", "house", -1)

@@ -147,24 +147,16 @@ class LabQueue:
             await proc.wait()
             err = await errors
         except TimeoutError:
-            proc.kill()
-            await proc.communicate()
+            await _stop(proc, errors)
             self.store.set_lab(
                 vid, status="failed", message="the lab job took far longer than its budget"
             )
             return
-        except asyncio.CancelledError:  # the server stops: the job stays "running", to resume
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            errors.cancel()
-            # read the pipes to their end: the process's transport closes before the loop does
-            with contextlib.suppress(Exception):
-                await proc.communicate()
+        except BaseException:  # the server stops (cancelled; the job stays "running", to
+            await _stop(proc, errors)  # resume), or something broke: never leave it running
             raise
         finally:
             self.procs.discard(proc)
-            if not errors.done():
-                errors.cancel()
         self._finish(vid, result, proc.returncode, err)
 
     async def _read(self, vid: int, out: asyncio.StreamReader) -> dict[str, Any] | None:
@@ -173,7 +165,12 @@ class LabQueue:
             line = await out.readline()
             if not line:
                 return None
-            msg = json.loads(line)
+            try:
+                msg = json.loads(line)
+            except ValueError:  # a library's chatter on standard output: not ours
+                continue
+            if not isinstance(msg, dict):
+                continue
             if "progress" in msg:  # with a message while it warms up, without after
                 self.store.set_lab(vid, progress=float(msg["progress"]), message=msg.get("message"))
                 continue
@@ -198,6 +195,16 @@ class LabQueue:
         if err:
             log.warning("gallery: lab card %s failed: %s", vid, err)
         self.store.set_lab(vid, status="failed", message=str(why)[:500])
+
+
+async def _stop(proc: asyncio.subprocess.Process, errors: asyncio.Task[str]) -> None:
+    """Kill a card's process and read its pipes to their end, so that its transport is closed
+    before the event loop is (a server that stops while a card runs)."""
+    errors.cancel()
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    with contextlib.suppress(Exception):
+        await proc.communicate()
 
 
 async def _tail(stream: asyncio.StreamReader | None, keep: int = 2000) -> str:
