@@ -130,3 +130,19 @@ def test_lab_default_is_fair(tmp_path: Any) -> None:
     assert "dolly-graded" in text and "Unequal" not in r.output
     printed = runner.invoke(app, [*args, "--rules", "rulebook", "--out", str(tmp_path / "b.pq")])
     assert printed.exit_code == 0 and "Unequal dog cards decide the game" in printed.output
+
+
+def test_a_web_table_created_without_options_is_fair() -> None:
+    pytest.importorskip("fastapi")
+    from sheepfold.server.app import CreateTable, resolve_spec
+    from sheepfold.server.tables import TableManager
+
+    def game_of(**options: Any) -> Any:
+        spec = resolve_spec(CreateTable(game="dolly-crush", seats=[{}, {}], **options))
+        return spec, TableManager.make_game("dolly-crush", 2, spec)
+
+    spec, game = game_of()
+    assert spec["ruleset"] == "dolly-graded" and equal_dogs(game)
+    # the printed cards, asked for by name, stay one option away
+    spec, game = game_of(ruleset="dolly-rulebook")
+    assert not equal_dogs(game)

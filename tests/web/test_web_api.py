@@ -98,7 +98,13 @@ def test_shave_against_bots_to_the_end(live_server, ws_client):
 
 
 def test_bad_input_gets_an_error_and_changes_nothing(live_server, ws_client):
-    t = live_server.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "human"}], seed=2)
+    # the printed dog cards (seat 0's cards all swap once): the turns below are sized for them
+    t = live_server.create(
+        game="dolly-crush",
+        ruleset="dolly-rulebook",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        seed=2,
+    )
     a = live_server.join(t["id"], "Ann")
     b = live_server.join(t["id"], "Bob")
     ca = ws_client(f"{live_server.ws_url}/ws/{t['id']}", a["token"])

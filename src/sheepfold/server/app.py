@@ -121,9 +121,14 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
     """Check a create request against the rules, bots and rule sets; a plain spec dict."""
     import random
 
+    from sheepfold.core.registry import game_spec
     from sheepfold.games import parse_rules
     from sheepfold.rulesets import find_ruleset
 
+    if req.ruleset is None and req.rules is None and req.breeds is None:
+        # a table created without options is fair: the game's default rule set (Dolly Crush:
+        # dolly-graded, the same dog cards for every seat), as in every front end
+        req = req.model_copy(update={"ruleset": game_spec(req.game).default_ruleset})
     base: dict[str, Any] = {}
     if req.ruleset:
         base = find_ruleset(req.ruleset, req.game).rules.model_dump(
