@@ -69,7 +69,9 @@ def pytest_configure(config) -> None:  # type: ignore[no-untyped-def]
     worker = hasattr(config, "workerinput")  # an xdist worker: its controller warms
     if worker or os.environ.get("SHEEPFOLD_TEST_WARM", "1") == "0" or config.option.collectonly:
         return
-    log = open(os.path.join(tempfile.gettempdir(), "sheepfold-tests", "warm.log"), "w")  # noqa: SIM115
+    folder = os.path.join(tempfile.gettempdir(), "sheepfold-tests")
+    os.makedirs(folder, exist_ok=True)
+    log = open(os.path.join(folder, "warm.log"), "w")  # noqa: SIM115
     _warm["log"] = log
     _warm["proc"] = subprocess.Popen(
         [sys.executable, "-m", "sheepfold.cli.main", "warm"],
