@@ -25,7 +25,8 @@ from typing import Any
 
 import gymnasium as gym
 import torch
-from sb3_common import training_envs, win_share
+from eval_common import win_share
+from sb3_common import training_envs
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
