@@ -77,6 +77,10 @@ def test_one_sigint_stops_the_command_and_keeps_what_finished(name: str, tmp_pat
     )
     try:
         _, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        raise AssertionError(f"no exit in 120 s; its stacks and output:\n{err[-6000:]}") from None
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
