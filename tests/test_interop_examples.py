@@ -41,3 +41,12 @@ def test_gymnasium_rollout() -> None:
     out = _run("gymnasium_rollout.py", "--episodes", "3")
     assert "sheepfold/DollyCrush-v0" in out and "sheepfold/ShaveASheep-v0" in out
     assert "mean win share" in out
+
+
+def test_openspiel_solvers_through_the_zero_sum_transform() -> None:
+    pytest.importorskip("cvxpy")
+    out = _run("openspiel_zerosum.py", "--games", "2", "--simulations", "20")
+    # the exact value (tests/test_interop_openspiel_algorithms.py checks it by expectimax)
+    assert "seat 0 +0.0224 (win share 0.5224)" in out
+    share = float(out.split("against greedy: win share ")[1].split()[0])
+    assert 0 <= share <= 1
