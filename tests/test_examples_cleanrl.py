@@ -4,27 +4,19 @@ hundred training steps, and prints win shares that parse and lie in [0, 1]."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from example_runner import run_example
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 pytest.importorskip("torch")
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-SCRIPT = EXAMPLES / "cleanrl_ppo_pettingzoo.py"
-
 
 def _run(*args: str) -> str:
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
+    return run_example("cleanrl_ppo_pettingzoo.py", *args)
 
 
 def _shares(out: str) -> dict[str, float]:
@@ -34,12 +26,10 @@ def _shares(out: str) -> dict[str, float]:
 
 
 def test_cleanrl_ppo_self_play_on_shave_measures_exactly(tmp_path: Path) -> None:
-    start = time.perf_counter()
     out = _run(
         "--steps", "384", "--num-envs", "2", "--num-steps", "64", "--eval-games", "6",
         "--wool", "4", "--seed", "1", "--save", str(tmp_path / "a.pt"),
     )  # fmt: skip
-    assert time.perf_counter() - start < 30
     assert "trained 384 steps" in out and "self-play" in out and (tmp_path / "a.pt").is_file()
     assert all(0.0 <= v <= 1.0 for v in _shares(out).values())
     rows = {}
@@ -53,11 +43,9 @@ def test_cleanrl_ppo_self_play_on_shave_measures_exactly(tmp_path: Path) -> None
 
 
 def test_cleanrl_ppo_self_play_on_dolly_crush() -> None:
-    start = time.perf_counter()
     out = _run(
         "--game", "dolly-crush", "--steps", "256", "--num-envs", "2", "--num-steps", "64",
         "--eval-games", "6",
     )  # fmt: skip
-    assert time.perf_counter() - start < 30
     assert "trained 256 steps" in out and "exploitability" not in out
     assert all(0.0 <= v <= 1.0 for v in _shares(out).values())

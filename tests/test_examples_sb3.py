@@ -3,28 +3,17 @@
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from example_runner import run_example
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def _run(script: str, *args: str) -> str:
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
+_run = run_example
 
 
 def test_shave_example_trains_and_measures_exactly(tmp_path: Path) -> None:

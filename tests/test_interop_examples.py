@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from example_runner import run_example
 
 pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def _run(script: str, *args: str) -> str:
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
+_run = run_example
 
 
 def test_openspiel_mcts_plays_a_whole_game_of_each() -> None:
