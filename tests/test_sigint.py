@@ -19,6 +19,9 @@ import pytest
 DRIVER = r"""
 import faulthandler, os, signal, sys
 faulthandler.dump_traceback_later(60)  # a hang shows every thread's stack in the test's output
+# Ctrl-C as a terminal's foreground job gets it: an ignored SIGINT is inherited through exec,
+# and the test process may have one (seen in a full CI run: the command then ran to its end)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import sheepfold.lab.runner as runner
 import sheepfold.bots.tournament as tournament
 
