@@ -27,10 +27,14 @@ SHOTS = Path(__file__).parent / "screenshots"
 
 
 class LiveServer:
-    def __init__(self, db: str, **settings: Any) -> None:
+    """A server built as ``sheepfold serve`` builds it (``connections``: its connection limits,
+    the defaults unless told), in a thread."""
+
+    def __init__(self, db: str, connections: Any = None, **settings: Any) -> None:
         import uvicorn
 
         from sheepfold.server.app import create_app
+        from sheepfold.server.connections import ConnectionLimits, uvicorn_config
         from sheepfold.server.tables import Settings
 
         defaults = dict(
@@ -44,17 +48,8 @@ class LiveServer:
         defaults.update(settings)
         self.settings = Settings(**defaults)
         self.app = create_app(db, self.settings)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=0,
-            ws="websockets-sansio",
-            log_level="warning",
-            lifespan="on",
-            ws_max_size=1 << 20,
-            ws_per_message_deflate=False,
-        )
-        self.server = uvicorn.Server(config)
+        self.config = uvicorn_config(self.app, "127.0.0.1", 0, connections or ConnectionLimits())
+        self.server = uvicorn.Server(self.config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         wait_until(

@@ -32,7 +32,8 @@ def serve_command(
     no_limits: bool = typer.Option(
         False,
         "--no-limits",
-        help="no rate limits per client and no cap on open tables (a benchmark, a trusted LAN)",
+        help="no rate limits and no connection caps per client, no cap on open tables (a"
+        " benchmark, a trusted LAN, a proxy in front)",
     ),
     api_docs: bool = typer.Option(
         False, "--api-docs", help="serve Swagger UI at /api/docs (its scripts come from a CDN)"
@@ -43,6 +44,22 @@ def serve_command(
     lab_games: int = typer.Option(2000, min=2, help="games a side of a gallery lab card"),
     lab_seconds: float = typer.Option(
         60.0, min=1, help="a lab card's time budget (seconds): it is capped after it"
+    ),
+    per_client: int = typer.Option(
+        100, min=1, help="connections open at once from one address (--no-limits: no cap)"
+    ),
+    websockets_per_client: int = typer.Option(
+        40, min=1, help="live tables (WebSockets) open at once from one address"
+    ),
+    head_timeout: float = typer.Option(
+        10.0, min=0.1, help="seconds for a request's head to arrive in full, then 408"
+    ),
+    body_timeout: float = typer.Option(
+        30.0, min=0.1, help="seconds for a request's body to arrive in full, then 408"
+    ),
+    keep_alive: int = typer.Option(5, min=1, help="seconds an idle keep-alive connection stays"),
+    ws_ping: float = typer.Option(
+        20.0, min=0.1, help="seconds between WebSocket pings, and to answer one before a close"
     ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
@@ -60,6 +77,29 @@ def serve_command(
             f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)"
         ) from None
     url = _check_db(db)
+    from sheepfold.server.connections import (
+        ConnectionLimits,
+        raise_open_files_limit,
+        uvicorn_config,
+    )
+    from sheepfold.server.dblock import DatabaseInUse, lock_database
+
+    try:  # before the slow start: a second server on this database stops here
+        lock_database(db)
+    except DatabaseInUse as e:
+        from rich.markup import escape
+
+        raise fail(escape(str(e))) from None
+    raise_open_files_limit()
+    limits = ConnectionLimits(
+        per_client=per_client,
+        websockets_per_client=websockets_per_client,
+        head_timeout=head_timeout,
+        body_timeout=body_timeout,
+        keep_alive=keep_alive,
+        ws_ping_interval=ws_ping,
+        ws_ping_timeout=ws_ping,
+    )
     warm_bots()  # every bot's compiled code, before the first table (never charged to a move)
     options: dict[str, Any] = dict(
         bot_delay=bot_delay,
@@ -73,16 +113,7 @@ def serve_command(
     )
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        log_level=log_level,
-        ws_max_size=1 << 20,
-        ws_per_message_deflate=False,
-        lifespan="on",
-    )
+    config = uvicorn_config(app, host, port, limits.lifted() if no_limits else limits, log_level)
     _run(uvicorn.Server(config), url, host, port)
 
 

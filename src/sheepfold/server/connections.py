@@ -1,0 +1,317 @@
+"""Connections: no visitor can hold the server's sockets.
+
+uvicorn's own protocols close an idle keep-alive connection, but a connection that never sends
+a complete request (slowloris) stays open for as long as its peer likes, and nothing bounds how
+many one address opens: 1,100 silent sockets from one address used up a 1,024 open-files limit
+and locked everyone out. Here the HTTP and WebSocket protocols are uvicorn's (h11 and
+websockets' sans-I/O), each with a guard:
+
+* a cap on the connections open from one client address (an IPv6 client: its /64), and on the
+  WebSockets among them; the excess is answered 429 and closed at once;
+* a cap on all open connections, below the open-files limit (the database, the lab and the logs
+  keep a reserve), answered 503;
+* a deadline for a request's head (from the connection's start or the previous response) and
+  another for its body: a request dribbled byte by byte is answered 408 and closed;
+* WebSocket pings: a socket that stops answering them (a vanished peer, a half-open
+  connection) is closed; TCP keepalive on every accepted socket for the same at the TCP level.
+
+:func:`uvicorn_config` builds the server's configuration: ``sheepfold serve`` and the tests'
+live servers both call it, so the tests run what is served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import ipaddress
+import resource
+import socket
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.config import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+FILES_RESERVE = 256
+"""Open files kept back from connections: the database, the lab's processes, logs, static files."""
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What one client may hold open, and for how long. ``None``: no cap."""
+
+    per_client: int | None = 100
+    """connections open at once from one address (HTTP and WebSocket together)"""
+    websockets_per_client: int | None = 40
+    """WebSockets open at once from one address"""
+    total: int | None = None
+    """connections open at once in all; ``None``: the open-files limit less FILES_RESERVE"""
+    head_timeout: float = 10.0
+    """seconds for a request's head to arrive in full (from the connection's start or the
+    previous response)"""
+    body_timeout: float = 30.0
+    """seconds for a request's body to arrive in full, after its head"""
+    keep_alive: int = 5
+    """seconds an idle keep-alive connection stays open after a response"""
+    ws_ping_interval: float = 20.0
+    """seconds between the server's pings on a WebSocket"""
+    ws_ping_timeout: float = 20.0
+    """seconds a WebSocket has to answer a ping before it is closed"""
+    tcp_keepalive: int = 60
+    """seconds of silence before TCP keepalive probes a connection (0: off)"""
+
+    def __post_init__(self) -> None:
+        for name in ("per_client", "websockets_per_client", "total"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ValueError(f"{name} must be at least 1 (or None: no cap), not {value}")
+        for name in ("head_timeout", "body_timeout", "keep_alive", "ws_ping_interval"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)}")
+        if not self.ws_ping_timeout > 0 or self.tcp_keepalive < 0:
+            raise ValueError("ws_ping_timeout must be positive and tcp_keepalive at least 0")
+
+    def lifted(self) -> ConnectionLimits:
+        """These limits without the per-client caps (``--no-limits``: a benchmark, a trusted
+        LAN, a proxy in front that connects from one address); the timeouts stay."""
+        return dataclasses.replace(self, per_client=None, websockets_per_client=None)
+
+
+def open_files_limit() -> int:
+    """The process's open-files limit (soft), a large number where it is unlimited."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return 1 << 20 if soft == resource.RLIM_INFINITY else soft
+
+
+def raise_open_files_limit() -> int:
+    """Raise the open-files soft limit to the hard limit (a server's sockets are files);
+    the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):  # some systems refuse an unlimited soft limit
+            pass
+    return open_files_limit()
+
+
+def client_key(client: tuple[str, int] | None) -> str | None:
+    """The address a connection is counted under: an IPv4 address, an IPv6 client's /64 (one
+    host has billions of addresses there), None for a Unix socket (not counted per client)."""
+    if client is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(client[0].split("%", 1)[0])
+    except ValueError:
+        return client[0]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def _plain_response(status: int, words: str) -> bytes:
+    body = words.encode()
+    reason = {408: "Request Timeout", 429: "Too Many Requests", 503: "Service Unavailable"}
+    return (
+        f"HTTP/1.1 {status} {reason[status]}\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+    ).encode() + body
+
+
+TOO_MANY = "too many connections are open from your address: close some and try again"
+TOO_MANY_WS = "too many live tables are open from your address: close some and try again"
+BUSY = "the server has too many open connections: try again in a moment"
+TOO_SLOW = "the request did not arrive in time"
+
+
+class Guard:
+    """The open connections of one server, counted per client address."""
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        self.limits = limits
+        self.total_cap = limits.total or max(open_files_limit() - FILES_RESERVE, 16)
+        self.open: Counter[str | None] = Counter()
+        self.websockets: Counter[str | None] = Counter()
+        self.total = 0
+
+    def admit(self, key: str | None) -> tuple[int, str] | None:
+        """Count a new connection from ``key``, or the status and words that refuse it."""
+        if self.total >= self.total_cap:
+            return 503, BUSY
+        cap = self.limits.per_client
+        if key is not None and cap is not None and self.open[key] >= cap:
+            return 429, TOO_MANY
+        self.open[key] += 1
+        self.total += 1
+        return None
+
+    def release(self, key: str | None) -> None:
+        self.total -= 1
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+    def may_upgrade(self, key: str | None) -> bool:
+        cap = self.limits.websockets_per_client
+        return key is None or cap is None or self.websockets[key] < cap
+
+    def keepalive(self, transport: asyncio.BaseTransport) -> None:
+        """TCP keepalive on the connection's socket: a peer that vanished is found out."""
+        idle = self.limits.tcp_keepalive
+        sock = transport.get_extra_info("socket")
+        if not idle or sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+            return
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            for opt, value in (("TCP_KEEPIDLE", idle), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
+                if hasattr(socket, opt):
+                    sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, opt), value)
+        except OSError:  # the peer is already gone: its connection ends on its own
+            pass
+
+
+class GuardedHTTP(H11Protocol):
+    """uvicorn's h11 protocol, counted per client and with deadlines for a request's head and
+    body."""
+
+    guard: ClassVar[Guard]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._key: str | None = None
+        self._counted = False  # holds one of the guard's slots (handed to a WebSocket)
+        self._phase: Any = None  # the h11 state a deadline runs for (IDLE: head, SEND_BODY)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._key = client_key(self.client)
+        refused = self.guard.admit(self._key)
+        if refused is not None:
+            transport.write(_plain_response(*refused))
+            transport.close()
+            return
+        self._counted = True
+        self.guard.keepalive(transport)
+        self._watch()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._set_deadline(None)
+        if self._counted:
+            self._counted = False
+            self.guard.release(self._key)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._set_deadline(None)
+        self._phase = h11.SWITCHED_PROTOCOL
+        if not self.guard.may_upgrade(self._key):
+            self.transport.write(_plain_response(429, TOO_MANY_WS))
+            self.transport.close()
+            return
+        self._counted = False  # the WebSocket takes this connection's slot
+        super().handle_websocket_upgrade(event)
+
+    # -- deadlines ---------------------------------------------------------------------------
+    def _watch(self) -> None:
+        """Start the head's deadline when a request is awaited, the body's once its head is in,
+        none once it is all in."""
+        if self._phase is h11.SWITCHED_PROTOCOL or self.transport.is_closing():
+            return
+        state = self.conn.their_state
+        phase = state if state in (h11.IDLE, h11.SEND_BODY) else None
+        if phase is not self._phase:
+            self._phase = phase
+            limits = self.guard.limits
+            seconds = limits.head_timeout if phase is h11.IDLE else limits.body_timeout
+            self._set_deadline(None if phase is None else seconds)
+
+    def _set_deadline(self, seconds: float | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = None if seconds is None else self.loop.call_later(seconds, self._late)
+
+    def _late(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        if self._phase is h11.SEND_BODY:  # the head came, the body is late
+            answer = not self.cycle.response_started
+        else:  # between requests: answer only a request begun
+            answer = bool(self.conn.trailing_data[0])
+        if answer:
+            self.transport.write(_plain_response(408, TOO_SLOW))
+        self.transport.close()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets' sans-I/O), counted per client: it takes over
+    the slot of the HTTP connection it was upgraded from."""
+
+    guard: ClassVar[Guard]
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._key = client_key(self.client)
+        self.guard.websockets[self._key] += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        key = self._key
+        self.guard.websockets[key] -= 1
+        if self.guard.websockets[key] <= 0:
+            del self.guard.websockets[key]
+        self.guard.release(key)
+        super().connection_lost(exc)
+
+
+def protocols(limits: ConnectionLimits) -> tuple[type[GuardedHTTP], type[GuardedWebSocket]]:
+    """The HTTP and WebSocket protocol classes of one server, sharing one guard."""
+    guard = Guard(limits)
+    http = type("GuardedHTTP", (GuardedHTTP,), {"guard": guard})
+    ws = type("GuardedWebSocket", (GuardedWebSocket,), {"guard": guard})
+    return http, ws
+
+
+def uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    limits: ConnectionLimits,
+    log_level: str = "warning",
+) -> Config:
+    """The uvicorn configuration of ``sheepfold serve`` (and of the tests' live servers)."""
+    http, ws = protocols(limits)
+    return Config(
+        app,
+        host=host,
+        port=port,
+        http=http,
+        ws=ws,
+        log_level=log_level,
+        lifespan="on",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+        ws_ping_interval=limits.ws_ping_interval,
+        ws_ping_timeout=limits.ws_ping_timeout,
+        timeout_keep_alive=limits.keep_alive,
+    )
+
+
+def guard_of(config: Config) -> Guard:
+    """The guard of a server built by :func:`uvicorn_config` (tests look at its counts)."""
+    http = config.http
+    assert isinstance(http, type) and issubclass(http, GuardedHTTP)
+    return http.guard
