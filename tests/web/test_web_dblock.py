@@ -1,0 +1,122 @@
+"""One ``sheepfold serve`` per database: a second one is refused at start with one clear line
+and exit status 2, and the lock dies with the process that held it, kill -9 included."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_web_crash import SERVING
+
+from polling import wait_until
+
+SERVE = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0", "--bot-delay", "0"]
+ENV = {**os.environ, "COLUMNS": "300"}
+
+
+def start_server(db: str, logs: Path) -> subprocess.Popen[str]:
+    """``sheepfold serve`` on ``db``, once it printed its address (its log: ``logs``)."""
+    with open(logs, "wb") as log:
+        proc = subprocess.Popen(
+            [*SERVE, "--db", db], stdout=subprocess.PIPE, stderr=log, text=True, env=ENV
+        )
+    assert proc.stdout is not None
+    for line in proc.stdout:  # the first line is the address (a cold cache: compiling first)
+        assert SERVING.search(line), line + logs.read_text()
+        return proc
+    raise AssertionError(f"the server ended: {logs.read_text()}")
+
+
+def second_serve(db: str) -> subprocess.CompletedProcess[str]:
+    """A second ``sheepfold serve`` on ``db``: it must end by itself, at once."""
+    return subprocess.run(
+        [*SERVE, "--db", db], capture_output=True, text=True, timeout=120, env=ENV
+    )
+
+
+@pytest.fixture
+def servers() -> Iterator[list[subprocess.Popen[str]]]:
+    """The server processes a test started: killed at its end, whatever happened."""
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _refused(out: subprocess.CompletedProcess[str], where: str) -> str:
+    assert out.returncode == 2, out.stdout + out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert "another sheepfold serve" in lines[0] and where in lines[0], lines[0]
+    assert "stop it first" in lines[0] and "Traceback" not in out.stderr
+    return lines[0]
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_until_the_first_dies(tmp_path, servers):
+    db = str(tmp_path / "tables.db")
+    first = start_server(db, tmp_path / "first.log")
+    servers.append(first)
+    line = _refused(second_serve(db), db)
+    assert f"(process {first.pid})" in line
+    # the same file spelled another way is the same database
+    _refused(second_serve(f"sqlite:///{db}"), db)
+    (tmp_path / "link").symlink_to(tmp_path)
+    _refused(second_serve(str(tmp_path / "link" / "tables.db")), db)
+    # another file is another database
+    other = start_server(str(tmp_path / "other.db"), tmp_path / "other.log")
+    servers.append(other)
+
+    first.kill()  # kill -9: no clean-up of any kind ran
+    first.wait()
+    again = start_server(db, tmp_path / "again.log")
+    servers.append(again)
+    _refused(second_serve(db), f"(process {again.pid})")
+
+
+def _advisory_locks(url: str) -> int:
+    from sqlalchemy import create_engine, text
+
+    from sheepfold.server.dblock import LOCK_KEY
+    from sheepfold.server.storage import normalise_url
+
+    engine = create_engine(normalise_url(url))
+    with engine.connect() as c:
+        n = c.execute(
+            text(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                " AND (classid::bigint << 32 | objid::bigint) = :k"
+            ),
+            {"k": LOCK_KEY},
+        ).scalar()
+    engine.dispose()
+    return int(n or 0)
+
+
+@pytest.mark.postgres
+def test_a_second_server_on_one_postgresql_database_is_refused(postgres_url, servers, tmp_path):
+    first = start_server(postgres_url, tmp_path / "first.log")
+    servers.append(first)
+    assert _advisory_locks(postgres_url) == 1
+    line = _refused(second_serve(postgres_url), "the database")
+    assert f"(process {first.pid} on " in line
+    first.kill()
+    first.wait()
+    wait_until(lambda: _advisory_locks(postgres_url) == 0, what="PostgreSQL to drop the dead lock")
+    again = start_server(postgres_url, tmp_path / "again.log")
+    servers.append(again)
+    _refused(second_serve(postgres_url), f"(process {again.pid} on ")
+
+
+def test_the_test_suites_own_servers_take_no_lock(make_server, tmp_path: Path) -> None:
+    """In-process servers (these tests) never lock: one test may start two on one file after
+    another, and a ``sheepfold serve`` may follow them."""
+    db = str(tmp_path / "t.db")
+    make_server(db).stop()
+    make_server(db).stop()
+    assert not (tmp_path / "t.db.lock").exists()
