@@ -76,20 +76,13 @@ def serve_command(
         raise fail(
             f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)"
         ) from None
-    url = _check_db(db)
     from sheepfold.server.connections import (
         ConnectionLimits,
         raise_open_files_limit,
         uvicorn_config,
     )
-    from sheepfold.server.dblock import DatabaseInUse, lock_database
 
-    try:  # before the slow start: a second server on this database stops here
-        lock_database(db)
-    except DatabaseInUse as e:
-        from rich.markup import escape
-
-        raise fail(escape(str(e))) from None
+    url = _check_db(db)
     raise_open_files_limit()
     limits = ConnectionLimits(
         per_client=per_client,
@@ -118,7 +111,11 @@ def serve_command(
 
 
 def _check_db(db: str) -> str:
-    """``--db``'s normalised URL, checked: its folder exists and the database opens."""
+    """``--db``'s normalised URL, checked: its folder exists, no other server holds it (then
+    this process holds it until it ends), and the database opens."""
+    from rich.markup import escape
+
+    from sheepfold.server.dblock import DatabaseInUse, lock_database
     from sheepfold.server.storage import normalise_url
 
     url = normalise_url(db)
@@ -129,7 +126,10 @@ def _check_db(db: str) -> str:
     try:  # open the database once here, so that a bad --db is one clear line, not a traceback
         from sheepfold.server.storage import Storage
 
+        lock_database(db)  # before anything reads or migrates it, and before the slow start
         Storage(db).close()
+    except DatabaseInUse as e:
+        raise fail(escape(str(e))) from None
     except Exception as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise fail(f"--db: cannot open the database {url.split('@')[-1]}: {first}") from None
