@@ -4,12 +4,16 @@ and exit status 2, and the lock dies with the process that held it, kill -9 incl
 from __future__ import annotations
 
 import os
+import resource
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from test_web_connections import ATTACKER
 from test_web_crash import SERVING
 
 from polling import wait_until
@@ -18,17 +22,31 @@ SERVE = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0", "--
 ENV = {**os.environ, "COLUMNS": "300"}
 
 
-def start_server(db: str, logs: Path) -> subprocess.Popen[str]:
-    """``sheepfold serve`` on ``db``, once it printed its address (its log: ``logs``)."""
+def start_server(
+    db: str, logs: Path, *options: str, **popen: Any
+) -> tuple[subprocess.Popen[str], int]:
+    """``sheepfold serve`` on ``db``, once it printed its address (its log: ``logs``); the
+    process and its port."""
     with open(logs, "wb") as log:
         proc = subprocess.Popen(
-            [*SERVE, "--db", db], stdout=subprocess.PIPE, stderr=log, text=True, env=ENV
+            [*SERVE, "--db", db, *options],
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
+            env=ENV,
+            **popen,
         )
     assert proc.stdout is not None
     for line in proc.stdout:  # the first line is the address (a cold cache: compiling first)
-        assert SERVING.search(line), line + logs.read_text()
-        return proc
+        found = SERVING.search(line)
+        assert found, line + logs.read_text()
+        return proc, int(found.group(1))
     raise AssertionError(f"the server ended: {logs.read_text()}")
+
+
+def _low_open_files_limit() -> None:  # in the child, before it runs the server
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))
 
 
 def second_serve(db: str) -> subprocess.CompletedProcess[str]:
@@ -60,7 +78,7 @@ def _refused(out: subprocess.CompletedProcess[str], where: str) -> str:
 
 def test_a_second_server_on_one_sqlite_file_is_refused_until_the_first_dies(tmp_path, servers):
     db = str(tmp_path / "tables.db")
-    first = start_server(db, tmp_path / "first.log")
+    first, _ = start_server(db, tmp_path / "first.log")
     servers.append(first)
     line = _refused(second_serve(db), db)
     assert f"(process {first.pid})" in line
@@ -68,13 +86,33 @@ def test_a_second_server_on_one_sqlite_file_is_refused_until_the_first_dies(tmp_
     _refused(second_serve(f"sqlite:///{db}"), db)
     (tmp_path / "link").symlink_to(tmp_path)
     _refused(second_serve(str(tmp_path / "link" / "tables.db")), db)
-    # another file is another database
-    other = start_server(str(tmp_path / "other.db"), tmp_path / "other.log")
+    # another file is another database; that server was started with 64 open files at most,
+    # and its connection options are taken
+    other, port = start_server(
+        str(tmp_path / "other.db"),
+        tmp_path / "other.log",
+        "--per-client",
+        "2",
+        preexec_fn=_low_open_files_limit,
+    )
     servers.append(other)
+    limits = Path(f"/proc/{other.pid}/limits").read_text()
+    soft, hard = next(line.split()[3:5] for line in limits.splitlines() if "open files" in line)
+    assert soft == hard == str(resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    socks = [
+        socket.create_connection(("127.0.0.1", port), source_address=(ATTACKER, 0))
+        for _ in range(3)
+    ]
+    try:
+        socks[2].settimeout(30)
+        assert socks[2].recv(100).startswith(b"HTTP/1.1 429")
+    finally:
+        for s in socks:
+            s.close()
 
     first.kill()  # kill -9: no clean-up of any kind ran
     first.wait()
-    again = start_server(db, tmp_path / "again.log")
+    again, _ = start_server(db, tmp_path / "again.log")
     servers.append(again)
     _refused(second_serve(db), f"(process {again.pid})")
 
@@ -100,7 +138,7 @@ def _advisory_locks(url: str) -> int:
 
 @pytest.mark.postgres
 def test_a_second_server_on_one_postgresql_database_is_refused(postgres_url, servers, tmp_path):
-    first = start_server(postgres_url, tmp_path / "first.log")
+    first, _ = start_server(postgres_url, tmp_path / "first.log")
     servers.append(first)
     assert _advisory_locks(postgres_url) == 1
     line = _refused(second_serve(postgres_url), "the database")
@@ -108,7 +146,7 @@ def test_a_second_server_on_one_postgresql_database_is_refused(postgres_url, ser
     first.kill()
     first.wait()
     wait_until(lambda: _advisory_locks(postgres_url) == 0, what="PostgreSQL to drop the dead lock")
-    again = start_server(postgres_url, tmp_path / "again.log")
+    again, _ = start_server(postgres_url, tmp_path / "again.log")
     servers.append(again)
     _refused(second_serve(postgres_url), f"(process {again.pid} on ")
 
