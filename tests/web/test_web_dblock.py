@@ -4,10 +4,12 @@ and exit status 2, and the lock dies with the process that held it, kill -9 incl
 from __future__ import annotations
 
 import os
+import re
 import resource
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,12 +38,30 @@ def start_server(
             env=ENV,
             **popen,
         )
-    assert proc.stdout is not None
-    for line in proc.stdout:  # the first line is the address (a cold cache: compiling first)
-        found = SERVING.search(line)
-        assert found, line + logs.read_text()
-        return proc, int(found.group(1))
-    raise AssertionError(f"the server ended: {logs.read_text()}")
+    printed: list[str] = []
+
+    def read() -> None:  # to the end, so the server never blocks on its output
+        assert proc.stdout is not None
+        printed.extend(proc.stdout)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def address() -> re.Match[str] | None:  # a cold cache: a line on the warm-up first
+        return next(filter(None, map(SERVING.search, printed)), None)
+
+    try:
+        found = wait_until(
+            lambda: address() or proc.poll() is not None,
+            what="the server to print its address",
+            timeout=600,  # a cold numba cache compiles the bots first
+        )
+    except AssertionError:
+        proc.kill()
+        proc.wait()
+        raise
+    if not isinstance(found, re.Match):
+        raise AssertionError(f"the server ended: {logs.read_text()}")
+    return proc, int(found.group(1))
 
 
 def _low_open_files_limit() -> None:  # in the child, before it runs the server
