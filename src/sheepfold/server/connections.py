@@ -37,6 +37,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 FILES_RESERVE = 256
 """Open files kept back from connections: the database, the lab's processes, logs, static files."""
+BACKLOG = 128
+"""Connections waiting to be accepted. asyncio accepts up to this many at each turn of its
+loop, and a refused one is a file until it is closed a turn or two later, so the total cap
+keeps three times this many files back too."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,8 @@ class ConnectionLimits:
     websockets_per_client: int | None = 40
     """WebSockets open at once from one address"""
     total: int | None = None
-    """connections open at once in all; ``None``: the open-files limit less FILES_RESERVE"""
+    """connections open at once in all; ``None``: the open-files limit less FILES_RESERVE and
+    3 * BACKLOG"""
     head_timeout: float = 10.0
     """seconds for a request's head to arrive in full (from the connection's start or the
     previous response)"""
@@ -134,7 +139,7 @@ class Guard:
 
     def __init__(self, limits: ConnectionLimits) -> None:
         self.limits = limits
-        self.total_cap = limits.total or max(open_files_limit() - FILES_RESERVE, 16)
+        self.total_cap = limits.total or max(open_files_limit() - FILES_RESERVE - 3 * BACKLOG, 16)
         self.open: Counter[str | None] = Counter()
         self.websockets: Counter[str | None] = Counter()
         self.total = 0
@@ -302,6 +307,7 @@ def uvicorn_config(
         ws=ws,
         log_level=log_level,
         lifespan="on",
+        backlog=BACKLOG,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         ws_ping_interval=limits.ws_ping_interval,
