@@ -71,8 +71,9 @@ def test_the_lab_runs_it_on_the_engine_and_writes_its_rows(tmp_path) -> None:  #
     job2, table2 = read_table(out)
     assert job2 == job
     rows = table2.to_pylist()
-    assert sorted(r["game"] for r in rows) == list(range(24))
+    assert sorted(r["game_index"] for r in rows) == list(range(24))
     for r in rows:
+        assert r["game"] == "pig-pen" and r["engine"] == "engine" and r["decisions"] > 0
         assert max(r["scores"]) >= 20 or r["length"] == 40 * 2
         assert r["standings"][-1] == r["scores"] and not r["truncated"]
     from sheepfold.lab.metrics import summarize
@@ -82,7 +83,7 @@ def test_the_lab_runs_it_on_the_engine_and_writes_its_rows(tmp_path) -> None:  #
     # a row turns back into a record that replays to the game the row holds
     rec = record_of(job2, 7)
     back = replay(json.loads(json.dumps(rec)))
-    row = next(r for r in rows if r["game"] == 7)
+    row = next(r for r in rows if r["game_index"] == 7)
     assert back.error is None and back.state == replay_state(job2, 7)
     assert [int(x) for x in back.state.scores()] == row["scores"]
 

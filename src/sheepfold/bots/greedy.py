@@ -13,7 +13,7 @@ Shave a Sheep: every legal action is tried on a copy of the position and the res
 my sheep, minus the same for the strongest opponent; a move that ends the game is worth a win
 or a loss, nothing in between.
 
-Any other game (one with no heuristic of its own, such as Pig Pen): :class:`GreedyBot`, from
+Any other game (one with no heuristic of its own, docs/engine.md "Adding a game"): :class:`GreedyBot`, from
 the protocol alone. Every legal action is tried on a copy of the position; the chance events it
 leads to are averaged over their outcomes (as long as there are at most
 :data:`CHANCE_LEAVES` of them, else the position before them counts); a position is worth my

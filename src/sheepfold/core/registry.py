@@ -82,7 +82,7 @@ class GameSpec:
     #: game and what is fair (None: they are equal); front ends warn with it
     unequal_seats: Callable[[Game], str | None] = _equal_seats
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
-    #: played by name only, such as Pig Pen, docs/engine.md "Adding a game")
+    #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:

@@ -2,7 +2,7 @@
 
 - :mod:`sheepfold.interop.openspiel`: ``import sheepfold.interop.openspiel`` registers every
   game with ``pyspiel`` (``python_dolly_crush``, ``python_shave_a_sheep``, ...).
-- :mod:`sheepfold.interop.pettingzoo`: AEC environments (``env("pig-pen")``, ``dolly_crush_env``,
+- :mod:`sheepfold.interop.pettingzoo`: AEC environments (``env(name)``, ``dolly_crush_env``,
   ``shave_a_sheep_env``).
 - :mod:`sheepfold.interop.gymnasium`: single-agent environments against our bots
   (``DollyCrushEnv``, ``ShaveASheepEnv``, ...), registered as ``sheepfold/DollyCrush-v0``,
@@ -46,7 +46,7 @@ def build_game(
     without ``rules`` (their printed cards, as at the terminal), and a :class:`UserWarning`
     says when unequal seats decide the game. A game with a turn limit (Shave a Sheep) gets
     ``max_turns``: the given value (``None``: no limit), else the rules' own, else
-    :data:`DEFAULT_MAX_TURNS`; another game whose rules have ``max_turns`` (Pig Pen) takes the
+    :data:`DEFAULT_MAX_TURNS`; another game whose rules have a ``max_turns`` option takes the
     given value as that option.
     """
     from sheepfold.rulesets import fair_default, warn_unequal_seats
@@ -86,7 +86,7 @@ def _make(
         from sheepfold.rulesets import find_ruleset
 
         rules = find_ruleset(rules, game).rules
-    has_turns = "max_turns" in spec.rules_class.model_fields  # a rule option (Pig Pen's too)
+    has_turns = "max_turns" in spec.rules_class.model_fields  # a rule option of the game
     if spec.turn_limit or (max_turns is not _UNSET and has_turns):
         r = parse_rules(game, rules).model_dump(exclude_defaults=True)
         r.update(options)

@@ -28,7 +28,7 @@ Crush's house rules are parameters too: ``rows``, ``cols``, ``min_line``, ``type
 ``swaps`` (``exact`` or ``up-to``), ``end_points`` and ``rounds`` (0: unset); the tensor sizes,
 the number of distinct actions (with "stop" under up-to swaps) and the chance outcomes follow
 the rule set. Any other game's parameters are its rule options that take a number, a
-true/false or a word (Pig Pen: ``target``, ``faces``, ``max_turns``). ``rules``
+true/false or a word (docs/engine.md, "Adding a game"). ``rules``
 names a rule set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
 rule set's value. :func:`load_game` builds the game string from Python values.
 
