@@ -12,6 +12,7 @@ inside functions, under ``TYPE_CHECKING``, relative ones resolved. And no module
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,13 @@ LEAVES = {
 }
 
 GAME_NAMES = {"dolly-crush", "shave-a-sheep"}
+
+#: the layers that reach no game's insides: no ``isinstance`` against a game's classes, no
+#: ``type: ignore[attr-defined]`` (what differs per game is a driver in the game's spec)
+SEAM_CLEAN_LAYERS = {"cli"}
+#: modules of those layers that exist for one game only, each with the reason
+SEAM_EXEMPT: dict[str, str] = {}
+ATTR_IGNORE = re.compile(r"type:\s*ignore\[[^\]]*attr-defined")
 
 
 def module_name(path: Path) -> str:
@@ -136,6 +144,61 @@ def name_comparisons() -> list[str]:
     return bad
 
 
+def _game_bound_names(tree: ast.AST) -> set[str]:
+    """The names a module binds by importing from ``sheepfold.games`` (classes, modules)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sheepfold.games"):
+            out.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(
+                (alias.asname or alias.name).split(".")[0]
+                for alias in node.names
+                if alias.name.startswith("sheepfold.games")
+            )
+    return out
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def seam_leaks(path: Path) -> list[str]:
+    """``isinstance`` against a class imported from ``games`` and ``type: ignore[attr-defined]``
+    in one file, as ``file:line: what``."""
+    text = path.read_text()
+    tree = ast.parse(text, str(path))
+    games = _game_bound_names(tree)
+    where = path.relative_to(SRC.parent) if path.is_relative_to(SRC.parent) else path
+    bad = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):
+            classes = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+            if any(_root(c) in games for c in classes):
+                bad.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    for k, line in enumerate(text.splitlines(), start=1):
+        if ATTR_IGNORE.search(line):
+            bad.append(f"{where}:{k}: {line.strip()}")
+    return bad
+
+
+def seam_leaks_in(layers: set[str]) -> list[str]:
+    """:func:`seam_leaks` over every module of ``layers`` but the exempt ones."""
+    return [
+        leak
+        for path, module in modules()
+        if layer_of(module) in layers and module not in SEAM_EXEMPT
+        for leak in seam_leaks(path)
+    ]
+
+
 def test_every_module_has_a_layer() -> None:
     for _, module in modules():
         assert layer_of(module) is not None
@@ -149,6 +212,29 @@ def test_no_import_runs_back_up() -> None:
 def test_no_layer_outside_games_branches_on_a_game_name() -> None:
     bad = name_comparisons()
     assert not bad, "a game's name compared outside games/:\n" + "\n".join(bad)
+
+
+def test_no_layer_above_games_reaches_into_a_game() -> None:
+    bad = seam_leaks_in(SEAM_CLEAN_LAYERS)
+    assert not bad, "a game's insides reached outside games/ (use its spec's drivers):\n" + (
+        "\n".join(bad)
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "leaks"),
+    [
+        ("from sheepfold.games.dolly_crush.game import DollyGame\nisinstance(g, DollyGame)\n", 1),
+        ("from sheepfold.games.shave_a_sheep import game as sg\nisinstance(s, (int, sg.X))\n", 1),
+        ("import sheepfold.games.dolly_crush.game\nisinstance(g, sheepfold.games.x.Y)\n", 1),
+        ("x = state.flock  # type: ignore[attr-defined]\n", 1),
+        ("from sheepfold.core.protocol import State\nisinstance(s, State)\n", 0),
+    ],
+)
+def test_the_seam_check_sees_a_reach_in(tmp_path: Path, source: str, leaks: int) -> None:
+    path = tmp_path / "x.py"
+    path.write_text(source)
+    assert len(seam_leaks(path)) == leaks
 
 
 @pytest.mark.parametrize(
