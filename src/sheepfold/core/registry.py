@@ -85,6 +85,9 @@ class GameSpec:
     #: the terminal's driver for a game (:class:`~sheepfold.core.drivers.TerminalDriver`);
     #: None: the generic one (:class:`~sheepfold.core.drivers.GenericTerminal`)
     terminal: Callable[[Game], TerminalDriver] | None = None
+    #: the game is offered in the lobby and the front ends' game menus (False: an example game,
+    #: played by name only, such as Pig Pen, docs/engine.md "Adding a game")
+    listed: bool = True
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
         return self.game_class(players, rules, **options)
