@@ -19,7 +19,7 @@ from sheepfold.core.registry import GameSpec, game_names, game_spec
 def games() -> dict[str, str]:
     """The games "Which game?" lists, name -> title, in the registry's order (any registered
     game is played by its name)."""
-    return {name: game_spec(name).title for name in game_names()}
+    return {name: spec.title for name in game_names() if (spec := game_spec(name)).listed}
 
 
 def game_answers() -> dict[str, str]:

@@ -145,6 +145,7 @@ class GenericTerminal:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._per_seat: list[str] | None = None
 
     def intro(self, rules_name: str) -> list[str]:
         return []
@@ -161,12 +162,8 @@ class GenericTerminal:
         from rich.text import Text
 
         players = len(view["scores"])
-        per_seat = [
-            k
-            for k, v in view.items()
-            if k not in STANDARD_KEYS and isinstance(v, list) and len(v) == players
-        ]
-        others = [k for k in view if k not in STANDARD_KEYS and k not in per_seat]
+        per_seat = [k for k in self.per_seat_keys() if k in view]
+        others = [k for k in view if k not in STANDARD_KEYS | {"players"} and k not in per_seat]
         table = Table(box=None, padding=(0, 1))
         for col in ("", "seat", "player", *(_words(k) for k in per_seat), "score"):
             table.add_column(col)
@@ -180,6 +177,19 @@ class GenericTerminal:
             )
         lines = [Text(f"{_words(k)}: {_shown(view[k])}") for k in others]
         return Group(table, *lines)
+
+    def per_seat_keys(self) -> list[str]:
+        """The view's entries that hold one value per seat (a list as long as the seats in a
+        new game's view), drawn as columns of the seats' table."""
+        if self._per_seat is None:
+            view = self.game.new_initial_state(seed=0).observe(None)
+            n = self.game.num_players
+            self._per_seat = [
+                k
+                for k, v in view.items()
+                if k not in STANDARD_KEYS and isinstance(v, list) and len(v) == n
+            ]
+        return self._per_seat
 
     def settle(self, state: State) -> list[str]:
         from rich.markup import escape
@@ -260,7 +270,10 @@ class GenericTerminal:
 
     def mover(self, before: State, after: State) -> Seat:
         seats = [seat for seat, _ in after.history[len(before.history) :] if seat != CHANCE]
-        return seats[0] if seats else -1
+        if seats:
+            return seats[0]
+        turn = before.observe(None).get("turn")  # a move of chance alone (a turn lost at once)
+        return turn if isinstance(turn, int) else -1
 
     def changed_parts(self, before: State, after: State) -> list[str]:
         return []
@@ -273,7 +286,7 @@ class GenericTerminal:
         for key in a:
             if key in STANDARD_KEYS - {"scores"} or a[key] == b.get(key):
                 continue
-            if isinstance(a[key], list) and len(a[key]) == len(names):
+            if key in self.per_seat_keys() or key == "scores":
                 old = b.get(key) or [None] * len(names)
                 out.extend(
                     f"{names[s]}: {_words(key)} {_shown(old[s])} -> {_shown(a[key][s])}"

@@ -86,7 +86,7 @@ class GameSpec:
     #: None: the generic one (:class:`~sheepfold.core.drivers.GenericTerminal`)
     terminal: Callable[[Game], TerminalDriver] | None = None
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
-    #: played by name only, such as Pig Pen, docs/engine.md "Adding a game")
+    #: played by name only, docs/engine.md "Adding a game")
     listed: bool = True
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
