@@ -93,45 +93,44 @@ def play_command(
     sheepfold play dolly-crush --set rows=4 --set cols=6 --set swaps=up-to --seat ann --seat bot:greedy;
     sheepfold play shave-a-sheep --players 3 (you are asked who sits where).
     """
-    from sheepfold.core.protocol import new_seed
-
     if save is not None:
         check_save(save, force)
     if load is not None:
-        given = [
-            flag
-            for flag, value in (
-                ("GAME", game),
-                ("--seat", seat),
-                ("--players", players),
-                ("--seed", seed),
-                ("--rules", rules),
-                ("--set", sets),
-                ("--variant", variants),
-                ("--breed", breed),
-                ("--first", first),
-            )
-            if value
-        ]
-        if given:
-            raise fail(
-                f"--load takes the game, rules, seed and seats from the record: drop {', '.join(given)}"
-            )
+        given = {"GAME": game, "--seat": seat, "--players": players, "--seed": seed}
+        given |= {"--rules": rules, "--set": sets, "--variant": variants}
+        given |= {"--breed": breed, "--first": first}
+        _refuse_with_load([flag for flag, value in given.items() if value])
         session = _load_session(load, save, hide_scores)
         session.screen = screen
-        session.run()
-        if save is not None and not session.saved:
-            raise typer.Exit(1)
-        return
-    opts = PlayOptions(game, seat, players, seed, rules, breed, hide_scores, first, sets, variants)
+    else:
+        opts = PlayOptions(
+            game, seat, players, seed, rules, breed, hide_scores, first, sets, variants
+        )
+        session = _new_session(opts, save, screen)
+    session.run()
+    if save is not None and not session.saved:
+        raise typer.Exit(1)  # said already: the record could not be written
+
+
+def _refuse_with_load(given: list[str]) -> None:
+    if given:
+        raise fail(
+            f"--load takes the game, rules, seed and seats from the record: drop {', '.join(given)}"
+        )
+
+
+def _new_session(opts: PlayOptions, save: Path | None, screen: bool) -> Session:
+    """A new game's session from the options (what they leave out is asked), its header shown;
+    quitting while asked starts nothing (exit 0)."""
+    from sheepfold.core.protocol import new_seed
+
     try:
         game, g, specs, rules_name = new_game(opts)
     except Quit:
         console.print("No game started.")
         raise typer.Exit(0) from None
-    if seed is None:
-        seed = new_seed()
-    session = Session(g, specs, seed, save, hide_scores, screen=screen)
+    seed = new_seed() if opts.seed is None else opts.seed
+    session = Session(g, specs, seed, save, opts.hide_scores, screen=screen)
     title = game_spec(game).title
     console.print(
         f"[bold]{title}[/] · {len(specs)} players · rules: {escape(str(rules_name))} · seed {seed} "
@@ -140,9 +139,7 @@ def play_command(
     )
     for line in session.driver.intro(str(rules_name)):
         console.print(line, highlight=False)
-    session.run()
-    if save is not None and not session.saved:
-        raise typer.Exit(1)  # said already: the record could not be written
+    return session
 
 
 def _load_session(path: Path, save: Path | None, hide_scores: bool) -> Session:

@@ -29,6 +29,9 @@ COMMANDS_HELP = (
 
 @dataclass
 class Session:
+    """One game at this terminal: its seats (people and bots), the position, and what the
+    game's terminal driver needs of it (:class:`~sheepfold.core.drivers.TerminalContext`)."""
+
     game: Any
     seats: list[SeatSpec]
     seed: int
