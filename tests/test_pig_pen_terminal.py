@@ -19,7 +19,7 @@ from sheepfold.core.records import replay
 ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
 SRC = Path(__file__).resolve().parent.parent / "src" / "sheepfold"
 #: typed moves, by number and by name, with a word that is no move among them
-MOVES = ["help", "1", "fly", "roll", "2", "1", "pen"] * 120
+MOVES = ["help", "hint", "1", "fly", "roll", "2", "1", "pen"] * 120
 
 
 def play(args: list[str], lines: list[str]) -> subprocess.CompletedProcess[str]:
@@ -45,6 +45,7 @@ def test_pig_pen_plays_to_the_end_by_typed_moves_and_its_record_replays(tmp_path
     assert "Pig Pen · 2 players" in out
     assert "ann, your move: 1) roll 2) pen" in flat(out)  # the game's own action names
     assert "Pig Pen moves:" in out  # help, from the protocol alone
+    assert "No hint: Pig Pen has no greedy bot." in out  # and the game goes on
     assert "Not a move:" in out and "'fly' is not a move now" in flat(out)
     assert "ann plays: roll" in out and "ann plays: pen" in out
     assert "bot:random (bot) plays:" in out

@@ -226,8 +226,10 @@ class Session:
         self.show(p)
 
     def hint(self, p: int) -> str:
-        from sheepfold.bots import make_bot
+        from sheepfold.bots import available_bots, make_bot
 
+        if "greedy" not in available_bots(self.game.name):
+            return f"No hint: {game_spec(self.game.name).title} has no greedy bot."
         bot = make_bot("greedy", self.game, p, seed=0)
         st = self.state
         action = bot.act(st.observe(p))
