@@ -288,8 +288,9 @@ class GenericTerminal:
                 continue
             if key in self.per_seat_keys() or key == "scores":
                 old = b.get(key) or [None] * len(names)
+                label = "score" if key == "scores" else _words(key)
                 out.extend(
-                    f"{names[s]}: {_words(key)} {_shown(old[s])} -> {_shown(a[key][s])}"
+                    f"{names[s]}: {label} {_shown(old[s])} -> {_shown(a[key][s])}"
                     for s in range(len(names))
                     if a[key][s] != old[s]
                 )
