@@ -311,10 +311,11 @@ def test_seed_is_reproducible():
 
 # -- the parsers -----------------------------------------------------------------------------
 def test_dolly_parser_accepts_the_friendly_forms():
-    from sheepfold.cli.play import BadInput, parse_dolly
+    from sheepfold.core.drivers import BadInput
     from sheepfold.core.play import resolve_chance
     from sheepfold.games import make
     from sheepfold.games.dolly_crush.game import swap_action
+    from sheepfold.games.dolly_crush.terminal import parse_move as parse_dolly
 
     s = make("dolly-crush").new_initial_state(seed=1)
     resolve_chance(s)
@@ -330,9 +331,10 @@ def test_dolly_parser_accepts_the_friendly_forms():
 
 
 def test_shave_parser_accepts_menu_numbers_words_and_names():
-    from sheepfold.cli.play import BadInput, parse_shave
+    from sheepfold.core.drivers import BadInput
     from sheepfold.games import make
     from sheepfold.games.shave_a_sheep import game as sg
+    from sheepfold.games.shave_a_sheep.terminal import parse_move as parse_shave
 
     g = make("shave-a-sheep", players=3)
     s = g.new_initial_state(seed=0)

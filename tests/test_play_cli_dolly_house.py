@@ -117,10 +117,11 @@ def test_stop_is_refused_under_exact_swaps() -> None:
 def test_new_types_have_letters_and_the_key_lists_the_types_in_play() -> None:
     from rich.console import Console
 
-    from sheepfold.cli.render import TYPE_LETTERS, card_text, render_state
+    from sheepfold.cli.render import render_state
     from sheepfold.core.play import resolve_chance
     from sheepfold.games import make
     from sheepfold.games.dolly_crush.cards import TYPE_NAMES
+    from sheepfold.games.dolly_crush.terminal import TYPE_LETTERS, card_text
 
     assert set(TYPE_LETTERS) == set(TYPE_NAMES)
     assert len(set(TYPE_LETTERS.values())) == len(TYPE_NAMES)
@@ -135,9 +136,10 @@ def test_new_types_have_letters_and_the_key_lists_the_types_in_play() -> None:
 
 
 def test_the_dolly_parser_reads_any_board() -> None:
-    from sheepfold.cli.play import BadInput, parse_dolly
+    from sheepfold.core.drivers import BadInput
     from sheepfold.core.play import resolve_chance
     from sheepfold.games import make
+    from sheepfold.games.dolly_crush.terminal import parse_move as parse_dolly
 
     g = make("dolly-crush", rules={"rows": 8, "cols": 8, "swaps": "up-to", "dogs_per_player": 6})
     s = g.new_initial_state(seed=1)
@@ -170,7 +172,7 @@ def test_cascades_are_announced_apart_from_the_combination(capsys) -> None:
     after = replay(json.loads(path.read_text())).state
     session = Session(after.game, [SeatSpec("ann"), SeatSpec("bob")], seed=1)
     session.state = after
-    session._after_dolly(before, 0)
+    session.driver.after_decision(session, before, after, 0)
     out = " ".join(capsys.readouterr().out.split())
     assert "takes 3 sheep (1 black) at c1 c2 c3: +4 points" in out
     assert "the refill's lines (cascades): 3 sheep, +3 points." in out

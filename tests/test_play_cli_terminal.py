@@ -360,7 +360,7 @@ def test_typed_moves_have_history_and_line_editing_on_a_terminal() -> None:
 
 
 def test_no_line_editing_on_a_pipe() -> None:
-    from sheepfold.cli import play
+    from sheepfold.cli import prompts as play
 
     play._line_editing = None
     res = invoke(DOLLY_ANN, ["quit"])

@@ -53,13 +53,12 @@ def replay_command(
     if as_json:
         print(json.dumps(out))
         return
-    from sheepfold.cli.render import dolly_house_rules, render_state
-    from sheepfold.games.dolly_crush.game import DollyGame
+    from sheepfold.cli.render import render_state
+    from sheepfold.core.drivers import terminal_driver
 
-    if isinstance(result.state.game, DollyGame):
-        house = dolly_house_rules(result.state.game.rules)
-        if house:
-            console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
+    house = terminal_driver(result.state.game).house_rules()
+    if house:
+        console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
     console.print(render_state(result.state, names=list(result.names)))
     console.print(f"{result.moves_applied} moves applied.")
 
@@ -83,6 +82,7 @@ def _step_through(source: bytes | Path) -> None:
     import sys
 
     from sheepfold.cli.render import render_state
+    from sheepfold.core.drivers import terminal_driver
     from sheepfold.core.protocol import IllegalAction
     from sheepfold.core.records import RecordError, new_game_state, parse_record
     from sheepfold.core.registry import game_spec
@@ -105,12 +105,12 @@ def _step_through(source: bytes | Path) -> None:
             console.print(f"Stopped after {k} of {total} moves.", highlight=False)
             return
         trial = state.clone()
-        mover = int(getattr(state, "turn", -1))
         try:
             codec.apply_move(trial, move)
             settle(trial)
         except IllegalAction as e:
             raise RecordError(str(e), move=k) from None
+        mover = terminal_driver(state.game).mover(state, trial)
         console.rule(f"Move {k + 1} of {total}")
         console.print(
             Text(f"{_name(names, mover)}: {move_text(move)}", style="bold"), highlight=False
@@ -126,11 +126,10 @@ def _step_through(source: bytes | Path) -> None:
 
 
 def end_reason(state: Any, names: list[str]) -> str:
-    from sheepfold.cli.render import dolly_end_reason, shave_end_reason
+    from sheepfold.cli.render import display_names
+    from sheepfold.core.drivers import terminal_driver
 
-    if hasattr(state, "flock"):
-        return dolly_end_reason(state, names)
-    return shave_end_reason(state, names)
+    return terminal_driver(state.game).end_reason(state, display_names(names))
 
 
 def _next(k: int, total: int) -> bool:
@@ -167,43 +166,19 @@ def move_text(move: Any) -> str:
 
 
 def changed_cells(before: Any, after: Any) -> list[str]:
-    """Dolly Crush: the cells whose card the move changed (swapped, taken, refilled)."""
-    if not hasattr(before, "flock"):
-        return []
-    board = before.game.board
-    return [
-        board.cell_name(c)
-        for c, (a, b) in enumerate(zip(before.flock, after.flock, strict=True))
-        if a != b
-    ]
+    """The parts of the table the move changed (Dolly Crush: the cells swapped, taken,
+    refilled), as the game's terminal driver marks them."""
+    from sheepfold.core.drivers import terminal_driver
+
+    return terminal_driver(before.game).changed_parts(before, after)
 
 
 def what_changed(before: Any, after: Any, names: list[str], hide_scores: bool = False) -> list[str]:
-    """The move's effect in words: Dolly Crush's cards taken, points (unless ``hide_scores``:
-    the piles are face down, Dolly Crush ruling 9) and deck; Shave a Sheep's wool in the middle, on each
-    sheep and in each safe pile, and the wolf."""
-    out: list[str] = []
-    b, a = before.observe(None), after.observe(None)
-    if "flock" in b:  # Dolly Crush
-        cells = changed_cells(before, after)
-        if cells:
-            out.append(f"changed cells (underlined): {' '.join(cells)}")
-        for s in range(a["players"]):
-            got = len(a["collected"][s]) - len(b["collected"][s])
-            if got:
-                pts = a["scores"][s] - b["scores"][s]
-                score = "" if hide_scores else f": +{pts:g} points"
-                out.append(f"{_name(names, s)} takes {got} sheep{score}")
-        if a["deck_size"] != b["deck_size"]:
-            out.append(f"deck: {b['deck_size']} -> {a['deck_size']} cards")
-    else:
-        if a["middle"] != b["middle"]:
-            out.append(f"wool in the middle: {b['middle']} -> {a['middle']}")
-        for s in range(a["players"]):
-            for key, label in (("sheep", "wool on the sheep"), ("piles", "safe pile")):
-                if a[key][s] != b[key][s]:
-                    out.append(f"{_name(names, s)}: {label} {b[key][s]} -> {a[key][s]}")
-        if a["wolf"] != b["wolf"]:
-            where = "the middle" if a["wolf"] is None else f"next to {_name(names, a['wolf'])}"
-            out.append(f"the wolf goes to {where}")
-    return out or ["nothing changed"]
+    """The move's effect in words, as the game's terminal driver tells it (Dolly Crush's cards
+    taken, points unless ``hide_scores``: the piles are face down, Dolly Crush ruling 9; Shave a
+    Sheep's wool and wolf)."""
+    from sheepfold.cli.render import display_names
+    from sheepfold.core.drivers import terminal_driver
+
+    told = terminal_driver(before.game).changes(before, after, display_names(names), hide_scores)
+    return told or ["nothing changed"]

@@ -19,6 +19,7 @@ from sheepfold.core.protocol import Game, RulesError, State
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from sheepfold.core.drivers import TerminalDriver
     from sheepfold.core.records import RecordCodec
 
 
@@ -81,6 +82,9 @@ class GameSpec:
     #: why the seats of a game are not on equal terms, in a sentence that says it decides the
     #: game and what is fair (None: they are equal); front ends warn with it
     unequal_seats: Callable[[Game], str | None] = _equal_seats
+    #: the terminal's driver for a game (:class:`~sheepfold.core.drivers.TerminalDriver`);
+    #: None: the generic one (:class:`~sheepfold.core.drivers.GenericTerminal`)
+    terminal: Callable[[Game], TerminalDriver] | None = None
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
     #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, State
 from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS, EMPTY
@@ -146,6 +147,13 @@ def unequal_seats(game: Game) -> str | None:
     )
 
 
+def terminal(game: Game) -> TerminalDriver:
+    """The terminal's driver (:mod:`sheepfold.games.dolly_crush.terminal`; it imports rich)."""
+    from sheepfold.games.dolly_crush.terminal import DollyTerminal
+
+    return DollyTerminal(game)
+
+
 SPEC = register_game(
     GameSpec(
         name="dolly-crush",
@@ -168,5 +176,6 @@ SPEC = register_game(
         breeds={b: BREED_TITLES[b] for b in BREEDS},
         hidden_scores=True,
         score_label="points",
+        terminal=terminal,
     )
 )

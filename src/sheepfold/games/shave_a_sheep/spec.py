@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
@@ -84,6 +85,13 @@ def max_chance_nodes(game: Game) -> int:
     return int(turns * per_turn)
 
 
+def terminal(game: Game) -> TerminalDriver:
+    """The terminal's driver (:mod:`sheepfold.games.shave_a_sheep.terminal`; it imports rich)."""
+    from sheepfold.games.shave_a_sheep.terminal import ShaveTerminal
+
+    return ShaveTerminal(game)
+
+
 SPEC = register_game(
     GameSpec(
         name="shave-a-sheep",
@@ -102,5 +110,6 @@ SPEC = register_game(
         turn_limit=True,
         has_exact_solver=True,
         score_label="safe pile",
+        terminal=terminal,
     )
 )
