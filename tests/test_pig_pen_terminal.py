@@ -45,7 +45,7 @@ def test_pig_pen_plays_to_the_end_by_typed_moves_and_its_record_replays(tmp_path
     assert "Pig Pen · 2 players" in out
     assert "ann, your move: 1) roll 2) pen" in flat(out)  # the game's own action names
     assert "Pig Pen moves:" in out  # help, from the protocol alone
-    assert "No hint: Pig Pen has no greedy bot." in out  # and the game goes on
+    assert "greedy would play:" in out  # the generic greedy bot hints, and the game goes on
     assert "Not a move:" in out and "'fly' is not a move now" in flat(out)
     assert "ann plays: roll" in out and "ann plays: pen" in out
     assert "bot:random (bot) plays:" in out
