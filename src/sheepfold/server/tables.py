@@ -88,6 +88,10 @@ class Settings:
     create_rate: Rate = field(default=Rate(0.1, 5))  # tables created: 5, then one per 10 s
     join_rate: Rate = field(default=Rate(0.5, 10))  # seats taken
     message_rate: Rate = field(default=Rate(20.0, 60))  # WebSocket messages
+    check_rate: Rate = field(default=Rate(4.0, 30))  # rule sets checked (the rule editor)
+    read_rate: Rate = field(default=Rate(2.0, 30))  # costly reads: replays, records, rules, gallery
+    lobby_rate: Rate = field(default=Rate(1.0, 10))  # the lobby's listing (a page polls it every 5 s)
+    max_body: int = 16 * 1024  # bytes of an HTTP request's body (the gallery's publish: its own)
     max_open_tables: int = 5  # unfinished tables one address opened in the last hour (0: any)
     open_table_window: float = 3600.0
     max_message: int = 4096  # bytes of one WebSocket message
@@ -112,6 +116,9 @@ class Settings:
             join_rate=off,
             message_rate=off,
             publish_rate=off,
+            check_rate=off,
+            read_rate=off,
+            lobby_rate=off,
             max_open_tables=0,
             gallery_per_day=0,
             **kw,
@@ -294,6 +301,9 @@ class TableManager:
             "join": RateLimiter(st.join_rate, "seats taken"),
             "message": RateLimiter(st.message_rate, "messages"),
             "publish": RateLimiter(st.publish_rate, "rule sets published"),
+            "check": RateLimiter(st.check_rate, "rule sets checked"),
+            "read": RateLimiter(st.read_rate, "requests for replays, records and rule sets"),
+            "lobby": RateLimiter(st.lobby_rate, "requests for the list of tables"),
         }
 
     @property
