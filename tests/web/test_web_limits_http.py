@@ -120,7 +120,15 @@ def test_the_rules_check_keeps_its_16_kb_message(make_server):
 # -- texts -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "bad",
-    ["\u202eevil", "a\u2066b", "a\u2069b", "line\u2028sep", "para\u2029sep", "\x1b[31mred", "a\ue000"],
+    [
+        "\u202eevil",
+        "a\u2066b",
+        "a\u2069b",
+        "line\u2028sep",
+        "para\u2029sep",
+        "\x1b[31mred",
+        "a\ue000",
+    ],
 )
 def test_the_one_text_check_refuses_what_is_not_plain_text(bad):
     assert "is not allowed" in (char_problem(bad, newlines=True) or "")
@@ -218,7 +226,9 @@ def test_a_full_disk_answers_503_and_nothing_is_half_saved(make_server, monkeypa
     t = srv.create(game="dolly-crush", seats=[{}, {}])
 
     def full(*_a, **_k):
-        raise OperationalError("INSERT ...", {}, sqlite3.OperationalError("database or disk is full"))
+        raise OperationalError(
+            "INSERT ...", {}, sqlite3.OperationalError("database or disk is full")
+        )
 
     monkeypatch.setattr(srv.manager.storage, "create_table", full)
     monkeypatch.setattr(srv.manager.storage, "update_seat", full)
@@ -231,3 +241,68 @@ def test_a_full_disk_answers_503_and_nothing_is_half_saved(make_server, monkeypa
     r = srv.http.post(f"/api/tables/{t['id']}/join", json={"name": "Ann"})
     assert r.status_code == 503 and "disk is full" in r.json()["detail"]
     assert srv.http.get(f"/api/tables/{t['id']}").json()["seats"][0]["free"]
+
+
+# -- the live set and the lobby --------------------------------------------------------------
+def _finished_bot_table(srv):
+    from polling import wait_until
+
+    t = srv.create(
+        game="shave-a-sheep", rules={"wool": 3}, seats=[{"kind": "bot"}, {"kind": "bot"}]
+    )
+    wait_until(lambda: srv.http.get(f"/api/tables/{t['id']}").json()["finished"], what="the end")
+    return t["id"]
+
+
+def test_finished_tables_leave_memory_and_are_read_back_when_asked(make_server, ws_client):
+    from polling import wait_until
+
+    srv = make_server(archive_after=0.05)
+    done = _finished_bot_table(srv)
+    waiting = srv.create(game="dolly-crush", seats=[{}, {}])["id"]  # unfinished: stays live
+    record = srv.http.get(f"/api/tables/{done}/record").json()
+    wait_until(lambda: done not in srv.manager.tables, what="the finished table archived")
+    assert waiting in srv.manager.tables and done in srv.manager.archived
+    assert [t["id"] for t in srv.http.get("/api/tables").json()] == [waiting]
+    # its page, replay and record still work, read back from the database
+    assert srv.http.get(f"/api/tables/{done}/record").json() == record
+    wait_until(lambda: done not in srv.manager.tables, what="archived again")
+    frames = srv.http.get(f"/api/tables/{done}/replay").json()["frames"]
+    assert frames[0]["event"] == "start" and len(frames) > 2
+    wait_until(lambda: done not in srv.manager.tables, what="archived again")
+    c = ws_client(f"{srv.ws_url}/ws/{done}")
+    assert c.last_state["table"]["finished"] and done in srv.manager.tables
+    # watched: it stays in memory while someone looks at it
+    assert srv.manager.archive_finished() == 0
+    c.close()
+    wait_until(lambda: done not in srv.manager.tables, what="archived once nobody watches")
+    assert srv.http.get("/api/tables/nope").status_code == 404  # no database read for it
+    assert srv.manager.summaries()[-1].finished()  # the gallery still counts it
+
+
+def test_a_restart_keeps_finished_tables_out_of_memory(make_server, tmp_path):
+    db = str(tmp_path / "kept.db")
+    srv = make_server(db)
+    done = _finished_bot_table(srv)
+    srv.stop()
+    again = make_server(db)
+    assert done not in again.manager.tables and done in again.manager.archived
+    assert again.http.get(f"/api/tables/{done}").json()["finished"]
+
+
+def test_the_lobby_is_built_once_for_many_requests(make_server):
+    srv = make_server(lobby_refresh=3600.0)
+    m = srv.manager
+    for _ in range(3):
+        srv.create(game="dolly-crush", seats=[{}, {}])
+    built = []
+    real = m.lobby
+    m.lobby = lambda limit=100: built.append(1) or real(limit)
+    with _client(srv, "127.0.0.5") as a, _client(srv, "127.0.0.6") as b:
+        lists = [c.get("/api/tables").json() for c in (a, b, a, b)]
+    assert len(built) == 1 and all(x == lists[0] for x in lists) and len(lists[0]) == 3
+    m.lobby_changed()  # a table's news: rebuilt after lobby_refresh at most, not per request
+    assert srv.http.get("/api/tables").json() == lists[0] and len(built) == 1
+    new = srv.create(game="dolly-crush", seats=[{}, {}])  # a new table: listed at once
+    assert new["id"] in [t["id"] for t in srv.http.get("/api/tables").json()]
+    assert len(built) == 2

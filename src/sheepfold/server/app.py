@@ -191,7 +191,7 @@ ROUTES = (
     Route("GET", r"/api/games", limit="read"),
     Route("GET", r"/api/tables", limit="lobby"),
     Route("GET", r"/api/tables/[^/]+/(replay|record)", limit="read"),
-    Route("GET", r"/api/gallery/.+", limit="read"),
+    Route("GET", r"/api/gallery/[^/]+", limit="read"),  # the gallery's search (it scans)
     Route("POST", r"/api/gallery/.+", body=MAX_PUBLISH),
 )
 
@@ -364,8 +364,9 @@ def _add_api(
         return out
 
     @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        return [t.public_info() for t in manager().lobby()]
+    async def list_tables() -> Response:
+        """The lobby (built once for many requests: TableManager.lobby_listing)."""
+        return Response(manager().lobby_listing(), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:

@@ -185,7 +185,7 @@ class Gallery:
     def counts(self, game: str) -> dict[tuple[str, int], tuple[int, int]]:
         """(slug, version) -> (tables played, finished), from the server's tables."""
         out: dict[tuple[str, int], tuple[int, int]] = {}
-        for t in self.manager.tables.values():
+        for t in self.manager.summaries():  # archived tables too
             house = t.config.get("gallery")
             if t.name != game or not isinstance(house, dict):
                 continue
