@@ -372,9 +372,10 @@ class TableManager:
         return game.new_initial_state(seed=seed)
 
     def load(self) -> int:
-        """Rebuild every stored table by replaying its actions (start-up, after a crash too).
-        A damaged table is quarantined (logged, kept in ``quarantined``, not served); every
-        other table is served."""
+        """Rebuild every stored unfinished table by replaying its actions (start-up, after a
+        crash too); finished ones are archived (read back when asked for). A damaged table
+        is quarantined (logged, kept in ``quarantined``, not served); every other table is
+        served. The number of tables served, live or archived."""
         for row in self.storage.load_all(finished_actions=False):
             if row.finished and row.damage is None:  # read back when asked for
                 self.archived[row.id] = archived(row.id, row.game, row.config)
@@ -388,7 +389,7 @@ class TableManager:
             table = Table(self, row, game, state)
             table.stored = table.applied = len(state.history)
             self.tables[row.id] = table
-        return len(self.tables)
+        return len(self.tables) + len(self.archived)
 
     def start(self) -> None:
         """Resume every table: bots, rolls and races that were pending (after a restart); every
