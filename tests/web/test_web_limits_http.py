@@ -4,13 +4,13 @@ every text a stranger sets checked by one check, rate limits on the routes that 
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import sqlite3
 
 import httpx
 import pytest
 
+from polling import run_async
 from sheepfold.server.limits import Rate, RequestGuard, Route
 from sheepfold.server.texts import char_problem, text_problem
 
@@ -44,7 +44,7 @@ def _run_guard(guard: RequestGuard, path: str, total: int, chunk: int = 64 * 102
 
     headers = [(b"content-length", str(length).encode())] if length is not None else []
     scope = {"type": "http", "method": "POST", "path": path, "headers": headers, "client": None}
-    asyncio.run(guard(scope, receive, send))
+    run_async(guard(scope, receive, send))
     return sent[0]["status"], read[0]
 
 

@@ -21,8 +21,9 @@ HTTP API (JSON)::
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
 Every page and answer carries a Content-Security-Policy (scripts, styles and connections from
-this server only; no framing) and ``X-Content-Type-Options: nosniff``. Requests are limited
-per client address (server/limits.py): 429 with what to wait.
+this server only; no framing) and ``X-Content-Type-Options: nosniff``. Every request's body is
+bounded before it is read (413), and the requests that cost CPU are limited per client address
+(``ROUTES``, server/limits.py): 429 with what to wait. A stranger's texts pass server/texts.py.
 """
 
 from __future__ import annotations
