@@ -19,6 +19,7 @@ The pieces: ``seating`` (seats, tokens, joining and leaving), ``intents`` (clien
 from __future__ import annotations
 
 import asyncio
+import heapq
 import json
 import logging
 import secrets
@@ -153,6 +154,7 @@ class Table:
         self.log = EventLog(self)
         self.intents = Intents(self)
         self.bots = BotSeats(self)
+        self.rank = self.lobby_rank()
 
     # -- facts -------------------------------------------------------------------------------
     @property
@@ -219,6 +221,11 @@ class Table:
     def seat_of_token(self, token: str | None) -> int | None:
         return self.seating.seat_of_token(token)
 
+    def lobby_rank(self) -> tuple[int, float]:
+        """Where the lobby lists it: unfinished with people first, then the other unfinished
+        tables, then finished ones; newest first in each."""
+        return (2 if self.finished() else 0 if self.has_people() else 1), -self.created
+
     # -- what the pieces offer (the names the app, the manager and the tests use) -----------
     def handle(self, conn: Conn, text: str) -> None:
         self.intents.handle(conn, text)
@@ -240,6 +247,7 @@ class Table:
 
     def broadcast(self) -> None:
         self.out.broadcast()
+        self.rank = self.lobby_rank()  # whatever changes the rank is broadcast
         self.manager.lobby_changed()
 
     def schedule(self) -> None:
@@ -469,13 +477,10 @@ class TableManager:
 
     def lobby(self, limit: int = 100) -> list[Table]:
         """The tables the lobby lists: never private ones; unfinished tables with people
-        first, then the other unfinished ones, then finished ones; newest first in each."""
-
-        def rank(t: Table) -> tuple[int, float]:
-            return (2 if t.finished() else 0 if t.has_people() else 1), -t.created
-
-        listed = [t for t in self.tables.values() if not t.private]
-        return sorted(listed, key=rank)[:limit]
+        first, then the other unfinished ones, then finished ones; newest first in each
+        (``Table.rank``, kept up to date by each table's broadcast)."""
+        listed = (t for t in self.tables.values() if not t.private)
+        return heapq.nsmallest(limit, listed, key=lambda t: t.rank)
 
     def lobby_changed(self, now: bool = False) -> None:
         """A table's public info changed: the listing is rebuilt when next asked for (at
