@@ -21,8 +21,9 @@ HTTP API (JSON)::
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
 Every page and answer carries a Content-Security-Policy (scripts, styles and connections from
-this server only; no framing) and ``X-Content-Type-Options: nosniff``. Requests are limited
-per client address (server/limits.py): 429 with what to wait.
+this server only; no framing) and ``X-Content-Type-Options: nosniff``. Every request's body is
+bounded before it is read (413), and the requests that cost CPU are limited per client address
+(``ROUTES``, server/limits.py): 429 with what to wait. A stranger's texts pass server/texts.py.
 """
 
 from __future__ import annotations
@@ -36,19 +37,22 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
-from sheepfold.server.gallery import Gallery, add_gallery_api, house_of
+from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
-from sheepfold.server.limits import RateLimited, message_problem
-from sheepfold.server.rules_api import add_rules_api
+from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
+from sheepfold.server.rules_api import MAX_BODY, add_rules_api
 from sheepfold.server.solutions import NotReady
 from sheepfold.server.storage import Storage, StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
+from sheepfold.server.texts import Name, rules_text_problems
 
 STATIC = Path(str(resources.files("sheepfold.server") / "static"))
 
@@ -73,7 +77,7 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(default=None, max_length=64)
-    name: str | None = Field(default=None, max_length=32)
+    name: Name | None = None
 
 
 class GalleryRef(BaseModel):
@@ -103,7 +107,7 @@ class CreateTable(BaseModel):
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=32)
+    name: Name = Field(min_length=1)
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
@@ -136,6 +140,11 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         )
     base.update(req.rules or {})
     rules = parse_rules(req.game, base).model_dump(mode="json", exclude_defaults=True)
+    texts = rules_text_problems(rules)
+    if texts:
+        from sheepfold.core.errors import join_problems
+
+        raise HTTPException(422, join_problems(texts))
     seats = [s.model_dump() for s in req.seats]
     for i, s in enumerate(seats):
         if s["kind"] == "bot":
@@ -167,6 +176,25 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         "private": req.private,
         "seed": req.seed,
     }
+
+
+#: the routes whose requests the guard bounds or rate-limits (server/limits.py); every other
+#: request's body is bounded by Settings.max_body
+ROUTES = (
+    Route(
+        "POST",
+        r"/api/rules/[^/]+/check",
+        body=MAX_BODY,
+        limit="check",
+        too_big=f"a rule set is at most {MAX_BODY // 1024} KB",
+    ),
+    Route("GET", r"/api/rules/[^/]+", limit="read"),
+    Route("GET", r"/api/games", limit="read"),
+    Route("GET", r"/api/tables", limit="lobby"),
+    Route("GET", r"/api/tables/[^/]+/(replay|record)", limit="read"),
+    Route("GET", r"/api/gallery/[^/]+", limit="read"),  # the gallery's search (it scans)
+    Route("POST", r"/api/gallery/.+", body=MAX_PUBLISH),
+)
 
 
 def client_of(conn: Request | WebSocket) -> str:
@@ -217,12 +245,39 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     @app.exception_handler(RateLimited)
     async def _limited(_req: Any, exc: RateLimited) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=429)
+        wait = {"Retry-After": str(exc.wait)} if exc.wait is not None else None
+        return JSONResponse({"detail": str(exc)}, status_code=429, headers=wait)
 
     @app.exception_handler(StorageUnhealthy)
     async def _unhealthy(_req: Any, exc: StorageUnhealthy) -> JSONResponse:
         return JSONResponse({"detail": f"nothing was saved: {exc}"}, status_code=503)
 
+    @app.exception_handler(OperationalError)
+    async def _refused(_req: Any, exc: OperationalError) -> JSONResponse:
+        """The database refused a write (a full disk, a lost connection): the documented
+        503, never a bare 500 (each write is one transaction: nothing was half-saved)."""
+        why = str(exc.orig).strip().splitlines()[0] if str(exc.orig).strip() else "an error"
+        detail = f"nothing was saved: the database does not accept a write ({why})"
+        return JSONResponse({"detail": detail}, status_code=503)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_req: Any, exc: RequestValidationError) -> JSONResponse:
+        """422 with the field and the problem in words (``seats.0.name: ...``)."""
+        from sheepfold.core.errors import join_problems, problem_text
+
+        problems = [
+            (".".join(str(p) for p in e["loc"][1:] if p != "__root__"), problem_text(e))
+            for e in exc.errors()
+        ]
+        return JSONResponse({"detail": join_problems(problems)}, status_code=422)
+
+    limits = (settings or Settings()).max_body
+    app.add_middleware(
+        RequestGuard,
+        routes=ROUTES,
+        default_body=limits,
+        limiters=lambda: storage_holder["m"].limits if "m" in storage_holder else None,
+    )
     _add_headers(app)
     _add_pages(app)
     _add_api(app, manager, gallery)
@@ -310,8 +365,9 @@ def _add_api(
         return out
 
     @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        return [t.public_info() for t in manager().lobby()]
+    async def list_tables() -> Response:
+        """The lobby (built once for many requests: TableManager.lobby_listing)."""
+        return Response(manager().lobby_listing(), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
 from sheepfold.server.seating import token_hash
+from sheepfold.server.texts import text_problem
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import TableManager
@@ -91,21 +92,6 @@ def categories(game: str) -> list[str]:
 
 def changed_categories(options: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(CATEGORIES.get(k, "other") for k in options if k not in NOT_RULES))
-
-
-def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
-    """Why a text is refused (None: it is fine): a control or format character (bidi marks,
-    invisible separators...) anywhere, a line break where none may be. The zero-width joiner
-    of emoji sequences is kept."""
-    for i, ch in enumerate(value):
-        if (ch == "\n" and newlines) or ch == "\u200d":
-            continue
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            return (
-                f"{where}: the character U+{ord(ch):04X} at position {i + 1} is not allowed "
-                "(no control, format or unassigned characters)"
-            )
-    return None
 
 
 class Texts(BaseModel):
@@ -199,7 +185,7 @@ class Gallery:
     def counts(self, game: str) -> dict[tuple[str, int], tuple[int, int]]:
         """(slug, version) -> (tables played, finished), from the server's tables."""
         out: dict[tuple[str, int], tuple[int, int]] = {}
-        for t in self.manager.tables.values():
+        for t in self.manager.summaries():  # archived tables too
             house = t.config.get("gallery")
             if t.name != game or not isinstance(house, dict):
                 continue

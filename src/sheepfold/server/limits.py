@@ -10,11 +10,15 @@ proxy's address: run the server with the proxy passing the real one (uvicorn's
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from starlette.exceptions import HTTPException
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,12 @@ class Rate:
 
 
 class RateLimited(Exception):
-    """Too many requests of one kind from one client; the message says how long to wait."""
+    """Too many requests of one kind from one client; the message says how long to wait
+    (``wait``: the seconds, for HTTP's Retry-After; None when no wait would help)."""
+
+    def __init__(self, message: str, wait: int | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
 
 
 class RateLimiter:
@@ -54,7 +63,8 @@ class RateLimiter:
             wait = math.ceil((1 - tokens) / self.rate.per_second)
             raise RateLimited(
                 f"too many {self.what} from your address (at most {self.rate.burst} at once, "
-                f"then {self._pace()}): try again in {wait} s"
+                f"then {self._pace()}): try again in {wait} s",
+                wait,
             )
         self._buckets[client] = (tokens - 1, now)
         if len(self._buckets) > self.MAX_CLIENTS:
@@ -99,3 +109,115 @@ def message_problem(text: str, max_bytes: int, max_depth: int) -> str | None:
     if text.count("[") + text.count("{") > max_depth and nesting_depth(text) > max_depth:
         return f"message nested too deeply (at most {max_depth} levels of arrays and objects)"
     return None
+
+
+# -- HTTP requests: bodies and costly routes, before the app reads them ---------------------
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Route:
+    """What the guard does for the requests of one route: ``pattern`` matches the whole path;
+    ``body``: the most bytes its body may have (None: the guard's default); ``limit``: the
+    rate limiter (by its name) a request takes a token of; ``too_big``: the 413's words."""
+
+    method: str
+    pattern: str
+    body: int | None = None
+    limit: str | None = None
+    too_big: str | None = None
+
+    def matches(self, method: str, path: str) -> bool:
+        return method == self.method and re.fullmatch(self.pattern, path) is not None
+
+
+class BodyTooLarge(HTTPException):
+    """A request's body went past its route's limit while it was being read: an HTTP error
+    (413), so that the app's body parsing lets it through to its error handler."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(413, detail, headers={"Connection": "close"})
+
+
+class RequestGuard:
+    """ASGI middleware for every HTTP request: a body bounded before it is read (a
+    Content-Length over the limit is refused at once, a chunked body as soon as it goes past
+    it: 413, and the connection is closed rather than read on), and the rate limits of the
+    routes that cost CPU (429 with Retry-After). The first route that matches decides;
+    ``limiters()`` gives the server's rate limiters (None before it has started)."""
+
+    def __init__(
+        self,
+        app: Callable[[Scope, Receive, Send], Awaitable[None]],
+        routes: Sequence[Route],
+        default_body: int,
+        limiters: Callable[[], dict[str, RateLimiter] | None],
+    ) -> None:
+        self.app = app
+        self.routes = tuple(routes)
+        self.default_body = default_body
+        self.limiters = limiters
+
+    def route_of(self, method: str, path: str) -> Route | None:
+        return next((r for r in self.routes if r.matches(method, path)), None)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        route = self.route_of(scope["method"], scope["path"])
+        limit = route.body if route and route.body is not None else self.default_body
+        too_big = (route.too_big if route else None) or (
+            f"the request's body is too large (at most {limit // 1024} KB here)"
+        )
+        limiters = self.limiters() if route and route.limit else None
+        if limiters is not None and route is not None and route.limit in limiters:
+            client = scope.get("client")
+            try:
+                limiters[route.limit].take(client[0] if client else "unknown")
+            except RateLimited as e:
+                await refuse(send, 429, str(e), e.wait)
+                return
+        length = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if length.isdigit() and int(length) > limit:
+            await refuse(send, 413, too_big)
+            return
+        seen = 0
+        started = False
+
+        async def bounded() -> MutableMapping[str, Any]:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > limit:
+                    raise BodyTooLarge(too_big)
+            return msg
+
+        async def watched(msg: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            started = started or msg["type"] == "http.response.start"
+            await send(msg)
+
+        try:
+            await self.app(scope, bounded, watched)
+        except BodyTooLarge:
+            if started:
+                raise
+            await refuse(send, 413, too_big)
+
+
+async def refuse(send: Send, status: int, detail: str, wait: int | None = None) -> None:
+    """A JSON ``{"detail"}`` answer that closes the connection (the body is not read on)."""
+    body = json.dumps({"detail": detail}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    if wait is not None:
+        headers.append((b"retry-after", str(wait).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

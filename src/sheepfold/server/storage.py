@@ -305,19 +305,31 @@ class Storage:
             )
 
     # -- reads -------------------------------------------------------------------------------
-    def load_all(self) -> list[TableRow]:
-        """Every table with its seats and actions (used once, at start-up). A row that cannot
-        be read (its config is not a JSON object, its seed no integer) has its ``damage``."""
+    def load_all(
+        self, table_id: str | None = None, finished_actions: bool = True
+    ) -> list[TableRow]:
+        """Every table with its seats and actions (or the one ``table_id``; without the
+        actions of finished tables if not ``finished_actions``). A row that cannot be read
+        (its config is not a JSON object, its seed no integer) has its ``damage``."""
         with self.engine.connect() as c:
             # the config as the stored text (read by _table_row): bad JSON damages one row
             raw = [*(col for col in tables_t.c if col.name != "config"), _raw_config]
-            rows = {r.id: _table_row(r) for r in c.execute(select(*raw))}
-            for r in c.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
+            q_tables, q_seats = select(*raw), select(seats_t)
+            q_actions = select(actions_t)
+            if table_id is not None:
+                q_tables = q_tables.where(tables_t.c.id == table_id)
+                q_seats = q_seats.where(seats_t.c.table_id == table_id)
+                q_actions = q_actions.where(actions_t.c.table_id == table_id)
+            if not finished_actions:
+                live = select(tables_t.c.id).where(tables_t.c.finished.is_(False))
+                q_actions = q_actions.where(actions_t.c.table_id.in_(live))
+            rows = {r.id: _table_row(r) for r in c.execute(q_tables)}
+            for r in c.execute(q_seats.order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
                     rows[r.table_id].seats.append(
                         SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash)
                     )
-            for r in c.execute(select(actions_t).order_by(actions_t.c.table_id, actions_t.c.idx)):
+            for r in c.execute(q_actions.order_by(actions_t.c.table_id, actions_t.c.idx)):
                 row = rows.get(r.table_id)
                 if row is None:
                     continue

@@ -19,6 +19,8 @@ The pieces: ``seating`` (seats, tokens, joining and leaving), ``intents`` (clien
 from __future__ import annotations
 
 import asyncio
+import heapq
+import json
 import logging
 import secrets
 import time
@@ -88,6 +90,16 @@ class Settings:
     create_rate: Rate = field(default=Rate(0.1, 5))  # tables created: 5, then one per 10 s
     join_rate: Rate = field(default=Rate(0.5, 10))  # seats taken
     message_rate: Rate = field(default=Rate(20.0, 60))  # WebSocket messages
+    check_rate: Rate = field(default=Rate(4.0, 30))  # rule sets checked (the rule editor)
+    read_rate: Rate = field(default=Rate(2.0, 30))  # costly reads: replays, records, rules, gallery
+    lobby_rate: Rate = field(
+        default=Rate(1.0, 10)
+    )  # the lobby's listing (a page polls it every 5 s)
+    max_body: int = 16 * 1024
+    # finished tables leave memory this many seconds after their end (their records, replays
+    # and pages are read back from the database when asked for); 0: never
+    archive_after: float = 600.0
+    lobby_refresh: float = 1.0  # the lobby's listing is rebuilt at most this often (seconds)  # bytes of an HTTP request's body (the gallery's publish: its own)
     max_open_tables: int = 5  # unfinished tables one address opened in the last hour (0: any)
     open_table_window: float = 3600.0
     max_message: int = 4096  # bytes of one WebSocket message
@@ -112,6 +124,9 @@ class Settings:
             join_rate=off,
             message_rate=off,
             publish_rate=off,
+            check_rate=off,
+            read_rate=off,
+            lobby_rate=off,
             max_open_tables=0,
             gallery_per_day=0,
             **kw,
@@ -133,11 +148,13 @@ class Table:
         self.applied = self.stored  # actions in self.state (more while a commit is pending)
         self.creator: str | None = None  # the client address that opened it (kept in memory)
         self.next_id: str | None = None  # the table "Play again" opened after this one
+        self.finished_at: float | None = None  # when its end was committed (manager.clock)
         self.seating = Seating(self, row.seats)
         self.out = Broadcaster(self)
         self.log = EventLog(self)
         self.intents = Intents(self)
         self.bots = BotSeats(self)
+        self.rank = self.lobby_rank()
 
     # -- facts -------------------------------------------------------------------------------
     @property
@@ -204,6 +221,11 @@ class Table:
     def seat_of_token(self, token: str | None) -> int | None:
         return self.seating.seat_of_token(token)
 
+    def lobby_rank(self) -> tuple[int, float]:
+        """Where the lobby lists it: unfinished with people first, then the other unfinished
+        tables, then finished ones; newest first in each."""
+        return (2 if self.finished() else 0 if self.has_people() else 1), -self.created
+
     # -- what the pieces offer (the names the app, the manager and the tests use) -----------
     def handle(self, conn: Conn, text: str) -> None:
         self.intents.handle(conn, text)
@@ -225,6 +247,8 @@ class Table:
 
     def broadcast(self) -> None:
         self.out.broadcast()
+        self.rank = self.lobby_rank()  # whatever changes the rank is broadcast
+        self.manager.lobby_changed()
 
     def schedule(self) -> None:
         self.bots.schedule()
@@ -260,6 +284,8 @@ class Table:
     def committed(self) -> None:
         """The manager committed every pending action of this table."""
         self.stored = self.applied
+        if self.finished_at is None and self.state.is_terminal():
+            self.finished_at = self.manager.clock()
 
     def roll_back(self) -> None:
         """The commit failed: back to the last committed position (replayed from the start)."""
@@ -276,14 +302,37 @@ class Table:
         )
 
 
+@dataclass
+class Archived:
+    """What stays in memory of a finished table archived out of the live set: what the
+    gallery counts (its game and rule set), and the table "Play again" opened after it."""
+
+    id: str
+    name: str
+    config: dict[str, Any]
+    next_id: str | None = None
+
+    def finished(self) -> bool:
+        return True
+
+
 class TableManager:
-    """Every table of a server, their storage, group commit, and the background tasks of bots."""
+    """Every table of a server, their storage, group commit, and the background tasks of bots.
+
+    The live set (``tables``) holds the unfinished tables and the recently finished ones; a
+    table finished ``Settings.archive_after`` seconds ago with nobody watching leaves it for
+    ``archived`` and comes back from the database when it is asked for (``get``)."""
 
     def __init__(self, storage: Storage, settings: Settings | None = None) -> None:
         self.storage = storage
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}  # table id -> what is damaged
+        self.archived: dict[str, Archived] = {}  # finished tables out of memory
+        self.clock = time.monotonic
+        self._lobby: bytes | None = None  # the listing's JSON, and when it was built
+        self._lobby_built = 0.0
+        self._lobby_dirty = True
         self.tasks: set[asyncio.Task[Any]] = set()
         self.writer = GroupCommit(storage)
         st = self.settings
@@ -294,6 +343,9 @@ class TableManager:
             "join": RateLimiter(st.join_rate, "seats taken"),
             "message": RateLimiter(st.message_rate, "messages"),
             "publish": RateLimiter(st.publish_rate, "rule sets published"),
+            "check": RateLimiter(st.check_rate, "rule sets checked"),
+            "read": RateLimiter(st.read_rate, "requests for replays, records and rule sets"),
+            "lobby": RateLimiter(st.lobby_rate, "requests for the list of tables"),
         }
 
     @property
@@ -328,10 +380,14 @@ class TableManager:
         return game.new_initial_state(seed=seed)
 
     def load(self) -> int:
-        """Rebuild every stored table by replaying its actions (start-up, after a crash too).
-        A damaged table is quarantined (logged, kept in ``quarantined``, not served); every
-        other table is served."""
-        for row in self.storage.load_all():
+        """Rebuild every stored unfinished table by replaying its actions (start-up, after a
+        crash too); finished ones are archived (read back when asked for). A damaged table
+        is quarantined (logged, kept in ``quarantined``, not served); every other table is
+        served. The number of tables served, live or archived."""
+        for row in self.storage.load_all(finished_actions=False):
+            if row.finished and row.damage is None:  # read back when asked for
+                self.archived[row.id] = archived(row.id, row.game, row.config)
+                continue
             try:
                 game, state = rebuild(row)
             except Damaged as e:
@@ -341,7 +397,7 @@ class TableManager:
             table = Table(self, row, game, state)
             table.stored = table.applied = len(state.history)
             self.tables[row.id] = table
-        return len(self.tables)
+        return len(self.tables) + len(self.archived)
 
     def start(self) -> None:
         """Resume every table: bots, rolls and races that were pending (after a restart); every
@@ -349,6 +405,57 @@ class TableManager:
         for t in self.tables.values():
             t.seating.arm_timers()
             t.schedule()
+        if self.settings.archive_after > 0:
+            self.spawn(self._archiver())
+
+    # -- the live set ------------------------------------------------------------------------
+    async def _archiver(self) -> None:
+        period = min(30.0, max(0.02, self.settings.archive_after / 4))
+        while True:
+            await asyncio.sleep(period)
+            self.archive_finished()
+
+    def archive_finished(self) -> int:
+        """Archive every table finished ``archive_after`` seconds ago that nobody watches
+        (nothing uncommitted): the number archived."""
+        since = self.clock() - self.settings.archive_after
+        done = [
+            t
+            for t in self.tables.values()
+            if t.finished_at is not None and t.finished_at <= since and not t.conns and not t.dirty
+        ]
+        for t in done:
+            for s in t.seats:
+                if s.leave_timer is not None:
+                    s.leave_timer.cancel()
+            del self.tables[t.id]
+            self.archived[t.id] = archived(t.id, t.name, t.config, t.next_id)
+        if done:
+            self.lobby_changed()
+        return len(done)
+
+    def _revive(self, table_id: str) -> Table | None:
+        """An archived table read back from the database (quarantined if it is damaged)."""
+        kept = self.archived.pop(table_id)
+        rows = self.storage.load_all(table_id)
+        if not rows:
+            return None
+        try:
+            game, state = rebuild(rows[0])
+        except Damaged as e:
+            self.quarantined[table_id] = str(e)
+            log.error("table %s is damaged and quarantined (not served): %s", table_id, e)
+            return None
+        table = Table(self, rows[0], game, state)
+        table.stored = table.applied = len(state.history)
+        table.next_id = kept.next_id
+        table.finished_at = self.clock()  # archived again after a while
+        self.tables[table_id] = table
+        return table
+
+    def summaries(self) -> list[Table | Archived]:
+        """Every table the server knows, live or archived (what the gallery counts)."""
+        return [*self.tables.values(), *self.archived.values()]
 
     def check_open_tables(self, client: str) -> None:
         """RateLimited if ``client`` has as many unfinished tables (opened in the last
@@ -370,13 +477,27 @@ class TableManager:
 
     def lobby(self, limit: int = 100) -> list[Table]:
         """The tables the lobby lists: never private ones; unfinished tables with people
-        first, then the other unfinished ones, then finished ones; newest first in each."""
+        first, then the other unfinished ones, then finished ones; newest first in each
+        (``Table.rank``, kept up to date by each table's broadcast)."""
+        listed = (t for t in self.tables.values() if not t.private)
+        return heapq.nsmallest(limit, listed, key=lambda t: t.rank)
 
-        def rank(t: Table) -> tuple[int, float]:
-            return (2 if t.finished() else 0 if t.has_people() else 1), -t.created
+    def lobby_changed(self, now: bool = False) -> None:
+        """A table's public info changed: the listing is rebuilt when next asked for (at
+        once if ``now``, else at most every ``lobby_refresh`` seconds)."""
+        self._lobby_dirty = True
+        if now:
+            self._lobby = None
 
-        listed = [t for t in self.tables.values() if not t.private]
-        return sorted(listed, key=rank)[:limit]
+    def lobby_listing(self) -> bytes:
+        """The lobby's listing as JSON: built once for every request that asks while nothing
+        changed, and at most every ``lobby_refresh`` seconds while tables play."""
+        now = self.clock()
+        fresh = not self._lobby_dirty or now - self._lobby_built < self.settings.lobby_refresh
+        if self._lobby is None or not fresh:
+            self._lobby = json.dumps([t.public_info() for t in self.lobby()]).encode()
+            self._lobby_built, self._lobby_dirty = now, False
+        return self._lobby
 
     def create(self, spec: dict[str, Any]) -> Table:
         """A new table from a validated spec (see app.CreateTable)."""
@@ -425,6 +546,7 @@ class TableManager:
         self.storage.create_table(row)
         table.stored = table.applied = len(state.history)
         self.tables[table_id] = table
+        self.lobby_changed(now=True)  # its creator finds it listed at once
         table.log.note(None, "the table is open")
         table.schedule()
         return table
@@ -433,7 +555,7 @@ class TableManager:
         """The table after a finished one ("Play again"): the same game, rules, settings and
         seats (people's seats free for them, the same bots), opened once: later calls get the
         same table. The old table points to it (``next``, kept in memory)."""
-        nxt = self.tables.get(old.next_id) if old.next_id else None
+        nxt = self.get(old.next_id) if old.next_id else None
         if nxt is not None:
             return nxt
         seats = [
@@ -447,7 +569,11 @@ class TableManager:
         return new
 
     def get(self, table_id: str) -> Table | None:
-        return self.tables.get(table_id)
+        """A table of the live set, or an archived one read back from the database."""
+        t = self.tables.get(table_id)
+        if t is None and table_id in self.archived:
+            return self._revive(table_id)
+        return t
 
     async def close(self) -> None:
         self.flush()
@@ -461,6 +587,14 @@ class TableManager:
         self.bot_pool.close()
         self.solutions.close()
         self.storage.close()
+
+
+def archived(
+    table_id: str, game: str, config: dict[str, Any], next_id: str | None = None
+) -> Archived:
+    """A finished table's summary (only the gallery rule set of its config is kept)."""
+    house = config.get("gallery")
+    return Archived(table_id, game, {"gallery": house} if house else {}, next_id)
 
 
 def perfect_seats(seats: list[dict[str, Any]], replacement_bot: str) -> list[int]:

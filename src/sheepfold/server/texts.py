@@ -1,0 +1,88 @@
+"""The one check of every text a stranger sets that others are shown: seat names, a table's
+rule-set name and description, the gallery's names, authors and descriptions.
+
+A text is refused when it holds a character that is not plain text to a reader: a control
+character (escapes, ``\\r``), a format character (the bidi overrides and isolates U+202A-U+202E
+and U+2066-U+2069, invisible marks), a line or paragraph separator (U+2028, U+2029), a
+private-use, surrogate or unassigned code point; and a line break where the field allows none.
+The zero-width joiner of emoji sequences is kept. Lengths are each field's own (its model).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated
+
+from pydantic import AfterValidator, StringConstraints
+
+#: Unicode categories refused: control, format, surrogate, private use, unassigned, and the
+#: line and paragraph separators
+REFUSED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+ZWJ = "\u200d"
+
+
+def char_problem(value: str, newlines: bool = False) -> str | None:
+    """Why a text is refused, without the field's name (None: it is fine)."""
+    for i, ch in enumerate(value):
+        if (ch == "\n" and newlines) or ch == ZWJ:
+            continue
+        if unicodedata.category(ch) in REFUSED:
+            why = (
+                "no line breaks in this text"
+                if ch == "\n"
+                else "no control, format, separator, private-use or unassigned characters"
+            )
+            return f"the character U+{ord(ch):04X} at position {i + 1} is not allowed ({why})"
+    return None
+
+
+def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
+    """Why a text is refused, as ``where: ...`` (None: it is fine)."""
+    why = char_problem(value, newlines)
+    return f"{where}: {why}" if why else None
+
+
+def _one_line(value: str) -> str:
+    why = char_problem(value)
+    if why:
+        raise ValueError(why)
+    return value
+
+
+def _lines(value: str) -> str:
+    why = char_problem(value, newlines=True)
+    if why:
+        raise ValueError(why)
+    return value
+
+
+#: a person's or a bot's name at a table
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, max_length=32),
+    AfterValidator(_one_line),
+]
+
+#: limits of a table's rules' informational texts (as the gallery's)
+MAX_RULES_NAME = 48
+MAX_RULES_DESCRIPTION = 500
+
+
+def rules_text_problems(rules: dict[str, object]) -> list[tuple[str, str]]:
+    """The problems of a rule set's ``name`` and ``description`` (shown in the lobby and at
+    the table): their length and their characters, as (where, what)."""
+    out: list[tuple[str, str]] = []
+    for key, cap, newlines in (
+        ("name", MAX_RULES_NAME, False),
+        ("description", MAX_RULES_DESCRIPTION, True),
+    ):
+        value = rules.get(key)
+        if not isinstance(value, str):
+            continue
+        if len(value) > cap:
+            out.append((f"rules.{key}", f"at most {cap} characters (this one has {len(value)})"))
+            continue
+        why = char_problem(value, newlines)
+        if why:
+            out.append((f"rules.{key}", why))
+    return out
