@@ -19,6 +19,7 @@ from sheepfold.core.protocol import Game, RulesError, State
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from sheepfold.core.drivers import TableDriver
     from sheepfold.core.records import RecordCodec
 
 
@@ -81,6 +82,11 @@ class GameSpec:
     #: why the seats of a game are not on equal terms, in a sentence that says it decides the
     #: game and what is fair (None: they are equal); front ends warn with it
     unequal_seats: Callable[[Game], str | None] = _equal_seats
+    #: the web server's table driver (:class:`~sheepfold.core.drivers.TableDriver`; None: the
+    #: generic one, from the protocol alone)
+    table: TableDriver | None = None
+    #: each rules option's category, for the gallery's filters (an option not named: "other")
+    categories: Mapping[str, str] = field(default_factory=dict)
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
         return self.game_class(players, rules, **options)

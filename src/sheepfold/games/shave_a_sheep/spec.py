@@ -11,6 +11,7 @@ from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
+from sheepfold.games.shave_a_sheep.table import ShaveTable
 
 
 def invariants(state: State) -> list[tuple[str, str]]:
@@ -84,6 +85,24 @@ def max_chance_nodes(game: Game) -> int:
     return int(turns * per_turn)
 
 
+#: each rules option's category, for the gallery's filters (an option not named: "other")
+CATEGORIES = {
+    "wool": "wool",
+    "max_wool": "wool",
+    "die": "die",
+    "rerolls": "die",
+    "variants": "variants",
+    "auto_shear": "shearing",
+    "shear_cost": "shearing",
+    "full_bonus": "shearing",
+    "wolf_takes": "wolf",
+    "wolf_to": "wolf",
+    "reaction_weights": "wolf",
+    "target": "end",
+    "final_shear": "end",
+    "max_turns": "end",
+}
+
 SPEC = register_game(
     GameSpec(
         name="shave-a-sheep",
@@ -101,6 +120,8 @@ SPEC = register_game(
         max_chance_nodes=max_chance_nodes,
         turn_limit=True,
         has_exact_solver=True,
+        table=ShaveTable(),
+        categories=CATEGORIES,
         score_label="safe pile",
     )
 )
