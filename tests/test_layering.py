@@ -6,12 +6,16 @@ A module may import its own layer or any layer below it, never one above; lab, i
 server sit side by side and import none of each other. Every import counts: at module level,
 inside functions, under ``TYPE_CHECKING``, relative ones resolved. And no module outside
 ``games/`` branches on a game's name: what differs between the games comes from their
-:class:`~sheepfold.core.registry.GameSpec`.
+:class:`~sheepfold.core.registry.GameSpec`. In the layers of ``SEAM_CLEAN_LAYERS`` no module
+asks which game it holds either (``isinstance`` against a class of ``games/``) or reaches into
+one game's state past the protocol (``type: ignore[attr-defined]``): the game's drivers do it.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -42,6 +46,10 @@ LEAVES = {
 }
 
 GAME_NAMES = {"dolly-crush", "shave-a-sheep"}
+
+#: the layers that speak to a game through its spec and drivers only (each engineer of the seam
+#: work adds theirs: server, cli, bots, lab, interop...)
+SEAM_CLEAN_LAYERS = {"server"}
 
 
 def module_name(path: Path) -> str:
@@ -136,6 +144,56 @@ def name_comparisons() -> list[str]:
     return bad
 
 
+def _game_names_imported(tree: ast.AST, module: str, path: Path) -> set[str]:
+    """The names a module binds to a ``games`` module or to something imported from one."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            pkg = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+            base = pkg[: len(pkg) - (node.level - 1)] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            if layer_of(target) == "games" and target != "sheepfold":
+                out.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if layer_of(a.name) == "games" and a.name != "sheepfold":
+                    out.add(a.asname or a.name.split(".")[0])
+    return out
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def seam_reach_ins(layers: set[str], source_of: dict[Path, str] | None = None) -> list[str]:
+    """Each ``isinstance`` against a class of ``games/`` and each ``type: ignore[attr-defined]``
+    in the modules of ``layers`` (``source_of``: texts to judge instead of the files)."""
+    bad = []
+    files = source_of or {p: p.read_text() for p, m in modules() if layer_of(m) in layers}
+    for path, text in sorted(files.items()):
+        module = module_name(path) if source_of is None else "sheepfold.server.x"
+        where = path.relative_to(SRC.parent) if source_of is None else path
+        tree = ast.parse(text, str(path))
+        games = _game_names_imported(tree, module, path)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass")
+                and len(node.args) == 2
+            ):
+                kinds = node.args[1]
+                elts = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+                if any(_root(e) in games for e in elts):
+                    bad.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT and "attr-defined" in tok.string:
+                bad.append(f"{where}:{tok.start[0]}: {tok.string}")
+    return bad
+
+
 def test_every_module_has_a_layer() -> None:
     for _, module in modules():
         assert layer_of(module) is not None
@@ -149,6 +207,38 @@ def test_no_import_runs_back_up() -> None:
 def test_no_layer_outside_games_branches_on_a_game_name() -> None:
     bad = name_comparisons()
     assert not bad, "a game's name compared outside games/:\n" + "\n".join(bad)
+
+
+def test_no_seam_clean_layer_asks_which_game_it_holds() -> None:
+    bad = seam_reach_ins(SEAM_CLEAN_LAYERS)
+    assert not bad, (
+        "a game's class checked, or its state reached into, outside games/ (give the game's "
+        "driver in its GameSpec the job):\n" + "\n".join(bad)
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from sheepfold.games.dolly_crush.game import DollyGame\nisinstance(g, DollyGame)\n",
+        "def f(g):\n    from sheepfold.games.shave_a_sheep import game\n"
+        "    return isinstance(g, (int, game.ShaveGame))\n",
+        "import sheepfold.games.dolly_crush.game\n"
+        "issubclass(t, sheepfold.games.dolly_crush.game.DollyState)\n",
+        "x = state.phase  # type: ignore[attr-defined]\n",
+    ],
+)
+def test_the_seam_check_sees_a_reach_in(tmp_path: Path, source: str) -> None:
+    path = tmp_path / "x.py"
+    assert len(seam_reach_ins({"server"}, {path: source})) == 1
+
+
+def test_the_seam_check_lets_the_protocol_be() -> None:
+    source = (
+        "from sheepfold.core.protocol import State\nfrom sheepfold.games import make\n"
+        "isinstance(s, State)\nisinstance(make, dict)\n"
+    )
+    assert seam_reach_ins({"server"}, {Path("x.py"): source}) == []
 
 
 @pytest.mark.parametrize(
