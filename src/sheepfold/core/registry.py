@@ -87,6 +87,9 @@ class GameSpec:
     table: TableDriver | None = None
     #: each rules option's category, for the gallery's filters (an option not named: "other")
     categories: Mapping[str, str] = field(default_factory=dict)
+    #: the game is offered in the lobby and the front ends' game menus (False: an example game,
+    #: played by name only, such as Pig Pen, docs/engine.md "Adding a game")
+    listed: bool = True
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
         return self.game_class(players, rules, **options)

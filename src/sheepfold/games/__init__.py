@@ -15,6 +15,10 @@ from sheepfold.core.registry import game_names, game_spec
 from sheepfold.games.dolly_crush import spec as _dolly  # noqa: F401
 from sheepfold.games.shave_a_sheep import spec as _shave  # noqa: F401
 
+# isort: split
+# the example game (docs/engine.md "Adding a game"), last: not listed in the lobby
+from sheepfold.games.pig_pen import spec as _pig  # noqa: F401
+
 GAME_NAMES: tuple[str, ...] = game_names()
 
 
