@@ -2,7 +2,7 @@
 
 A game's :class:`~sheepfold.core.registry.GameSpec` may register a driver for a front end (its
 ``table`` field: a :class:`TableDriver`, the web server's tables). A game that registers none
-is served by the generic driver here (:data:`GENERIC_TABLE`), which needs nothing but the
+is served by the generic driver here (:class:`GenericTable`), which needs nothing but the
 protocol: ``observe``, the legal actions by name, ``action_to_string``, the scores. Drivers
 live inside their game (``games/<game>/table.py``) and import only ``core`` and the game.
 """
@@ -25,6 +25,7 @@ COMMON_FIELDS = frozenset(
         "seat",
         "players",
         "to_move",
+        "turn",
         "phase",
         "finished",
         "truncated",
@@ -94,7 +95,7 @@ class TableDriver(Protocol):
 
     def shown(self, view: View) -> dict[str, Any]:
         """What the page needs to draw ``view`` besides it: ``{"renderer": ...}`` and, for the
-        generic renderer, its ``lines`` (the position) and ``seat_lines`` (each seat's)."""
+        generic renderer, its ``lines`` (the position in words) and ``score_label``."""
         ...
 
 
@@ -104,8 +105,14 @@ def words(key: str) -> str:
 
 
 def value_text(value: Any) -> str | None:
-    """A view value as text, or None when it is not one a line shows (nested data, nothing)."""
-    if value is None or isinstance(value, (dict, list, tuple)):
+    """A view value as text (a list: its items), or None when a line does not show it (nested
+    data, nothing)."""
+    if isinstance(value, (list, tuple)):
+        items = [value_text(v) for v in value]
+        if any(v is None or isinstance(v, (list, tuple, dict)) for v in value):
+            return None
+        return ", ".join(t for t in items if t is not None) or "none"
+    if value is None or isinstance(value, dict):
         return None
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -118,11 +125,14 @@ class GenericTable:
     """Any game, from the protocol alone: the server resolves every chance node at once, a
     seat plays by action names (``act``), the log says each decision's name (and, in a game
     of perfect information, each chance outcome's), and the page shows the view's plain
-    fields as lines: a list with a value per seat goes to each seat's panel. A game's own
+    fields as lines (the name in words, the value). A game's own
     driver may subclass it and override what differs."""
 
     renderer = "generic"
     messages: tuple[str, ...] = ()
+
+    def __init__(self, score_label: str = "score") -> None:
+        self.score_label = score_label  # what the page calls a seat's score
 
     def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
         return NOW
@@ -145,29 +155,17 @@ class GenericTable:
         return state.observe(seat)
 
     def shown(self, view: View) -> dict[str, Any]:
-        players = int(view.get("players") or 0)
-        lines: list[str] = []
-        seat_lines: list[list[str]] = [[] for _ in range(players)]
+        lines = []
         for key, value in view.items():
-            if key in COMMON_FIELDS:
-                continue
-            if isinstance(value, list) and players and len(value) == players:
-                for s, v in enumerate(value):
-                    text = value_text(v)
-                    if text is not None:
-                        seat_lines[s].append(f"{words(key)}: {text}")
-                continue
-            text = value_text(value)
+            text = None if key in COMMON_FIELDS else value_text(value)
             if text is not None:
                 lines.append(f"{words(key)}: {text}")
-        return {"renderer": self.renderer, "lines": lines, "seat_lines": seat_lines}
-
-
-GENERIC_TABLE: TableDriver = GenericTable()
+        return {"renderer": self.renderer, "score_label": self.score_label, "lines": lines}
 
 
 def table_driver(game: str) -> TableDriver:
     """The table driver of a registered game: its own, or the generic one."""
     from sheepfold.core.registry import game_spec
 
-    return game_spec(game).table or GENERIC_TABLE
+    spec = game_spec(game)
+    return spec.table or GenericTable(spec.score_label)

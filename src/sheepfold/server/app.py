@@ -306,6 +306,8 @@ def _add_api(
         out = {}
         for g in game_names():
             spec = game_spec(g)
+            if not spec.listed:  # an example game: played by name only, not offered
+                continue
             out[g] = {
                 "title": spec.title,
                 "bots": available_bots(g),
