@@ -28,9 +28,9 @@ def test_a_pig_pen_table_over_the_websocket(live_server, ws_client) -> None:
     st = c.last_state
     assert st["shown"]["renderer"] == "generic" and st["view"]["to_move"] == 0  # rolled at once
     for kind, words in [
-        ("roll", "there is no die to roll in Pig Pen"),
-        ("grab", "there is nothing to grab in Pig Pen"),
-        ("turn", "unknown message type 'turn' (a Pig Pen table takes"),
+        ("roll", "'roll' is a Shave a Sheep message; a Pig Pen table takes 'act', 'leave'"),
+        ("turn", "'turn' is a Dolly Crush message; a Pig Pen table takes 'act', 'leave'"),
+        ("wave", "unknown message type 'wave' (a Pig Pen table takes 'hello', 'state', 'act'"),
     ]:
         c.send({"type": kind, "ref": kind})
         err = c.wait(lambda m: m["type"] == "error")

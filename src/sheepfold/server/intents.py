@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.core.drivers import table_driver
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
 from sheepfold.server.broadcast import Conn
 
@@ -91,13 +92,14 @@ class Intents:
                 conn.push(json.dumps({"type": kind, "ref": ref, **out}))
 
     def _unknown(self, kind: str) -> str:
-        """What a message this table does not take is answered with."""
+        """What a message this table does not take is answered with: whose message it is."""
+        from sheepfold.core.registry import game_names, game_spec
+
         title = self.table.game.info.title
-        if kind == "roll":
-            return f"there is no die to roll in {title}"
-        if kind == "grab":
-            return f"there is nothing to grab in {title}"
         takes = ", ".join(repr(k) for k in (*SEATED, *self.table.driver.messages))
+        games = [game_spec(g).title for g in game_names() if kind in table_driver(g).messages]
+        if games:
+            return f"{kind!r} is a {' and '.join(games)} message; a {title} table takes {takes}"
         return f"unknown message type {kind!r} (a {title} table takes 'hello', 'state', {takes})"
 
     def check_turn(self, seat: int) -> None:
