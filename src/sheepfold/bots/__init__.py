@@ -29,6 +29,8 @@ _REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {g: {} for g in game_n
 _KERNELS: dict[str, tuple[str, ...]] = {}
 # (game, bot name) -> option -> (lowest, highest) value a server accepts
 _LIMITS: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
+# bot name -> (factory, description) of a bot every game gets that registers none of that name
+_GENERIC: dict[str, tuple[BotFactory, str]] = {}
 
 
 class BotOptionError(SheepfoldError):
@@ -87,6 +89,17 @@ def register_bot(
     return deco
 
 
+def register_generic_bot(name: str, description: str) -> Callable[[BotFactory], BotFactory]:
+    """Register a bot that plays any game from the protocol alone: every game that registers
+    no bot of this name gets it (``greedy``: a game without a heuristic of its own)."""
+
+    def deco(factory: BotFactory) -> BotFactory:
+        _GENERIC[name] = (factory, description)
+        return factory
+
+    return deco
+
+
 def _load_all() -> None:
     # Importing a module registers its bots; later layers add their modules here.
     import importlib
@@ -97,6 +110,11 @@ def _load_all() -> None:
         except ModuleNotFoundError as e:  # a module of a layer not installed yet
             if e.name != mod:
                 raise
+    for game, bots in _REGISTRY.items():  # the generic bots fill in, after the games' own
+        for name, entry in _GENERIC.items():
+            if name not in bots:
+                bots[name] = entry
+                _LIMITS[(game, name)] = {}
 
 
 _BOT_MODULES: list[str] = [

@@ -88,11 +88,27 @@ class GameSpec:
     #: each rules option's category, for the gallery's filters (an option not named: "other")
     categories: Mapping[str, str] = field(default_factory=dict)
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
-    #: played by name only, such as Pig Pen, docs/engine.md "Adding a game")
+    #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True
 
     def make(self, players: int, rules: Any, **options: Any) -> Game:
         return self.game_class(players, rules, **options)
+
+    # -- the names the adapters give the game, derived (docs/interop.md) --------------------
+    @property
+    def camel_name(self) -> str:
+        """The title as one word, each word capitalized: ``DollyCrush``, ``ShaveASheep``."""
+        return "".join(w[:1].upper() + w[1:] for w in self.title.split())
+
+    @property
+    def openspiel_name(self) -> str:
+        """The OpenSpiel short name: ``python_dolly_crush``."""
+        return "python_" + self.name.replace("-", "_")
+
+    @property
+    def env_id(self) -> str:
+        """The Gymnasium environment id: ``sheepfold/DollyCrush-v0``."""
+        return f"sheepfold/{self.camel_name}-v0"
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -1,11 +1,15 @@
 """Adapters to the standard AI interfaces (optional extra ``sheepfold[rl]``).
 
-- :mod:`sheepfold.interop.openspiel`: ``import sheepfold.interop.openspiel`` registers
-  ``python_dolly_crush`` and ``python_shave_a_sheep`` with ``pyspiel``.
-- :mod:`sheepfold.interop.pettingzoo`: AEC environments (``dolly_crush_env``, ``shave_a_sheep_env``).
+- :mod:`sheepfold.interop.openspiel`: ``import sheepfold.interop.openspiel`` registers every
+  game with ``pyspiel`` (``python_dolly_crush``, ``python_shave_a_sheep``, ...).
+- :mod:`sheepfold.interop.pettingzoo`: AEC environments (``env(name)``, ``dolly_crush_env``,
+  ``shave_a_sheep_env``).
 - :mod:`sheepfold.interop.gymnasium`: single-agent environments against our bots
-  (``DollyCrushEnv``, ``ShaveASheepEnv``), registered as ``sheepfold/DollyCrush-v0`` and
-  ``sheepfold/ShaveASheep-v0``.
+  (``DollyCrushEnv``, ``ShaveASheepEnv``, ...), registered as ``sheepfold/DollyCrush-v0``,
+  ``sheepfold/ShaveASheep-v0``, ...
+
+Every registered game gets all three, from its :class:`~sheepfold.core.registry.GameSpec` (its
+names, encoder and bounds): a game added inside ``games/`` needs nothing here.
 
 This package imports none of the frameworks itself: each submodule imports its own, so the
 engine works without them. :mod:`sheepfold.interop.encoding` holds the observation layout the
@@ -40,8 +44,10 @@ def build_game(
     (:func:`sheepfold.rulesets.fair_default`; Dolly Crush: ``dolly-graded``, every seat the same
     dog cards); ``rules="dolly-rulebook"`` plays the printed cards, so do ``breeds`` given
     without ``rules`` (their printed cards, as at the terminal), and a :class:`UserWarning`
-    says when unequal seats decide the game. Shave a Sheep gets ``max_turns``: the given value
-    (``None``: no limit), else the rules' own, else :data:`DEFAULT_MAX_TURNS`.
+    says when unequal seats decide the game. A game with a turn limit (Shave a Sheep) gets
+    ``max_turns``: the given value (``None``: no limit), else the rules' own, else
+    :data:`DEFAULT_MAX_TURNS`; another game whose rules have a ``max_turns`` option takes the
+    given value as that option.
     """
     from sheepfold.rulesets import fair_default, warn_unequal_seats
 
@@ -74,12 +80,14 @@ def _make(
     from sheepfold.core.registry import game_spec
     from sheepfold.games import make, parse_rules
 
+    spec = game_spec(game)
     options = dict(options)
     if isinstance(rules, str):
         from sheepfold.rulesets import find_ruleset
 
         rules = find_ruleset(rules, game).rules
-    if game_spec(game).turn_limit:
+    has_turns = "max_turns" in spec.rules_class.model_fields  # a rule option of the game
+    if spec.turn_limit or (max_turns is not _UNSET and has_turns):
         r = parse_rules(game, rules).model_dump(exclude_defaults=True)
         r.update(options)
         if max_turns is not _UNSET:
@@ -88,5 +96,5 @@ def _make(
             r["max_turns"] = DEFAULT_MAX_TURNS
         return make(game, players=players, rules=r)
     if max_turns is not _UNSET:
-        raise ValueError("max_turns is a Shave a Sheep option (a Dolly Crush game always ends)")
+        raise ValueError(f"max_turns: {spec.title} has no turn limit (a game always ends)")
     return make(game, players=players, rules=rules, **options)

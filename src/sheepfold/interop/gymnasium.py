@@ -1,7 +1,7 @@
 """Gymnasium adapter: one seat of a game, the other seats played by sheepfold bots.
 
     import gymnasium as gym
-    import sheepfold.interop.gymnasium  # registers sheepfold/DollyCrush-v0, sheepfold/ShaveASheep-v0
+    import sheepfold.interop.gymnasium  # registers sheepfold/DollyCrush-v0, ... (every game)
 
     env = gym.make("sheepfold/ShaveASheep-v0", players=3, opponents="greedy")
     obs, info = env.reset(seed=0)
@@ -53,13 +53,15 @@ import numpy as np
 from gymnasium import spaces
 
 from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError
+from sheepfold.core.registry import game_names, game_spec
 from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import observation_image, observer_for, render_text
 from sheepfold.interop.policy import WHAT_A_POLICY_IS, BatchFn, batch_policy, is_observation_policy
 
-ENV_IDS = {"dolly-crush": "sheepfold/DollyCrush-v0", "shave-a-sheep": "sheepfold/ShaveASheep-v0"}
-_ENV_CLASSES = {"dolly-crush": "DollyCrushEnv", "shave-a-sheep": "ShaveASheepEnv"}
-#: batched versions (gymnasium.make_vec(..., vectorization_mode="vector_entry_point"))
+#: every registered game's environment id, from its spec: ``sheepfold/DollyCrush-v0``
+ENV_IDS = {g: game_spec(g).env_id for g in game_names()}
+#: the batched simulators of the vector layer, for the games that have one
+#: (gymnasium.make_vec(..., vectorization_mode="vector_entry_point"))
 _VECTOR_ENTRY = {"shave-a-sheep": "sheepfold.vector.gym_shave:make"}
 _ILLEGAL = ("lose", "random", "raise")
 #: what ``reward=`` takes: the win share at the end, or that plus the shaped points margin
@@ -295,11 +297,25 @@ class ShaveASheepEnv(SheepfoldEnv):
         super().__init__("shave-a-sheep", **kwargs)
 
 
+def _env_class(game: str) -> str:
+    """The name of ``game``'s environment class in this module (``ShaveASheepEnv``), made here
+    for a game that has none written out: a :class:`SheepfoldEnv` of that game."""
+    name = f"{game_spec(game).camel_name}Env"
+    if name not in globals():
+
+        def __init__(self: SheepfoldEnv, **kwargs: Any) -> None:
+            SheepfoldEnv.__init__(self, game, **kwargs)
+
+        doc = f"{game_spec(game).title} against bots (options: players, opponents, seat, rules...)."
+        globals()[name] = type(name, (SheepfoldEnv,), {"__init__": __init__, "__doc__": doc})
+    return name
+
+
 def register() -> None:
-    """Register both environments with Gymnasium (done at import)."""
+    """Register every game's environment with Gymnasium (done at import)."""
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            entry_point = f"sheepfold.interop.gymnasium:{_ENV_CLASSES[game]}"
+            entry_point = f"sheepfold.interop.gymnasium:{_env_class(game)}"
             vector = _VECTOR_ENTRY.get(game)
             gymnasium.register(
                 id=env_id,

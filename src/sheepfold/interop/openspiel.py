@@ -1,7 +1,7 @@
-"""OpenSpiel adapter: importing this module registers both games with ``pyspiel``.
+"""OpenSpiel adapter: importing this module registers every game with ``pyspiel``.
 
     import pyspiel
-    import sheepfold.interop.openspiel  # registers python_dolly_crush, python_shave_a_sheep
+    import sheepfold.interop.openspiel  # registers python_dolly_crush, python_shave_a_sheep, ...
 
     game = pyspiel.load_game("python_shave_a_sheep(players=3,variants=howling-wolf)")
 
@@ -27,7 +27,8 @@ Crush's house rules are parameters too: ``rows``, ``cols``, ``min_line``, ``type
 ``dogs_per_player``, ``diagonals``, ``match_colour``, ``cascades`` (``true``/``false``),
 ``swaps`` (``exact`` or ``up-to``), ``end_points`` and ``rounds`` (0: unset); the tensor sizes,
 the number of distinct actions (with "stop" under up-to swaps) and the chance outcomes follow
-the rule set. ``rules``
+the rule set. Any other game's parameters are its rule options that take a number, a
+true/false or a word (docs/engine.md, "Adding a game"). ``rules``
 names a rule set (a preset such as ``dolly-graded`` or a file); a parameter left at its default keeps that
 rule set's value. :func:`load_game` builds the game string from Python values.
 
@@ -65,16 +66,13 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from sheepfold.core.protocol import CHANCE, Game, RulesError, State
-from sheepfold.core.registry import game_spec
-from sheepfold.games import make, parse_rules
+from sheepfold.core.registry import game_names, game_spec
+from sheepfold.games import make, parse_rules, rules_class
 from sheepfold.interop import DEFAULT_MAX_TURNS
 from sheepfold.interop.encoding import encoder_for
 
-#: OpenSpiel short names of the games, by sheepfold game name
-SHORT_NAMES: dict[str, str] = {
-    "dolly-crush": "python_dolly_crush",
-    "shave-a-sheep": "python_shave_a_sheep",
-}
+#: OpenSpiel short names of the games, by sheepfold game name (from each spec)
+SHORT_NAMES: dict[str, str] = {g: game_spec(g).openspiel_name for g in game_names()}
 
 _DOLLY_RULE_PARAMS = (
     "rows",
@@ -98,8 +96,6 @@ _SHAVE_RULE_PARAMS = ("wool", "max_wool")
 
 
 def _field_default(game: str, field: str) -> Any:
-    from sheepfold.games import rules_class
-
     return rules_class(game).model_fields[field].default
 
 
@@ -116,7 +112,7 @@ def _param_default(game: str, field: str) -> Any:
 
 def _parameter_spec(game: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": 2, "rules": ""}
-    params = _GAME_PARAMS[game]
+    params = _params(game)
     spec.update(params.before)
     for f in params.rule_fields:
         spec[f] = _param_default(game, f)
@@ -147,11 +143,11 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
 
     def build(rules: Any) -> Game:
         base: dict[str, Any] = dict(rules.options()) if rules is not None else {}
-        for f in _GAME_PARAMS[game].rule_fields:
+        for f in _params(game).rule_fields:
             if p[f] != spec[f]:
                 base[f] = p[f]
         extra: dict[str, Any] = {}
-        _GAME_PARAMS[game].apply(p, base, extra)
+        _params(game).apply(p, base, extra)
         return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
 
     if p["rules"]:
@@ -221,6 +217,24 @@ _GAME_PARAMS: dict[str, _Params] = {
 }
 
 
+def _no_params(p: Mapping[str, Any], base: dict[str, Any], extra: dict[str, Any]) -> None:
+    pass
+
+
+def _params(game: str) -> _Params:
+    """A game's OpenSpiel parameters: its own table, else its rule options that take a
+    number, a true/false or a word (their defaults are the parameters' defaults)."""
+    own = _GAME_PARAMS.get(game)
+    if own is not None:
+        return own
+    fields = tuple(
+        name
+        for name, f in rules_class(game).model_fields.items()
+        if name not in ("name", "description") and isinstance(f.default, (bool, int, str))
+    )
+    return _Params({}, fields, {}, _no_params)
+
+
 def _max_game_length(g: Any) -> int:
     """Player decisions in the longest possible game."""
     n: int = game_spec(g.name).max_decisions(g)
@@ -229,6 +243,7 @@ def _max_game_length(g: Any) -> int:
 
 def _game_type(game: str) -> pyspiel.GameType:
     title = game_spec(game).title
+    info = game_spec(game).game_class.info
     return pyspiel.GameType(
         short_name=SHORT_NAMES[game],
         long_name=f"Python {title} (sheepfold)",
@@ -237,8 +252,8 @@ def _game_type(game: str) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=2,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -420,11 +435,26 @@ class SheepfoldObserver:
 
 
 _GAME_TYPES = {g: _game_type(g) for g in SHORT_NAMES}
-_CLASSES = {"dolly-crush": DollyCrushGame, "shave-a-sheep": ShaveASheepGame}
+
+
+def _game_class(game: str) -> type[SheepfoldGame]:
+    """``game``'s OpenSpiel game class (``ShaveASheepGame``), made here for a game that has
+    none written out."""
+    name = f"{game_spec(game).camel_name}Game"
+    found = globals().get(name)
+    if found is None:
+        found = type(name, (SheepfoldGame,), {"game_name": game})
+        globals()[name] = found
+    cls: type[SheepfoldGame] = found
+    assert cls.game_name == game
+    return cls
+
+
+_CLASSES = {g: _game_class(g) for g in SHORT_NAMES}
 
 
 def register() -> None:
-    """Register both games with pyspiel (done at import; calling again does nothing)."""
+    """Register every game with pyspiel (done at import; calling again does nothing)."""
     known = set(pyspiel.registered_names())
     for g, short in SHORT_NAMES.items():
         if short not in known:

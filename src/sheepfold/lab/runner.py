@@ -44,21 +44,25 @@ class LabError(SheepfoldError):
 
 
 # -- per game: the lab's own tables --------------------------------------------------------------
-#: each game's fast simulator (``unsupported``, ``chunk``, ``engine_state``; Shave a Sheep's
-#: ``exact_for`` solves once in the parent before the workers start)
+#: the games that have a fast simulator, and its module (``unsupported``, ``chunk``,
+#: ``engine_state``; Shave a Sheep's ``exact_for`` solves once in the parent before the workers
+#: start); any other game plays through the rules engine
 FAST_SIMULATORS = {
     "dolly-crush": "sheepfold.lab.fastsim_dolly",
     "shave-a-sheep": "sheepfold.lab.fastsim_shave",
 }
-#: games per chunk at most: (fast simulator, engine)
+#: games per chunk at most: (fast simulator, engine); a game not listed gets DEFAULT_CHUNK_SIZES
 CHUNK_SIZES = {"dolly-crush": (50, 10), "shave-a-sheep": (20_000, 200)}
+DEFAULT_CHUNK_SIZES = (1000, 100)
 
 
-def fast_simulator(game: str) -> Any:
-    """The module of ``game``'s fast simulator (imported on first use: it compiles kernels)."""
+def fast_simulator(game: str) -> Any | None:
+    """The module of ``game``'s fast simulator (imported on first use: it compiles kernels);
+    None when the game has none."""
     import importlib
 
-    return importlib.import_module(FAST_SIMULATORS[game])
+    module = FAST_SIMULATORS.get(game)
+    return importlib.import_module(module) if module is not None else None
 
 
 # -- the job -------------------------------------------------------------------------------
@@ -102,19 +106,18 @@ class Job:
         return tuple(self.bots[(s + i) % n] for s in range(n))
 
     def seat_breeds(self, i: int) -> tuple[str, ...] | None:
-        if not game_spec(self.game).breeds:
+        breeds = tuple(game_spec(self.game).breeds)
+        if not breeds:
             return None
         from itertools import permutations
 
-        from sheepfold.games.dolly_crush.cards import BREEDS
-
         if self.breeds == "mix":
-            perms = list(permutations(BREEDS, self.players))
+            perms = list(permutations(breeds, self.players))
             # with --rotate the bots cycle fastest, so that every bot meets every breed choice
             k = i // self.players if self.rotate else i
             return perms[k % len(perms)]
         if self.breeds is None:
-            return BREEDS[: self.players]
+            return breeds[: self.players]
         return tuple(self.breeds)  # type: ignore[arg-type]
 
     def make_game(self, i: int = 0) -> Any:
@@ -226,6 +229,14 @@ def make_job(
     return job
 
 
+def _fast(job: Job) -> Any:
+    """The fast simulator of a job whose engine is ``fast`` (resolved only when it has one)."""
+    sim = fast_simulator(job.game)
+    if sim is None:
+        raise LabError(f"{game_spec(job.game).title} has no fast simulator (use --engine engine)")
+    return sim
+
+
 def resolve_engine(job: Job) -> str:
     """``fast`` when a fast simulator supports the job (and ``auto``/``fast`` was asked)."""
     if job.engine == "engine":
@@ -241,7 +252,10 @@ def resolve_engine(job: Job) -> str:
 def fast_unsupported(job: Job) -> str | None:
     """None if a fast simulator plays ``job``; else why not."""
     try:
-        reason: str | None = fast_simulator(job.game).unsupported(job)
+        sim = fast_simulator(job.game)
+        if sim is None:
+            return f"{game_spec(job.game).title} has no fast simulator"
+        reason: str | None = sim.unsupported(job)
         return reason
     except ImportError as e:
         return f"the fast simulator is not available ({e})"
@@ -382,7 +396,7 @@ def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
     """Play the games ``indices`` of ``job`` (in this process) with the job's engine."""
     engine = resolve_engine(job) if job.engine == "auto" else job.engine
     if engine == "fast":
-        chunk: Chunk = fast_simulator(job.game).chunk(job, indices)
+        chunk: Chunk = _fast(job).chunk(job, indices)
         return chunk
     return engine_chunk(job, indices)
 
@@ -536,7 +550,7 @@ def _chunks(indices: Sequence[int], size: int) -> Iterator[list[int]]:
 
 
 def default_chunk_size(job: Job, remaining: int, workers: int) -> int:
-    fast, engine = CHUNK_SIZES[job.game]
+    fast, engine = CHUNK_SIZES.get(job.game, DEFAULT_CHUNK_SIZES)
     base = fast if job.engine == "fast" else engine
     per_worker = max(1, -(-remaining // (max(1, workers) * 4)))
     return max(1, min(base, per_worker))
@@ -731,7 +745,7 @@ def _run_ray(
 def replay_state(job: Job, i: int) -> Any:
     """The final engine state of game ``i`` of ``job``, played again (any engine)."""
     if job.engine == "fast":
-        return fast_simulator(job.game).engine_state(job, i)
+        return _fast(job).engine_state(job, i)
     state, _ = play_engine_game(job, i)
     return state
 

@@ -21,24 +21,22 @@ class PigRules(BaseModel):
 
     name: str | None = Field(default=None, description="the rule set's name (informational)")
     description: str | None = Field(default=None, description="what the rule set changes")
+    # at least 3: a smaller target is reached by the first roll that is not a 1, leaving
+    # nothing to decide
     target: int = Field(
-        default=30,
-        ge=3,
-        le=MAX_TARGET,
-        description="the wool a pen must hold to win (3 to 1000: a smaller target is reached "
-        "by the first roll that is not a 1, leaving nothing to decide)",
+        default=30, ge=3, le=MAX_TARGET, description="the wool a pen must hold to win"
     )
     faces: int = Field(
         default=6,
         ge=2,
         le=MAX_FACES,
-        description="the faces of the die, numbered 1 to this (2 to 20): a 1 loses the turn's wool",
+        description="the die's faces, numbered from 1 (a 1 loses the turn's wool)",
     )
     max_turns: int = Field(
         default=40,
         ge=1,
         le=MAX_TURNS,
-        description="turns each player has (1 to 1000); after the last one the fullest pen wins",
+        description="turns each player has; after the last one the fullest pen wins",
     )
 
     def player_counts(self) -> tuple[int, ...]:
