@@ -1,34 +1,20 @@
 """A game added inside games/ alone plays in the web app: Pig Pen, which no file of the server
 names, at a table created through the API with a bot, played to its end by clicking the
-buttons the generic renderer draws from the view (issue 25, "One seam per game")."""
+buttons the generic renderer draws from the view (issue 25, "One seam per game"; that no
+file outside games/ names it: tests/test_pig_pen_everywhere.py)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from test_web_browser import last, new_page, sit
 
 pytestmark = pytest.mark.browser
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "sheepfold" / "server"
-
 #: the decisions this page is ready to see (Pig Pen's, by their names)
 MY_TURN = (
     "() => { const m = window.SF_LAST; return m.view.finished || (m.view.to_move === m.you"
     " && document.querySelectorAll('#controls .act:not([disabled])').length > 0); }"
 )
-
-
-def test_no_file_of_the_web_app_names_pig_pen() -> None:
-    named = [
-        str(p.relative_to(SERVER))
-        for p in SERVER.rglob("*")
-        if p.is_file()
-        and p.suffix in (".py", ".js", ".html", ".css")
-        and any(w in p.read_text().lower() for w in ("pig-pen", "pig_pen", "pig pen"))
-    ]
-    assert named == []
 
 
 def test_a_pig_pen_table_plays_to_the_end_by_clicking(browser, live_server, shots):
