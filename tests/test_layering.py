@@ -175,7 +175,7 @@ def test_the_walk_sees_an_import_at_any_depth(
 # -- one seam per game: no layer above games/ reaches into a game's classes ------------------
 #: the modules checked by :func:`seam_breaches`: sheepfold's packages and modules by their name
 #: under ``sheepfold`` (each engineer of issue 25 adds the layers they made seam-clean)
-SEAM_CLEAN_LAYERS = {"bots", "lab", "interop", "vector", "analysis", "rulesets", "cli"}
+SEAM_CLEAN_LAYERS = {"bots", "lab", "interop", "vector", "analysis", "rulesets", "cli", "server"}
 
 #: modules that exist for one game only (its fast simulator, its solver's tools, its bots'
 #: compiled searches): they may use that game's classes, and nothing else may

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sheepfold.core.drivers import table_driver
 from sheepfold.core.play import resolve_chance
 from sheepfold.games import make
 from sheepfold.server.events import EventLog
@@ -39,7 +40,8 @@ class FakeTable:
         self.game = make("dolly-crush", players=2, rules=rules, breeds=breeds)
         self.state = self.game.new_initial_state(seed=3)
         resolve_chance(self.state)
-        self.dolly = True
+        self.driver = table_driver("dolly-crush")  # what the server asks the game's driver
+        self.config: dict[str, Any] = {}
         self.show_scores = True
         self.seating = FakeSeating()
         self.log = EventLog(self)  # type: ignore[arg-type]

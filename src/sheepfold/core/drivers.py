@@ -1,18 +1,22 @@
-"""What a front end does differently per game, as drivers a game's spec registers.
+"""Front-end drivers: what the layers above ``games`` do differently per game.
 
 A front end (the terminal, the web app's tables) speaks the game protocol
 (:mod:`sheepfold.core.protocol`); what it shows and asks differently for one game (how a view
-is drawn, how a typed move is read, what a move is called) is that game's driver, registered in
-its :class:`~sheepfold.core.registry.GameSpec`. A game that registers none is played through a
-generic driver that needs nothing but the protocol: the view, the legal actions and their
-names, the scores and the winners. Drivers live inside each game (``games/<game>/terminal.py``)
-and import only ``core``, the game itself and ``rich``.
+is drawn, how a typed move is read, what a move is called, how a table resolves its chance
+nodes) is that game's driver, registered in its :class:`~sheepfold.core.registry.GameSpec`
+(``terminal``: a :class:`TerminalDriver`; ``table``: a :class:`TableDriver`). A game that
+registers none is played through the generic drivers here (:class:`GenericTerminal`,
+:class:`GenericTable`), which need nothing but the protocol: the view, the legal actions and
+their names, the scores and the winners. Drivers live inside each game
+(``games/<game>/terminal.py``, ``games/<game>/table.py``) and import only ``core``, the game
+itself and ``rich``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from sheepfold.core.protocol import CHANCE, Action, Game, IllegalAction, Seat, State, View
 
@@ -120,11 +124,6 @@ class TerminalDriver(Protocol):
         """A move's effect in plain words (empty: nothing changed)."""
 
 
-def _words(key: str) -> str:
-    """A view's key as words for people: ``turn_wool`` -> ``turn wool``."""
-    return key.replace("_", " ").replace("-", " ")
-
-
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -165,7 +164,7 @@ class GenericTerminal:
         per_seat = [k for k in self.per_seat_keys() if k in view]
         others = [k for k in view if k not in STANDARD_KEYS | {"players"} and k not in per_seat]
         table = Table(box=None, padding=(0, 1))
-        for col in ("", "seat", "player", *(_words(k) for k in per_seat), "score"):
+        for col in ("", "seat", "player", *(words(k) for k in per_seat), "score"):
             table.add_column(col)
         for s in range(players):
             table.add_row(
@@ -175,7 +174,7 @@ class GenericTerminal:
                 *(escape(_shown(view[k][s])) for k in per_seat),
                 _shown(view["scores"][s]),
             )
-        lines = [Text(f"{_words(k)}: {_shown(view[k])}") for k in others]
+        lines = [Text(f"{words(k)}: {_shown(view[k])}") for k in others]
         return Group(table, *lines)
 
     def per_seat_keys(self) -> list[str]:
@@ -288,14 +287,14 @@ class GenericTerminal:
                 continue
             if key in self.per_seat_keys() or key == "scores":
                 old = b.get(key) or [None] * len(names)
-                label = "score" if key == "scores" else _words(key)
+                label = "score" if key == "scores" else words(key)
                 out.extend(
                     f"{names[s]}: {label} {_shown(old[s])} -> {_shown(a[key][s])}"
                     for s in range(len(names))
                     if a[key][s] != old[s]
                 )
             else:
-                out.append(f"{_words(key)}: {_shown(b.get(key))} -> {_shown(a[key])}")
+                out.append(f"{words(key)}: {_shown(b.get(key))} -> {_shown(a[key])}")
         return out
 
 
@@ -306,3 +305,160 @@ def terminal_driver(game: Game) -> TerminalDriver:
     spec = find_game(game.name)
     factory = spec.terminal if spec is not None else None
     return factory(game) if factory is not None else GenericTerminal(game)
+
+
+# -- the web server's tables ---------------------------------------------------------------
+#: a line of a table's log: the seat it is about (None: the table) and what happened
+Note = tuple[Seat | None, str]
+
+#: the view's fields every game has (the generic page shows them in its own way, not as lines)
+COMMON_FIELDS = frozenset(
+    {
+        "game",
+        "seat",
+        "players",
+        "to_move",
+        "turn",
+        "phase",
+        "finished",
+        "truncated",
+        "scores",
+        "winners",
+        "legal_actions",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ChanceStep:
+    """Who resolves the chance node a table's state stands at.
+
+    ``now``: the server samples it at once (a draw, a die nobody rolls by hand). ``roll``: the
+    seat in ``seats`` rolls (a ``roll`` message; a bot's roll after its delay). ``race``: the
+    seats in ``seats`` race to grab (a ``grab`` message; the first that arrives wins; bots
+    react; after the race's time the chance weights decide). ``won`` and ``unclaimed`` are the
+    log's words for a race's winner: grabbed first, and picked when nobody grabbed in time.
+    """
+
+    kind: Literal["now", "roll", "race"]
+    seats: tuple[Seat, ...] = ()
+    won: str = "grabbed it first!"
+    unclaimed: str = "got it (nobody grabbed in time)"
+
+
+NOW = ChanceStep("now")
+
+
+class TableDriver(Protocol):
+    """A game at a web table: its chance steps, messages, log, views and page renderer."""
+
+    #: the page's renderer for this game's views (``static/table.js``; ``generic``: from the
+    #: driver's text lines and the legal actions' names)
+    renderer: str
+    #: the client message types a seat of this game sends besides ``act`` and ``leave``:
+    #: its own (``turn``, ``preview``: :meth:`message` answers them) and ``roll`` and ``grab``
+    #: where its chance steps ask for them (the table answers those)
+    messages: tuple[str, ...]
+
+    def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
+        """How the chance node ``state`` stands at is resolved, at a table set up by
+        ``config`` (its stored options: ``auto_roll``...)."""
+        ...
+
+    def message(self, state: State, seat: Seat, msg: dict[str, Any]) -> State | dict[str, Any]:
+        """One of this game's own ``messages`` (not ``roll``, ``grab``) from ``seat`` (whose turn it is): the new state
+        to accept (played on a clone; ``state`` is never changed), or the answer for the sender
+        alone. :class:`~sheepfold.core.protocol.IllegalAction` says what is wrong."""
+        ...
+
+    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+        """Apply ``action`` (by ``who``, or chance) to ``probe`` (a scratch copy of the table's
+        state) and say what happened, for the table's log (never what no seat may see)."""
+        ...
+
+    def chance_actor(self, state: State, action: int) -> Seat | None:
+        """The seat a replay shows as making chance ``action`` at ``state`` (the roller, the
+        grabber), or None: the outcome is no frame of its own (it shows in the next one)."""
+        ...
+
+    def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
+        """What ``seat`` (None: a spectator) is sent: ``observe(seat)``, less what the table's
+        options hide (``show_scores``)."""
+        ...
+
+    def shown(self, view: View) -> dict[str, Any]:
+        """What the page needs to draw ``view`` besides it: ``{"renderer": ...}`` and, for the
+        generic renderer, its ``lines`` (the position in words) and ``score_label``."""
+        ...
+
+
+def words(key: str) -> str:
+    """A view field's name as words (``turn_wool``: ``turn wool``)."""
+    return key.replace("_", " ").replace("-", " ").strip()
+
+
+def value_text(value: Any) -> str | None:
+    """A view value as text (a list: its items), or None when a line does not show it (nested
+    data, nothing)."""
+    if isinstance(value, (list, tuple)):
+        items = [value_text(v) for v in value]
+        if any(v is None or isinstance(v, (list, tuple, dict)) for v in value):
+            return None
+        return ", ".join(t for t in items if t is not None) or "none"
+    if value is None or isinstance(value, dict):
+        return None
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+class GenericTable:
+    """Any game, from the protocol alone: the server resolves every chance node at once, a
+    seat plays by action names (``act``), the log says each decision's name (and, in a game
+    of perfect information, each chance outcome's), and the page shows the view's plain
+    fields as lines (the name in words, the value). A game's own
+    driver may subclass it and override what differs."""
+
+    renderer = "generic"
+    messages: tuple[str, ...] = ()
+
+    def __init__(self, score_label: str = "score") -> None:
+        self.score_label = score_label  # what the page calls a seat's score
+
+    def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
+        return NOW
+
+    def message(self, state: State, seat: Seat, msg: dict[str, Any]) -> State | dict[str, Any]:
+        from sheepfold.core.protocol import IllegalAction
+
+        raise IllegalAction(f"{state.game.info.title} has no {msg.get('type')!r} message")
+
+    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+        text = probe.action_to_string(action)
+        public = who != CHANCE or probe.game.info.perfect_information
+        probe.apply_unchecked(action)
+        return [(None if who == CHANCE else who, text)] if public else []
+
+    def chance_actor(self, state: State, action: int) -> Seat | None:
+        return None
+
+    def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
+        return state.observe(seat)
+
+    def shown(self, view: View) -> dict[str, Any]:
+        lines = []
+        for key, value in view.items():
+            text = None if key in COMMON_FIELDS else value_text(value)
+            if text is not None:
+                lines.append(f"{words(key)}: {text}")
+        return {"renderer": self.renderer, "score_label": self.score_label, "lines": lines}
+
+
+def table_driver(game: str) -> TableDriver:
+    """The table driver of a registered game: its own, or the generic one."""
+    from sheepfold.core.registry import game_spec
+
+    spec = game_spec(game)
+    return spec.table or GenericTable(spec.score_label)

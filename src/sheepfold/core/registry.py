@@ -19,7 +19,7 @@ from sheepfold.core.protocol import Game, RulesError, State
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from sheepfold.core.drivers import TerminalDriver
+    from sheepfold.core.drivers import TableDriver, TerminalDriver
     from sheepfold.core.records import RecordCodec
 
 
@@ -85,6 +85,11 @@ class GameSpec:
     #: the terminal's driver for a game (:class:`~sheepfold.core.drivers.TerminalDriver`);
     #: None: the generic one (:class:`~sheepfold.core.drivers.GenericTerminal`)
     terminal: Callable[[Game], TerminalDriver] | None = None
+    #: the web server's table driver (:class:`~sheepfold.core.drivers.TableDriver`; None: the
+    #: generic one, from the protocol alone)
+    table: TableDriver | None = None
+    #: each rules option's category, for the gallery's filters (an option not named: "other")
+    categories: Mapping[str, str] = field(default_factory=dict)
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
     #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True

@@ -40,7 +40,7 @@ from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSoc
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
@@ -90,7 +90,7 @@ class GalleryRef(BaseModel):
 
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: Literal["dolly-crush", "shave-a-sheep"]
+    game: str = Field(max_length=64)  # a registered game's name (checked below)
     ruleset: str | None = Field(default=None, max_length=64)
     gallery: GalleryRef | None = None  # instead of ruleset and rules
     rules: dict[str, Any] | None = None  # options on top of the rule set (e.g. {"wool": 10})
@@ -103,6 +103,15 @@ class CreateTable(BaseModel):
     first_player: int | Literal["random"] | None = None
     private: bool = False  # reached by its invite link only, never listed in the lobby
     seed: int | None = Field(default=None, ge=0, lt=2**256)
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, v: str) -> str:
+        from sheepfold.core.registry import find_game, game_names
+
+        if find_game(v) is None:
+            raise ValueError(f"no game {v!r} (games: {', '.join(game_names())})")
+        return v
 
 
 class Join(BaseModel):
@@ -352,6 +361,8 @@ def _add_api(
         out = {}
         for g in game_names():
             spec = game_spec(g)
+            if not spec.listed:  # an example game: played by name only, not offered
+                continue
             out[g] = {
                 "title": spec.title,
                 "bots": available_bots(g),

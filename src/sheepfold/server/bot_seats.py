@@ -19,6 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.bots import warmup
+from sheepfold.core.drivers import ChanceStep
 from sheepfold.core.protocol import CHANCE, Action, SheepfoldError, State, View
 from sheepfold.server.bot_pool import TooSlow
 
@@ -53,48 +54,54 @@ class BotSeats:
             t.manager.spawn(self._bot_move(t.applied, p))
 
     def _schedule_chance(self) -> None:
-        from sheepfold.games.shave_a_sheep.game import GRAB, ROLL
-
+        """A chance step that waits for seats (the game's driver says): a race they grab in
+        (bots react after a moment; after its time the chance weights decide), or a roll (a
+        bot's after its delay)."""
         t = self.table
-        st = t.state
         key = t.applied
         settings = t.manager.settings
         loop = asyncio.get_event_loop()
-        if st.phase == GRAB:  # type: ignore[attr-defined]
+        step = t.driver.chance(t.state, t.config)
+        if step.kind == "race":
             if self.race_key != key:
                 self.race_key = key
                 self.race_deadline = time.monotonic() + settings.race_timeout
-                loop.call_later(settings.race_timeout, self._race_timeout, key)
+                loop.call_later(settings.race_timeout, self._race_timeout, key, step)
                 for s in t.seats:
-                    if s.bot_spec is not None and t.game.grab_probs[s.seat] > 0:  # type: ignore[attr-defined]
+                    if s.bot_spec is not None and s.seat in step.seats:
                         delay = self.rng.uniform(settings.react_min, settings.react_max)
-                        loop.call_later(delay, self._bot_grab, key, s.seat)
+                        loop.call_later(delay, self._bot_grab, key, s.seat, step)
                 t.broadcast()
-        elif st.phase == ROLL and t.seats[st.turn].bot_spec is not None:  # type: ignore[attr-defined]
+        elif step.kind == "roll" and self._roller_is_a_bot(step):
             if self.task_key != key:
                 self.task_key = key
                 loop.call_later(settings.bot_delay, self._bot_roll, key)
 
-    def _race_timeout(self, key: int) -> None:
+    def _roller_is_a_bot(self, step: ChanceStep) -> bool:
+        return step.kind == "roll" and all(
+            self.table.seats[s].bot_spec is not None for s in step.seats
+        )
+
+    def _race_timeout(self, key: int, step: ChanceStep) -> None:
         t = self.table
         if self.race_key == key and t.applied == key:
             trial = t.state.clone()
-            seat = trial.sample_chance()  # reaction weights decide (Shave a Sheep ruling 8)
+            seat = trial.sample_chance()  # the chance weights decide (Shave a Sheep ruling 8)
             trial.apply(seat)
-            t.log.note(seat, "grabbed the wolf (nobody howled in time)")
+            t.log.note(seat, step.unclaimed)
             self._safe_accept(trial)
 
-    def _bot_grab(self, key: int, seat: int) -> None:
+    def _bot_grab(self, key: int, seat: int, step: ChanceStep) -> None:
         t = self.table
         if self.race_key == key and t.applied == key and t.seats[seat].bot_spec is not None:
             trial = t.state.clone()
             trial.apply(seat)
-            t.log.note(seat, "grabbed the wolf first!")
+            t.log.note(seat, step.won)
             self._safe_accept(trial)
 
     def _bot_roll(self, key: int) -> None:
         t = self.table
-        if t.applied == key and t.seats[t.state.turn].bot_spec is not None:  # type: ignore[attr-defined]
+        if t.applied == key and self._roller_is_a_bot(t.driver.chance(t.state, t.config)):
             trial = t.state.clone()
             trial.apply(trial.sample_chance())
             self._safe_accept(trial)

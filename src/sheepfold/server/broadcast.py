@@ -62,18 +62,7 @@ class Broadcaster:
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         t = self.table
-        view = t.state.observe(seat)
-        if t.dolly and not t.show_scores and not view["finished"]:
-            # Collected piles are face down (Dolly Crush ruling 9): the table chose to hide them.
-            view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
-            view["collected"] = [
-                pile if s == seat else [None] * len(pile)
-                for s, pile in enumerate(view["collected"])
-            ]
-            # The cards nobody has seen, subtracted from the deck's make-up with the flock and
-            # one's own pile, would give the others' piles card for card: not sent either.
-            view["unseen"] = None
-        return view
+        return t.driver.view(t.state, seat, t.show_scores)
 
     def shared_json(self) -> str:
         """The part of a state message that is the same for every connection (JSON text)."""
@@ -89,9 +78,11 @@ class Broadcaster:
         return f',"table":{dumps(info)},"race":{dumps(race)},"events":{dumps(events)}}}'
 
     def message_for(self, seat: int | None, shared: str) -> str:
+        view = self.view_for(seat)
+        shown = self.table.driver.shown(view)  # how the page draws it (its renderer...)
         return (
             f'{{"type":"state","seq":{self.table.stored},"you":{dumps(seat)},'
-            f'"view":{dumps(self.view_for(seat))}' + shared
+            f'"view":{dumps(view)},"shown":{dumps(shown)}' + shared
         )
 
     def send_state(self, conn: Conn) -> None:

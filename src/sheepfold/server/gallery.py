@@ -40,41 +40,6 @@ from sheepfold.server.texts import text_problem
 if TYPE_CHECKING:
     from sheepfold.server.tables import TableManager
 
-#: each rules option's category, for the gallery's filters (an option not named: "other")
-CATEGORIES = {
-    # Shave a Sheep
-    "wool": "wool",
-    "max_wool": "wool",
-    "die": "die",
-    "rerolls": "die",
-    "variants": "variants",
-    "auto_shear": "shearing",
-    "shear_cost": "shearing",
-    "full_bonus": "shearing",
-    "wolf_takes": "wolf",
-    "wolf_to": "wolf",
-    "reaction_weights": "wolf",
-    "target": "end",
-    "final_shear": "end",
-    "max_turns": "end",
-    # Dolly Crush
-    "rows": "area",
-    "cols": "area",
-    "min_line": "lines",
-    "diagonals": "lines",
-    "match_colour": "lines",
-    "cascades": "lines",
-    "types": "deck",
-    "white_per_type": "deck",
-    "black_per_type": "deck",
-    "white_points": "scoring",
-    "black_points": "scoring",
-    "dogs_per_player": "dogs",
-    "dog_swaps": "dogs",
-    "swaps": "dogs",
-    "end_points": "end",
-    "rounds": "end",
-}
 NOT_RULES = ("name", "description")  # a rules model's informational fields
 SORTS = ("newest", "played", "liked", "shorter", "fairer")
 #: a publish request at most (the rules' own limit, and room for the texts)
@@ -83,15 +48,19 @@ DAY = 86_400.0
 
 
 def categories(game: str) -> list[str]:
-    """The categories of ``game``'s options, in the model's order."""
-    from sheepfold.games import rules_class
+    """The categories of ``game``'s options (its spec's ``categories``), in the model's order."""
+    from sheepfold.core.registry import game_spec
 
-    fields = [k for k in rules_class(game).model_fields if k not in NOT_RULES]
-    return list(dict.fromkeys(CATEGORIES.get(k, "other") for k in fields))
+    spec = game_spec(game)
+    fields = [k for k in spec.rules_class.model_fields if k not in NOT_RULES]
+    return list(dict.fromkeys(spec.categories.get(k, "other") for k in fields))
 
 
 def changed_categories(options: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(CATEGORIES.get(k, "other") for k in options if k not in NOT_RULES))
+    from sheepfold.core.registry import game_names, game_spec
+
+    named = {k: c for g in game_names() for k, c in game_spec(g).categories.items()}
+    return list(dict.fromkeys(named.get(k, "other") for k in options if k not in NOT_RULES))
 
 
 class Texts(BaseModel):

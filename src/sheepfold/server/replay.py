@@ -11,34 +11,29 @@ if TYPE_CHECKING:
 
 
 def replay_frames(table: Table) -> list[dict[str, Any]]:
-    """The public view after every decision, from the start."""
+    """The public view after every decision, from the start. A chance outcome is a frame of
+    its own when the game's driver names a seat that made it (a roll, a grab); else (a draw)
+    it shows in the frame before it."""
+    driver = table.driver
     probe = table.manager.new_state(table.game, table.seed)
-    hist = list(table.state.history)
     who_of = table.seating.who
-    i = 0
 
-    def eat_chance() -> None:  # Dolly Crush's draws are not frames of their own
-        nonlocal i
-        while table.dolly and i < len(hist) and hist[i][0] == CHANCE:
-            probe.apply_unchecked(hist[i][1])
-            i += 1
+    def shown(frame: dict[str, Any]) -> dict[str, Any]:
+        view = probe.observe(None)
+        return {**frame, "view": view, "shown": driver.shown(view)}
 
-    eat_chance()
-    frames = [{"event": "start", "view": probe.observe(None)}]
-    while i < len(hist):
-        who, a = hist[i]
+    frames: list[dict[str, Any]] = []
+    frame: dict[str, Any] = {"event": "start"}
+    for who, a in table.state.history:
+        if who == CHANCE:
+            actor = driver.chance_actor(probe, a)
+            if actor is None:
+                probe.apply_unchecked(a)
+                continue
+            who = actor
+        frames.append(shown(frame))
         text = probe.action_to_string(a)
-        if who == CHANCE:  # a roll (the roller) or a grab (the grabber)
-            who = probe.turn if text.startswith("roll") else a  # type: ignore[attr-defined]
         probe.apply_unchecked(a)
-        i += 1
-        eat_chance()
-        frames.append(
-            {
-                "event": f"{who_of(who)}: {text}",
-                "who": who_of(who),
-                "text": text,
-                "view": probe.observe(None),
-            }
-        )
+        frame = {"event": f"{who_of(who)}: {text}", "who": who_of(who), "text": text}
+    frames.append(shown(frame))
     return frames

@@ -27,9 +27,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, SheepfoldError, State, secret_seed
 from sheepfold.core.registry import game_spec
-from sheepfold.games.dolly_crush.game import DollyGame
 from sheepfold.server.bot_pool import BotPool
 from sheepfold.server.bot_seats import BotSeats
 from sheepfold.server.broadcast import Broadcaster, Conn
@@ -144,6 +144,7 @@ class Table:
         self.seed = row.seed
         self.created = row.created
         self.state = state
+        self.driver: TableDriver = table_driver(game.name)  # what the game does its own way
         self.stored = len(state.history)  # actions committed to the database
         self.applied = self.stored  # actions in self.state (more while a commit is pending)
         self.creator: str | None = None  # the client address that opened it (kept in memory)
@@ -160,10 +161,6 @@ class Table:
     @property
     def name(self) -> str:
         return self.game.name
-
-    @property
-    def dolly(self) -> bool:
-        return isinstance(self.game, DollyGame)
 
     @property
     def show_scores(self) -> bool:
@@ -258,16 +255,12 @@ class Table:
 
     # -- applying and committing -------------------------------------------------------------
     def auto_chance(self, state: State) -> None:
-        """Chance the server resolves at once: Dolly Crush's draws (the deck's top card)."""
-        from sheepfold.games.shave_a_sheep.game import ROLL
-
+        """Chance the server resolves at once (the driver's ``now`` steps: Dolly Crush's draws,
+        the deck's top card; a die rolled automatically)."""
         while state.current_player() == CHANCE:
-            if self.dolly:
-                state.apply_unchecked(state.sample_chance())
-            elif state.phase == ROLL and self.config.get("auto_roll", False):  # type: ignore[attr-defined]
-                state.apply_unchecked(state.sample_chance())
-            else:
+            if self.driver.chance(state, self.config).kind != "now":
                 return
+            state.apply_unchecked(state.sample_chance())
 
     def accept(self, trial: State) -> None:
         """Make ``trial`` the table's state; its new actions are committed (group commit, at
@@ -540,7 +533,7 @@ class TableManager:
         )
         table = Table(self, row, game, state)
         table.creator = spec.get("creator")
-        table.auto_chance(state)  # Dolly Crush: deal the flock
+        table.auto_chance(state)  # the chance the server resolves (Dolly Crush: the deal)
         row.actions = list(state.history)
         row.finished = state.is_terminal()
         self.storage.create_table(row)

@@ -13,6 +13,7 @@ from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS, EMPTY
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState, action_name
 from sheepfold.games.dolly_crush.record import DollyCodec
 from sheepfold.games.dolly_crush.rules import DollyRules
+from sheepfold.games.dolly_crush.table import DollyTable
 
 
 def invariants(state: State) -> list[tuple[str, str]]:
@@ -153,6 +154,25 @@ def terminal(game: Game) -> TerminalDriver:
 
     return DollyTerminal(game)
 
+#: each rules option's category, for the gallery's filters (an option not named: "other")
+CATEGORIES = {
+    "rows": "area",
+    "cols": "area",
+    "min_line": "lines",
+    "diagonals": "lines",
+    "match_colour": "lines",
+    "cascades": "lines",
+    "types": "deck",
+    "white_per_type": "deck",
+    "black_per_type": "deck",
+    "white_points": "scoring",
+    "black_points": "scoring",
+    "dogs_per_player": "dogs",
+    "dog_swaps": "dogs",
+    "swaps": "dogs",
+    "end_points": "end",
+    "rounds": "end",
+}
 
 SPEC = register_game(
     GameSpec(
@@ -175,6 +195,8 @@ SPEC = register_game(
         unequal_seats=unequal_seats,
         breeds={b: BREED_TITLES[b] for b in BREEDS},
         hidden_scores=True,
+        table=DollyTable(),
+        categories=CATEGORIES,
         score_label="points",
         terminal=terminal,
     )

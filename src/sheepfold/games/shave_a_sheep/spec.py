@@ -12,6 +12,7 @@ from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
+from sheepfold.games.shave_a_sheep.table import ShaveTable
 
 
 def invariants(state: State) -> list[tuple[str, str]]:
@@ -91,6 +92,23 @@ def terminal(game: Game) -> TerminalDriver:
 
     return ShaveTerminal(game)
 
+#: each rules option's category, for the gallery's filters (an option not named: "other")
+CATEGORIES = {
+    "wool": "wool",
+    "max_wool": "wool",
+    "die": "die",
+    "rerolls": "die",
+    "variants": "variants",
+    "auto_shear": "shearing",
+    "shear_cost": "shearing",
+    "full_bonus": "shearing",
+    "wolf_takes": "wolf",
+    "wolf_to": "wolf",
+    "reaction_weights": "wolf",
+    "target": "end",
+    "final_shear": "end",
+    "max_turns": "end",
+}
 
 SPEC = register_game(
     GameSpec(
@@ -109,6 +127,8 @@ SPEC = register_game(
         max_chance_nodes=max_chance_nodes,
         turn_limit=True,
         has_exact_solver=True,
+        table=ShaveTable(),
+        categories=CATEGORIES,
         score_label="safe pile",
         terminal=terminal,
     )

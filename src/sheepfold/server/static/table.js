@@ -1,5 +1,8 @@
-/* sheepfold — a table: join, play (Dolly Crush, Shave a Sheep), watch, replay.
-   The server is the authority: this page only sends intents and draws the views it receives. */
+/* sheepfold — a table: join, play, watch, replay.
+   The server is the authority: this page only sends intents and draws the views it receives,
+   each with the renderer the server names (`shown.renderer`, the game's table driver): Dolly
+   Crush's and Shave a Sheep's own, or the generic one (the driver's lines, the legal actions
+   as buttons) for any other game. */
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -97,7 +100,7 @@
 
   // -- Dolly Crush: the lines planned swaps would take, as the server's engine finds them --
   function previewKey() { // what the planned swaps are, at this position
-    if (!msg || msg.you === null || msg.view.game !== "dolly-crush" || !myTurn() || !pending) return null;
+    if (!msg || msg.you === null || rendererOf(msg.shown) !== RENDERERS["dolly-crush"] || !myTurn() || !pending) return null;
     if (!pending.live && pending.dog === null) return null;
     return JSON.stringify([msg.seq, pending.live ? null : pending.dog, pending.swaps]);
   }
@@ -166,33 +169,33 @@
   }
 
   // -- players ---------------------------------------------------------------------------
-  function renderPlayers(view, table, live) {
-    const dolly = view.game === "dolly-crush";
+  function renderPlayers(view, table, live, r, shown) {
     $("players").innerHTML = table.seats.map((s, i) => {
-      const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && view.turn === i && !dolly && view.phase === "roll"));
+      const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && r.rollerMoves && view.turn === i && view.phase === "roll"));
       const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
-      let body = "";
-      if (dolly) {
-        const dogs = view.dog_swaps[i].map((n, d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${n}⇄</span>`).join("");
-        const pile = view.collected[i];
-        const score = view.scores[i] === null || view.scores[i] === undefined ? "hidden" : view.scores[i];
-        body = `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
-          <div class="dogs" aria-label="dog cards">${dogs}</div>
-          <div>Sheep collected: <b>${pile.length}</b> · points: <b class="score">${score}</b></div>
-          <div>${pile.map((c) => SF.cardHTML(c)).join("")}</div>`;
-      } else {
-        const wool = [];
-        for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
-        body = `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
-          <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
-          <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
-          ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
-      }
+      const body = r.seat(view, i, shown);
       const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
       const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ tie" : " ★ winner") : "";
       return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
         ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
     }).join("");
+  }
+  function dollySeat(view, i) {
+    const dogs = view.dog_swaps[i].map((n, d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${n}⇄</span>`).join("");
+    const pile = view.collected[i];
+    const score = view.scores[i] === null || view.scores[i] === undefined ? "hidden" : view.scores[i];
+    return `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
+      <div class="dogs" aria-label="dog cards">${dogs}</div>
+      <div>Sheep collected: <b>${pile.length}</b> · points: <b class="score">${score}</b></div>
+      <div>${pile.map((c) => SF.cardHTML(c)).join("")}</div>`;
+  }
+  function shaveSeat(view, i) {
+    const wool = [];
+    for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
+    return `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
+      <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
+      <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
+      ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
   }
   function breedTitle(b) { return String(b || "").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "); }
 
@@ -383,6 +386,57 @@
     box.querySelectorAll(".act").forEach((b) => { b.onclick = () => { box.querySelectorAll(".act").forEach((x) => { x.disabled = true; }); send({ type: "act", action: b.dataset.action }); }; });
   }
 
+  // -- any other game: the driver's lines, the legal actions by name -------------------------
+  const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+  function genericSeat(view, i, shown) {
+    const score = view.scores && view.scores[i] !== null && view.scores[i] !== undefined ? view.scores[i] : "hidden";
+    return `<div>${SF.esc(capital(shown.score_label || "score"))}: <b class="score">${SF.esc(score)}</b></div>`;
+  }
+  function renderGeneric(view, shown) {
+    const lines = shown.lines || [];
+    $("board").innerHTML = lines.length ? `<ul class="lines" id="lines">${lines.map((l) => `<li>${SF.esc(capital(l))}</li>`).join("")}</ul>` : "";
+  }
+  function renderGenericControls(view) {
+    const box = $("controls");
+    const acts = myTurn() && !view.finished ? view.legal_actions || [] : [];
+    if (!acts.length) { box.hidden = true; return; }
+    box.hidden = false;
+    box.innerHTML = `<h2>Your turn!</h2><div class="actions">` + acts.map((a) => `<button type="button" class="act" data-action="${SF.esc(a)}">${SF.esc(capital(a))}</button>`).join("") + `</div>`;
+    box.querySelectorAll(".act").forEach((b) => { b.onclick = () => { box.querySelectorAll(".act").forEach((x) => { x.disabled = true; }); send({ type: "act", action: b.dataset.action }); }; });
+  }
+
+  /* The renderers, by the name the server gives (`shown.renderer`): a seat's panel, the board
+     and its controls, and the replay's first words. */
+  const RENDERERS = {
+    "dolly-crush": {
+      seat: dollySeat,
+      draw(view, live) {
+        setGrid(view);
+        if (live) renderDollyControls(view); else $("controls").hidden = true;
+        renderDolly(view, live);
+        paintPreview();
+      },
+      start: "The start: the flock as it was dealt.",
+    },
+    "shave-a-sheep": {
+      seat: shaveSeat,
+      rollerMoves: true, // at a roll the roller's seat shows the turn
+      draw(view, live) {
+        renderShave(view);
+        if (live) renderShaveControls(view, msg.race); else $("controls").hidden = true;
+      },
+      rolls: true,
+    },
+    generic: {
+      seat: genericSeat,
+      draw(view, live, shown) {
+        renderGeneric(view, shown);
+        if (live) renderGenericControls(view); else $("controls").hidden = true;
+      },
+    },
+  };
+  const rendererOf = (shown) => RENDERERS[shown && shown.renderer] || RENDERERS.generic;
+
   // -- banner, log, replay ---------------------------------------------------------------
   const names = (list) => (list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join(""));
   function endText(view, table, live) {
@@ -393,14 +447,14 @@
     return (live && view.winners[0] === me() ? "You won! " : "") + `Game over — ${w[0]} wins!`;
   }
   const mover = (view) => (view.to_move === "chance" ? view.turn : view.to_move);
-  function bannerText(view, table, live) {
+  function bannerText(view, table, live, r) {
     if (view.finished) return ["over", endText(view, table, live)];
     if (view.phase === "grab") return ["mine", "The wolf howls! First to grab it picks a sheep."];
     if (view.phase === "howl-target" && live && view.grabber === me()) return ["mine", "You won the race: you grabbed the wolf!"];
     const who = mover(view);
     if (view.phase === "howl-target") return ["", `${SF.playerName(table, view.grabber)} grabbed the wolf first!`];
     if (live && who === me()) return ["mine", "Your turn!"];
-    if (view.game === "shave-a-sheep" && view.phase === "roll") return ["", `${SF.playerName(table, who)} rolls the die…`];
+    if (r.rolls && view.phase === "roll") return ["", `${SF.playerName(table, who)} rolls the die…`];
     return ["", `${SF.playerName(table, who)} is playing…`];
   }
 
@@ -423,7 +477,7 @@
   }
 
   function replayEvent(f) {
-    if (!f.who) return "<b>The start: the flock as it was dealt.</b>".replace(" the flock as it was dealt", msg.view.game === "dolly-crush" ? " the flock as it was dealt" : "");
+    if (!f.who) return `<b>${rendererOf(f.shown).start || "The start."}</b>`;
     return `<b>${SF.esc(f.who)}</b>: ${SF.esc(friendly(f.text))}`;
   }
   function renderReplayBox() {
@@ -569,19 +623,13 @@
     $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
     const live = !replay;
     const view = replay ? replay.frames[replay.i].view : msg.view;
-    const [cls, text] = bannerText(view, table, live);
+    const shown = (replay ? replay.frames[replay.i].shown : msg.shown) || {};
+    const r = rendererOf(shown);
+    const [cls, text] = bannerText(view, table, live, r);
     $("banner").className = "banner " + cls;
     $("banner").textContent = replay ? `Replay — ${text}` : text;
-    renderPlayers(view, table, live);
-    if (view.game === "dolly-crush") {
-      setGrid(view);
-      if (live) renderDollyControls(view); else $("controls").hidden = true;
-      renderDolly(view, live);
-      paintPreview();
-    } else {
-      renderShave(view);
-      if (live) renderShaveControls(view, msg.race); else $("controls").hidden = true;
-    }
+    renderPlayers(view, table, live, r, shown);
+    r.draw(view, live, shown);
     renderLog(msg.events || []);
     renderReplayBox();
     renderEnd(table);

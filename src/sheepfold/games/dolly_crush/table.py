@@ -1,0 +1,141 @@
+"""Dolly Crush at a web table (:class:`~sheepfold.core.drivers.TableDriver`): a whole turn (a
+dog card and its swaps) in one message, its preview, the log's words and the hidden piles."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
+from sheepfold.core.protocol import CHANCE, IllegalAction, Seat, State, View
+from sheepfold.games.dolly_crush.game import DOG, SWAP, DollyState
+
+
+class DollyTable(GenericTable):
+    renderer = "dolly-crush"
+    messages: tuple[str, ...] = ("turn", "preview")
+
+    def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
+        return NOW  # the deck's top card: the server draws it at once
+
+    def message(self, state: State, seat: Seat, msg: dict[str, Any]) -> State | dict[str, Any]:
+        assert isinstance(state, DollyState)
+        if msg["type"] == "turn":
+            return self.trial(state, seat, msg, whole=True)
+        return self.preview(state, seat, msg)
+
+    def trial(self, state: DollyState, seat: Seat, msg: dict[str, Any], whole: bool) -> DollyState:
+        """Dog card + swaps played on a clone, each checked by the engine.
+
+        ``whole``: a turn, exactly the dog card's swaps (under "up-to" swaps: at most that many,
+        then the turn stops). Otherwise a preview: at most that many, and while a turn started
+        decision by decision is in play, the swaps still left. Cells are the game's own (any
+        flock size); the work is bounded by the dog card's swap count (at most 20).
+        """
+        trial = state.clone()
+        dog, swaps = msg.get("dog"), msg.get("swaps")
+        live = not whole and trial.phase == SWAP and dog in (None, trial.dog)
+        if live:
+            dog = trial.dog
+        elif trial.phase != DOG:
+            raise IllegalAction(
+                "a dog card is already in play: send its swaps one by one with 'act'"
+            )
+        game = state.game
+        dogs = game.num_dogs
+        if not isinstance(dog, int) or isinstance(dog, bool):
+            raise IllegalAction(f"'dog' must be the index of one of your dog cards (0..{dogs - 1})")
+        if not isinstance(swaps, list) or len(swaps) > 40:
+            raise IllegalAction('\'swaps\' must be a list of cell pairs like ["a1", "a2"]')
+        if not live and not 0 <= dog < dogs:
+            raise IllegalAction(f"there is no dog card {dog}: your dog cards are 0..{dogs - 1}")
+        up_to = game.stop is not None
+        if live:
+            need = trial.swaps_left
+        else:
+            need = game.dog_swaps[seat][dog]
+            trial.apply(dog)
+        if len(swaps) > need or (whole and not up_to and len(swaps) != need):
+            if up_to:
+                raise IllegalAction(
+                    f"dog card {dog} makes at most {need} swap(s), not {len(swaps)} (up-to swaps)"
+                )
+            raise IllegalAction(
+                f"dog card {dog} makes exactly {need} swap(s), not {len(swaps)} (ruling 7)"
+            )
+        for pair in swaps:
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(x, str) and len(x) <= 8 for x in pair)
+            ):
+                raise IllegalAction('a swap is a pair of cell names like ["b2", "b3"]')
+            try:
+                action = game.swap_action(pair[0], pair[1])
+            except ValueError as e:
+                raise IllegalAction(str(e)) from None
+            trial.apply(action)
+        if whole and up_to and trial.phase == SWAP and trial.turn == seat:
+            assert game.stop is not None
+            trial.apply(game.stop)  # fewer swaps than the card shows: the turn stops here
+        return trial
+
+    def preview(self, state: DollyState, seat: Seat, msg: dict[str, Any]) -> dict[str, Any]:
+        """The cards (cells) and points planned swaps would take, as the engine finds them.
+
+        Played on a clone like a turn (the same checks and errors); nothing is stored or sent
+        to anyone else. Before the last swap: the lines the flock shows now; after it: what
+        the engine took when the turn ended.
+        """
+        trial = self.trial(state, seat, msg, whole=False)  # the table's state is untouched
+        board = trial.game.board
+        points_of = trial.game.points
+        before = len(state.collected[seat])
+        if trial.phase == SWAP:
+            cells = board.find_lines(trial.flock)
+            points = sum(points_of[trial.flock[c]] for c in cells)
+            left = trial.swaps_left
+        else:
+            cells = list(trial.last_taken)
+            points = sum(points_of[k] for k in trial.collected[seat][before:])
+            left = 0
+        return {"cells": [board.cell_name(c) for c in cells], "points": points, "swaps_left": left}
+
+    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+        """A decision by its name, then the sheep it took (which ones, when scores show);
+        never a card drawn from the deck."""
+        assert isinstance(probe, DollyState)
+        if who == CHANCE:
+            probe.apply_unchecked(action)
+            return []
+        notes: list[Note] = [(who, probe.action_to_string(action))]
+        before = len(probe.collected[who])
+        probe.apply_unchecked(action)
+        took = probe.collected[who][before:]
+        if took:
+            what = ""
+            if show_scores:
+                board = probe.game.board
+                what = ": " + ", ".join(board.card_code(c) for c in took)
+            notes.append((who, f"took {len(took)} sheep{what}"))
+        return notes
+
+    def chance_actor(self, state: State, action: int) -> Seat | None:
+        return None  # the draws are not frames of their own
+
+    def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
+        view = state.observe(seat)
+        if not show_scores and not view["finished"]:
+            # Collected piles are face down (Dolly Crush ruling 9): the table chose to hide them.
+            view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
+            view["collected"] = [
+                pile if s == seat else [None] * len(pile)
+                for s, pile in enumerate(view["collected"])
+            ]
+            # The cards nobody has seen, subtracted from the deck's make-up with the flock and
+            # one's own pile, would give the others' piles card for card: not sent either.
+            view["unseen"] = None
+        return view
+
+    def shown(self, view: View) -> dict[str, Any]:
+        return {"renderer": self.renderer}

@@ -1,0 +1,51 @@
+"""Shave a Sheep at a web table (:class:`~sheepfold.core.drivers.TableDriver`): the roller
+rolls the die (or the server does: ``auto_roll``), Howling Wolf's race, the log's words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
+from sheepfold.core.protocol import CHANCE, Seat, State, View
+from sheepfold.games.shave_a_sheep.game import GRAB, ROLL, ShaveState
+
+
+class ShaveTable(GenericTable):
+    renderer = "shave-a-sheep"
+    messages: tuple[str, ...] = ("roll", "grab")  # its chance steps: the server answers them
+
+    def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
+        assert isinstance(state, ShaveState)
+        if state.phase == GRAB:  # who grabs first (Shave a Sheep ruling 8: else the weights)
+            seats = tuple(s for s, w in enumerate(state.game.grab_probs) if w > 0)
+            return ChanceStep(
+                "race",
+                seats,
+                won="grabbed the wolf first!",
+                unclaimed="grabbed the wolf (nobody howled in time)",
+            )
+        if state.phase == ROLL and not config.get("auto_roll", False):
+            return ChanceStep("roll", (state.turn,))
+        return NOW
+
+    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+        """A decision by its name; a roll as its face, for the roller (a grab is told by
+        whoever accepts it: grabbed first, or picked by the weights)."""
+        assert isinstance(probe, ShaveState)
+        text = probe.action_to_string(action)
+        notes: list[Note] = []
+        if who != CHANCE:
+            notes.append((who, text))
+        elif text.startswith("roll "):
+            notes.append((probe.turn, f"rolled {text[5:]}"))
+        probe.apply_unchecked(action)
+        return notes
+
+    def chance_actor(self, state: State, action: int) -> Seat | None:
+        """A roll: the roller; a grab (the outcome is the seat): the grabber."""
+        assert isinstance(state, ShaveState)
+        return state.turn if state.action_to_string(action).startswith("roll") else action
+
+    def shown(self, view: View) -> dict[str, Any]:
+        return {"renderer": self.renderer}
