@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
+from sheepfold.core import files
 from sheepfold.core.errors import describe_validation_error, problem_text
 from sheepfold.core.protocol import IllegalAction, RulesError, SheepfoldError, State
 from sheepfold.core.registry import find_game, game_names, game_spec
@@ -33,6 +34,9 @@ FORMAT = "sheepfold-record/1"
 #: the most digits an integer of a record may have (a 128-bit seed has 39): a number no field can
 #: use is refused while reading, before anything tries to print or compute with it
 MAX_DIGITS = 40
+#: the most moves a record may hold (a game of the rulebook has about a hundred): a longer list
+#: is refused before anything is replayed, so that a replay is bounded in time
+MAX_MOVES = 100_000
 
 
 class RecordError(SheepfoldError):
@@ -115,6 +119,8 @@ class RecordCodec(abc.ABC):
 
     #: the pydantic model of a whole record of this game
     model: ClassVar[type[RecordBase]]
+    #: the game's own lists and their caps, checked before the model: field -> (cap, what)
+    caps: ClassVar[dict[str, tuple[int, str]]] = {}
 
     def check(self, rec: Any) -> None:  # noqa: B027 (most games need no more)
         """What the model cannot say (:class:`RecordError` naming the field)."""
@@ -145,27 +151,26 @@ class RecordCodec(abc.ABC):
 
 
 def parse_record(data: Any) -> Record:
-    """Validate a record (a dict, JSON text or a path); :class:`RecordError` naming the field."""
-    if isinstance(data, Path):
+    """Validate a record (a dict, JSON text or bytes, a path, or an open binary file);
+    :class:`RecordError` naming the field. A file is read within the limits of
+    :mod:`sheepfold.core.files` (:data:`~sheepfold.core.files.MAX_RECORD_BYTES`, its nesting) and
+    a record holds at most :data:`MAX_MOVES` moves (a game's own lists: its codec's ``caps``),
+    all checked before anything is validated or replayed. A record parsed already is returned
+    as it is."""
+    if isinstance(data, RecordBase):
+        return data
+    if not isinstance(data, (dict, str, bytes)):
         try:
-            data = data.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RecordError(f"cannot read {data}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{data} is not a UTF-8 text file") from None
+            data = files.read_bytes(data, files.MAX_RECORD_BYTES)
+        except files.FileRefused as e:
+            raise RecordError(str(e)) from None
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data, parse_constant=_no_constant, parse_int=_parse_int)
-        except json.JSONDecodeError as e:
-            raise RecordError(
-                f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
-            ) from None
-        except UnicodeDecodeError:
-            raise RecordError("not valid JSON: the text is not UTF-8") from None
-        except RecursionError:
-            raise RecordError("not valid JSON: nested too deeply") from None
-        except ValueError as e:  # a number Python cannot read (kept to one line, never a traceback)
-            raise RecordError(f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
+            data = files.parse_document(
+                data, "json", "the record", max_bytes=files.MAX_RECORD_BYTES, parse_json=_loads
+            )
+        except files.FileRefused as e:
+            raise RecordError(e.problem) from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, game, players and moves")
     _check_numbers(data)
@@ -179,6 +184,7 @@ def parse_record(data: Any) -> Record:
         names = " or ".join(json.dumps(n) for n in game_names())
         raise RecordError(f"game: expected {names}, got {json.dumps(game)}", field="game")
     codec = spec.record
+    _check_lengths(data, {"moves": (MAX_MOVES, "moves"), **codec.caps})
     try:
         rec = codec.model.model_validate(data)
     except ValidationError as e:
@@ -192,6 +198,22 @@ def parse_record(data: Any) -> Record:
     codec.check(rec)
     _check_rules(spec.rules_class, rec.rules)
     return rec
+
+
+def _loads(text: str) -> Any:
+    """JSON as a record reads it: no NaN or Infinity, integers of any length kept as such."""
+    return json.loads(text, parse_constant=_no_constant, parse_int=_parse_int)
+
+
+def _check_lengths(data: dict[str, Any], caps: dict[str, tuple[int, str]]) -> None:
+    """Refuse a list longer than its cap (``moves``; a game's ``deck``...) before it is
+    validated or replayed (RecordError naming the field)."""
+    for field, (cap, what) in caps.items():
+        value = data.get(field)
+        if isinstance(value, list) and len(value) > cap:
+            raise RecordError(
+                f"{field}: {len(value)} {what}, more than a record may hold ({cap})", field=field
+            )
 
 
 def _check_rules(rules_class: type[BaseModel], rules: dict[str, Any] | None) -> None:
@@ -239,7 +261,7 @@ def new_game_state(rec: Record) -> State:
 
 
 def replay(data: Any) -> Replay:
-    """Replay a record. A file that is not a valid record raises :class:`RecordError`; a move
+    """Replay a record (anything :func:`parse_record` reads). A file that is not a valid record raises :class:`RecordError`; a move
     that breaks a rule ends the replay, reported in ``Replay.error`` with the state before it."""
     rec = parse_record(data)
     codec = game_spec(rec.game).record
