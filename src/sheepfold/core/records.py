@@ -173,18 +173,20 @@ def parse_record(data: Any) -> Record:
             raise RecordError(e.problem) from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, game, players and moves")
+    _check_lengths(data, {"moves": (MAX_MOVES, "moves")})
+    game = data.get("game")
+    spec = find_game(game) if data.get("format") == FORMAT else None
+    if spec is not None:  # the lists' caps first: they bound the cost of everything after
+        _check_lengths(data, spec.record.caps)
     _check_numbers(data)
     if data.get("format") != FORMAT:
         raise RecordError(
             f'format: expected "{FORMAT}", got {json.dumps(data.get("format"))}', field="format"
         )
-    game = data.get("game")
-    spec = find_game(game)
     if spec is None:
         names = " or ".join(json.dumps(n) for n in game_names())
         raise RecordError(f"game: expected {names}, got {json.dumps(game)}", field="game")
     codec = spec.record
-    _check_lengths(data, {"moves": (MAX_MOVES, "moves"), **codec.caps})
     try:
         rec = codec.model.model_validate(data)
     except ValidationError as e:
