@@ -81,16 +81,20 @@ def action_name(action: Action) -> str:
 
 
 def grab_chances(weights: tuple[float, ...]) -> tuple[float, ...]:
-    """Each seat's chance to grab the wolf first: the weights divided by their sum, scaled by
-    the largest one first, so that no sum overflows (``[1e308, 1e308]`` is ``[0.5, 0.5]``). The
-    rules model refuses weights without a positive chance; weights that reach here anyway (a
-    model built without validation) are refused too, not drawn from: a race nobody can win
-    would stop the game."""
-    top = max(weights, default=0.0)
-    scaled = [w / top if math.isfinite(w) and w > 0 and top > 0 else 0.0 for w in weights]
-    total = sum(scaled)  # at most 4: no overflow
-    chances = tuple(w / total if total > 0 and math.isfinite(top) else 0.0 for w in scaled)
-    if not any(c > 0 for c in chances):
+    """Each seat's chance to grab the wolf first: the weights divided by their sum; when that
+    sum overflows, the weights are scaled by the largest one first (``[1e308, 1e308]`` is
+    ``[0.5, 0.5]``; other weights keep their exact quotients). The rules model refuses weights
+    without a positive chance; weights that reach here anyway (a model built without
+    validation) are refused too, not drawn from: a race nobody can win would stop the game."""
+    w = [x if math.isfinite(x) and x > 0 else 0.0 for x in weights]
+    total = sum(w)
+    if not math.isfinite(total):  # finite weights whose sum overflows
+        top = max(w)
+        w = [x / top for x in w]
+        total = sum(w)
+    chances = tuple(x / total if total > 0 else 0.0 for x in w)
+    bad = any(not math.isfinite(x) or x < 0 for x in weights)
+    if bad or not any(c > 0 for c in chances):
         raise RulesError(f"reaction_weights {list(weights)}: no seat has a chance to grab the wolf")
     return chances
 
