@@ -79,7 +79,7 @@ def test_shave_ruling_8_a_race_under_huge_weights_is_still_a_race() -> None:
     unchecked = ShaveRules.model_construct(
         **{**ShaveRules(**HW).__dict__, "reaction_weights": (1e308, 1e308)}
     )
-    for game in (valid.game, ShaveGame(2, unchecked)):
+    for game in (valid, ShaveGame(2, unchecked)):
         s = game.new_initial_state(seed=3)
         face = next(i for i, r in enumerate(game.face_races) if r)
         s.apply(face)  # a gray face: the race
