@@ -124,7 +124,7 @@ def test_replay_refuses_a_huge_record_by_its_size(tmp_path: Path) -> None:
     assert out["move"] is None and "too large (104857600 bytes)" in out["error"]
     assert str(sparse) in out["error"]
     result = RUNNER.invoke(app, ["replay", "/dev/zero"])
-    one_line_error(result, "/dev/zero: too large", "at most 16 MiB")
+    one_line_error(result, "/dev/zero: too large", "at most 4 MiB")
 
 
 def test_standard_input_is_read_no_further_than_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,7 +34,7 @@ from sheepfold.core.protocol import SheepfoldError
 #: the largest rule file (bytes): every option spelled out with its comment is about 6 KB
 MAX_RULES_BYTES = 64 * 1024
 #: the largest record (bytes): room for :data:`sheepfold.core.records.MAX_MOVES` moves
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_RECORD_BYTES = 4 * 1024 * 1024
 #: the deepest nesting of lists and tables in any file (a record needs 5, a rule file 3)
 MAX_DEPTH = 64
 

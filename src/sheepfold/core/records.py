@@ -34,9 +34,10 @@ FORMAT = "sheepfold-record/1"
 #: the most digits an integer of a record may have (a 128-bit seed has 39): a number no field can
 #: use is refused while reading, before anything tries to print or compute with it
 MAX_DIGITS = 40
-#: the most moves a record may hold (a game of the rulebook has about a hundred): a longer list
-#: is refused before anything is replayed, so that a replay is bounded in time
-MAX_MOVES = 100_000
+#: the most moves a record may hold (a game of the rulebook has about a hundred, Dolly Crush's
+#: house rules allow 3,200 at most): a longer list is refused before anything is replayed, so
+#: that a replay is bounded in time
+MAX_MOVES = 20_000
 
 
 class RecordError(SheepfoldError):
@@ -72,8 +73,32 @@ def _parse_int(text: str) -> int | _HugeInt:
     return int(text) if digits <= MAX_DIGITS else _HugeInt(digits)
 
 
+def _huge(value: Any) -> bool:
+    return isinstance(value, _HugeInt) or (
+        isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
+    )
+
+
+def _any_huge(data: Any) -> bool:
+    """Whether an integer too large for any field is anywhere in ``data`` (no recursion)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        items = value.values() if isinstance(value, dict) else value
+        for v in items:
+            if isinstance(v, (dict, list, tuple)):
+                stack.append(v)
+            elif isinstance(v, (int, _HugeInt)) and _huge(v):
+                return True
+    return False
+
+
 def _check_numbers(data: Any) -> None:
-    """Refuse an integer too large for any field, anywhere in the record (RecordError naming it)."""
+    """Refuse an integer too large for any field, anywhere in the record (RecordError naming it).
+    A first pass without paths finds whether there is one (most records: none, in one quick
+    walk); only then is the path of the first one worked out."""
+    if not _any_huge(data):
+        return
     stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -81,9 +106,7 @@ def _check_numbers(data: Any) -> None:
             stack.extend((v, (*path, str(k))) for k, v in reversed(list(value.items())))
         elif isinstance(value, (list, tuple)):
             stack.extend((v, (*path, str(i))) for i, v in reversed(list(enumerate(value))))
-        elif isinstance(value, _HugeInt) or (
-            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
-        ):
+        elif _huge(value):
             where = ".".join(path)
             size = f"{value.digits} digits" if isinstance(value, _HugeInt) else "too many digits"
             move = int(path[1]) if len(path) > 1 and path[0] == "moves" else None
