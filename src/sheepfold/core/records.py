@@ -69,14 +69,18 @@ class _HugeInt:
 
 
 def _parse_int(text: str) -> int | _HugeInt:
+    if len(text) <= MAX_DIGITS:
+        return int(text)
     digits = len(text) - text.startswith("-")
     return int(text) if digits <= MAX_DIGITS else _HugeInt(digits)
 
 
+#: no integer of a field reaches it (MAX_DIGITS + 1 digits)
+_TOO_BIG = 10**MAX_DIGITS
+
+
 def _huge(value: Any) -> bool:
-    return isinstance(value, _HugeInt) or (
-        isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
-    )
+    return type(value) is _HugeInt or (type(value) is int and not -_TOO_BIG < value < _TOO_BIG)
 
 
 def _any_huge(data: Any) -> bool:
@@ -84,11 +88,11 @@ def _any_huge(data: Any) -> bool:
     stack = [data]
     while stack:
         value = stack.pop()
-        items = value.values() if isinstance(value, dict) else value
-        for v in items:
-            if isinstance(v, (dict, list, tuple)):
+        for v in value.values() if type(value) is dict else value:
+            t = type(v)
+            if t is dict or t is list or t is tuple:
                 stack.append(v)
-            elif isinstance(v, (int, _HugeInt)) and _huge(v):
+            elif t is _HugeInt or (t is int and not -_TOO_BIG < v < _TOO_BIG):
                 return True
     return False
 
@@ -97,7 +101,7 @@ def _check_numbers(data: Any) -> None:
     """Refuse an integer too large for any field, anywhere in the record (RecordError naming it).
     A first pass without paths finds whether there is one (most records: none, in one quick
     walk); only then is the path of the first one worked out."""
-    if not _any_huge(data):
+    if type(data) is not dict or not _any_huge(data):
         return
     stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while stack:
