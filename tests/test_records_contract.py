@@ -247,7 +247,7 @@ def test_parse_record_accepts_text_bytes_paths_and_objects(tmp_path: Path) -> No
         ("", "not valid JSON"),
         ("{", "not valid JSON"),
         ('{"seed": NaN}', "NaN"),
-        ("[" * 100_000, "not valid JSON"),
+        ("[" * 100_000, "nested too deeply"),
         (tmp_path / "missing.json", "cannot read"),
     ):
         with pytest.raises(RecordError, match=words):

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import tomli_w
 
+from sheepfold.core.files import MAX_RULES_BYTES, FileRefused, read_document, rule_file_kind
 from sheepfold.core.protocol import RulesError
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 
@@ -74,15 +75,13 @@ def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
 
 
 def read_ruleset_file(path: Path, game: str | None = None) -> RuleSet:
+    """A rule file (``.json``: JSON, else TOML), read within the limits of
+    :mod:`sheepfold.core.files` (:data:`~sheepfold.core.files.MAX_RULES_BYTES`, its nesting):
+    a :class:`RulesError` naming the file and what is wrong."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        kind = "JSON" if path.suffix == ".json" else "TOML"
-        raise RulesError(f"{path}: not valid {kind}: {e}") from None
+        data = read_document(path, rule_file_kind(path), max_bytes=MAX_RULES_BYTES)
+    except FileRefused as e:
+        raise RulesError(str(e)) from None
     return parse_ruleset(data, str(path), game)
 
 

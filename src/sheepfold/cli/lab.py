@@ -11,7 +11,15 @@ from typing import Any
 
 import typer
 
-from sheepfold.cli.common import GAME_HELP, check_game, console, err_console, fail, friendly_errors
+from sheepfold.cli.common import (
+    GAME_HELP,
+    check_game,
+    console,
+    err_console,
+    fail,
+    friendly_errors,
+    warm_bots,
+)
 
 app = typer.Typer(
     help="Simulate thousands of games, measure what makes a game good, compare house rules.",
@@ -144,6 +152,12 @@ def _play(
             standings=keep,
             chunk_size=chunk_size,
         )
+    from sheepfold.lab.runner import resolve_engine
+
+    if (job.engine if job.engine != "auto" else resolve_engine(job)) == "engine":
+        # the bots' compiled code, its own step: forked workers inherit it, and the bar does
+        # not sit at 0 while the first games wait on compilation
+        warm_bots(list(job.bots))
     with _progress() as prog:
         task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import typer
 from rich.text import Text
@@ -35,19 +35,20 @@ def replay_command(
 
         raise fail("--step is for people; --json prints the summary only")
     try:
-        source: bytes | Path = sys.stdin.buffer.read() if str(file) == "-" else Path(file)
+        # read within the records' limits (core/files.py): a huge file is refused unread
+        source: BinaryIO | Path = sys.stdin.buffer if str(file) == "-" else Path(file)
         if step:
             _step_through(source)
             return
         result = replay(source)
     except RecordError as e:
-        _report_error(e.to_json(), as_json)
+        _report_error(e.to_json(), as_json, file)
         raise typer.Exit(2) from None
     except SheepfoldError as e:  # a rule set or deck the engine refuses: still the contract
-        _report_error({"error": str(e), "move": None}, as_json)
+        _report_error({"error": str(e), "move": None}, as_json, file)
         raise typer.Exit(2) from None
     if result.error is not None:
-        _report_error(result.error.to_json(), as_json)
+        _report_error(result.error.to_json(), as_json, file)
         raise typer.Exit(2)
     out = summary(result.state, result.moves_applied)
     if as_json:
@@ -63,20 +64,26 @@ def replay_command(
     console.print(f"{result.moves_applied} moves applied.")
 
 
-def _report_error(err: dict[str, object], as_json: bool) -> None:
+def _report_error(err: dict[str, object], as_json: bool, file: Path) -> None:
+    """The contract's error object (``--json``), or one line for a person: a problem of the
+    whole file names it (``error: game.json: not valid JSON: ...``)."""
     if as_json:
         print(json.dumps(err))
         return
     from sheepfold.cli.common import err_console, safe_markup
 
-    where = f"move {err['move']}: " if err.get("move") is not None else ""
+    name = "standard input" if str(file) == "-" else str(file)
+    if err.get("move") is not None:
+        where = f"move {err['move']}: "
+    else:
+        where = "" if str(err["error"]).startswith(name) else f"{safe_markup(name)}: "
     err_console.print(
         f"[bold red]error:[/] {where}{safe_markup(err['error'])}", highlight=False, soft_wrap=True
     )
 
 
 # -- replay --step ---------------------------------------------------------------------------
-def _step_through(source: bytes | Path) -> None:
+def _step_through(source: BinaryIO | Path) -> None:
     """Show the record's positions one move at a time, with what each move changed. Errors
     are the contract's (:class:`RecordError`, exit 2), after the positions before them."""
     import sys
@@ -87,7 +94,7 @@ def _step_through(source: bytes | Path) -> None:
     from sheepfold.core.records import RecordError, new_game_state, parse_record
     from sheepfold.core.registry import game_spec
 
-    rec = parse_record(source.read_bytes() if isinstance(source, Path) else source)
+    rec = parse_record(source)
     codec = game_spec(rec.game).record
     state = new_game_state(rec)
     names = [p.name for p in rec.players]

@@ -563,11 +563,11 @@ def analyse_command(
     from sheepfold.core.records import RecordError, new_game_state, parse_record, replay
 
     try:
-        source: Any = sys.stdin.read() if str(record) == "-" else record
-        rec = parse_record(source)
+        # read once, within the records' limits (core/files.py)
+        rec = parse_record(sys.stdin.buffer if str(record) == "-" else record)
         if not game_spec(rec.game).has_exact_solver:
             raise fail("analyse reads Shave a Sheep records (Dolly Crush is not solved)")
-        rp = replay(source)
+        rp = replay(rec)
     except RecordError as e:
         if as_json:
             print(json.dumps(e.to_json()))

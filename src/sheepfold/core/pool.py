@@ -24,7 +24,7 @@ def run_pool(
     """``fn(*task)`` for every task on ``workers`` forked processes, each result handed to
     ``collect`` as it finishes (in the main process). At most ``ahead`` tasks per worker are
     queued, so an interrupt finds little queued work. An interrupt (KeyboardInterrupt) or any
-    error cancels what is queued, terminates the workers and is raised again: what ``collect``
+    error terminates the workers (what is queued never runs) and is raised again: what ``collect``
     received is kept, and no process is left behind."""
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=mp.get_context("fork"), initializer=_ignore_sigint
@@ -45,8 +45,9 @@ def run_pool(
                     pending.add(pool.submit(fn, *more))
         pool.shutdown(wait=True)
     except BaseException:
-        for f in pending:
-            f.cancel()
+        # the queued tasks are not cancelled one by one: the pool's own thread would then fail
+        # on them as the workers stop (CPython 3.11: InvalidStateError, printed as a traceback);
+        # stopping the workers marks them failed, and nobody waits for them
         _stop_workers(pool)
         raise
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
+from sheepfold.core import files
 from sheepfold.core.errors import describe_validation_error, problem_text
 from sheepfold.core.protocol import IllegalAction, RulesError, SheepfoldError, State
 from sheepfold.core.registry import find_game, game_names, game_spec
@@ -33,6 +34,10 @@ FORMAT = "sheepfold-record/1"
 #: the most digits an integer of a record may have (a 128-bit seed has 39): a number no field can
 #: use is refused while reading, before anything tries to print or compute with it
 MAX_DIGITS = 40
+#: the most moves a record may hold (a game of the rulebook has about a hundred, Dolly Crush's
+#: house rules allow 3,200 at most): a longer list is refused before anything is replayed, so
+#: that a replay is bounded in time
+MAX_MOVES = 20_000
 
 
 class RecordError(SheepfoldError):
@@ -64,12 +69,40 @@ class _HugeInt:
 
 
 def _parse_int(text: str) -> int | _HugeInt:
+    if len(text) <= MAX_DIGITS:
+        return int(text)
     digits = len(text) - text.startswith("-")
     return int(text) if digits <= MAX_DIGITS else _HugeInt(digits)
 
 
+#: no integer of a field reaches it (MAX_DIGITS + 1 digits)
+_TOO_BIG = 10**MAX_DIGITS
+
+
+def _huge(value: Any) -> bool:
+    return type(value) is _HugeInt or (type(value) is int and not -_TOO_BIG < value < _TOO_BIG)
+
+
+def _any_huge(data: Any) -> bool:
+    """Whether an integer too large for any field is anywhere in ``data`` (no recursion)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        for v in value.values() if type(value) is dict else value:
+            t = type(v)
+            if t is dict or t is list or t is tuple:
+                stack.append(v)
+            elif t is _HugeInt or (t is int and not -_TOO_BIG < v < _TOO_BIG):
+                return True
+    return False
+
+
 def _check_numbers(data: Any) -> None:
-    """Refuse an integer too large for any field, anywhere in the record (RecordError naming it)."""
+    """Refuse an integer too large for any field, anywhere in the record (RecordError naming it).
+    A first pass without paths finds whether there is one (most records: none, in one quick
+    walk); only then is the path of the first one worked out."""
+    if type(data) is not dict or not _any_huge(data):
+        return
     stack: list[tuple[Any, tuple[str, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -77,9 +110,7 @@ def _check_numbers(data: Any) -> None:
             stack.extend((v, (*path, str(k))) for k, v in reversed(list(value.items())))
         elif isinstance(value, (list, tuple)):
             stack.extend((v, (*path, str(i))) for i, v in reversed(list(enumerate(value))))
-        elif isinstance(value, _HugeInt) or (
-            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS
-        ):
+        elif _huge(value):
             where = ".".join(path)
             size = f"{value.digits} digits" if isinstance(value, _HugeInt) else "too many digits"
             move = int(path[1]) if len(path) > 1 and path[0] == "moves" else None
@@ -115,6 +146,8 @@ class RecordCodec(abc.ABC):
 
     #: the pydantic model of a whole record of this game
     model: ClassVar[type[RecordBase]]
+    #: the game's own lists and their caps, checked before the model: field -> (cap, what)
+    caps: ClassVar[dict[str, tuple[int, str]]] = {}
 
     def check(self, rec: Any) -> None:  # noqa: B027 (most games need no more)
         """What the model cannot say (:class:`RecordError` naming the field)."""
@@ -145,36 +178,38 @@ class RecordCodec(abc.ABC):
 
 
 def parse_record(data: Any) -> Record:
-    """Validate a record (a dict, JSON text or a path); :class:`RecordError` naming the field."""
-    if isinstance(data, Path):
+    """Validate a record (a dict, JSON text or bytes, a path, or an open binary file);
+    :class:`RecordError` naming the field. A file is read within the limits of
+    :mod:`sheepfold.core.files` (:data:`~sheepfold.core.files.MAX_RECORD_BYTES`, its nesting) and
+    a record holds at most :data:`MAX_MOVES` moves (a game's own lists: its codec's ``caps``),
+    all checked before anything is validated or replayed. A record parsed already is returned
+    as it is."""
+    if isinstance(data, RecordBase):
+        return data
+    if not isinstance(data, (dict, str, bytes)):
         try:
-            data = data.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RecordError(f"cannot read {data}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{data} is not a UTF-8 text file") from None
+            data = files.read_bytes(data, files.MAX_RECORD_BYTES)
+        except files.FileRefused as e:
+            raise RecordError(str(e)) from None
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data, parse_constant=_no_constant, parse_int=_parse_int)
-        except json.JSONDecodeError as e:
-            raise RecordError(
-                f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
-            ) from None
-        except UnicodeDecodeError:
-            raise RecordError("not valid JSON: the text is not UTF-8") from None
-        except RecursionError:
-            raise RecordError("not valid JSON: nested too deeply") from None
-        except ValueError as e:  # a number Python cannot read (kept to one line, never a traceback)
-            raise RecordError(f"not valid JSON: {str(e).splitlines()[0][:200]}") from None
+            data = files.parse_document(
+                data, "json", "the record", max_bytes=files.MAX_RECORD_BYTES, parse_json=_loads
+            )
+        except files.FileRefused as e:
+            raise RecordError(e.problem) from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object with format, game, players and moves")
+    _check_lengths(data, {"moves": (MAX_MOVES, "moves")})
+    game = data.get("game")
+    spec = find_game(game) if data.get("format") == FORMAT else None
+    if spec is not None:  # the lists' caps first: they bound the cost of everything after
+        _check_lengths(data, spec.record.caps)
     _check_numbers(data)
     if data.get("format") != FORMAT:
         raise RecordError(
             f'format: expected "{FORMAT}", got {json.dumps(data.get("format"))}', field="format"
         )
-    game = data.get("game")
-    spec = find_game(game)
     if spec is None:
         names = " or ".join(json.dumps(n) for n in game_names())
         raise RecordError(f"game: expected {names}, got {json.dumps(game)}", field="game")
@@ -192,6 +227,22 @@ def parse_record(data: Any) -> Record:
     codec.check(rec)
     _check_rules(spec.rules_class, rec.rules)
     return rec
+
+
+def _loads(text: str) -> Any:
+    """JSON as a record reads it: no NaN or Infinity, integers of any length kept as such."""
+    return json.loads(text, parse_constant=_no_constant, parse_int=_parse_int)
+
+
+def _check_lengths(data: dict[str, Any], caps: dict[str, tuple[int, str]]) -> None:
+    """Refuse a list longer than its cap (``moves``; a game's ``deck``...) before it is
+    validated or replayed (RecordError naming the field)."""
+    for field, (cap, what) in caps.items():
+        value = data.get(field)
+        if isinstance(value, list) and len(value) > cap:
+            raise RecordError(
+                f"{field}: {len(value)} {what}, more than a record may hold ({cap})", field=field
+            )
 
 
 def _check_rules(rules_class: type[BaseModel], rules: dict[str, Any] | None) -> None:
@@ -239,7 +290,7 @@ def new_game_state(rec: Record) -> State:
 
 
 def replay(data: Any) -> Replay:
-    """Replay a record. A file that is not a valid record raises :class:`RecordError`; a move
+    """Replay a record (anything :func:`parse_record` reads). A file that is not a valid record raises :class:`RecordError`; a move
     that breaks a rule ends the replay, reported in ``Replay.error`` with the state before it."""
     rec = parse_record(data)
     codec = game_spec(rec.game).record

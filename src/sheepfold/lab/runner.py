@@ -544,9 +544,17 @@ def empty_chunk(job: Job) -> Chunk:
 
 
 # -- running ---------------------------------------------------------------------------------
-def _chunks(indices: Sequence[int], size: int) -> Iterator[list[int]]:
-    for a in range(0, len(indices), size):
-        yield list(indices[a : a + size])
+def _chunks(indices: Sequence[int], size: int, workers: int = 0) -> Iterator[list[int]]:
+    """``indices`` in chunks of ``size``; with ``workers``, the first chunks are small and grow
+    (1 game for each worker, then 2, 4, ... up to ``size``), so that the first games are
+    reported as soon as they end, even with slow bots."""
+    a, step, k = 0, 1, 0
+    while a < len(indices):
+        n = min(size, step) if workers else size
+        yield list(indices[a : a + n])
+        a, k = a + n, k + 1
+        if workers and k % workers == 0:
+            step *= 2
 
 
 def default_chunk_size(job: Job, remaining: int, workers: int) -> int:
@@ -591,9 +599,8 @@ def run(
     if progress:
         progress(finished, total)
     workers = workers or os.cpu_count() or 1
-    size = chunk_size or default_chunk_size(
-        job, len(todo), 1 if ray is None and workers == 1 else max(workers, 2)
-    )
+    parallel = 1 if ray is None and workers == 1 else max(workers, 2)
+    size = chunk_size or default_chunk_size(job, len(todo), parallel)
     tables: list[Any] = []
     part_no = [0]
 
@@ -615,7 +622,8 @@ def run(
         if progress:
             progress(finished, total)
 
-    chunks = list(_chunks(todo, size))
+    # chunks that grow from one game unless the size is asked for: progress from the start
+    chunks = list(_chunks(todo, size, 0 if chunk_size else parallel))
     prepare = getattr(fast_simulator(job.game), "exact_for", None) if job.engine == "fast" else None
     if chunks and prepare is not None:
         # solve once here: forked workers inherit the tables, others read the disk caches

@@ -145,8 +145,14 @@ def apply_dolly_move(state: State, move: DollyMove) -> None:
         state.apply(game.stop)
 
 
+#: the most cards a record's ``deck`` or ``draws`` may list: the largest deck the rules make
+#: (8 types of 1000 white and 1000 black cards)
+MAX_CARDS = 16_000
+
+
 class DollyCodec(RecordCodec):
     model = DollyRecord
+    caps = {"deck": (MAX_CARDS, "cards"), "draws": (MAX_CARDS, "cards")}  # noqa: RUF012
 
     def check(self, rec: Any) -> None:
         breeds = [p.breed for p in rec.players]

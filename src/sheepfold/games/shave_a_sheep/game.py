@@ -26,6 +26,7 @@ The house rules of :class:`~sheepfold.games.shave_a_sheep.rules.ShaveRules` (doc
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -79,6 +80,25 @@ def action_name(action: Action) -> str:
     raise IllegalAction(f"{action} is not a Shave a Sheep action id (0..{NUM_ACTIONS - 1})")
 
 
+def grab_chances(weights: tuple[float, ...]) -> tuple[float, ...]:
+    """Each seat's chance to grab the wolf first: the weights divided by their sum; when that
+    sum overflows, the weights are scaled by the largest one first (``[1e308, 1e308]`` is
+    ``[0.5, 0.5]``; other weights keep their exact quotients). The rules model refuses weights
+    without a positive chance; weights that reach here anyway (a model built without
+    validation) are refused too, not drawn from: a race nobody can win would stop the game."""
+    w = [x if math.isfinite(x) and x > 0 else 0.0 for x in weights]
+    total = sum(w)
+    if not math.isfinite(total):  # finite weights whose sum overflows
+        top = max(w)
+        w = [x / top for x in w]
+        total = sum(w)
+    chances = tuple(x / total if total > 0 else 0.0 for x in w)
+    bad = any(not math.isfinite(x) or x < 0 for x in weights)
+    if bad or not any(c > 0 for c in chances):
+        raise RulesError(f"reaction_weights {list(weights)}: no seat has a chance to grab the wolf")
+    return chances
+
+
 class ShaveGame(Game):
     info = GameInfo(
         name="shave-a-sheep",
@@ -114,8 +134,9 @@ class ShaveGame(Game):
         self.face_races: tuple[bool, ...] = tuple(
             r.howling_wolf and "wolf" in acts for acts in self.face_actions
         )
-        w = r.reaction_weights or (1.0,) * num_players
-        self.grab_probs: tuple[float, ...] = tuple(x / sum(w) for x in w)
+        self.grab_probs: tuple[float, ...] = grab_chances(
+            r.reaction_weights or (1.0,) * num_players
+        )
 
     def face_index(self, face: str) -> int:
         """The index of a face of the die in use; colours may be written in any order."""

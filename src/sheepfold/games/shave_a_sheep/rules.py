@@ -55,6 +55,8 @@ Variant = Literal["cutting-costs", "howling-wolf", "my-friend-mr-wolf"]
 VARIANTS: tuple[str, ...] = ("cutting-costs", "howling-wolf", "my-friend-mr-wolf")
 MAX_FACES = 16
 MAX_REROLLS = 3
+#: the most seats a game has (a reaction weight each)
+MAX_SEATS = 4
 #: how much wool the standard wolf takes: all of it, half of it (rounded up) or a number of pieces
 WolfTakes = Literal["all", "half"] | Annotated[StrictInt, Field(ge=1, le=100)]
 
@@ -79,6 +81,35 @@ def normalize_face(face: str) -> str:
 
 def face_actions(face: str) -> tuple[str, ...]:
     return tuple(COLOUR_ACTIONS[c] for c in face_colours(face))
+
+
+def weights_problem(weights: tuple[float, ...]) -> str | None:
+    """What is wrong with Howling Wolf's reaction weights, in words (None: nothing). They are
+    chances, up to their ratios: one per seat (2 to 4), each a finite number, none negative, not
+    all 0, with a sum a float can hold, and every positive weight a chance above 0 once divided
+    by that sum (``[1e308, 1e308]`` adds up to infinity: every chance would be 0)."""
+    if not 2 <= len(weights) <= MAX_SEATS:
+        return f"give one weight per seat, 2 to {MAX_SEATS}, not {len(weights)}"
+    for seat, w in enumerate(weights):
+        if not math.isfinite(w):
+            return f"seat {seat}'s weight is {w}: a weight is a finite number"
+        if w < 0:
+            return f"seat {seat}'s weight is {w}: a weight is 0 or more"
+    total = sum(weights)  # inf when it overflows (math.fsum would raise)
+    if total <= 0:
+        return "the weights are all 0: at least one seat must be able to grab the wolf"
+    if not math.isfinite(total):
+        return (
+            "the weights add up to more than a number can hold: only their ratios count, "
+            "write smaller ones (1 and 1, not 1e308 and 1e308)"
+        )
+    for seat, w in enumerate(weights):
+        if w > 0 and w / total == 0:
+            return (
+                f"seat {seat}'s weight {w} is so small beside the others that its chance is 0: "
+                "write 0 if it should never grab the wolf, else a larger weight"
+            )
+    return None
 
 
 class ShaveRules(BaseModel):
@@ -204,8 +235,9 @@ class ShaveRules(BaseModel):
     def _weights(cls, v: tuple[float, ...] | None) -> tuple[float, ...] | None:
         if v is None:
             return v
-        if any(not math.isfinite(w) or w < 0 for w in v) or sum(v) <= 0:
-            raise ValueError("reaction weights must be finite, non-negative and not all zero")
+        problem = weights_problem(v)
+        if problem:
+            raise ValueError(problem)
         return v
 
     @model_validator(mode="after")
