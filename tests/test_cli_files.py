@@ -127,6 +127,11 @@ def test_replay_refuses_a_huge_record_by_its_size(tmp_path: Path) -> None:
     one_line_error(result, "/dev/zero: too large", "at most 4 MiB")
 
 
+def test_play_load_reads_a_record_within_its_cap() -> None:
+    result = RUNNER.invoke(app, ["play", "--load", "/dev/zero"])
+    one_line_error(result, "--load /dev/zero: too large", "at most 4 MiB")
+
+
 def test_standard_input_is_read_no_further_than_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(files, "MAX_RECORD_BYTES", 1000)
     result = RUNNER.invoke(app, ["replay", "-", "--json"], input=" " * 5000)

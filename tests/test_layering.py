@@ -49,6 +49,7 @@ LEAVES = {
 #: every registered game's name (a layer outside games/ compares none of them)
 GAME_NAMES = set(REGISTERED_GAMES)
 
+
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC).with_suffix("").parts)
     if parts[-1] == "__init__":

@@ -142,7 +142,7 @@ def test_check_refuses_a_big_or_deep_body(live_server):
     r = live_server.http.post("/api/rules/shave-a-sheep/check", content=chunks())
     assert r.status_code == 413
     deep = live_server.http.post("/api/rules/shave-a-sheep/check", content="[" * 10_000).json()
-    assert deep["ok"] is False and deep["detail"] == "nested too deeply"
+    assert deep["ok"] is False and deep["detail"].startswith("nested too deeply")
     r = live_server.http.post("/api/rules/shave-a-sheep/check", content="[1, 2]")
     assert r.json()["ok"] is False
 

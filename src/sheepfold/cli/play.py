@@ -145,11 +145,14 @@ def _new_session(opts: PlayOptions, save: Path | None, screen: bool) -> Session:
 def _load_session(path: Path, save: Path | None, hide_scores: bool) -> Session:
     """A session that goes on from a saved record: the same game, rules, seed and seats (a
     name written ``bot:SPEC`` is that bot; any other name is a person at this keyboard)."""
+    from sheepfold.core import files
     from sheepfold.core.protocol import SheepfoldError
     from sheepfold.core.records import RecordError, parse_record, replay
 
     try:
-        data = path.read_bytes()
+        data = files.read_bytes(path, files.MAX_RECORD_BYTES)
+    except files.FileRefused as e:
+        raise fail(f"--load {e}") from None
     except OSError as e:
         raise fail(f"--load {path}: {e.strerror or e}") from None
     try:

@@ -15,7 +15,6 @@ here: the check costs one validation of a body of at most :data:`MAX_BODY` bytes
 from __future__ import annotations
 
 import json
-import tomllib
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
@@ -133,19 +132,16 @@ def game_rules(game: str) -> dict[str, Any]:
 
 
 def _read(body: bytes, toml: bool) -> tuple[Any, str | None]:
-    """The rule set sent: (its data, None) or (None, what is wrong with the text)."""
+    """The rule set sent: (its data, None) or (None, what is wrong with the text), within the
+    same limits as a rule file given to the command line (:mod:`sheepfold.core.files`)."""
+    from sheepfold.core.files import FileRefused, parse_document
+
     try:
-        text = body.decode("utf-8")
-        if not toml:
-            return json.loads(text), None
-        # TOML dates and times become text: what is checked and sent back is plain JSON
-        return json.loads(json.dumps(tomllib.loads(text), default=str)), None
-    except UnicodeDecodeError:
-        return None, "not UTF-8 text"
-    except RecursionError:
-        return None, "nested too deeply"
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        return None, f"not valid {'TOML' if toml else 'JSON'}: {e}"
+        data = parse_document(body, "toml" if toml else "json", "the rule set", max_bytes=MAX_BODY)
+    except FileRefused as e:
+        return None, e.problem
+    # TOML dates and times become text: what is checked and sent back is plain JSON
+    return (json.loads(json.dumps(data, default=str)) if toml else data), None
 
 
 def check(game: str, data: Any) -> dict[str, Any]:

@@ -154,6 +154,7 @@ def terminal(game: Game) -> TerminalDriver:
 
     return DollyTerminal(game)
 
+
 #: each rules option's category, for the gallery's filters (an option not named: "other")
 CATEGORIES = {
     "rows": "area",

@@ -92,6 +92,7 @@ def terminal(game: Game) -> TerminalDriver:
 
     return ShaveTerminal(game)
 
+
 #: each rules option's category, for the gallery's filters (an option not named: "other")
 CATEGORIES = {
     "wool": "wool",
