@@ -342,8 +342,8 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     second.stop()
     storage = Storage(db)  # as if a server had stopped in the middle of v2's card
     store = GalleryStore(storage)
-    [(vid, _)] = store.queue()
-    store.set_lab(vid, status="running", progress=0.5)
+    [job] = store.queue()
+    store.set_lab(job.id, status="running", progress=0.5)
     storage.close()
 
     # a budget spent by any second chunk of games: the resumed card is capped, and says so
@@ -396,6 +396,8 @@ def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, t
     import os
     import sys
 
+    from sqlalchemy import text
+
     from sheepfold.server.gallery_store import GalleryStore
     from sheepfold.server.storage import Storage
 
@@ -423,5 +425,7 @@ def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, t
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
     storage = Storage(db)
-    assert [status for _, status in GalleryStore(storage).queue()] == ["running"]
+    assert [job.status for job in GalleryStore(storage).queue()] == ["running"]
+    with storage.engine.connect() as c:  # a stop on purpose gives the card's start back
+        assert c.execute(text("SELECT lab_attempts FROM sf_ruleset_versions")).scalar() == 0
     storage.close()
