@@ -104,7 +104,9 @@ def test_publish_then_versions_with_the_token_and_older_versions_stay(make_serve
     assert "token" not in json.dumps(e)
     v1 = entry(srv, "short-wool", 1)
     assert v1["rules"]["wool"] == 12 and v1["options"] == {"wool": 12} and "token" not in v1
-    assert v1["lab"]["status"] == "queued" and v1["lab"]["position_in_queue"] >= 1
+    # one card per rule set waits: version 2's took the place of version 1's
+    assert v1["lab"]["status"] == "skipped" and "version 2 took its place" in v1["lab"]["message"]
+    assert e["lab"]["status"] == "queued" and e["lab"]["position_in_queue"] >= 1
     assert srv.http.get(f"/api/gallery/{GAME}/short-wool/9").status_code == 404
     assert srv.http.get(f"/api/gallery/{GAME}/nothing").status_code == 404
     assert srv.http.get("/api/gallery/chess").status_code == 404
@@ -340,8 +342,8 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     second.stop()
     storage = Storage(db)  # as if a server had stopped in the middle of v2's card
     store = GalleryStore(storage)
-    [(vid, _)] = store.queue()
-    store.set_lab(vid, status="running", progress=0.5)
+    [job] = store.queue()
+    store.set_lab(job.id, status="running", progress=0.5)
     storage.close()
 
     # a budget spent by any second chunk of games: the resumed card is capped, and says so
@@ -394,6 +396,8 @@ def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, t
     import os
     import sys
 
+    from sqlalchemy import text
+
     from sheepfold.server.gallery_store import GalleryStore
     from sheepfold.server.storage import Storage
 
@@ -421,5 +425,7 @@ def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, t
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed and reaped
     storage = Storage(db)
-    assert [status for _, status in GalleryStore(storage).queue()] == ["running"]
+    assert [job.status for job in GalleryStore(storage).queue()] == ["running"]
+    with storage.engine.connect() as c:  # a stop on purpose gives the card's start back
+        assert c.execute(text("SELECT lab_attempts FROM sf_ruleset_versions")).scalar() == 0
     storage.close()

@@ -24,8 +24,9 @@ from sheepfold.server.tables import TableManager
 SERVING = re.compile(r"serving at http://[^\s/]+:(\d+)/")
 
 
-def start_server(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
-    """`sheepfold serve --port 0` on ``db``: the process, and the port it printed."""
+def start_server(db: str, name: str, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """`sheepfold serve --port 0` on ``db`` (and ``extra`` options): the process, and the port
+    it printed."""
     log_path = f"{db}.{name}.log"
     log = open(log_path, "wb")
     proc = subprocess.Popen(
@@ -46,6 +47,7 @@ def start_server(db: str, name: str) -> tuple[subprocess.Popen[str], int]:
             "--no-limits",  # ten clients on one address play as fast as they can
             "--race-timeout",
             "0.3",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=log,

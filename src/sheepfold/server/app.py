@@ -419,7 +419,7 @@ def _add_api(
         t = table_or_404(table_id)
         manager().limits["join"].take(client_of(request))
         try:
-            seat, token = t.take_seat(req.name.strip() or "player", req.seat)
+            seat, token = t.take_seat(req.name.strip() or "player", req.seat, client_of(request))
         except SheepfoldError as e:
             raise HTTPException(409, str(e)) from None
         # the seat link: the token in the fragment, which browsers never send to a server

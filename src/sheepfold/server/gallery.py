@@ -12,17 +12,17 @@ their lab card (docs/gallery.md; the contract the pages rely on: docs/gallery.md
 Everything a stranger sends is bounded and checked before it is stored: the body's size, each
 text's length, no control characters, and the rules by the game's own model (the messages of
 ``sheepfold rules check``). Texts are stored and sent back as given: the pages show them with
-``textContent``, and no page is made with them on the server. Publishing is rate-limited per
-client, with caps of rule sets per client per day, of versions per rule set and of cards
-waiting in the lab queue (server/gallery_lab.py).
+``textContent``, and no page is made with them on the server.
+
+This module holds the request models, the entries and the browsing routes; publishing, with its
+rate limit and caps (per client per day, per rule set, in the lab queue), is in
+``gallery_publish.py``; votes, one per person and rule set, in ``gallery_votes.py``; the lab
+queue in ``gallery_lab.py`` and the rows in ``gallery_store.py``.
 """
 
 from __future__ import annotations
 
-import hmac
 import re
-import secrets
-import time
 import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -30,11 +30,9 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from sqlalchemy.exc import IntegrityError
 
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
-from sheepfold.server.seating import token_hash
 from sheepfold.server.texts import text_problem
 
 if TYPE_CHECKING:
@@ -165,7 +163,7 @@ class Gallery:
 
     def entries(self, game: str, versions: list[Version]) -> list[dict[str, Any]]:
         counts, votes = self.counts(game), self.store.votes(game)
-        queue = [vid for vid, status in self.store.queue() if status == "queued"]
+        queue = self.lab.order()  # the waiting cards, the next first
         return [self.entry(v, counts, votes, queue) for v in versions]
 
     def entry(
@@ -262,124 +260,82 @@ def _matches(e: dict[str, Any], q: str) -> bool:
 
 # -- the API ---------------------------------------------------------------------------------
 def add_gallery_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
+    """Every route of the gallery: publishing (server/gallery_publish.py), browsing, votes
+    (server/gallery_votes.py) and the pages."""
+    # imported here: those modules build on this one's models and entries
+    from sheepfold.server.gallery_publish import add_publish_api
+    from sheepfold.server.gallery_votes import add_vote_api
+
+    add_publish_api(app, gallery)
+    _add_browse_api(app, gallery)
+    add_vote_api(app, gallery)
+    _add_pages(app)
+
+
+def known(game: str) -> str:
+    """``game``, if the server knows it (404 naming the games if not)."""
     from sheepfold.games import GAME_NAMES
-    from sheepfold.server.app import STATIC, client_of
 
-    def known(game: str) -> str:
-        if game not in GAME_NAMES:
-            raise HTTPException(404, f"no game {game!r} (games: {', '.join(GAME_NAMES)})")
-        return game
+    if game not in GAME_NAMES:
+        raise HTTPException(404, f"no game {game!r} (games: {', '.join(GAME_NAMES)})")
+    return game
 
-    def versions_or_404(game: str, slug: str) -> list[Version]:
-        found = gallery().store.versions(known(game), slug)
-        if not found:
-            raise HTTPException(404, f"no rule set {slug!r} in the {game} gallery")
-        return found
 
-    def check_queue(g: Gallery) -> str:
-        """The new version's lab status: queued; 503 when the queue is full."""
-        cap = g.manager.settings.lab_queue_max
-        waiting = g.lab.waiting()
-        if waiting >= cap:
-            raise HTTPException(
-                503,
-                f"the lab queue is full ({waiting} rule sets wait for their card, at most "
-                f"{cap}): nothing was published; try again in a few minutes",
-            )
-        return "queued"
+def versions_or_404(g: Gallery, game: str, slug: str) -> list[Version]:
+    """Every version of a published rule set, oldest first (404 if there is none)."""
+    found = g.store.versions(known(game), slug)
+    if not found:
+        raise HTTPException(404, f"no rule set {slug!r} in the {game} gallery")
+    return found
 
-    @app.post("/api/gallery/{game}", status_code=201)
-    async def publish(game: str, request: Request) -> dict[str, Any]:
-        g, client = gallery(), client_of(request)
-        known(game)
-        g.manager.limits["publish"].take(client)
-        req: Publish = await _read(request, Publish)
-        options = checked_rules(game, req.rules)
-        st = g.manager.settings
-        mine = g.store.published_since(client, time.time() - DAY)
-        if st.gallery_per_day and mine >= st.gallery_per_day:
-            from sheepfold.server.limits import RateLimited
 
-            raise RateLimited(
-                f"your address published {mine} rule sets in the last 24 hours (at most "
-                f"{st.gallery_per_day}): publish a new version of one of them instead"
-            )
-        values = {**_version_values(game, options, req.description), "client": client}
-        values["lab_status"] = check_queue(g)
-        token = secrets.token_urlsafe(24)
-        meta = {
-            "name": req.name,
-            "author": req.author,
-            "token_hash": token_hash(token),
-            "client": client,
-        }
-        for _ in range(5):  # two publishers of one name at once: the loser takes the next slug
-            slug = g.store.free_slug(game, slugify(req.name))
-            try:
-                g.store.publish(game, slug, meta, dict(values))
-                break
-            except IntegrityError:
-                continue
-        else:
-            raise HTTPException(409, "the name is being published by others right now: try again")
-        g.lab.poke()
-        return {"slug": slug, "version": 1, "token": token, "url": url_of(game, slug)}
+def one_version(g: Gallery, game: str, slug: str, version: int) -> Version:
+    v = g.store.version(known(game), slug, version)
+    if v is None:
+        versions_or_404(g, game, slug)
+        raise HTTPException(404, f"{slug!r} has no version {version}")
+    return v
 
-    @app.post("/api/gallery/{game}/{slug}/versions", status_code=201)
-    async def new_version(game: str, slug: str, request: Request) -> dict[str, Any]:
-        g, client = gallery(), client_of(request)
-        old = versions_or_404(game, slug)
-        g.manager.limits["publish"].take(client)
-        req: NewVersion = await _read(request, NewVersion)
-        if not hmac.compare_digest(token_hash(req.token), old[-1].token_hash):
-            raise HTTPException(403, f"this token does not publish {slug!r}")
-        cap = g.manager.settings.gallery_max_versions
-        if len(old) >= cap:
-            raise HTTPException(
-                409, f"{slug!r} has {len(old)} versions, the most a rule set may have"
-            )
-        options = checked_rules(game, req.rules)
-        description = old[-1].description if req.description is None else req.description
-        values = {**_version_values(game, options, description), "client": client}
-        values["lab_status"] = check_queue(g)
-        number = old[-1].version + 1
-        try:
-            g.store.add_version(old[-1].ruleset_id, number, values)
-        except IntegrityError:
-            raise HTTPException(409, "another version was published just now: try again") from None
-        g.lab.poke()
-        return {"slug": slug, "version": number, "url": url_of(game, slug)}
+
+def browse_query(game: str, q: str, changes: str, sort: str, limit: int) -> list[str]:
+    """The categories a listing asks for, once its parameters are checked (400 naming the
+    parameter)."""
+    cats = categories(known(game))
+    if len(q) > 100:
+        raise HTTPException(400, "q: at most 100 characters")
+    wanted = [c.strip() for c in changes.split(",") if c.strip()]
+    unknown = [c for c in wanted if c not in cats]
+    if unknown:
+        raise HTTPException(
+            400, f"changes: no category {unknown[0]!r} (categories: {', '.join(cats)})"
+        )
+    if sort not in SORTS:
+        raise HTTPException(400, f"sort: {sort!r} is not one of {', '.join(SORTS)}")
+    if not 1 <= limit <= 200:
+        raise HTTPException(400, "limit: from 1 to 200")
+    return wanted
+
+
+def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
+    """The listing, a rule set, one version, and a card's plot."""
 
     @app.get("/api/gallery/{game}")
     async def browse(
         game: str, q: str = "", changes: str = "", sort: str = "newest", limit: int = 50
     ) -> dict[str, Any]:
         g = gallery()
-        cats = categories(known(game))
-        if len(q) > 100:
-            raise HTTPException(400, "q: at most 100 characters")
-        wanted = [c.strip() for c in changes.split(",") if c.strip()]
-        unknown = [c for c in wanted if c not in cats]
-        if unknown:
-            raise HTTPException(
-                400, f"changes: no category {unknown[0]!r} (categories: {', '.join(cats)})"
-            )
-        if sort not in SORTS:
-            raise HTTPException(400, f"sort: {sort!r} is not one of {', '.join(SORTS)}")
-        if not 1 <= limit <= 200:
-            raise HTTPException(400, "limit: from 1 to 200")
-        found = g.entries(game, g.store.latest(game))
+        wanted = browse_query(game, q, changes, sort, limit)
         found = [
             e
-            for e in found
+            for e in g.entries(game, g.store.latest(game))
             if (not q.strip() or _matches(e, q.strip())) and all(c in e["changes"] for c in wanted)
         ]
-        return {"entries": sort_entries(found, sort)[:limit], "categories": cats}
+        return {"entries": sort_entries(found, sort)[:limit], "categories": categories(game)}
 
     @app.get("/api/gallery/{game}/{slug}")
     async def ruleset(game: str, slug: str) -> dict[str, Any]:
         g = gallery()
-        found = versions_or_404(game, slug)
+        found = versions_or_404(g, game, slug)
         entry = g.entries(game, [found[-1]])[0]
         entry["versions"] = [
             {"version": v.version, "created": v.created, "description": v.description}
@@ -387,19 +343,12 @@ def add_gallery_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
         ]
         return entry
 
-    def one_version(game: str, slug: str, version: int) -> Version:
-        v = gallery().store.version(known(game), slug, version)
-        if v is None:
-            versions_or_404(game, slug)
-            raise HTTPException(404, f"{slug!r} has no version {version}")
-        return v
-
     @app.get("/api/gallery/{game}/{slug}/{version}")
     async def ruleset_version(game: str, slug: str, version: int) -> dict[str, Any]:
         from sheepfold.games import parse_rules
 
         g = gallery()
-        v = one_version(game, slug, version)
+        v = one_version(g, game, slug, version)
         entry = g.entries(game, [v])[0]
         entry["rules"] = parse_rules(game, v.rules).model_dump(mode="json")
         entry["options"] = v.rules
@@ -407,30 +356,16 @@ def add_gallery_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
 
     @app.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
     async def plot(game: str, slug: str, version: int) -> Response:
-        v = one_version(game, slug, version)
-        svg = gallery().store.plot(v.id) if v.has_plot else None
+        g = gallery()
+        v = one_version(g, game, slug, version)
+        svg = g.store.plot(v.id) if v.has_plot else None
         if svg is None:
             raise HTTPException(404, f"the lab card of {slug!r} version {version} is not ready")
         return Response(svg, media_type="image/svg+xml")
 
-    @app.post("/api/tables/{table_id}/vote")
-    async def vote(table_id: str, req: Vote, request: Request) -> dict[str, Any]:
-        g = gallery()
-        t = g.manager.get(table_id)
-        if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        g.manager.limits["join"].take(client_of(request))
-        house = t.config.get("gallery")
-        if not isinstance(house, dict):
-            raise HTTPException(400, "this table was not played with a gallery rule set")
-        seat = t.seat_of_token(req.token)
-        if seat is None:
-            raise HTTPException(403, "this token holds no seat at this table")
-        if not (t.finished() and not t.dirty):
-            raise HTTPException(409, "the game is not over yet: vote when it ends")
-        g.store.vote(t.id, seat, house, req.again, t.name)
-        yes, total = g.store.votes(t.name).get((house["slug"], house["version"]), (0, 0))
-        return {"votes_yes": yes, "votes_total": total}
+
+def _add_pages(app: FastAPI) -> None:
+    from sheepfold.server.app import STATIC
 
     @app.get("/gallery", include_in_schema=False)
     async def gallery_page() -> FileResponse:

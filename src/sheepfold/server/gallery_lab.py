@@ -1,13 +1,20 @@
 """The gallery's lab cards, computed in the background: a queue kept in the database, worked
 through by ``Settings.lab_workers`` workers (one by default), each card in a process of its own.
 
-The queue is the versions whose ``lab_status`` is ``queued`` or ``running`` (oldest first): a
-publish adds one, a restart finds them all again (a card left ``running`` by a stopped server
-is queued again and computed from the start). A worker runs ``python -m sheepfold.lab.card``
-(niced, one core) with the job on its standard input and reads the card's JSON lines as they
-come: progress is written to the database after every chunk of games, then the card and its
-plot, or why it failed. The event loop only waits on the process's pipes: the tables never wait
-for a card, and a card that outlives ``lab_seconds * 2 + 300`` s is stopped and marked failed.
+The queue is the versions whose ``lab_status`` is ``queued`` or ``running``: a publish adds one,
+a restart finds them all again. The next card is taken round-robin across the addresses that
+published them (:func:`fair_order`): a flood from a few addresses waits behind everyone else's
+first card. A card left ``running`` by a server that died is queued again and computed from the
+start, once: a server that dies again while it runs leaves it ``failed``, saying so (the starts
+are counted in the database; a server stopped on purpose gives its start back).
+
+A worker runs ``python -m sheepfold.lab.card`` (niced, one core) with the job on its standard
+input and reads the card's JSON lines as they come: progress is written to the database after
+every chunk of games, then the card and its plot, or why it failed. The event loop only waits on
+the process's pipes: the tables never wait for a card, and a card that outlives ``lab_seconds *
+2 + 300`` s is stopped and marked failed. The card's process leads a process group of its own,
+killed with it, and asks Linux to kill it when the server dies (``PR_SET_PDEATHSIG``): a kill
+-9 of the server leaves no card computing for nobody.
 
 The server may not import the lab (tests/test_layering.py): the card's process does.
 """
@@ -19,12 +26,14 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sheepfold.server.gallery_store import GalleryStore
+    from sheepfold.server.gallery_store import GalleryStore, Job
     from sheepfold.server.tables import Settings
 
 log = logging.getLogger("sheepfold.server")
@@ -35,6 +44,40 @@ _SRC = str(Path(__file__).resolve().parents[2])
 ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 #: one line of the card's output at most (the last one holds the SVG plot)
 MAX_LINE = 1 << 22
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def fair_order(jobs: Sequence[Job]) -> list[Job]:
+    """The open jobs in the order they are served: round-robin across the addresses that
+    published them. A job's round is how many jobs its address has before it (a running one
+    included); each round in the order the jobs were queued."""
+    seen: dict[str, int] = {}
+    ranked = []
+    for i, job in enumerate(jobs):  # ``jobs`` come in the order they were queued
+        rank = seen.get(job.client, 0)
+        seen[job.client] = rank + 1
+        ranked.append((rank, i, job))
+    return [job for _, _, job in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+def die_with_parent() -> Callable[[], None]:
+    """A ``preexec_fn`` for a child that Linux kills (SIGKILL) when its parent dies. The signal
+    follows the thread that forked the child: call it on a thread that lives as long as the
+    server (the event loop's). Elsewhere than Linux: nothing (the process group still goes)."""
+    parent = os.getpid()
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return lambda: None
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os._exit(1)
+
+    return preexec
 
 
 class LabQueue:
@@ -47,19 +90,34 @@ class LabQueue:
         self.tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        """Queue again what a stopped server left running; start the workers."""
+        """Queue again (once) what a stopped server left running; start the workers."""
         try:
-            if any(status == "running" for _, status in self.store.queue()):
-                n = self.store.requeue_running()
-                log.info("gallery: %d lab card(s) left running are queued again", n)
+            if any(job.status == "running" for job in self.store.queue()):
+                again, failed = self.store.requeue_running()
+                log.info(
+                    "gallery: %d lab card(s) left running are queued again, %d failed (the "
+                    "server stopped twice while computing them)",
+                    again,
+                    failed,
+                )
         except Exception as e:  # a read-only database: the server serves; /healthz tells
             log.error("gallery: the lab queue cannot be resumed: %s", e)
         loop = asyncio.get_event_loop()
         self.tasks = [loop.create_task(self._worker()) for _ in range(self.settings.lab_workers)]
 
+    def order(self) -> list[int]:
+        """The waiting jobs (no worker holds them yet), the next first."""
+        return [j.id for j in fair_order(self.store.queue()) if j.id not in self.busy]
+
     def waiting(self) -> int:
         """Jobs in the queue that no worker holds yet."""
-        return sum(1 for vid, _ in self.store.queue() if vid not in self.busy)
+        return len(self.order())
+
+    def waiting_of(self, client: str, but_ruleset: int | None = None) -> int:
+        """The open jobs (waiting or running) published from ``client``, leaving out those of
+        ``but_ruleset`` (a new version takes their place)."""
+        jobs = self.store.queue()
+        return sum(1 for j in jobs if j.client == client and j.ruleset_id != but_ruleset)
 
     def poke(self) -> None:
         """A job was queued."""
@@ -67,21 +125,25 @@ class LabQueue:
 
     async def close(self) -> None:
         """Stop the workers and their processes; their jobs stay ``running`` in the database,
-        so the next start queues them again."""
+        so the next start queues them again, and their start is given back (a stop on purpose
+        is not the card's failure)."""
+        running = set(self.busy)
         for t in self.tasks:
             t.cancel()
         for p in list(self.procs):
-            with contextlib.suppress(ProcessLookupError):
-                p.kill()
+            _kill(p)
         for t in self.tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        for vid in running:
+            with contextlib.suppress(Exception):  # the database is gone: the start counts
+                self.store.started(vid, -1)
 
     async def _worker(self) -> None:
         while True:
             self.wake.clear()
             try:
-                todo = [vid for vid, _ in self.store.queue() if vid not in self.busy]
+                todo = self.order()
             except Exception as e:  # the database does not answer: wait for the next publish
                 log.error("gallery: the lab queue cannot be read: %s", e)
                 todo = []
@@ -120,6 +182,7 @@ class LabQueue:
         if spec is None:
             return
         self.store.set_lab(vid, status="running", progress=0.0, message=None)
+        self.store.started(vid)
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")]),
@@ -134,6 +197,8 @@ class LabQueue:
             stderr=asyncio.subprocess.PIPE,
             env=env,
             limit=MAX_LINE,
+            process_group=0,  # its own group, killed whole
+            preexec_fn=die_with_parent(),  # forked by the event loop's thread: the server's life
         )
         self.procs.add(proc)
         errors = asyncio.get_event_loop().create_task(_tail(proc.stderr))
@@ -201,10 +266,19 @@ async def _stop(proc: asyncio.subprocess.Process, errors: asyncio.Task[str]) -> 
     """Kill a card's process and read its pipes to their end, so that its transport is closed
     before the event loop is (a server that stops while a card runs)."""
     errors.cancel()
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
+    _kill(proc)
     with contextlib.suppress(Exception):
         await proc.communicate()
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    """SIGKILL to a card's process group (the process and anything it started)."""
+    if proc.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
 
 
 async def _tail(stream: asyncio.StreamReader | None, keep: int = 2000) -> str:

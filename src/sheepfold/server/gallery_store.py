@@ -6,11 +6,14 @@ the others, so that every database the server opens has them):
 - ``sf_ruleset_versions``: every version of every rule set (older versions stay forever): its
   rules (options, validated before they are stored), description, the categories and lines in
   words of what it changes, and its lab card: status, progress, the card and its SVG plot, and
-  when it was queued (the queue is these rows: a restart loses nothing);
-- ``sf_votes``: one vote per seat of a finished table played with a gallery rule set.
+  when it was queued, and how many times it was started (the queue is these rows: a restart
+  loses nothing);
+- ``sf_votes``: one vote per person (the client address that held the seat) and rule set, from
+  a finished table played with it: a later vote replaces the earlier one.
 
-Created by ``metadata.create_all`` like the other tables: nothing to migrate. Everything here
-is text stored as given: the pages put it in with ``textContent``, never as HTML.
+Created by ``metadata.create_all`` like the other tables; a column added since is added to an
+older database when it is opened (``storage.py``). Everything here is text stored as given: the
+pages put it in with ``textContent``, never as HTML.
 """
 
 from __future__ import annotations
@@ -19,11 +22,24 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, func, insert, select, update
+from sqlalchemy import Integer, delete, func, insert, select, update
 
 from sheepfold.server.storage import Storage, rulesets_t, versions_t, votes_t
 
 LAB_OPEN = ("queued", "running")
+#: a card a dead server left running is started again at most this many times in all
+MAX_STARTS = 2
+STOPPED_TWICE = "the server stopped twice while computing this card: it is not started again"
+
+
+@dataclass(frozen=True)
+class Job:
+    """An open lab job: its version, status, the address that published it, its rule set."""
+
+    id: int
+    status: str
+    client: str
+    ruleset_id: int
 
 
 @dataclass
@@ -116,12 +132,24 @@ class GalleryStore:
             c.execute(insert(versions_t).values(ruleset_id=rid, version=1, **_new(version, now)))
 
     def add_version(self, ruleset_id: int, number: int, version: dict[str, Any]) -> None:
+        """A new version; its card takes the place of an older version's card still queued
+        (that one is ``skipped``, saying so): one queued card per rule set at most."""
         with self.storage.transaction() as c:
-            c.execute(
-                insert(versions_t).values(
-                    ruleset_id=ruleset_id, version=number, **_new(version, time.time())
+            row = _new(version, time.time())
+            if row["lab_status"] == "queued":
+                c.execute(
+                    update(versions_t)
+                    .where(
+                        versions_t.c.ruleset_id == ruleset_id, versions_t.c.lab_status == "queued"
+                    )
+                    .values(
+                        lab_status="skipped",
+                        lab_queued=None,
+                        lab_message=f"not computed: version {number} took its place in the lab "
+                        "queue",
+                    )
                 )
-            )
+            c.execute(insert(versions_t).values(ruleset_id=ruleset_id, version=number, **row))
 
     # -- reading ----------------------------------------------------------------------------
     def versions(self, game: str, slug: str) -> list[Version]:
@@ -167,37 +195,60 @@ class GalleryStore:
                 select(versions_t.c.lab_plot).where(versions_t.c.id == version_id)
             ).scalar()
 
-    def published_since(self, client: str, since: float) -> int:
-        """Rule sets ``client`` published since ``since`` (the per-day cap)."""
+    def published_since(self, client: str, since: float) -> list[float]:
+        """When ``client`` published each version since ``since``, oldest first: new rule sets
+        (their version 1) and new versions alike count toward the per-day cap."""
+        q = (
+            select(versions_t.c.created)
+            .where(versions_t.c.client == client, versions_t.c.created >= since)
+            .order_by(versions_t.c.created)
+        )
         with self.engine.connect() as c:
-            return int(
-                c.execute(
-                    select(func.count())
-                    .select_from(rulesets_t)
-                    .where(rulesets_t.c.client == client, rulesets_t.c.created >= since)
-                ).scalar()
-                or 0
-            )
+            return [float(t) for t in c.execute(q).scalars()]
 
     # -- the lab queue ------------------------------------------------------------------------
-    def queue(self) -> list[tuple[int, str]]:
-        """The open lab jobs, in the order they were queued: (version id, status)."""
+    def queue(self) -> list[Job]:
+        """The open lab jobs, in the order they were queued (``gallery_lab.fair_order`` says
+        which is next)."""
         q = (
-            select(versions_t.c.id, versions_t.c.lab_status)
+            select(
+                versions_t.c.id,
+                versions_t.c.lab_status,
+                versions_t.c.client,
+                versions_t.c.ruleset_id,
+            )
             .where(versions_t.c.lab_status.in_(LAB_OPEN))
             .order_by(versions_t.c.lab_queued, versions_t.c.id)
         )
         with self.engine.connect() as c:
-            return [(r.id, r.lab_status) for r in c.execute(q)]
+            return [Job(r.id, r.lab_status, r.client, r.ruleset_id) for r in c.execute(q)]
 
-    def requeue_running(self) -> int:
-        """Start-up: a job left running by a stopped server is queued again (first in line)."""
+    def requeue_running(self) -> tuple[int, int]:
+        """Start-up: a job left running by a stopped server is queued again, once: one the
+        server had already started :data:`MAX_STARTS` times is failed, saying so. (queued
+        again, failed)."""
+        running = versions_t.c.lab_status == "running"
+        spent = versions_t.c.lab_attempts >= MAX_STARTS
         with self.storage.transaction() as c:
-            return c.execute(
+            failed = c.execute(
                 update(versions_t)
-                .where(versions_t.c.lab_status == "running")
-                .values(lab_status="queued", lab_progress=0.0)
+                .where(running, spent)
+                .values(lab_status="failed", lab_message=STOPPED_TWICE)
             ).rowcount
+            again = c.execute(
+                update(versions_t).where(running).values(lab_status="queued", lab_progress=0.0)
+            ).rowcount
+        return again, failed
+
+    def started(self, version_id: int, step: int = 1) -> None:
+        """A card's process starts (``step`` 1: one more start counted), or a server stopping
+        on purpose gives its start back (-1: that stop is not the card's failure)."""
+        with self.storage.transaction() as c:
+            c.execute(
+                update(versions_t)
+                .where(versions_t.c.id == version_id)
+                .values(lab_attempts=versions_t.c.lab_attempts + step)
+            )
 
     def lab_job(self, version_id: int) -> Version | None:
         with self.engine.connect() as c:
@@ -205,7 +256,8 @@ class GalleryStore:
         return _version(r) if r else None
 
     def set_lab(self, version_id: int, **values: Any) -> None:
-        """Update a lab job's fields (``status``, ``progress``, ``message``, ``card``, ``plot``)."""
+        """Update a lab job's fields (``status``, ``progress``, ``message``, ``card``, ``plot``,
+        ``attempts``)."""
         with self.storage.transaction() as c:
             c.execute(
                 update(versions_t)
@@ -214,30 +266,34 @@ class GalleryStore:
             )
 
     # -- votes ----------------------------------------------------------------------------------
-    def vote(self, table_id: str, seat: int, house: dict[str, Any], again: bool, game: str) -> None:
-        """A seat's vote on a table's rule set (a second vote of the seat replaces the first)."""
+    def vote(
+        self, table_id: str, seat: int, person: str, house: dict[str, Any], again: bool, game: str
+    ) -> None:
+        """A person's vote on a rule set (``person``: the client address that held the seat),
+        from a seat of a finished table: it replaces every earlier vote of that person on any
+        version of the rule set, and any earlier vote of that seat."""
+        slug = house["slug"]
         with self.storage.transaction() as c:
-            found = c.execute(
-                select(votes_t.c.seat).where(votes_t.c.table_id == table_id, votes_t.c.seat == seat)
-            ).first()
-            if found:
-                c.execute(
-                    update(votes_t)
-                    .where(votes_t.c.table_id == table_id, votes_t.c.seat == seat)
-                    .values(again=again, created=time.time())
+            c.execute(
+                delete(votes_t).where(
+                    (votes_t.c.game == game)
+                    & (votes_t.c.slug == slug)
+                    & (votes_t.c.client == person)
+                    | (votes_t.c.table_id == table_id) & (votes_t.c.seat == seat)
                 )
-            else:
-                c.execute(
-                    insert(votes_t).values(
-                        table_id=table_id,
-                        seat=seat,
-                        game=game,
-                        slug=house["slug"],
-                        version=int(house["version"]),
-                        again=again,
-                        created=time.time(),
-                    )
+            )
+            c.execute(
+                insert(votes_t).values(
+                    table_id=table_id,
+                    seat=seat,
+                    game=game,
+                    slug=slug,
+                    version=int(house["version"]),
+                    again=again,
+                    created=time.time(),
+                    client=person,
                 )
+            )
 
     def votes(self, game: str) -> dict[tuple[str, int], tuple[int, int]]:
         """(slug, version) -> (yes, total) for every voted version of ``game``."""

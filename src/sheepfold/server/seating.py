@@ -39,6 +39,7 @@ class Seat:
     bot_obj: Any = None
     leave_timer: asyncio.TimerHandle | None = None
     stand_in: str | None = None  # the bot playing for its absent person (kept in memory)
+    client: str | None = None  # the client address that took the seat (the gallery's votes)
 
     @property
     def bot_spec(self) -> str | None:
@@ -46,7 +47,7 @@ class Seat:
         return self.bot if self.kind == "bot" else self.stand_in
 
     def row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash)
+        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash, self.client)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -65,7 +66,9 @@ class Seating:
 
     def __init__(self, table: Table, rows: Sequence[SeatRow]) -> None:
         self.table = table
-        self.seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in rows]
+        self.seats = [
+            Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, client=s.client) for s in rows
+        ]
 
     def who(self, seat: int) -> str:
         s = self.seats[seat]
@@ -152,8 +155,11 @@ class Seating:
         self.table.bots.task_key = None
 
     # -- sitting down and leaving ------------------------------------------------------------
-    def take_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """A person sits down: returns (seat, secret token). SheepfoldError if no seat is free."""
+    def take_seat(
+        self, name: str, seat: int | None = None, client: str | None = None
+    ) -> tuple[int, str]:
+        """A person sits down (from the address ``client``, kept with the seat): returns (seat,
+        secret token). SheepfoldError if no seat is free."""
         t = self.table
         free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
         if seat is not None:
@@ -164,9 +170,9 @@ class Seating:
             raise SheepfoldError("every seat at this table is taken: you can watch")
         s = free[0]
         token = secrets.token_urlsafe(24)
-        new = Seat(s.seat, "human", name, None, token_hash(token))
+        new = Seat(s.seat, "human", name, None, token_hash(token), client=client)
         t.manager.storage.update_seat(t.id, new.row())
-        s.name, s.token_hash = name, new.token_hash
+        s.name, s.token_hash, s.client = name, new.token_hash, client
         t.broadcast()
         return s.seat, token
 
@@ -184,6 +190,7 @@ class Seating:
             c.seat = None
         s.conns.clear()
         s.kind, s.name, s.bot, s.token_hash, s.bot_obj = new.kind, new.name, new.bot, None, None
+        s.client = None
         s.stand_in = None
         if s.leave_timer is not None:
             s.leave_timer.cancel()

@@ -15,8 +15,10 @@ the same database: their tables are declared here, their reads and writes are in
 
 The seed is stored as decimal text (the server's seeds have 129 bits: more than any SQL integer
 holds); a database written before that, with a BIGINT ``seed`` column, is migrated when it is
-opened. Reading never trusts a row: a table whose row cannot be read comes back with its
-``damage`` said in words (the server quarantines it, ``sheepfold db check`` names it).
+opened; a column declared after a database was made (a seat's client address, a lab card's
+attempts) is added to it when it is opened. Reading never trusts a row: a table whose row
+cannot be read comes back with its ``damage`` said in words (the server quarantines it,
+``sheepfold db check`` names it).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ seats_t = Table(
     Column("name", String(64), nullable=True),  # None: a free human seat
     Column("bot", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    Column("client", String(64), nullable=True),  # the address that took it (gallery votes)
 )
 
 actions_t = Table(
@@ -129,6 +132,8 @@ versions_t = Table(
     Column("lab_message", Text, nullable=True),
     Column("lab_card", JSON, nullable=True),
     Column("lab_plot", Text, nullable=True),
+    # the card's starts: a card a dead server left running resumes once (server/gallery_lab.py)
+    Column("lab_attempts", Integer, nullable=False, default=0, server_default="0"),
     UniqueConstraint("ruleset_id", "version", name="uq_sf_versions_ruleset_version"),
 )
 
@@ -142,6 +147,7 @@ votes_t = Table(
     Column("version", Integer, nullable=False),
     Column("again", Boolean, nullable=False),
     Column("created", Float, nullable=False),
+    Column("client", String(64), nullable=True),  # the voter: the address that held the seat
 )
 
 
@@ -152,6 +158,7 @@ class SeatRow:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    client: str | None = None  # the client address that took the seat (None: free, a bot)
 
 
 @dataclass
@@ -197,6 +204,7 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
         _migrate_seed_to_text(self.engine)
+        _add_missing_columns(self.engine)
         self._inode = os.stat(self.path).st_ino if self.path else None
         self._writer: Any = None  # one connection kept for the hot path (appending actions)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
@@ -247,6 +255,7 @@ class Storage:
                         "name": s.name,
                         "bot": s.bot,
                         "token_hash": s.token_hash,
+                        "client": s.client,
                     }
                     for s in row.seats
                 ],
@@ -301,7 +310,13 @@ class Storage:
             c.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
-                .values(kind=seat.kind, name=seat.name, bot=seat.bot, token_hash=seat.token_hash)
+                .values(
+                    kind=seat.kind,
+                    name=seat.name,
+                    bot=seat.bot,
+                    token_hash=seat.token_hash,
+                    client=seat.client,
+                )
             )
 
     # -- reads -------------------------------------------------------------------------------
@@ -327,7 +342,7 @@ class Storage:
             for r in c.execute(q_seats.order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
                     rows[r.table_id].seats.append(
-                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash)
+                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash, r.client)
                     )
             for r in c.execute(q_actions.order_by(actions_t.c.table_id, actions_t.c.idx)):
                 row = rows.get(r.table_id)
@@ -427,6 +442,25 @@ def _migrate_seed_to_text(engine: Engine) -> None:
         c.execute(text("UPDATE sf_tables SET seed_text = CAST(seed AS VARCHAR(64))"))
         c.execute(text("ALTER TABLE sf_tables DROP COLUMN seed"))
         c.execute(text("ALTER TABLE sf_tables RENAME COLUMN seed_text TO seed"))
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """A database written before a column was declared gets it (``create_all`` makes missing
+    tables, not missing columns): each added empty, or with its server default."""
+    found = inspect(engine)
+    for table in metadata.sorted_tables:
+        have = {c["name"] for c in found.get_columns(table.name)}
+        for col in (c for c in table.columns if c.name not in have):
+            sql = (
+                f"ALTER TABLE {table.name} ADD COLUMN {col.name} {col.type.compile(engine.dialect)}"
+            )
+            default = getattr(col.server_default, "arg", None)
+            if default is not None:
+                sql += f" DEFAULT {default}"
+            if not col.nullable:
+                sql += " NOT NULL"
+            with engine.begin() as c:
+                c.execute(text(sql))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

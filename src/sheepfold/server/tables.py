@@ -111,6 +111,7 @@ class Settings:
     gallery_max_versions: int = 50  # versions of one rule set
     lab_workers: int = 1  # cards computed at once, each in its own process (0: none)
     lab_queue_max: int = 50  # cards waiting at most: a publish beyond is refused (503)
+    lab_queue_per_client: int = 3  # cards of one address waiting at most (429 beyond; 0: any)
     lab_games: int = 2000  # games a side (rulebook and rule set, the same seeds)
     lab_seconds: float = 60.0  # a card's time budget: it is capped (and says so) after it
     lab_exact_limit: int = 200_000  # Shave a Sheep: positions the exact figures may take
@@ -129,6 +130,7 @@ class Settings:
             lobby_rate=off,
             max_open_tables=0,
             gallery_per_day=0,
+            lab_queue_per_client=0,
             **kw,
         )
 
@@ -233,8 +235,10 @@ class Table:
     def detach(self, conn: Conn) -> None:
         self.seating.detach(conn)
 
-    def take_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        return self.seating.take_seat(name, seat)
+    def take_seat(
+        self, name: str, seat: int | None = None, client: str | None = None
+    ) -> tuple[int, str]:
+        return self.seating.take_seat(name, seat, client)
 
     def leave(self, seat: int) -> None:
         self.seating.leave(seat)
