@@ -54,6 +54,11 @@ class GameInfo:
     information, the utility); a game's own ``info`` (:meth:`Game.derive_info`) adds the sizes
     its rules give, from the true bounds of its :class:`~sheepfold.core.registry.GameSpec`.
     ``tests/test_game_facts.py`` compares what every adapter declares with it.
+
+    >>> from sheepfold import make
+    >>> info = make("dolly-crush", players=2).info  # the printed cards: 1 swap, or 4 (a breed)
+    >>> info.perfect_information, info.max_game_length  # (4 cards + 4 swaps) + (4 + 16)
+    (True, 28)
     """
 
     name: str
