@@ -76,10 +76,10 @@ def test_the_lab_runs_it_on_the_engine_and_writes_its_rows(tmp_path) -> None:  #
         assert r["game"] == "pig-pen" and r["engine"] == "engine" and r["decisions"] > 0
         assert max(r["scores"]) >= 20 or r["length"] == 40 * 2
         assert r["standings"][-1] == r["scores"] and not r["truncated"]
-    from sheepfold.lab.metrics import summarize
+    from sheepfold.lab.metrics import _finished, evaluate, game_arrays
 
-    metrics = summarize(table2)  # the metrics are computed for it like for any game
-    assert metrics["games"] == metrics["finished"] == 24 and len(metrics["metrics"]) > 10
+    d = game_arrays(table2)  # the metrics are computed for it like for any game
+    assert d["G"] == int(_finished(d).sum()) == 24 and len(evaluate(d, 0)) > 10
     # a row turns back into a record that replays to the game the row holds
     rec = record_of(job2, 7)
     back = replay(json.loads(json.dumps(rec)))

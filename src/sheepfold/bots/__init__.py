@@ -144,12 +144,6 @@ def kernels_of(names: list[str] | None = None) -> list[str]:
     return list(out)
 
 
-def bot_limits(game: str, name: str) -> dict[str, tuple[float, float]]:
-    """The options a server accepts for this bot, with their bounds."""
-    _load_all()
-    return dict(_LIMITS.get((game, name), {}))
-
-
 def check_options(game: str, spec: str) -> str:
     """``spec`` (``expert:iterations=2000,time=0.5``) if its bot exists for ``game`` and every
     option is one its limits declare, within bounds; else SheepfoldError (no such bot) or

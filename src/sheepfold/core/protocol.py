@@ -22,8 +22,8 @@ import abc
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from dataclasses import dataclass, replace
+from typing import Any, TypeAlias
 
 Seat: TypeAlias = int
 Action: TypeAlias = int
@@ -47,17 +47,40 @@ class RulesError(SheepfoldError):
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Metadata of a game, as data (cf. OpenSpiel's GameType / GameInfo)."""
+    """A game's facts, as data (cf. OpenSpiel's GameType / GameInfo): the one source that the
+    adapters (OpenSpiel, PettingZoo, Gymnasium), the lab and the front ends declare.
+
+    A game class sets the facts that hold for every game it makes (the name, the players, the
+    information, the utility); a game's own ``info`` (:meth:`Game.derive_info`) adds the sizes
+    its rules give, from the true bounds of its :class:`~sheepfold.core.registry.GameSpec`.
+    ``tests/test_game_facts.py`` compares what every adapter declares with it.
+
+    >>> from sheepfold import make
+    >>> info = make("dolly-crush", players=2).info  # the printed cards: 1 swap, or 4 (a breed)
+    >>> info.perfect_information, info.max_game_length  # (4 cards + 4 swaps) + (4 + 16)
+    (True, 28)
+    """
 
     name: str
     title: str
     min_players: int
     max_players: int
+    #: action ids ``0 .. num_distinct_actions - 1`` (decisions)
     num_distinct_actions: int
+    #: the most outcomes at one chance node
     max_chance_outcomes: int
+    #: the most decisions in one game (0: no bound, a game that may never end)
     max_game_length: int
+    #: every seat sees every decision and chance outcome as it happens (OpenSpiel's meaning:
+    #: a deck's order is no hidden information, since each draw is a chance node)
     perfect_information: bool
     description: str = ""
+    #: the most chance events in one game (0: no bound)
+    max_chance_nodes: int = 0
+    #: the returns (:meth:`State.returns`): win shares, 0 to 1, summing to 1 (constant-sum)
+    min_utility: float = 0.0
+    max_utility: float = 1.0
+    utility_sum: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -83,7 +106,8 @@ class Outcome:
 class Game(abc.ABC):
     """A game with fixed rules and a fixed number of players. Immutable."""
 
-    info: ClassVar[GameInfo]
+    #: the class's facts; a game's own follow its rules (:meth:`derive_info`)
+    info: GameInfo
 
     def __init__(self, num_players: int, rules: Any) -> None:
         if not self.info.min_players <= num_players <= self.info.max_players:
@@ -108,6 +132,24 @@ class Game(abc.ABC):
 
         This is how a fair bot searches: it sees only ``observe(seat)`` and imagines the rest.
         """
+
+    def derive_info(self, num_distinct_actions: int) -> GameInfo:
+        """This game's facts: its class's, with the sizes its rules give (a game's
+        ``__init__`` ends with ``self.info = self.derive_info(...)``). The lengths and the
+        chance outcomes are its spec's true bounds (:class:`~sheepfold.core.registry.GameSpec`'s
+        ``max_decisions``, ``max_chance_nodes`` and ``max_chance_outcomes``); a game with a turn
+        limit that its rules leave unset may never end: no bound (0)."""
+        from sheepfold.core.registry import game_spec  # the registry imports this module
+
+        spec = game_spec(self.name)
+        endless = spec.turn_limit and getattr(self.rules, "max_turns", None) is None
+        return replace(
+            type(self).info,
+            num_distinct_actions=num_distinct_actions,
+            max_chance_outcomes=spec.max_chance_outcomes(self),
+            max_game_length=0 if endless else spec.max_decisions(self),
+            max_chance_nodes=0 if endless else spec.max_chance_nodes(self),
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(players={self.num_players}, rules={self.rules!r})"

@@ -235,23 +235,20 @@ def _params(game: str) -> _Params:
     return _Params({}, fields, {}, _no_params)
 
 
-def _max_game_length(g: Any) -> int:
-    """Player decisions in the longest possible game."""
-    n: int = game_spec(g.name).max_decisions(g)
-    return n
-
-
 def _game_type(game: str) -> pyspiel.GameType:
-    title = game_spec(game).title
+    """The game's type, from its facts (:class:`~sheepfold.core.protocol.GameInfo`)."""
     info = game_spec(game).game_class.info
-    return pyspiel.GameType(
+    T = pyspiel.GameType
+    return T(
         short_name=SHORT_NAMES[game],
-        long_name=f"Python {title} (sheepfold)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        long_name=f"Python {info.title} (sheepfold)",
+        dynamics=T.Dynamics.SEQUENTIAL,
+        chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=T.Information.PERFECT_INFORMATION
+        if info.perfect_information
+        else T.Information.IMPERFECT_INFORMATION,
+        utility=T.Utility.ZERO_SUM if info.utility_sum == 0 else T.Utility.CONSTANT_SUM,
+        reward_model=T.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
@@ -292,20 +289,24 @@ class SheepfoldGame(pyspiel.Game):
             engine = engine_game(self.game_name, params)
         except RulesError as e:
             raise ValueError(f"{SHORT_NAMES[self.game_name]}: {e}") from None
-        n = engine.num_players
-        chance = game_spec(engine.name).max_chance_outcomes(engine)
+        facts = engine.info  # the game's own (its sizes follow its rules)
+        if not facts.max_game_length or not facts.max_chance_nodes:
+            raise ValueError(
+                f"{SHORT_NAMES[self.game_name]}: OpenSpiel needs a game of bounded length "
+                "(a turn limit: max_turns)"
+            )
         info = pyspiel.GameInfo(
-            num_distinct_actions=engine.info.num_distinct_actions,
-            max_chance_outcomes=chance,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=_max_game_length(engine),
+            num_distinct_actions=facts.num_distinct_actions,
+            max_chance_outcomes=facts.max_chance_outcomes,
+            num_players=engine.num_players,
+            min_utility=facts.min_utility,
+            max_utility=facts.max_utility,
+            utility_sum=facts.utility_sum,
+            max_game_length=facts.max_game_length,
         )
         super().__init__(_GAME_TYPES[self.game_name], info, params)
         self.engine = engine
-        self._max_chance_nodes = int(game_spec(engine.name).max_chance_nodes(engine))
+        self._max_chance_nodes = facts.max_chance_nodes
         self.encoder = encoder_for(engine)
         # every OpenSpiel state starts as a copy of this one (a clone is cheaper than a deal)
         self.initial_engine_state = engine.new_initial_state(seed=0)

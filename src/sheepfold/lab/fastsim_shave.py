@@ -203,7 +203,7 @@ class Exact:
 
 def no_exact() -> Exact:
     z, z2 = np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)
-    ix = (z, z, z, z, z, z, z2, z2, z, np.ones(2, dtype=np.int64))
+    ix = L.Index(z, z, z, z, z, z, z2, z2, z, np.ones(2, dtype=np.int64))
     return Exact(np.zeros((0, 1, 1), dtype=np.int8), ix, np.zeros((0, 1)))
 
 

@@ -706,13 +706,3 @@ def bootstrap_weights(G: int, B: int, rng: np.random.Generator) -> Iterator[np.n
     """``B`` bootstrap replicates of ``G`` games, as draw counts per game (one at a time)."""
     for _ in range(B):
         yield np.bincount(rng.integers(0, G, G), minlength=G).astype(np.float64)
-
-
-def summarize(table: Any, seed: int = 0) -> dict[str, Any]:
-    """The metrics of a run as JSON-ready data (``lab run --json``)."""
-    d = game_arrays(table)
-    return {
-        "games": d["G"],
-        "finished": int(_finished(d).sum()),
-        "metrics": [v.to_json() for v in evaluate(d, seed)],
-    }

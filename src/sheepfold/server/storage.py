@@ -384,21 +384,6 @@ class Storage:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise StorageUnhealthy(f"the database does not accept a write: {first}") from None
 
-    def action_count(self, table_id: str) -> int:
-        with self.engine.connect() as c:
-            return len(
-                c.execute(select(actions_t.c.idx).where(actions_t.c.table_id == table_id)).all()
-            )
-
-    def load_actions(self, table_id: str) -> list[tuple[int, int]]:
-        with self.engine.connect() as c:
-            q = (
-                select(actions_t.c.seat, actions_t.c.action)
-                .where(actions_t.c.table_id == table_id)
-                .order_by(actions_t.c.idx)
-            )
-            return [(r.seat, r.action) for r in c.execute(q)]
-
 
 def _table_row(r: Any) -> TableRow:
     """A stored table row, with its ``damage`` if its config or seed cannot be read."""

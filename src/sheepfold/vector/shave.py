@@ -172,10 +172,6 @@ class ShaveBatch:
             raise SheepfoldError(f"env {env}'s game is longer than the history kept")
         return [int(a) for a in trace[env, :k]]
 
-    def game_seeds(self) -> np.ndarray:
-        """How many games each env started since the batch was made (its game counter)."""
-        return self._games.copy()
-
     # -- playing --------------------------------------------------------------------------------
     def reset(
         self, seed: int | None = None, envs: np.ndarray | None = None

@@ -42,14 +42,6 @@ BREED_TITLES: dict[str, str] = {
 }
 
 
-def card_type(card: int) -> int:
-    return card >> 1
-
-
-def card_is_black(card: int) -> bool:
-    return bool(card & 1)
-
-
 def card_code(card: int) -> str:
     """``ram-black`` style code of a card id."""
     return f"{TYPES[card >> 1]}-{COLOURS[card & 1]}"

@@ -21,7 +21,6 @@ board.kinds - 1``. With the rulebook's rules: 4 dogs, 22 swaps, 26 actions, card
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -55,7 +54,6 @@ from sheepfold.games.dolly_crush.rules import DollyRules
 NUM_DOGS = 4
 SWAP0 = NUM_DOGS
 NUM_ACTIONS = NUM_DOGS + len(SWAPS)
-MAX_SWAPS_PER_CARD = 20  # DollyRules: a dog card shows 0 to 20 swaps
 
 # phases
 DRAW, DOG, SWAP, OVER = range(4)
@@ -98,7 +96,8 @@ def swap_action(a: str | int, b: str | int) -> Action:
 
 
 class DollyGame(Game):
-    #: the rulebook's; a game's own sizes are its instance's ``info`` (they follow the rules)
+    #: every Dolly Crush game's facts; a game's own add the sizes its rules give (its action
+    #: ids, its card kinds, its spec's bounds on its length: :meth:`Game.derive_info`)
     info = GameInfo(
         name="dolly-crush",
         title="Dolly Crush",
@@ -106,8 +105,10 @@ class DollyGame(Game):
         max_players=4,
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=NUM_KINDS,
-        max_game_length=4 * NUM_DOGS * (1 + MAX_SWAPS_PER_CARD),
-        perfect_information=False,
+        max_game_length=0,  # a game's own: its dog cards' swaps (spec.max_decisions)
+        # every seat sees every swap and every card drawn; the deck's order is no hidden
+        # information in OpenSpiel's sense: each draw is a chance node (docs/interop.md)
+        perfect_information=True,
         description="Swap adjacent sheep to line up three or more of a type and collect them.",
     )
 
@@ -154,19 +155,7 @@ class DollyGame(Game):
         self.find_lines: Callable[[Sequence[int]], list[int]] = (
             find_lines if self.board.rulebook_geometry else self.board.find_lines
         )
-        self.info = self._info()  # type: ignore[misc]  # per game: the sizes follow the rules
-
-    def _info(self) -> GameInfo:
-        """The class's info with this game's sizes: its action ids, its card kinds, and a true
-        bound on its decisions (every turn: a dog card, its most swaps, a stop)."""
-        turns = self.max_turns or self.num_players * self.num_dogs
-        per_turn = 1 + max(max(s) for s in self.dog_swaps) + (self.stop is not None)
-        return dataclasses.replace(
-            type(self).info,
-            num_distinct_actions=self.num_actions,
-            max_chance_outcomes=self.board.kinds,
-            max_game_length=max(1, turns * per_turn),
-        )
+        self.info = self.derive_info(self.num_actions)
 
     def action_name(self, action: Action) -> str:
         """``dog D``, ``swap b2-b3`` (this game's board) or ``stop``."""

@@ -95,6 +95,12 @@ def encoder(game: Game) -> Any:
     return DollyEncoder(game)
 
 
+def max_chance_outcomes(game: Game) -> int:
+    """A draw is one of the board's card kinds (the deck's, after ``types``)."""
+    assert isinstance(game, DollyGame)
+    return game.board.kinds
+
+
 def _turns(game: DollyGame) -> int:
     """The most turns: the rounds' (house rule ``rounds``), else one per dog card (a turn
     spends one; Dolly Crush ruling 8 ends the game when all are spent)."""
@@ -188,7 +194,7 @@ SPEC = register_game(
         deck_orders=deck_orders,
         action_name=action_name,
         encoder=encoder,
-        max_chance_outcomes=lambda game: game.info.max_chance_outcomes,
+        max_chance_outcomes=max_chance_outcomes,
         max_decisions=max_decisions,
         max_chance_nodes=max_chance_nodes,
         make_options=("breeds",),

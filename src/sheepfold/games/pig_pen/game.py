@@ -20,7 +20,6 @@ Action ids (decisions): ``0 roll``, ``1 pen``. Chance outcome ids: the face roll
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -70,8 +69,8 @@ class PigGame(Game):
         min_players=2,
         max_players=MAX_PLAYERS,
         num_distinct_actions=NUM_ACTIONS,
-        max_chance_outcomes=MAX_FACES,  # this game's die (see __init__)
-        max_game_length=0,  # decisions in this game's longest game (see __init__)
+        max_chance_outcomes=MAX_FACES,  # this game's die: derive_info in __init__
+        max_game_length=0,  # decisions in its longest game: derive_info in __init__
         perfect_information=True,
         description="Roll the die to gather wool, pen it before a 1 takes it; first to the "
         "target wins.",
@@ -81,10 +80,7 @@ class PigGame(Game):
 
     def __init__(self, num_players: int = 2, rules: PigRules | None = None) -> None:
         super().__init__(num_players, rules or PigRules())
-        r = self.rules
-        self.info = dataclasses.replace(  # type: ignore[misc]
-            self.info, max_chance_outcomes=r.faces, max_game_length=self.max_decisions()
-        )
+        self.info = self.derive_info(NUM_ACTIONS)
 
     def max_decisions(self) -> int:
         """The most decisions in one game: one after each roll of a turn but its last."""

@@ -25,7 +25,6 @@ The house rules of :class:`~sheepfold.games.shave_a_sheep.rules.ShaveRules` (doc
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from collections.abc import Mapping
@@ -107,7 +106,9 @@ class ShaveGame(Game):
         max_players=MAX_PLAYERS,
         num_distinct_actions=REROLL,  # 14 with the house rule rerolls (see __init__)
         max_chance_outcomes=16,
-        max_game_length=0,  # unbounded (the wolf puts wool back); see max_turns
+        # a game's own: its spec's bound under its turn limit; without one a game may never
+        # end (the wolf puts wool back): 0, no bound
+        max_game_length=0,
         perfect_information=True,
         description="Roll the die to grow wool, double it, swap sheep, send the wolf or shear.",
     )
@@ -117,8 +118,6 @@ class ShaveGame(Game):
     def __init__(self, num_players: int = 2, rules: ShaveRules | None = None) -> None:
         super().__init__(num_players, rules or ShaveRules())
         r = self.rules
-        if r.rerolls:  # REROLL is one more action id
-            self.info = dataclasses.replace(self.info, num_distinct_actions=NUM_ACTIONS)  # type: ignore[misc]
         if r.reaction_weights is not None and len(r.reaction_weights) != num_players:
             raise RulesError(
                 f"reaction_weights has {len(r.reaction_weights)} entries for {num_players} players"
@@ -137,6 +136,8 @@ class ShaveGame(Game):
         self.grab_probs: tuple[float, ...] = grab_chances(
             r.reaction_weights or (1.0,) * num_players
         )
+        # REROLL (house rule rerolls) is one more action id
+        self.info = self.derive_info(NUM_ACTIONS if r.rerolls else REROLL)
 
     def face_index(self, face: str) -> int:
         """The index of a face of the die in use; colours may be written in any order."""

@@ -213,10 +213,6 @@ class Space:
         B = int(np.searchsorted(self.off, x, side="right")) - 1
         return int((x - int(self.off[B])) % self.NR)
 
-    def is_canonical(self, x: int) -> bool:
-        t, sheep, _, _ = self.decode(x)
-        return sheep[t] < self.shear_at
-
     def index_of(self, state: ShaveState) -> int:
         """The index of a state's turn: at ROLL, CHOOSE or GRAB (the position before the roll;
         HOWL_TARGET too, as the grab has not changed anything yet)."""
@@ -456,7 +452,7 @@ def _run(
     ended: bool = False,
 ) -> tuple[np.ndarray, Stats]:
     V = np.zeros((space.size, nv), dtype=np.float64)
-    ctx = (space.prm, space.probs, space.ix, kinds, tab, _cfg(nv, focal, ended=ended), V)
+    ctx = K.Context(space.prm, space.probs, space.ix, kinds, tab, _cfg(nv, focal, ended=ended), V)
     bufs, progs = _buffers(space, _workers(), nv, 1)
     opts = (record, tol, MAX_SWEEPS, compiled)
     t0 = time.perf_counter()
@@ -502,11 +498,6 @@ class Solution:
     @property
     def start_value(self) -> float:
         return float(self.V[self.space.start_index(), 0])
-
-    def value_at(self, state: ShaveState) -> float:
-        """``seat``'s value of an engine state at any phase (a decision of a seat that does not
-        optimise is valued the way the solve valued it)."""
-        return self._value(state)
 
     def _value(self, state: ShaveState) -> float:
         ph = state.phase
@@ -723,7 +714,7 @@ def guaranteed_shares_all(
     cfgs = np.stack([_cfg(1, j, rot=True) for j in range(n)])
     kinds_all = np.full((n, n), K.MIN, dtype=np.int64)
     np.fill_diagonal(kinds_all, K.MAX)
-    ctx = (space.prm, space.probs, ix0, kinds_all, tab0, cfgs, R)
+    ctx = K.Context(space.prm, space.probs, ix0, kinds_all, tab0, cfgs, R)
     bufs, progs = _buffers(space, _workers(), 1, n)
     opts = (True, tol, MAX_SWEEPS, True)
     done = total_sweeps = max_sweeps = orbits = 0
@@ -740,7 +731,7 @@ def guaranteed_shares_all(
         total_sweeps += int(sweeps.sum())
         max_sweeps = max(max_sweeps, int(sweeps.max()))
         orbits += no
-        done += int(ix0[0][B + 1] - ix0[0][B])
+        done += int(ix0.off[B + 1] - ix0.off[B])
         if progress is not None:
             progress(done, size0)
     del bufs, progs

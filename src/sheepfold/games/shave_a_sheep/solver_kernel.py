@@ -14,14 +14,10 @@ action on a normal face; on a Howling Wolf race, slot ``1 + g`` = the seat grabb
 the wolf to, slot ``1 + n + g * n + k`` = the roller's GROW or PASS after grabber ``g`` took a
 piece of seat ``k``'s sheep.
 
-The kernels take their inputs in a few records (tuples):
+The kernels take their inputs in a few records:
 
-* ``ctx = (prm, probs, ix, kinds, tab, cfg, V)``: the kernel's rules and probabilities
-  (:mod:`.kernel.layout`), the position index, the
-  seats' kinds, the decision table, the solve's config (``cfg[C_NV]`` value columns,
-  ``cfg[C_FOCAL]``, ``cfg[C_ROT]``: positions turned so that the roller sits at seat 0,
-  ``cfg[C_RECMAX]``: record only the MAX seat's decisions, ``cfg[C_ENDED]``: a finished game is
-  worth 1 to everyone, so that values are the chance that the game ends) and the values;
+* ``ctx``, a :class:`Context` (named fields: the rules, the probabilities, the position index,
+  the seats' kinds, the decision table, the solve's config and the values);
 * ``work = (out, buf, st, st2, st3, acts, acts2, trial)``: one worker's scratch (``out``: a
   successor's values; ``buf``: two rows of sums);
 * ``prog = (st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs)``: a compiled program (see
@@ -30,7 +26,7 @@ The kernels take their inputs in a few records (tuples):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheepfold.numba_cache import ensure_numba_cache_dir
 
@@ -60,6 +56,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     TRUNCATED,
     TURN,
     WOLF0,
+    Index,
 )
 from sheepfold.games.shave_a_sheep.kernel.play import play, scratch  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.policy import greedy  # noqa: E402
@@ -85,6 +82,28 @@ C_NV, C_FOCAL, C_ROT, C_RECMAX, C_ENDED = range(5)
 CFG_LEN = 5
 # program folds
 OP_MEAN, OP_MAX, OP_MIN = 0, 1, 2
+
+
+class Context(NamedTuple):
+    """What a solve's kernels read and write (numba compiles the fields by name)."""
+
+    #: the kernel's rules (:func:`.kernel.layout.rules_record`)
+    prm: np.ndarray
+    #: the die's and the grab's probabilities (:func:`.kernel.layout.probabilities`)
+    probs: np.ndarray
+    #: the position index (:class:`.kernel.layout.Index`)
+    ix: Index
+    #: how each seat chooses (MAX, MIN, RANDOM, TABLE, GREEDY); a rotating solve: one row a seat
+    kinds: np.ndarray
+    #: the decision table: read for TABLE seats, written for the recorded ones
+    tab: np.ndarray
+    #: the solve's config: ``cfg[C_NV]`` value columns, ``cfg[C_FOCAL]``, ``cfg[C_ROT]``
+    #: (positions turned so that the roller sits at seat 0), ``cfg[C_RECMAX]`` (record only the
+    #: MAX seat's decisions), ``cfg[C_ENDED]`` (a finished game is worth 1 to everyone: values
+    #: are the chance that the game ends); a rotating solve: one row a seat
+    cfg: np.ndarray
+    #: the values ``V[index, j]``
+    V: np.ndarray  # noqa: N815
 
 
 # -- one turn's tree -----------------------------------------------------------------------------
@@ -180,7 +199,7 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
     out, buf, st, st2, st3, acts, acts2, trial = work
     st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
     n, nv, focal, rot, ended = prm[P_N], cfg[C_NV], cfg[C_FOCAL], cfg[C_ROT], cfg[C_ENDED]
-    lo, hi = (ix[0][B], ix[0][B + 1]) if mode == COMPILE else (-1, -1)
+    lo, hi = (ix.off[B], ix.off[B + 1]) if mode == COMPILE else (-1, -1)
     record = mode == RECORD
     nst = ng1 = ng2 = nr = 0
     delta = 0.0
@@ -291,15 +310,14 @@ def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     """The canonical positions of block ``bi`` of layer ``B``, fullest sheep first (a turn
     start where the roller's sheep is at the auto-shear threshold is never reached: the
     auto-shear came first)."""
-    nt, nw = ix[9][0], ix[9][1]
-    cnt_le, sv_arr = ix[1], ix[6]
-    ns = cnt_le[prm[P_WOOL] - B - 1]
-    base = ix[0][B] + bi * ns * nt * nw
+    nt, nw = ix.shape[0], ix.shape[1]
+    ns = ix.cnt_le[prm[P_WOOL] - B - 1]
+    base = ix.off[B] + bi * ns * nt * nw
     out = np.empty(ns * nt * nw, dtype=np.int64)
     c = 0
     for sr in range(ns - 1, -1, -1):
         for t in range(nt):
-            if sv_arr[sr, t] >= prm[P_SHEAR_AT]:
+            if ix.sv_arr[sr, t] >= prm[P_SHEAR_AT]:
                 continue
             for wc in range(nw):
                 out[c] = base + (sr * nt + t) * nw + wc
@@ -421,13 +439,13 @@ def _solve_block(B, bi, ctx, work, prog, opts):  # type: ignore[no-untyped-def]
     """Iterate block ``bi`` of layer ``B`` until the largest change < tol; returns (sweeps
     used, or max_sweeps + 1 when it did not converge; the last change)."""
     record, tol, max_sweeps, compiled = opts
-    xs = block_positions(B, bi, ctx[0], ctx[2])
+    xs = block_positions(B, bi, ctx.prm, ctx.ix)
     nst = walk(B, xs, ctx, work, prog, COMPILE)[0] if compiled else 0
     delta = 0.0
     used = max_sweeps + 1
     for sweep in range(max_sweeps):
         if compiled:
-            delta = sweep_compiled(prog, nst, (ctx[5][C_NV], 0, 0), ctx[6], work)
+            delta = sweep_compiled(prog, nst, (ctx.cfg[C_NV], 0, 0), ctx.V, work)
         else:
             delta = walk(B, xs, ctx, work, prog, SWEEP)[1]
         if delta < tol:
@@ -448,7 +466,7 @@ def solve_chunk(B, chunk, ctx, bufs, progs, opts, stats):  # type: ignore[no-unt
     faster; else every sweep recomputes every transition); ``stats`` = (sweeps used per block, the last change per block). :func:`solve_layer`
     runs the chunks in parallel."""
     c, m = chunk
-    block_start = ctx[2][8]
+    block_start = ctx.ix.block_start
     work = _work(bufs, c)
     prog = _prog(progs, c, 0)
     for bi in range(c, block_start[B + 1] - block_start[B], m):
@@ -462,17 +480,16 @@ def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
     """The positions of orbit ``oi`` of layer ``B`` (a seat-0 index: seat 0 rolls), fullest
     sheep first."""
     ptr, mem = orbits
-    nw = ix[9][1]
-    cnt_le, sv_arr = ix[1], ix[6]
-    ns = cnt_le[prm[P_WOOL] - B - 1]
+    nw = ix.shape[1]
+    ns = ix.cnt_le[prm[P_WOOL] - B - 1]
     out = np.empty(ns * (ptr[oi + 1] - ptr[oi]) * nw, dtype=np.int64)
     c = 0
     for sr in range(ns - 1, -1, -1):
-        if sv_arr[sr, 0] >= prm[P_SHEAR_AT]:
+        if ix.sv_arr[sr, 0] >= prm[P_SHEAR_AT]:
             continue
         for mi in range(ptr[oi], ptr[oi + 1]):
             for wc in range(nw):
-                out[c] = ix[0][B] + (mem[mi] * ns + sr) * nw + wc
+                out[c] = ix.off[B] + (mem[mi] * ns + sr) * nw + wc
                 c += 1
     return out[:c]
 
@@ -480,8 +497,7 @@ def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
 @inline
 def _seat_ctx(ctx, j):  # type: ignore[no-untyped-def]
     """Seat ``j``'s view of a rotating solve (it maximises, the others minimise)."""
-    prm, probs, ix, kinds_all, tab, cfgs, V = ctx
-    return (prm, probs, ix, kinds_all[j], tab, cfgs[j], V)
+    return Context(ctx.prm, ctx.probs, ctx.ix, ctx.kinds[j], ctx.tab, ctx.cfg[j], ctx.V)
 
 
 @jit
@@ -489,7 +505,7 @@ def _solve_orbit(B, xs, ctx, work, progs, c, opts):  # type: ignore[no-untyped-d
     """Every seat's program (worker ``c``'s) over the positions ``xs`` of an orbit, swept
     together until the largest change < tol; returns (sweeps used, the last change)."""
     record, tol, max_sweeps, compiled = opts
-    n = ctx[0][P_N]
+    n = ctx.prm[P_N]
     nst = 0
     for j in range(n):
         nst = walk(B, xs, _seat_ctx(ctx, j), work, _prog(progs, c, j), COMPILE)[0]
@@ -498,7 +514,7 @@ def _solve_orbit(B, xs, ctx, work, progs, c, opts):  # type: ignore[no-untyped-d
     for sweep in range(max_sweeps):
         delta = 0.0
         for j in range(n):
-            d = sweep_compiled(_prog(progs, c, j), nst, (1, j, (j - 1 + n) % n), ctx[6], work)
+            d = sweep_compiled(_prog(progs, c, j), nst, (1, j, (j - 1 + n) % n), ctx.V, work)
             if d > delta:
                 delta = d
         if delta < tol:
@@ -523,7 +539,7 @@ def solve_chunk_rot(B, chunk, ctx, orbits, bufs, progs, opts, stats):  # type: i
     c, m = chunk
     work = _work(bufs, c)
     for oi in range(c, orbits[0].shape[0] - 1, m):
-        xs = _orbit_positions(B, orbits, oi, ctx[0], ctx[2])
+        xs = _orbit_positions(B, orbits, oi, ctx.prm, ctx.ix)
         used, delta = _solve_orbit(B, xs, ctx, work, progs, c, opts)
         stats[0][oi] = used
         stats[1][oi] = delta
@@ -539,7 +555,7 @@ def _unrotate_range(lo, hi, prm, f, src, dst):  # type: ignore[no-untyped-def]
     st = np.zeros(STATE_LEN, dtype=np.int64)
     B = layer_of(lo, ix) if lo < hi else 0
     for x in range(lo, hi):
-        while x >= ix[0][B + 1]:
+        while x >= ix.off[B + 1]:
             B += 1
         decode(x, B, prm, ix, st)
         t = st[TURN]
@@ -575,8 +591,8 @@ def unrotate(prm, ix, ix0, R, tab0, f, V, tab):  # type: ignore[no-untyped-def]
             size * (c + 1) // nch,
             prm,
             f,
-            ((j0, j1, j2, j3, j4, j5, j6, j7, j8, j9), R, tab0),
-            ((i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), V, tab),
+            (Index(j0, j1, j2, j3, j4, j5, j6, j7, j8, j9), R, tab0),
+            (Index(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), V, tab),
         )
 
 
@@ -606,11 +622,11 @@ def simulate(seeds, seats, prm, ix, shares, turns):  # type: ignore[no-untyped-d
 
 # -- the layers, in parallel ---------------------------------------------------------------------
 # numba's parallel loops take arrays and scalars, not records: the records are taken apart
-# before the loop and put together again inside it.
+# before the loop and put together again inside it (the same NamedTuples, field by field).
 @njit(parallel=True, cache=True, nogil=True)
 def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-def]
     """:func:`solve_chunk` for every chunk of layer ``B``, on numba's threads."""
-    prm, probs, ix, kinds, tab, cfg, V = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], ctx[6]
+    prm, probs, ix, kinds, tab, cfg, V = ctx
     i0, i1, i2, i3, i4, i5, i6, i7, i8, i9 = ix
     sf, si = bufs
     p0, p1, p2, p3, p4, p5, p6 = progs
@@ -618,7 +634,8 @@ def solve_layer(B, ctx, bufs, progs, opts, stats):  # type: ignore[no-untyped-de
     sweeps, deltas = stats
     nch = min(sf.shape[0], i8[B + 1] - i8[B])
     for c in prange(nch):
-        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), kinds, tab, cfg, V)
+        ix_c = Index(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9)
+        ctx_c = Context(prm, probs, ix_c, kinds, tab, cfg, V)
         solve_chunk(
             B,
             (c, nch),
@@ -642,7 +659,8 @@ def solve_layer_rot(B, ctx, orbits, bufs, progs, opts, stats):  # type: ignore[n
     sweeps, deltas = stats
     nch = min(sf.shape[0], ptr.shape[0] - 1)
     for c in prange(nch):
-        ctx_c = (prm, probs, (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9), kinds, tab, cfg, V)
+        ix_c = Index(i0, i1, i2, i3, i4, i5, i6, i7, i8, i9)
+        ctx_c = Context(prm, probs, ix_c, kinds, tab, cfg, V)
         solve_chunk_rot(
             B,
             (c, nch),

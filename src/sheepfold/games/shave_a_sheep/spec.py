@@ -68,11 +68,24 @@ def max_chance_outcomes(game: Game) -> int:
     return max(len(game.faces), game.num_players)
 
 
+def _turns(game: Game) -> int:
+    """The turn limit; :class:`RulesError` without one (the wolf puts wool back: a game may
+    never end, so it has no longest length)."""
+    turns: int | None = game.rules.max_turns
+    if turns is None:
+        raise RulesError(
+            "a Shave a Sheep game without a turn limit (max_turns) may never end (the wolf "
+            "puts wool back): it has no longest length"
+        )
+    return turns
+
+
 def max_decisions(game: Game) -> int:
     """A decision per turn up to the turn limit (two in Howling Wolf's race), and one per
     reroll (the house rule rerolls)."""
+    assert isinstance(game, ShaveGame)
     per_turn = (2 if game.rules.howling_wolf else 1) + game.rules.rerolls
-    return int(game.rules.max_turns * per_turn)
+    return _turns(game) * per_turn
 
 
 def max_chance_nodes(game: Game) -> int:
@@ -80,10 +93,7 @@ def max_chance_nodes(game: Game) -> int:
     it) on a face that starts one, once a turn, up to the turn limit."""
     assert isinstance(game, ShaveGame)
     per_turn = 1 + game.rules.rerolls + any(game.face_races)
-    turns = game.rules.max_turns
-    if turns is None:
-        raise RulesError("without a turn limit (max_turns) a game has no longest length")
-    return int(turns * per_turn)
+    return _turns(game) * per_turn
 
 
 def terminal(game: Game) -> TerminalDriver:

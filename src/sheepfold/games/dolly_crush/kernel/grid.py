@@ -32,8 +32,10 @@ from sheepfold.games.dolly_crush.kernel.refill import shuffle
 #: a search keeps at most ``level_cap(geo, work)`` distinct flocks per level (those taking the
 #: most points now): about ``work`` window checks per level, at least MIN_CAP flocks. With
 #: SEARCH_WORK (the greedy turn of the bots and of the lab) it is exact whenever no level is cut
-#: (the rulebook's geometry: 19,480 flocks, above the 10,648 = 22**3 a level of four swaps can
-#: hold) and bounded on large boards (8 x 8 with diagonals: 318 flocks per level);
+#: (the rulebook's geometry: a cap of 6,000,000 / (22 swaps x 14 windows) = 19,480 flocks, above
+#: the 10,648 = 22**3 that the third level, the last one kept before a fourth swap, can hold;
+#: the fourth level is scored without a cap) and bounded on large boards (8 x 8 with diagonals:
+#: 318 flocks per level);
 #: LOOKAHEAD_WORK is the cheaper estimate of the playouts and of hard's replies.
 SEARCH_WORK = 6_000_000
 LOOKAHEAD_WORK = 300_000

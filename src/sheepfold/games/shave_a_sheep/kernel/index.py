@@ -20,9 +20,9 @@ from sheepfold.games.shave_a_sheep.kernel.step import inline, jit
 def encode(st, prm, ix):  # type: ignore[no-untyped-def]
     """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll); a
     roll after rerolls (house rule) has its own."""
-    off, cnt_le, pile_rank, sv_rank, pw_s, pw_p = ix[0], ix[1], ix[2], ix[3], ix[4], ix[5]
+    pw_s, pw_p = ix.pw_s, ix.pw_p
     n = prm[P_N]
-    nt, nw, nr = ix[9][0], ix[9][1], ix[9][2]
+    nt, nw, nr = ix.shape[0], ix.shape[1], ix.shape[2]
     B = 0
     cs = 0
     cp = 0
@@ -30,15 +30,15 @@ def encode(st, prm, ix):  # type: ignore[no-untyped-def]
         B += st[PILE + i]
         cs += st[SHEEP + i] * pw_s[i]
         cp += st[PILE + i] * pw_p[i]
-    ns = cnt_le[prm[P_WOOL] - B - 1]
+    ns = ix.cnt_le[prm[P_WOOL] - B - 1]
     code = st[WOLF] * nr + st[REROLLED]
-    return off[B] + ((pile_rank[cp] * ns + sv_rank[cs]) * nt + st[TURN]) * nw + code
+    return ix.off[B] + ((ix.pile_rank[cp] * ns + ix.sv_rank[cs]) * nt + st[TURN]) * nw + code
 
 
 @jit
 def layer_of(x, ix):  # type: ignore[no-untyped-def]
     """The layer (wool banked) of index ``x``."""
-    off = ix[0]
+    off = ix.off
     lo = 0
     hi = off.shape[0] - 1
     while hi - lo > 1:  # off[lo] <= x < off[hi]
@@ -53,9 +53,9 @@ def layer_of(x, ix):  # type: ignore[no-untyped-def]
 @inline
 def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     """Write the turn-start position of index ``x`` of layer ``B`` into ``st`` (turns 0)."""
-    off, cnt_le, sv_arr, pv_all, block_start = ix[0], ix[1], ix[6], ix[7], ix[8]
+    off, cnt_le, sv_arr, pv_all, block_start = ix.off, ix.cnt_le, ix.sv_arr, ix.pv, ix.block_start
     n = prm[P_N]
-    nt, nw, nr = ix[9][0], ix[9][1], ix[9][2]
+    nt, nw, nr = ix.shape[0], ix.shape[1], ix.shape[2]
     ns = cnt_le[prm[P_WOOL] - B - 1]
     rest = x - off[B]
     st[:] = 0

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -109,20 +110,30 @@ P_COUNT = P_COL + MAX_FACES
 PRM_LEN = P_COUNT + MAX_FACES
 #: probabilities(): face f's at f, seat s's chance to grab the wolf at PROB_GRAB + s
 PROB_GRAB = MAX_FACES
-#: (off, cnt_le, pile_rank, sheep_rank, pw_s, pw_p, sheep_vectors, pile_vectors, block_start,
-#: [NT, NW, NR])
-Index = tuple[
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-    np.ndarray,
-]
+
+
+class Index(NamedTuple):
+    """The position index (see the module's docstring; :func:`position_index`), as the kernels
+    take it: numba compiles a NamedTuple's fields by name, at a plain tuple's speed."""
+
+    #: ``off[B]``: the first index of layer B (``off[-1]``: the index's size)
+    off: np.ndarray
+    #: ``cnt_le[L]``: the sheep vectors holding at most L pieces (L = 0 .. wool - 1)
+    cnt_le: np.ndarray
+    #: a pile vector's rank in its block (by its code ``piles @ pw_p``)
+    pile_rank: np.ndarray
+    #: a sheep vector's rank (by its code ``sheep @ pw_s``)
+    sv_rank: np.ndarray
+    #: the codes' place values: ``(cap + 1) ** i`` for the sheep, ``(wool + 1) ** i`` for the piles
+    pw_s: np.ndarray
+    pw_p: np.ndarray
+    #: every sheep vector (rows), fewest pieces first; every pile vector, layer by layer
+    sv_arr: np.ndarray
+    pv: np.ndarray
+    #: ``block_start[B]``: layer B's first pile vector (row of ``pv``)
+    block_start: np.ndarray
+    #: ``[NT, NW, NR]``: the seats that may roll, the last code's values, the rerolls' values
+    shape: np.ndarray
 
 
 def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
@@ -258,7 +269,7 @@ def position_index(
     sizes = n_piles * cnt_le[::-1] * nt * nw  # layer B: sheep totals <= wool-B-1
     off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     shape = np.array([nt, nw, nr], dtype=np.int64)
-    ix = (off, cnt_le, pile_rank, sv_rank, pw_s, pw_p, sv_arr, pv, block_start, shape)
+    ix = Index(off, cnt_le, pile_rank, sv_rank, pw_s, pw_p, sv_arr, pv, block_start, shape)
     return ix, int(off[-1])
 
 
