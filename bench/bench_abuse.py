@@ -9,7 +9,7 @@ address) while the control is measured again. For each attack the table shows th
 p50/p99 and the ratio of its p99 to the quiet one (the goal: at most 2x), and what the attack
 achieved (requests refused, votes counted, sockets left open...).
 
-    python bench/bench_abuse.py [--seconds 6] [--think 0.05] [--only NAME ...]
+    python bench/bench_abuse.py [--seconds 6] [--think 0.1] [--only NAME ...]
 
 The attacks (issue 26): ``description`` 20 MB table descriptions; ``lab-queue`` 60 publishes of
 the costliest Dolly Crush rule set from 12 addresses, then an honest publisher; ``idle-sockets``
@@ -275,8 +275,8 @@ async def attack_slowloris(base: str, deadline: float, count: int = 300) -> Resu
 
 
 async def attack_votes(base: str, deadline: float) -> Result:
-    """Each of 4 addresses opens tables of a published rule set, holds every seat, plays to the
-    end and votes yes from every seat."""
+    """Each of 4 addresses plays tables of a published rule set again and again (against a bot,
+    and some holding every seat) and votes "yes" after each game."""
     async with client(base, address(70)) as http:
         r = await http.post(
             f"/api/gallery/{SHAVE}",
@@ -286,11 +286,14 @@ async def attack_votes(base: str, deadline: float) -> Result:
             return {"setup": f"publish answered {r.status_code}: {r.text[:80]}"}
         slug = r.json()["slug"]
     codes: Counter[int] = Counter()
+    games = [0]
 
     async def stuff(i: int) -> None:
-        addr = address(71 + i)
+        addr = address(71 + i % 4)
+        whole = i >= 4  # these loops hold every seat of their tables
+        seats = [{}, {}] if whole else [{}, {"kind": "bot", "bot": "random"}]
         async with client(base, addr) as http:
-            spec = {"game": SHAVE, "gallery": {"slug": slug, "version": 1}, "seats": [{}, {}]}
+            spec = {"game": SHAVE, "gallery": {"slug": slug, "version": 1}, "seats": seats}
             r = await http.post("/api/tables", json=spec)
             if r.status_code != 201:
                 codes[r.status_code] += 1
@@ -301,7 +304,7 @@ async def attack_votes(base: str, deadline: float) -> Result:
                 (await http.post(f"/api/tables/{table}/join", json={"name": f"S{s}"})).json()[
                     "token"
                 ]
-                for s in range(2)
+                for s in range(2 if whole else 1)
             ]
             rng = random.Random(i)
             socks = [await ws_connect(base, table, addr) for _ in tokens]
@@ -316,22 +319,20 @@ async def attack_votes(base: str, deadline: float) -> Result:
             finally:
                 for ws in socks:
                     await ws.close()
+            games[0] += 1
             for tok in tokens:
                 v = await http.post(f"/api/tables/{table}/vote", json={"token": tok, "again": True})
                 codes[v.status_code] += 1
 
-    await _until(deadline, 4, stuff)
+    await _until(deadline, 8, stuff)
     async with client(base, address(70)) as http:
         entry = (await http.get(f"/api/gallery/{SHAVE}/{slug}")).json()
-    return {"vote_codes": dict(codes), "yes_counted": _yes_votes(entry)}
+    return {"games": games[0], "vote_codes": dict(codes), "yes_counted": _yes_votes(entry)}
 
 
 def _yes_votes(entry: dict[str, Any]) -> Any:
-    for key in ("votes", "likes", "again"):
-        if key in entry:
-            return entry[key]
-    versions = entry.get("versions") or []
-    return [v.get("votes") for v in versions] if versions else "?"
+    """The "yes" votes of every version of a gallery rule set (what "most liked" sorts by)."""
+    return entry.get("all_versions", {}).get("votes_yes", "?")
 
 
 async def _fast_seat(ws: Any, seat: int, rng: random.Random) -> None:
@@ -505,7 +506,7 @@ async def run(base: str, args: argparse.Namespace) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="seconds measured per phase")
-    ap.add_argument("--think", type=float, default=0.05, help="the control's pause per move")
+    ap.add_argument("--think", type=float, default=0.1, help="the control's pause per move")
     ap.add_argument("--only", nargs="*", choices=list(ATTACKS), help="attacks to run")
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
     args = ap.parse_args()

@@ -302,8 +302,8 @@ class DollyTerminal(GenericTerminal):
         )
 
     def settle(self, state: State) -> list[str]:
-        """Resolve the draws up to the next decision; the refill's clean-ups (Dolly Crush
-        ruling 6), whose cards score for nobody, told as they happened."""
+        """Resolve the draws up to the next decision; the refill's clean-ups
+        (Dolly Crush ruling 6), whose cards score for nobody, told as they happened."""
         st = _dolly(state)
         board = self.dolly.board
         said = []
@@ -435,8 +435,8 @@ class DollyTerminal(GenericTerminal):
     def changes(
         self, before: State, after: State, names: Sequence[str], hide_scores: bool
     ) -> list[str]:
-        """The cards taken, the points (unless ``hide_scores``: the piles are face down, Dolly
-        Crush ruling 9) and the deck."""
+        """The cards taken, the points (unless ``hide_scores``: the piles are face down,
+        Dolly Crush ruling 9) and the deck."""
         out: list[str] = []
         b, a = before.observe(None), after.observe(None)
         cells = self.changed_parts(before, after)
