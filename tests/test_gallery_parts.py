@@ -48,3 +48,22 @@ def test_exact_figures_stop_at_the_servers_limit() -> None:
     figures, why = exact(make("shave-a-sheep", players=2, rules={"wool": 12}), limit=10)
     assert figures is None and "more than this server solves for a card (10)" in (why or "")
     assert exact(make("dolly-crush", players=2), limit=10**9) == (None, None)
+
+
+def test_a_lab_card_process_gets_only_idle_cpu() -> None:
+    """The card's child runs under SCHED_IDLE (below every nice level): a costly card cannot
+    take CPU time from the tables (the abuse bench's lab-queue attack)."""
+    import os
+    import subprocess
+    import sys
+
+    from sheepfold.server.gallery_lab import die_with_parent
+
+    out = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.sched_getscheduler(0))"],
+        preexec_fn=die_with_parent(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert int(out.stdout) == os.SCHED_IDLE
