@@ -37,7 +37,9 @@ def test_state_is_every_seats_observation_through_the_wrappers(name: str, player
         obs, _, term, trunc, _ = wrapped.last()
         seat = raw.agent_name_mapping[agent]
         assert np.array_equal(state[seat * enc.size : (seat + 1) * enc.size], obs["observation"])
-        wrapped.step(None if term or trunc else wrapped.action_space(agent).sample(obs["action_mask"]))
+        wrapped.step(
+            None if term or trunc else wrapped.action_space(agent).sample(obs["action_mask"])
+        )
 
 
 def test_state_before_reset_is_a_clear_error() -> None:

@@ -111,7 +111,9 @@ def test_end_of_game_info_is_the_single_envs(max_turns) -> None:
     env's own info for that final position is the reference."""
     from sheepfold.interop.gymnasium import SheepfoldEnv
 
-    envs = ShaveASheepVectorEnv(16, players=3, rules="howling-wolf", max_turns=max_turns, record=True)
+    envs = ShaveASheepVectorEnv(
+        16, players=3, rules="howling-wolf", max_turns=max_turns, record=True
+    )
     single = SheepfoldEnv(envs.batch.game, seat=0)
     envs.reset(seed=2)
     rng = np.random.default_rng(1)

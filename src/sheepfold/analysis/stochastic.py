@@ -121,7 +121,13 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
                             r = out_i[j]
                             r[T_X], r[T_W1] = x, grp
                             if race:
-                                r[T_C1], r[T_A1], r[T_S1], r[T_G1], r[T_N1] = col + 1 + g, k, g, gk, n - 1
+                                r[T_C1], r[T_A1], r[T_S1], r[T_G1], r[T_N1] = (
+                                    col + 1 + g,
+                                    k,
+                                    g,
+                                    gk,
+                                    n - 1,
+                                )
                                 r[T_C2], r[T_A2], r[T_S2] = col + 1 + n + g * n + k, a, t
                                 r[T_G2], r[T_N2] = ga, c
                             else:
@@ -222,9 +228,7 @@ def values(
     # inner groups: the roller's decision after one grab (or the single decision of a face)
     race = t[:, T_C2] >= 0
     key = np.where(race, t[:, T_C2], -1)
-    inner_start = np.flatnonzero(
-        np.r_[True, (t[1:, T_W1] != t[:-1, T_W1]) | (key[1:] != key[:-1])]
-    )
+    inner_start = np.flatnonzero(np.r_[True, (t[1:, T_W1] != t[:-1, T_W1]) | (key[1:] != key[:-1])])
     outer_start = np.flatnonzero(np.r_[True, t[1:, T_W1] != t[:-1, T_W1]])
     inner_outer = np.searchsorted(outer_start, inner_start, side="right") - 1
     inner_first = inner_start

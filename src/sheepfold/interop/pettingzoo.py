@@ -23,6 +23,10 @@ share (1 to a sole winner, 1/k to each of k tied winners, 0 to the others). Shav
 counts as an n-way tie (1/n each). An illegal action raises
 :class:`~sheepfold.core.protocol.IllegalAction` (wrap the raw environment in PettingZoo's
 ``TerminateIllegalWrapper`` for the penalty convention instead).
+
+``env.state()`` is PettingZoo's global state (in ``env.state_space``): every seat's observation,
+concatenated in seat order; the engine state itself is ``env.unwrapped.game_state``.
+:func:`parallel_env` gives one game behind PettingZoo's ParallelEnv API instead.
 """
 
 from __future__ import annotations
