@@ -10,8 +10,9 @@ down, so a layer only reads itself and the layers above). Every seat plays a pro
 transition (a stochastic table, ``random``, ``greedy``, or a deterministic table such as
 ``perfect``'s); a best response maximizes at its own decisions.
 
-Memory: about 60 bytes a transition (2 players, rulebook: ~0.2 million transitions; 3 players:
-~15 million; 4 players: over half a billion, refused by the solver's memory limit).
+Memory: about 60 bytes a transition, and the policy's probabilities (float32 per action and
+decision); a run that would pass the solver's memory limit (``SHEEPFOLD_SOLVER_MAX_GB``) is
+refused before it starts, with the figure.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ ensure_numba_cache_dir()
 
 import numpy as np  # noqa: E402
 
+from sheepfold.core.protocol import SheepfoldError  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, layer_of  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     OVER,
@@ -154,11 +156,18 @@ class Transitions(NamedTuple):
     groups: int
 
 
-def unroll(space: Any) -> Transitions:
-    """The transitions of a solver ``Space``."""
+def unroll(space: Any, max_bytes: float = float("inf")) -> Transitions:
+    """The transitions of a solver ``Space`` (counted first: more than ``max_bytes`` of them is
+    refused with a SheepfoldError)."""
     n = space.n
     empty = np.zeros((0, T_LEN), np.int64)
     count, groups = transitions(space.prm, space.probs, space.ix, space.size, empty, empty * 0.0)
+    need = count * BYTES_PER_TRANSITION
+    if need > max_bytes:
+        raise SheepfoldError(
+            f"a stochastic policy's exact numbers need about {need / 2**30:.1f} GB here "
+            f"({count:,} transitions; allowed {max_bytes / 2**30:.1f} GB, SHEEPFOLD_SOLVER_MAX_GB)"
+        )
     ints = np.zeros((count, T_LEN), np.int64)
     floats = np.zeros((count, 1 + n), np.float64)
     transitions(space.prm, space.probs, space.ix, space.size, ints, floats)
@@ -270,7 +279,7 @@ def values(
             if delta <= tol:
                 break
         else:
-            raise RuntimeError(f"value iteration did not converge in layer {B}")
+            raise SheepfoldError(f"value iteration did not converge in layer {B}")
     return V
 
 
