@@ -240,9 +240,8 @@ def values(
     inner_start = np.flatnonzero(np.r_[True, (t[1:, T_W1] != t[:-1, T_W1]) | (key[1:] != key[:-1])])
     outer_start = np.flatnonzero(np.r_[True, t[1:, T_W1] != t[:-1, T_W1]])
     inner_outer = np.searchsorted(outer_start, inner_start, side="right") - 1
-    inner_first = inner_start
     max_in = (
-        (np.where(race, t[:, T_S2], t[:, T_S1]) == focal)[inner_first]
+        (np.where(race, t[:, T_S2], t[:, T_S1]) == focal)[inner_start]
         if focal is not None
         else np.zeros(len(inner_start), bool)
     )
@@ -252,7 +251,7 @@ def values(
         else np.zeros(len(inner_start), bool)
     )
     p_in = np.where(race, p2, p1)
-    p_out = np.where(race, p1, 1.0)[inner_first]
+    p_out = np.where(race, p1, 1.0)[inner_start]
     w_outer = fl[outer_start, 0]
     x_outer = order_x[outer_start]
     ended = t[:, T_Y] < 0
