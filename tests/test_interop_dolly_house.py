@@ -148,7 +148,7 @@ def test_pettingzoo_random_play_to_the_end(name: str) -> None:
             continue
         env.step(env.action_space(agent).sample(obs["action_mask"]))
     assert ended == set(env.possible_agents)
-    assert raw.state.is_terminal()
+    assert raw.game_state.is_terminal()
 
 
 # -- OpenSpiel ---------------------------------------------------------------------------------

@@ -244,7 +244,7 @@ def test_pettingzoo(case: Case) -> None:
     env.reset()
     while not script.done():
         env.step(script.decision(env.agent_name_mapping[env.agent_selection]))
-    s = env.state
+    s = env.game_state
     assert shave_position(s) + (s.winners(),) == expected(case)
     trunc = engine_game(case).truncated
     for agent, seat in env.agent_name_mapping.items():

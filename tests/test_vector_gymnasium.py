@@ -102,3 +102,39 @@ def test_an_illegal_action_names_the_env() -> None:
     a[1] = int(np.flatnonzero(~envs.action_masks()[1])[0])
     with pytest.raises(IllegalAction, match="env 1: action"):
         envs.step(a)
+
+
+@pytest.mark.parametrize("max_turns", [6, None])
+def test_end_of_game_info_is_the_single_envs(max_turns) -> None:
+    """The vector env's games are not the single env's games of the same seed (the kernel
+    draws its own chance), so each ended game is replayed through the engine and the single
+    env's own info for that final position is the reference."""
+    from sheepfold.interop.gymnasium import SheepfoldEnv
+
+    envs = ShaveASheepVectorEnv(
+        16, players=3, rules="howling-wolf", max_turns=max_turns, record=True
+    )
+    single = SheepfoldEnv(envs.batch.game, seat=0)
+    envs.reset(seed=2)
+    rng = np.random.default_rng(1)
+    checked = truncations = 0
+    for _ in range(300):
+        _, _, term, trunc, info = envs.step(_masked(envs, rng))
+        ended = term | trunc
+        for key in ("scores", "winners", "truncated"):
+            assert key in info if ended.any() else key not in info
+            if ended.any():
+                assert np.array_equal(info["_" + key], ended)
+        for i in np.flatnonzero(ended):
+            state = single.game.new_initial_state()
+            for a in envs.batch.history(i):
+                state.apply(a)
+            single.state = state
+            want = single._info()
+            assert list(info["scores"][i]) == want["scores"]
+            assert info["winners"][i] == want["winners"]
+            assert bool(info["truncated"][i]) == want["truncated"] == bool(trunc[i])
+            checked += 1
+            truncations += bool(trunc[i])
+    assert checked >= 20
+    assert (truncations > 0) == (max_turns is not None)

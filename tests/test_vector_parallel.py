@@ -33,7 +33,7 @@ def test_the_parallel_batch_agrees_with_single_envs(players, rules) -> None:
             for a in env.history(i)[done[i] :]:
                 states[i].apply(a)
             done[i] = len(env.history(i))
-            single.state = states[i]
+            single.game_state = states[i]
             for agent in env.agents:
                 want = single.observe(agent)
                 assert np.array_equal(obs[agent]["observation"][i], want["observation"])

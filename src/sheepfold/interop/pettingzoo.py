@@ -23,6 +23,10 @@ share (1 to a sole winner, 1/k to each of k tied winners, 0 to the others). Shav
 counts as an n-way tie (1/n each). An illegal action raises
 :class:`~sheepfold.core.protocol.IllegalAction` (wrap the raw environment in PettingZoo's
 ``TerminateIllegalWrapper`` for the penalty convention instead).
+
+``env.state()`` is PettingZoo's global state (in ``env.state_space``): every seat's observation,
+concatenated in seat order; the engine state itself is ``env.unwrapped.game_state``.
+:func:`parallel_env` gives one game behind PettingZoo's ParallelEnv API instead.
 """
 
 from __future__ import annotations
@@ -34,10 +38,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from sheepfold.core.protocol import CHANCE, Game, IllegalAction
+from sheepfold.core.protocol import CHANCE, Game, IllegalAction, SheepfoldError
 from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import encoder_for, render_text
 
@@ -88,7 +92,10 @@ class SheepfoldAECEnv(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self.state: Any = None
+        #: the global state (:meth:`state`): every seat's observation, in seat order
+        self.state_space = spaces.Box(0.0, 1.0, (n * self.encoder.size,), np.float32)
+        #: the engine state of the game being played (None before :meth:`reset`)
+        self.game_state: Any = None
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
@@ -100,7 +107,7 @@ class SheepfoldAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_initial_state(seed=self._rng.randrange(2**31))
+        self.game_state = self.game.new_initial_state(seed=self._rng.randrange(2**31))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -115,9 +122,18 @@ class SheepfoldAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.num_actions, np.int8)
-        if self.state.current_player() == seat:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.state, seat), "action_mask": mask}
+        if self.game_state.current_player() == seat:
+            mask[self.game_state.legal_actions()] = 1
+        return {"observation": self.encoder.encode(self.game_state, seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state (PettingZoo's ``state()``, in :attr:`state_space`): every seat's
+        observation of the position, concatenated in seat order (float32 ``(n * N,)``). Like the
+        observations it holds no hidden information (no deck order, no seeds)."""
+        if self.game_state is None:
+            raise SheepfoldError("the environment has no state yet: call reset() first")
+        seats = range(self.game.num_players)
+        return np.concatenate([self.encoder.encode(self.game_state, s) for s in seats])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -129,10 +145,10 @@ class SheepfoldAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         a = int(action)
-        reason = self.state.illegal_reason(a)
+        reason = self.game_state.illegal_reason(a)
         if reason is not None:
             raise IllegalAction(f"{agent}: action {a} is illegal: {reason}")
-        self.state.apply_unchecked(a)
+        self.game_state.apply_unchecked(a)
         self._advance()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -140,7 +156,7 @@ class SheepfoldAECEnv(AECEnv):
 
     def _advance(self) -> None:
         """Resolve chance with the environment's generator; select the next agent or end."""
-        s = self.state
+        s = self.game_state
         rng = self._rng
         while s.current_player() == CHANCE:
             s.apply_unchecked(s.sample_chance(rng))
@@ -163,7 +179,7 @@ class SheepfoldAECEnv(AECEnv):
                 self.terminations[a] = True
 
     def render(self) -> str | None:
-        text = self.encoder.text(self.state) if self.render_mode else None
+        text = self.encoder.text(self.game_state) if self.render_mode else None
         return render_text(self.render_mode, text)
 
     def close(self) -> None:
@@ -171,6 +187,76 @@ class SheepfoldAECEnv(AECEnv):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+class SheepfoldParallelEnv(ParallelEnv):
+    """One game behind PettingZoo's ParallelEnv API (it passes ``parallel_api_test``).
+
+    The games are turn-based: every step, only the agent to move acts (its observation's
+    ``action_mask`` is the only one that is not all zero); ``step`` reads ``actions[agent]`` for
+    that agent and ignores the others' entries. Leaving out the agent to move raises
+    ``ValueError``. Everything else (agents, spaces, chance, rewards, ``state()``, the end and
+    its ``infos``) is the AEC environment's (:class:`SheepfoldAECEnv`, built from the same
+    arguments; ``aec`` is that environment, ``aec.game_state`` the engine state). When the game
+    ends every agent is terminated (or truncated) and ``agents`` empties."""
+
+    def __init__(self, game: str | Game = "dolly-crush", **kwargs: Any) -> None:
+        self.aec = SheepfoldAECEnv(game, **kwargs)
+        self.game = self.aec.game
+        self.metadata = {**self.aec.metadata, "is_parallelizable": True}
+        self.render_mode = self.aec.render_mode
+        self.possible_agents = self.aec.possible_agents
+        self.agents: list[str] = []
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.state_space = self.aec.state_space
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents[:]
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        if not self.agents:
+            raise IllegalAction("the game is over: call reset() for a new one")
+        mover = self.aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move but gave no action")
+        self.aec.step(actions[mover])
+        aec = self.aec
+        obs = self._observations()
+        rewards = {a: aec.rewards[a] for a in self.agents}
+        terms = {a: aec.terminations[a] for a in self.agents}
+        truncs = {a: aec.truncations[a] for a in self.agents}
+        infos = {a: dict(aec.infos[a]) for a in self.agents}
+        if aec.game_state.is_terminal():
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def _observations(self) -> dict[str, Any]:
+        return {a: self.aec.observe(a) for a in self.agents}
+
+    def state(self) -> np.ndarray:
+        return self.aec.state()
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def parallel_env(game: str | Game = "dolly-crush", **kwargs: Any) -> SheepfoldParallelEnv:
+    """One game as a PettingZoo ParallelEnv (:class:`SheepfoldParallelEnv`)."""
+    return SheepfoldParallelEnv(game, **kwargs)
 
 
 def raw_env(game: str | Game = "dolly-crush", **kwargs: Any) -> SheepfoldAECEnv:
@@ -195,4 +281,12 @@ def shave_a_sheep_env(**kwargs: Any) -> AECEnv:
     return env("shave-a-sheep", **kwargs)
 
 
-__all__ = ["SheepfoldAECEnv", "dolly_crush_env", "env", "raw_env", "shave_a_sheep_env"]
+__all__ = [
+    "SheepfoldAECEnv",
+    "SheepfoldParallelEnv",
+    "dolly_crush_env",
+    "env",
+    "parallel_env",
+    "raw_env",
+    "shave_a_sheep_env",
+]

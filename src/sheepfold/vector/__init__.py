@@ -3,7 +3,8 @@
 - :class:`sheepfold.vector.shave.ShaveBatch`: Shave a Sheep, every seat played by the caller
   (or some inside the batch by the kernel's random and greedy policies);
 - :class:`sheepfold.vector.parallel.ShaveParallelBatch`: the same games in PettingZoo's
-  ParallelEnv style (dicts keyed by agent, arrays over the games);
+  ParallelEnv style (dicts keyed by agent, arrays over the games; not a ``ParallelEnv``: one
+  game behind the real API is :func:`sheepfold.interop.pettingzoo.parallel_env`);
 - :mod:`sheepfold.vector.gym_shave`: a ``gymnasium.vector.VectorEnv`` on top of it
   (``gymnasium.make_vec("sheepfold/ShaveASheep-v0", num_envs=N,
   vectorization_mode="vector_entry_point")``).

@@ -20,7 +20,11 @@ counter-based random numbers, so a game is not the single env's game of the same
 Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after an env's game ended starts its
 next game (that env's action is then ignored, and :meth:`action_masks` allows every action).
 :meth:`action_masks` (bool ``(num_envs, A)``; the method MaskablePPO-style code looks for) and
-``info["action_mask"]`` give the legal actions. An illegal action raises
+``info["action_mask"]`` give the legal actions. On the step an env's game ends, ``info`` also
+carries the single env's end-of-game entries for it, in Gymnasium's vector layout (valid where
+``info["_scores"]`` etc. is True): ``scores`` (float ``(num_envs, players)``, every seat's safe
+pile), ``winners`` (an object array: the winning seats' list, empty when truncated) and
+``truncated``. An illegal action raises
 :class:`~sheepfold.core.protocol.IllegalAction` naming the env, its decision and its legal
 actions (a batch has no "lose" convention: mask your policy).
 """
@@ -36,12 +40,16 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from sheepfold.games.shave_a_sheep.kernel import layout as L
 from sheepfold.interop import _UNSET
 from sheepfold.vector.shave import ShaveBatch
 
 
 class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` Shave a Sheep games, one learner seat each (see the module docstring)."""
+    """``num_envs`` Shave a Sheep games, one learner seat each (see the module docstring).
+
+    ``record=True`` keeps every env's engine history (``self.batch.history(i)``, until the
+    env's next game starts)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
@@ -54,6 +62,7 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
         rules: Mapping[str, Any] | Any = None,
         max_turns: int | None = _UNSET,
         render_mode: str | None = None,
+        record: bool = False,
     ) -> None:
         if render_mode is not None:
             raise ValueError("the vector env does not render: use the single env to watch a game")
@@ -65,6 +74,7 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
             opponents=opponents,
             seat=seat,
             autoreset=False,
+            record=record,
         )
         self.num_envs = num_envs
         self.render_mode = None
@@ -97,7 +107,7 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
         seats = self.batch.learner_seats()
         reward = rew[np.arange(self.num_envs), seats].astype(np.float64)
         self._pending = term | trunc
-        return obs, reward, term, trunc, self._info(info)
+        return obs, reward, term, trunc, {**self._info(info), **self._outcomes(self._pending)}
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions in each env (every action in an env whose game just
@@ -112,6 +122,31 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
         seats = self.batch.learner_seats()
         ones = np.ones(self.num_envs, np.bool_)
         return {"action_mask": mask, "_action_mask": ones, "seat": seats, "_seat": ones}
+
+    def _outcomes(self, ended: np.ndarray) -> dict[str, Any]:
+        """The single env's end-of-game info in each env whose game just ended (Gymnasium's
+        vector convention: ``info[key][i]``, valid where ``info["_" + key][i]``): ``scores``
+        (float ``(num_envs, players)``: the safe piles), ``winners`` (a list of seats per env,
+        empty when truncated) and ``truncated`` (bool)."""
+        if not ended.any():
+            return {}
+        n = self.batch.num_players
+        st = self.batch.states
+        piles = st[:, L.PILE : L.PILE + n].astype(np.float64)
+        truncated = (st[:, L.TRUNCATED] == 1) & ended
+        best = piles.max(axis=1, keepdims=True)
+        winners = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            winners[i] = [] if truncated[i] else np.flatnonzero(piles[i] == best[i]).tolist()
+        scores = np.where(ended[:, None], piles, 0.0)
+        return {
+            "scores": scores,
+            "_scores": ended.copy(),
+            "winners": winners,
+            "_winners": ended.copy(),
+            "truncated": truncated,
+            "_truncated": ended.copy(),
+        }
 
     def close_extras(self, **kwargs: Any) -> None:
         pass

@@ -1,6 +1,11 @@
 """Many Shave a Sheep games at once, in PettingZoo's ParallelEnv style: dicts keyed by agent,
 every value an array over the games.
 
+It is *not* a PettingZoo ``ParallelEnv`` (``pettingzoo.test.parallel_api_test`` refuses it:
+there every value is one game's, and the agents leave as their game ends). For one game behind
+the real API, use :func:`sheepfold.interop.pettingzoo.parallel_env` (it passes
+``parallel_api_test``, every game).
+
     from sheepfold.vector import ShaveParallelBatch
 
     env = ShaveParallelBatch(1024, players=3, rules="howling-wolf")
@@ -40,7 +45,8 @@ from sheepfold.vector.shave import ShaveBatch
 
 
 class ShaveParallelBatch:
-    """``num_envs`` Shave a Sheep games behind a ParallelEnv-style API (module docstring).
+    """``num_envs`` Shave a Sheep games behind a ParallelEnv-style API, not a ParallelEnv
+    (module docstring).
 
     ``players``, ``rules`` and ``max_turns`` are :class:`ShaveBatch`'s (and the Gymnasium
     and PettingZoo environments'); ``record=True`` keeps every game's engine history
