@@ -20,18 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-#: microseconds per position and pass, low and high: bench/bench_solver.py on this 2-core machine
-#: (3 players, every seat in one solve: 1,465,695 positions in about 3.8 s, 2.6 us; 4 players:
-#: 52,966,116 positions in 130-230 s, 2.5-4.3 us; an exact evaluation or a single seat 2-3.5 us;
-#: under load: 3 players, 100 wool, every seat, 88,534,215 positions in 433 s, 4.9 us)
-RATE_US = (2.4, 6.0)
-RATE_BASIS = (
-    "2.4-6 µs a position per pass on 2 cores, as bench/bench_solver.py measures: 3 players, "
-    "every seat, 1,465,695 positions in about 3.8 s; slower on a busy machine; numba's first "
-    "compilation not included"
-)
-#: a plan whose high estimate is longer than this (seconds) is announced and shows progress
-LARGE_SECONDS = 10.0
+from sheepfold.games.shave_a_sheep.solver import LARGE_SECONDS, RATE_BASIS, RATE_US
+
 #: bots the solver plays in its kernel; any other is asked about every decision (in Python)
 KERNEL_BOTS = ("random", "greedy", "perfect")
 
