@@ -47,7 +47,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import free_port, intent, percentile  # noqa: E402
+from bench_server import free_port, intent, percentile, started  # noqa: E402
 
 HOST = "127.0.0.1"
 SHAVE = "shave-a-sheep"
@@ -582,17 +582,9 @@ def main() -> int:
     )  # fmt: skip
     base = f"http://{HOST}:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                print("the server did not start")
-                return 1
-            time.sleep(0.1)
+        if not started(base, proc):
+            print("the server did not start")
+            return 1
         one, five, _ = os.getloadavg()
         print(
             f"server: sheepfold serve, default limits (pid {proc.pid}), 1,024 open files; "

@@ -64,6 +64,20 @@ def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
     return None
 
 
+def started(base: str, proc: subprocess.Popen[bytes], seconds: float = 300) -> bool:
+    """Whether the server at ``base`` answers ``/healthz`` within ``seconds`` (a cold numba cache:
+    serve warms the bots first), polled; False at once if its process ``proc`` ended."""
+    deadline = time.monotonic() + seconds
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -272,17 +286,9 @@ def main() -> int:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300  # a cold numba cache: serve warms the bots first
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                print("the server did not start")
-                return 1
-            time.sleep(0.1)
+        if not started(base, proc):
+            print("the server did not start")
+            return 1
         one, five, _ = os.getloadavg()
         print(
             f"server: sheepfold serve --no-limits (pid {proc.pid}) on 127.0.0.1, "
