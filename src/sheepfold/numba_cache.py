@@ -49,6 +49,7 @@ KERNEL_MODULES = (
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",
     "sheepfold.vector.shave_kernel",
+    "sheepfold.analysis.stochastic",
 )
 
 _PACKAGE = Path(__file__).resolve().parent  # the folder of the ``sheepfold`` package
