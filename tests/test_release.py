@@ -170,7 +170,8 @@ def _wheelhouse(wheel: Path, meta: str) -> Path:
 #: run by the venv's Python, from an empty folder: where sheepfold comes from, its data, and
 #: one snippet per framework
 SNIPPETS = r"""
-import sys, sysconfig
+import sys, sysconfig, time
+t0 = time.perf_counter()
 from importlib import resources
 from pathlib import Path
 
@@ -193,6 +194,8 @@ assert shipped, rules_dir
 for path in shipped:
     print("rule file", path.relative_to(rules_dir), "->", read_ruleset_file(path).name)
 
+print("data done at", round(time.perf_counter() - t0, 1), "s")
+
 # OpenSpiel
 import pyspiel
 import sheepfold.interop.openspiel
@@ -208,6 +211,8 @@ while not state.is_terminal():
         state.apply_action(int(rng.choice(state.legal_actions())))
 print("openspiel returns", state.returns())
 
+print("openspiel done at", round(time.perf_counter() - t0, 1), "s")
+
 # PettingZoo
 from sheepfold.interop.pettingzoo import dolly_crush_env
 
@@ -220,6 +225,8 @@ for agent in env.agent_iter(max_iter=200):
     env.step(action)
     steps += 1
 print("pettingzoo steps", steps, "state", env.state().shape)
+
+print("pettingzoo done at", round(time.perf_counter() - t0, 1), "s")
 
 # Gymnasium
 import gymnasium as gym
@@ -236,6 +243,8 @@ while not done:
     done = term or trunc
 print("gymnasium reward", reward)
 
+print("gymnasium done at", round(time.perf_counter() - t0, 1), "s")
+
 # Stable-Baselines3 (the learn extra)
 import torch
 from sb3_contrib import MaskablePPO
@@ -246,6 +255,7 @@ vec = make_vec_env("sheepfold/ShaveASheep-v0", n_envs=2, seed=0)
 model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0)
 model.learn(64)
 print("sb3 steps", model.num_timesteps)
+print("sb3 done at", round(time.perf_counter() - t0, 1), "s")
 """
 
 
@@ -274,6 +284,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
     out = _run([str(python), "-c", SNIPPETS], cwd=run, env=env, timeout=300).stdout
+    print("".join(line + "\n" for line in out.splitlines() if " done at " in line), end="")
     assert f"sheepfold {sheepfold.__version__} from {venv.resolve()}" in out
     for line in ("openspiel returns", "pettingzoo steps", "gymnasium reward", "sb3 steps 64"):
         assert line in out, out
