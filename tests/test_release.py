@@ -81,6 +81,15 @@ def test_changelog_has_the_release() -> None:
     assert f"## [{sheepfold.__version__}]" in text
 
 
+@pytest.mark.parametrize("doc", ["README.md", "docs/interop.md"])
+def test_install_lines_name_this_wheel_and_no_package_index(doc: str) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    assert f"dist/sheepfold-{sheepfold.__version__}-py3-none-any.whl[rl" in text
+    assert "pip install -e '.[rl]'" in text
+    # sheepfold is not on a package index: no line may install it from one
+    assert not re.search(r"pip install '?sheepfold\[", text)
+
+
 def _package_files() -> list[str]:
     """Every file the wheel must carry from src/sheepfold (no caches), as wheel paths."""
     out = []
