@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play play-terminal test test-fast test-random lint format bench setup system clean help
+.PHONY: play play-terminal test test-fast test-random lint format bench dist setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
@@ -16,6 +16,7 @@ help:
 	@echo "make lint   - ruff (format check + lint) and mypy"
 	@echo "make format - let ruff format and fix the code"
 	@echo "make bench  - run the benchmarks and print their numbers"
+	@echo "make dist   - build the wheel and the sdist into dist/ (pip install dist/sheepfold-*.whl)"
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -60,6 +61,13 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py
+
+# The release: an sdist, then the wheel built from it (so the sdist is known to be complete),
+# in a fresh build environment (pyproject.toml's build-system).
+dist: $(STAMP)
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	@ls -l dist
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -7,7 +7,7 @@ The games declare constant-sum utilities (win shares that add up to 1), so OpenS
 players) and its solvers run. This script solves a small Shave a Sheep exactly with
 ``value_iteration`` (``cyclic_game=True``: a position can come back), then puts OpenSpiel's MCTS
 against our greedy bot (:func:`sheepfold.interop.openspiel.as_pyspiel_bot`) in OpenSpiel's own
-``evaluate_bots``, both seats in turn. (value_iteration needs cvxpy: ``pip install sheepfold[rl]``.)
+``evaluate_bots``, both seats in turn. (value_iteration needs cvxpy: the ``rl`` extra, ``pip install -e '.[rl]'``.)
 """
 
 from __future__ import annotations

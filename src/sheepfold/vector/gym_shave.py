@@ -40,7 +40,6 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from sheepfold.games.shave_a_sheep.kernel import layout as L
 from sheepfold.interop import _UNSET
 from sheepfold.vector.shave import ShaveBatch
 
@@ -130,15 +129,7 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
         empty when truncated) and ``truncated`` (bool)."""
         if not ended.any():
             return {}
-        n = self.batch.num_players
-        st = self.batch.states
-        piles = st[:, L.PILE : L.PILE + n].astype(np.float64)
-        truncated = (st[:, L.TRUNCATED] == 1) & ended
-        best = piles.max(axis=1, keepdims=True)
-        winners = np.full(self.num_envs, None, dtype=object)
-        for i in np.flatnonzero(ended):
-            winners[i] = [] if truncated[i] else np.flatnonzero(piles[i] == best[i]).tolist()
-        scores = np.where(ended[:, None], piles, 0.0)
+        scores, winners, truncated = self.batch.outcomes(ended)
         return {
             "scores": scores,
             "_scores": ended.copy(),

@@ -161,6 +161,22 @@ class ShaveBatch:
         """The caller's seat in each env (with ``opponents``; -1 without: every seat)."""
         return self._state[1][:, K.LEARNER].copy()
 
+    def outcomes(self, envs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """How the games of the envs in the bool mask ``envs`` ended, read while they stand
+        over (before their next game starts): ``(scores, winners, truncated)``, the single env's
+        end-of-game entries: every seat's safe pile (float ``(num_envs, players)``), the
+        winning seats (an object array of lists, empty when truncated) and whether the game was
+        cut at ``max_turns`` (bool). Envs outside ``envs``: zeros, None and False."""
+        ended = self._env_mask(envs)
+        st = self._state[0]
+        piles = st[:, L.PILE : L.PILE + self.num_players].astype(np.float64)
+        truncated = (st[:, L.TRUNCATED] == 1) & ended
+        best = piles.max(axis=1, keepdims=True)
+        winners = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            winners[i] = [] if truncated[i] else np.flatnonzero(piles[i] == best[i]).tolist()
+        return np.where(ended[:, None], piles, 0.0), winners, truncated
+
     def history(self, env: int) -> list[int]:
         """The engine actions (chance outcomes and decisions) of env ``env``'s current game,
         in order: applying them to ``game.new_initial_state()`` gives its position."""
