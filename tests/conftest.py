@@ -135,3 +135,16 @@ def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]
             return group_of(nodeid) or nodeid
 
     return RunApartScheduling(config, log)
+
+
+#: the markers of the longest tests (pyproject.toml): a worker deals them out first
+LONG = ("slow", "browser", "postgres")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
+    """On xdist workers, the longest tests first (each keeps its order): they start while every
+    worker is busy and the short ones fill in at the end, instead of one long test running alone
+    at the end. Every worker collects the same order (the scheduler checks it)."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG))
