@@ -6,6 +6,12 @@
   run, more of them; a failure prints its reproduction blob: pin it in the test with
   ``@example(...)`` so the derandomized suite checks it from then on.
 * ``dev``: fewer examples, for a quick local run.
+
+The tests run on one pytest-xdist worker per CPU (``-n logical`` in pyproject.toml; ``-n 0``: all
+in this process): each worker has its own temporary folders (``tmp_path``), its own
+SHEEPFOLD_HOME, its own browser and PostgreSQL server; servers listen on port 0. The tests that
+must not run beside each other are grouped below (``RUN_APART``): each group runs on one worker,
+one test after another.
 """
 
 import os
@@ -17,8 +23,12 @@ import tempfile
 # - numba's compiled kernels: one fixed folder, reused run after run. Compiling them all cold
 #   takes over 100 s here, and reuse is safe: the kernels go to a subfolder named by a hash of
 #   their source (sheepfold/numba_cache.py), so an edit to a kernel is a miss, never stale code.
+#   The xdist workers share it: numba writes each cache file whole under a temporary name and
+#   renames it, so two workers compiling one kernel at once only do the work twice.
 # - SHEEPFOLD_HOME (the solver's cache, user rule sets): a fresh folder for each session, removed
-#   at exit, as it holds more than caches; the solutions the tests need take under a second.
+#   at exit, as it holds more than caches; the solutions the tests need take under a second. Each
+#   xdist worker makes its own (it inherits the folder its controller made, marked by
+#   SHEEPFOLD_TEST_MADE_HOME): two tests running at once never see each other's files.
 os.environ.setdefault(
     "NUMBA_CACHE_DIR", os.path.join(tempfile.gettempdir(), "sheepfold-tests", "numba")
 )
@@ -26,10 +36,11 @@ os.environ.setdefault(
 os.environ.setdefault(
     "MPLCONFIGDIR", os.path.join(tempfile.gettempdir(), "sheepfold-tests", "matplotlib")
 )
-if "SHEEPFOLD_HOME" not in os.environ:
+if os.environ.get("SHEEPFOLD_HOME", "") in ("", os.environ.get("SHEEPFOLD_TEST_MADE_HOME")):
     _home = tempfile.TemporaryDirectory(prefix="sheepfold-tests-home-")
-    os.environ["SHEEPFOLD_HOME"] = _home.name
+    os.environ["SHEEPFOLD_HOME"] = os.environ["SHEEPFOLD_TEST_MADE_HOME"] = _home.name
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
@@ -91,3 +102,49 @@ def pytest_unconfigure(config) -> None:  # type: ignore[no-untyped-def]
         proc.wait()  # type: ignore[attr-defined]
     if "log" in _warm:
         _warm.pop("log").close()  # type: ignore[attr-defined]
+
+
+# -- the xdist workers ---------------------------------------------------------------------------
+#: tests that must never run at the same time as each other, by node id prefix: each group is one
+#: unit of work, run by one worker, one test after another.
+#: - ray: local Ray instances and a two-node cluster on this machine share Ray's session folder
+#:   (a local ``ray.init`` may join a running cluster) and claim the CPUs; the cluster (a module
+#:   fixture) starts once
+RUN_APART = {
+    "ray": ("tests/test_lab_ray_cluster.py::", "tests/test_lab_runner.py::test_ray_"),
+}
+
+
+def group_of(nodeid: str) -> str | None:
+    """The RUN_APART group of a test, by its node id."""
+    return next((g for g, keys in RUN_APART.items() if nodeid.startswith(keys)), None)
+
+
+# xdist's own --dist loadgroup cannot be used: with pytest 9.2 it silently stops grouping
+# (pytest-dev/pytest-xdist#1386). This scheduler is xdist's loadscope with every test its own
+# unit of work, but for the groups: the tests go out one or two at a time to whichever worker is
+# free, groups first (the largest units).
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    class RunApartScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid) or nodeid
+
+    return RunApartScheduling(config, log)
+
+
+#: the markers of the longest tests (pyproject.toml): a worker deals them out first
+LONG = ("slow", "browser", "postgres")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
+    """On xdist workers, the longest tests first (each keeps its order): they start while every
+    worker is busy and the short ones fill in at the end, instead of one long test running alone
+    at the end. Every worker collects the same order (the scheduler checks it)."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG))

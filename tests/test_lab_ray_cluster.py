@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,28 +59,30 @@ def _stop(proc: subprocess.Popen[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+def cluster() -> Iterator[tuple[str, int]]:
     """(the head's address, the process group of the second node)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    tmp = tmp_path_factory.mktemp("ray")
-    head = _start(
-        [
+    # Ray's Unix sockets (107 bytes at most) live in this folder, the second node's one name
+    # longer: a pytest temp folder is too deep (an xdist worker's by popen-gwN/: 108 bytes)
+    tmp = Path(tempfile.mkdtemp(prefix="ray-"))
+    nodes: list[subprocess.Popen[str]] = []
+    try:
+        head = [
             "--head",
             f"--port={port}",
             "--node-ip-address=127.0.0.1",
             "--include-dashboard=false",
             f"--temp-dir={tmp}",
         ]
-    )
-    nodes = [head]
-    try:
+        nodes.append(_start(head))
         nodes.append(_start([f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.2"]))
         yield f"127.0.0.1:{port}", nodes[1].pid
     finally:
         for proc in reversed(nodes):
             _stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 DRIVER = r"""
