@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.registry import game_spec
+from sheepfold.lab.endings import shares_text
 from sheepfold.lab.metrics import (
     Z95,
     Value,
     bots_text,
+    ended_by,
     fmt,
     fmt_ci,
     fmt_diff,
@@ -515,7 +517,7 @@ def _note_html(text: str | None) -> str:
 def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> str:
     d = game_arrays(table)
     runs = [(job.ruleset, d)]
-    body = _note_html(truncation_note(d)) + _job_html(job)
+    body = _note_html(truncation_note(d)) + _note_html(shares_text(ended_by(d))) + _job_html(job)
     if command:
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += (
@@ -540,6 +542,7 @@ def compare_report(
     verdict: str,
     command: str = "",
     changes: Sequence[str] = (),
+    paired: bool = True,
 ) -> str:
     """A comparison as one page: what differs in the rules (``changes``, one line per option),
     the verdict, both jobs, every metric (A, B and B − A, each with its 95% interval;
@@ -557,7 +560,9 @@ def compare_report(
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += "<h2>A</h2>" + _job_html(job_a) + "<h2>B</h2>" + _job_html(job_b)
     body += (
-        "<h2>Metric by metric (paired on the same seeds)</h2>"
+        "<h2>Metric by metric ("
+        + ("paired on the same seeds" if paired else "unpaired: A and B on independent seeds")
+        + ")</h2>"
         "<p class=def>Each value with its 95% interval; B − A in percentage points (pp) for "
         "shares; relative: B / A − 1.</p><table><tr><th>metric</th>"
         "<th>A [95% CI]</th><th>B [95% CI]</th><th>B − A [95% CI]</th><th>relative</th>"
