@@ -184,6 +184,19 @@ def _play(
             raise
 
 
+def print_table(table: Any) -> None:
+    """Print a wide table whole: on a terminal at its width, and piped into a file or another
+    program at the table's own width (not cut to 80 columns, a few characters a cell)."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    wide = Measurement.get(console, console.options.update_width(10_000), table)
+    Console(width=max(console.width, wide.maximum)).print(table)
+
+
 def _metrics_table(values: list[Any], title: str) -> Any:
     from rich.table import Table
 
@@ -513,7 +526,7 @@ def compare_command(
             if independent
             else f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
         )
-        console.print(_compare_table(diffs, title))
+        print_table(_compare_table(diffs, title))
         console.print(_differences_text(changes, name_a, name_b), highlight=False)
         console.print(text)
     _write_compare_files(
@@ -694,7 +707,7 @@ def variants_command(
     if as_json:
         print(json.dumps(rows))
     else:
-        console.print(_variants_table(rows, exact))
+        print_table(_variants_table(rows, exact))
     if plot and rows:
         from sheepfold.lab.report import variants_plot, write_png
 
@@ -767,7 +780,7 @@ def sweep_command(
     if as_json:
         print(json.dumps({"option": key, "rows": rows, "highlights": [h.text() for h in found]}))
     else:
-        console.print(_sweep_table(key, rows, jobs[0]))
+        print_table(_sweep_table(key, rows, jobs[0]))
         for h in found:
             console.print(h.text())
     if plot:
@@ -1213,7 +1226,7 @@ def _print_search(result: Any, written: Path | None) -> None:
                 for k in keys
             ),
         )
-    console.print(t)
+    print_table(t)
     if result.invalid:
         console.print(f"{result.invalid} trial(s) tried values the rules refuse together.")
     if not result.candidates:
