@@ -786,7 +786,8 @@ def sweep_command(
     if plot:
         from sheepfold.lab.report import sweep_plot, write_png
 
-        write_png(plot, sweep_plot(key, rows, f"{game}, {rules or 'rulebook'}"))
+        base = jobs[0].ruleset.rsplit(", ", 1)[0]  # the base the values start from, by name
+        write_png(plot, sweep_plot(key, rows, f"{game}, {base}", target_length))
         if not as_json:
             console.print(f"plot: {plot}")
 
@@ -807,7 +808,11 @@ def _sweep_jobs(
     from sheepfold.rulesets import find_ruleset, with_options
 
     rules, base = default_rules(game, rules, fixed, seats_chosen=opts.breeds not in (None, "mix"))
-    base_name = (find_ruleset(rules, game).name if rules else None) or "rulebook"
+    base_name = (
+        getattr(base, "name", None)
+        or (find_ruleset(rules, game).name if rules else None)
+        or "rulebook"
+    )
     _warn_unequal(game, base, opts)
     jobs = []
     for value in values:
