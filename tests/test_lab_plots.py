@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_lab_report import _row, render
 
 from sheepfold.lab import report
+from test_lab_report import _row, render
 
 
 def test_eleven_rule_sets_get_eleven_colour_and_marker_pairs() -> None:
