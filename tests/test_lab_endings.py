@@ -169,3 +169,17 @@ def test_fast_shave_a_sheep_reports_the_engines_reason(rules, bots) -> None:  # 
     assert fast == engine
     if rules == "race-to-twelve":
         assert {"middle", "target"} <= set(fast)  # both happen, so both are told apart
+
+
+def test_a_resumed_old_file_counts_the_reasons_it_has() -> None:
+    """An old file resumed holds rows without a reason (null): the shares are of the rows that
+    have one, and the metrics say over how many games."""
+    import pyarrow as pa
+
+    table = run(make_job("shave-a-sheep", {"target": 6}, games=20, engine="engine"), workers=1)
+    col = pa.array([None] * 8 + table.column("ended_by").to_pylist()[8:], type=pa.string())
+    mixed = table.set_column(table.schema.get_field_index("ended_by"), "ended_by", col)
+    d = game_arrays(mixed)
+    assert ended_by(d) == {"target": 1.0}
+    vals = {v.key: v for v in evaluate(d)}
+    assert vals["ended_target"].value == 1.0 and vals["ended_target"].n == 12

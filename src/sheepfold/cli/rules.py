@@ -152,21 +152,25 @@ def _quick_endings(rs: Any) -> list[str]:
     """A note when most of a few quick simulated games (greedy players, the fewest seats the
     rules allow) end by a reason the rules do not mean (the deck runs out, the clean-up gives
     up, the turn limit)."""
+    from sheepfold.core.protocol import SheepfoldError
     from sheepfold.lab.endings import shares, unintended_note
     from sheepfold.lab.metrics import game_arrays
     from sheepfold.lab.runner import make_job, run
 
     players = min(rs.rules.player_counts()) if hasattr(rs.rules, "player_counts") else 2
-    job = make_job(
-        rs.game,
-        rs.rules,
-        ruleset=rs.name,
-        players=players,
-        bots=["greedy"],
-        games=QUICK_GAMES,
-        engine="engine",
-        max_turns=QUICK_TURNS,
-    )
+    try:
+        job = make_job(
+            rs.game,
+            rs.rules,
+            ruleset=rs.name,
+            players=players,
+            bots=["greedy"],
+            games=QUICK_GAMES,
+            engine="engine",
+            max_turns=QUICK_TURNS,
+        )
+    except SheepfoldError:  # no game to simulate (the checks above say what they can)
+        return []
     d = game_arrays(run(job, workers=1, standings=False))
     if "ended_by" not in d:
         return []

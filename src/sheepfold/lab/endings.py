@@ -66,11 +66,13 @@ def order(reasons: Any) -> list[str]:
 
 
 def shares(ended_by: np.ndarray) -> dict[str, float]:
-    """``{reason: share of games}`` of a run's ``ended_by`` column (every game counted)."""
-    G = len(ended_by)
+    """``{reason: share of games}`` of a run's ``ended_by`` column (every game counted that has
+    a reason)."""
+    known = np.array([r for r in ended_by if r is not None], dtype=object)
+    G = len(known)  # rows of a file resumed from one written before the column: no reason
     if G == 0:
         return {}
-    vals, counts = np.unique(ended_by.astype(str), return_counts=True)
+    vals, counts = np.unique(known.astype(str), return_counts=True)
     got = dict(zip(vals.tolist(), counts.tolist(), strict=True))
     return {r: round(got[r] / G, 6) for r in order(got)}
 

@@ -659,7 +659,8 @@ def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
 
 
 def _ending_defs(d: dict[str, Any]) -> list[MetricDef]:
-    """The share of games that ended each way (every game counted: the turn limit is one way),
+    """The share of games that ended each way (every game with a reason counted: the turn limit
+    is one way; rows of an older file resumed have none),
     one metric per reason ``d["end_reasons"]`` names (a comparison gives both sides every
     reason either side has)."""
     if "ended_by" not in d:
@@ -668,7 +669,7 @@ def _ending_defs(d: dict[str, Any]) -> list[MetricDef]:
     for reason in d.get("end_reasons", []):
 
         def pg(dd: dict[str, Any], r: str = reason) -> tuple[np.ndarray, np.ndarray]:
-            return (dd["ended_by"] == r).astype(np.float64), np.ones(dd["G"], bool)
+            return (dd["ended_by"] == r).astype(np.float64), dd["ended_by"] != None  # noqa: E711
 
         out.append(
             MetricDef(
