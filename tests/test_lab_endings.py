@@ -107,6 +107,10 @@ def test_no_ending_sentence_when_the_mix_is_the_same() -> None:
 
 
 def test_words_and_warnings() -> None:
+    from sheepfold.lab.endings import TURN_LIMIT
+    from sheepfold.lab.fastsim_shave import ENDED
+
+    assert ENDED[2] == TURN_LIMIT and set(ENDED) <= set(WORDS)
     assert all(w[0].islower() and "_" not in w[0] for w in WORDS.values())
     assert shares(np.array(["deck", "dogs", "deck", "deck"], dtype=object)) == {
         "dogs": 0.25,

@@ -39,7 +39,6 @@ from sheepfold.games.shave_a_sheep.kernel.play import (
     turn_random,
 )
 from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game
-from sheepfold.lab.endings import TURN_LIMIT
 
 PERFECT = TABLE
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
@@ -126,8 +125,9 @@ def _stand(stand, first, rows, st, n):  # type: ignore[no-untyped-def]
     return rows + 1
 
 
-#: the end reasons of the fast games (``ended`` codes): the engine's ``ended_by`` and the turn limit
-ENDED = ("middle", "target", TURN_LIMIT)
+#: the end reasons of the fast games (``ended`` codes): the engine's ``ended_by`` and the turn
+#: limit (``lab.endings.TURN_LIMIT``; not imported: this module's imports key the kernel cache)
+ENDED = ("middle", "target", "turn-limit")
 
 
 @inline
