@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +184,19 @@ def _play(
             raise
 
 
+def print_table(table: Any) -> None:
+    """Print a wide table whole: on a terminal at its width, and piped into a file or another
+    program at the table's own width (not cut to 80 columns, a few characters a cell)."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    wide = Measurement.get(console, console.options.update_width(10_000), table)
+    Console(width=max(console.width, wide.maximum)).print(table)
+
+
 def _metrics_table(values: list[Any], title: str) -> Any:
     from rich.table import Table
 
@@ -200,10 +213,15 @@ def _metrics_table(values: list[Any], title: str) -> Any:
 
 
 def _print_limit_note(table: Any) -> None:
-    """Say it in words when games of ``table`` hit the turn limit."""
-    from sheepfold.lab.metrics import game_arrays, truncation_note
+    """Say how the games of ``table`` ended, and in words when some hit the turn limit."""
+    from sheepfold.lab.endings import shares_text
+    from sheepfold.lab.metrics import ended_by, game_arrays, truncation_note
 
-    note = truncation_note(game_arrays(table))
+    d = game_arrays(table)
+    ends = shares_text(ended_by(d))
+    if ends:
+        console.print(ends + ".", highlight=False)
+    note = truncation_note(d)
     if note:
         console.print(f"[bold]{note}[/bold]")
 
@@ -300,7 +318,7 @@ def _print_run(
 ) -> None:
     """A run's metrics: JSON, or a table and where its rows are (``gap``: the exact skill gap of
     its rules, :func:`sheepfold.lab.perfect.exact_skill_gap`)."""
-    from sheepfold.lab.metrics import fmt, game_arrays, truncation_note
+    from sheepfold.lab.metrics import ended_by, fmt, game_arrays, truncation_note
 
     if as_json:
         print(
@@ -310,6 +328,7 @@ def _print_run(
                     "games": table.num_rows,
                     "out": str(out) if out else None,
                     "turn_limit_note": truncation_note(game_arrays(table)),
+                    "ended_by": ended_by(game_arrays(table)),
                     "metrics": [v.to_json() for v in values],
                     "skill_gap_exact": gap,
                 }
@@ -356,7 +375,7 @@ def show_command(
     as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
 ) -> None:
     """The metrics (and optionally the HTML report) of a finished run."""
-    from sheepfold.lab.metrics import evaluate, game_arrays
+    from sheepfold.lab.metrics import ended_by, evaluate, game_arrays
     from sheepfold.lab.runner import read_table
 
     job, table = read_table(file)
@@ -367,6 +386,7 @@ def show_command(
                 {
                     "job": json.loads(job.to_json()),
                     "games": table.num_rows,
+                    "ended_by": ended_by(game_arrays(table)),
                     "metrics": [v.to_json() for v in values],
                 }
             )
@@ -448,6 +468,12 @@ def compare_command(
         False, "--resume", help="finish the runs in --out (plays only the missing games)"
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="replace the runs in --out"),
+    independent: bool = typer.Option(
+        False,
+        "--independent",
+        help="play B on fresh seeds (SEED + N ..), not A's: an unpaired comparison, whose "
+        "intervals carry both runs' luck (an A-versus-A check of the lab's statistics)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
@@ -455,12 +481,14 @@ def compare_command(
     Example: sheepfold lab compare shave-a-sheep rulebook cutting-costs --games 50000
     """
     from sheepfold.lab.compare import compare_tables, rules_differences, verdict
+    from sheepfold.lab.metrics import ended_by, game_arrays
 
     opts = JobOptions(bot, games, players, seed, rotate, breeds, engine, max_turns, exact)
     check_game(game)
     job_a, ta = _side(game, a, opts)  # both checked before anything is played
-    job_b, tb = _side(game, b, opts)
-    _check_paired(job_a, job_b)
+    fresh = replace(opts, seed=opts.seed + opts.games) if independent else opts
+    job_b, tb = _side(game, b, fresh)
+    _check_paired(job_a, job_b, independent)
     out_a, out_b = _compare_outputs(out, resume, overwrite)
     if ta is None:
         ta = _play(job_a, out_a, workers, ray, resume, overwrite, as_json, "A:")
@@ -469,7 +497,7 @@ def compare_command(
     name_a, name_b = job_a.ruleset, job_b.ruleset
     if name_a == name_b:
         name_a, name_b = f"A ({name_a})", f"B ({name_b})"
-    diffs = compare_tables(ta, tb)
+    diffs = compare_tables(ta, tb, paired=not independent)
     limit = job_a.rules.get("max_turns")
     text = verdict(diffs, name_a, name_b, limit if limit == job_b.rules.get("max_turns") else None)
     changes = rules_differences(game, job_a.rules, job_b.rules)
@@ -480,18 +508,30 @@ def compare_command(
                     "a": json.loads(job_a.to_json()),
                     "b": json.loads(job_b.to_json()),
                     "games": min(ta.num_rows, tb.num_rows),
+                    "paired": not independent,
                     "differences": changes,
                     "verdict": text,
+                    "ended_by": {
+                        "a": ended_by(game_arrays(ta)),
+                        "b": ended_by(game_arrays(tb)),
+                    },
                     "metrics": [x.to_json() for x in diffs],
                 }
             )
         )
     else:
-        title = f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
-        console.print(_compare_table(diffs, title))
+        title = (
+            f"{name_a} (A) vs {name_b} (B), {ta.num_rows:,} and {tb.num_rows:,} games on "
+            f"independent seeds (A: {_seeds(job_a)}, B: {_seeds(job_b)})"
+            if independent
+            else f"{name_a} (A) vs {name_b} (B), {min(ta.num_rows, tb.num_rows)} paired games"
+        )
+        print_table(_compare_table(diffs, title))
         console.print(_differences_text(changes, name_a, name_b), highlight=False)
         console.print(text)
-    _write_compare_files((job_a, ta), (job_b, tb), diffs, (changes, text), report, plots, as_json)
+    _write_compare_files(
+        (job_a, ta), (job_b, tb), diffs, (changes, text), report, plots, as_json, not independent
+    )
 
 
 def _compare_outputs(
@@ -527,6 +567,7 @@ def _write_compare_files(
     report: Path | None,
     plots: Path | None,
     quiet: bool,
+    paired: bool = True,
 ) -> None:
     """A comparison's HTML ``report`` and PNG ``plots`` (``a``, ``b``: job and table; ``words``:
     what differs in the rules and the verdict), when asked."""
@@ -535,7 +576,9 @@ def _write_compare_files(
         from sheepfold.lab.report import compare_report, write
 
         changes, text = words
-        page = compare_report(job_a, job_b, ta, tb, diffs, text, _command_line(), changes)
+        page = compare_report(
+            job_a, job_b, ta, tb, diffs, text, _command_line(), changes, paired=paired
+        )
         write(report, page)
         if not quiet:
             console.print(f"report: {report}")
@@ -558,14 +601,26 @@ def _side(game: str, spec: str, opts: JobOptions) -> tuple[Any, Any]:
     return _job(game, spec, opts), None
 
 
-def _check_paired(job_a: Any, job_b: Any) -> None:
-    """Fail unless A and B are games of one game and size, on the same seeds and engine."""
+def _seeds(job: Any) -> str:
+    return f"seeds {job.seed:,}..{job.seed + job.games - 1:,}"
+
+
+def _check_paired(job_a: Any, job_b: Any, independent: bool = False) -> None:
+    """Fail unless A and B are games of one game and size, on the same seeds and engine (with
+    ``independent``: on seeds that do not overlap)."""
     if job_a.game != job_b.game:
         raise fail(f"A is {job_a.game} and B is {job_b.game}: compare two rule sets of one game")
     if job_a.players != job_b.players:
         raise fail(
             f"A has {job_a.players} players and B {job_b.players}: compare games of one size"
         )
+    if independent:
+        if job_a.seed < job_b.seed + job_b.games and job_b.seed < job_a.seed + job_a.games:
+            raise fail(
+                f"--independent needs A and B on different seeds, and they share some (A: "
+                f"{_seeds(job_a)}; B: {_seeds(job_b)})"
+            )
+        return
     if job_a.seed != job_b.seed or job_a.engine != job_b.engine:
         raise fail(
             f"A and B were not played on the same seeds and engine (A: seed {job_a.seed}, "
@@ -652,7 +707,7 @@ def variants_command(
     if as_json:
         print(json.dumps(rows))
     else:
-        console.print(_variants_table(rows, exact))
+        print_table(_variants_table(rows, exact))
     if plot and rows:
         from sheepfold.lab.report import variants_plot, write_png
 
@@ -701,29 +756,38 @@ def sweep_command(
 
     Example: sheepfold lab sweep shave-a-sheep --set wool=10..60:5 --bot greedy --plot wool.png
     """
-    from sheepfold.lab.metrics import evaluate, game_arrays
+    from sheepfold.lab.compare import share_reasons
+    from sheepfold.lab.metrics import ended_by, evaluate, game_arrays
     from sheepfold.lab.sweep import highlights, split_sets
 
     check_game(game)
     (key, values), fixed = split_sets(sets)
     opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns)
     jobs = _sweep_jobs(game, rules, key, values, fixed, opts)  # all checked before playing
-    rows: list[dict[str, Any]] = []
-    for value, job in zip(values, jobs, strict=True):
-        table = _play(job, None, workers, ray, False, False, as_json, "sweep")
-        vals = evaluate(game_arrays(table))
-        rows.append({"value": value, "metrics": {v.key: v.to_json() for v in vals}})
+    runs = [
+        game_arrays(_play(job, None, workers, ray, False, False, as_json, "sweep")) for job in jobs
+    ]
+    share_reasons(*runs)  # every value gets the share of every ending any value has
+    rows: list[dict[str, Any]] = [
+        {
+            "value": value,
+            "ended_by": ended_by(d),
+            "metrics": {v.key: v.to_json() for v in evaluate(d)},
+        }
+        for value, d in zip(values, runs, strict=True)
+    ]
     found = highlights(rows, target_length)
     if as_json:
         print(json.dumps({"option": key, "rows": rows, "highlights": [h.text() for h in found]}))
     else:
-        console.print(_sweep_table(key, rows, jobs[0]))
+        print_table(_sweep_table(key, rows, jobs[0]))
         for h in found:
             console.print(h.text())
     if plot:
         from sheepfold.lab.report import sweep_plot, write_png
 
-        write_png(plot, sweep_plot(key, rows, f"{game}, {rules or 'rulebook'}"))
+        base = jobs[0].ruleset.rsplit(", ", 1)[0]  # the base the values start from, by name
+        write_png(plot, sweep_plot(key, rows, f"{game}, {base}", target_length))
         if not as_json:
             console.print(f"plot: {plot}")
 
@@ -744,7 +808,11 @@ def _sweep_jobs(
     from sheepfold.rulesets import find_ruleset, with_options
 
     rules, base = default_rules(game, rules, fixed, seats_chosen=opts.breeds not in (None, "mix"))
-    base_name = (find_ruleset(rules, game).name if rules else None) or "rulebook"
+    base_name = (
+        getattr(base, "name", None)
+        or (find_ruleset(rules, game).name if rules else None)
+        or "rulebook"
+    )
     _warn_unequal(game, base, opts)
     jobs = []
     for value in values:
@@ -761,6 +829,7 @@ def _sweep_table(key: str, rows: list[dict[str, Any]], job: Any) -> Any:
     """One row per value: length, balance, first-player advantage, ties, lead changes (95% CIs)."""
     from rich.table import Table
 
+    from sheepfold.lab.endings import shares_list
     from sheepfold.lab.metrics import fmt, fmt_ci
     from sheepfold.lab.sweep import value_text
 
@@ -774,6 +843,9 @@ def _sweep_table(key: str, rows: list[dict[str, Any]], job: Any) -> Any:
     t.add_column(key, justify="right")
     for k in shown:
         t.add_column(f"{rows[0]['metrics'][k]['label']} [95% CI]", justify="right")
+    mixed = len({e for r in rows for e in r.get("ended_by") or {}}) > 1
+    if mixed:
+        t.add_column("how games ended")
     for r in rows:
         m = r["metrics"]
         t.add_row(
@@ -782,6 +854,7 @@ def _sweep_table(key: str, rows: list[dict[str, Any]], job: Any) -> Any:
                 f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
                 for k in shown
             ),
+            *([shares_list(r["ended_by"])] if mixed else []),
         )
     return t
 
@@ -791,7 +864,6 @@ def _variant_jobs(game: str, names: list[str], opts: JobOptions) -> list[tuple[A
     the exact solver cannot take it (None: it can, or --exact was not asked). With --exact such a
     rule set is played without the exact values; the command refuses at once when the solver
     can take none of them, or when the perfect bot would need it for one."""
-    from dataclasses import replace
 
     perfect_bots = any(b.partition(":")[0] == "perfect" for b in opts.bots or ())
     reasons = []
@@ -816,7 +888,6 @@ def _variant_jobs(game: str, names: list[str], opts: JobOptions) -> list[tuple[A
 def _solver_reason(game: str, name: str, opts: JobOptions) -> str | None:
     """Why the lab's exact solver cannot take rule set ``name`` with ``opts.players`` players
     (None: it can, or the game has no solver: making the job says so)."""
-    from dataclasses import replace
 
     from sheepfold.core.registry import game_spec
     from sheepfold.lab.perfect import unsupported
@@ -840,7 +911,7 @@ def _variant_names(game: str, rules: list[str] | None) -> list[str]:
 
 def _variant_row(job: Any, workers: int | None, quiet: bool) -> tuple[dict[str, Any], Any]:
     """(its row of the comparison, the game arrays) of ``job``, played now."""
-    from sheepfold.lab.metrics import bots_text, evaluate, game_arrays
+    from sheepfold.lab.metrics import bots_text, ended_by, evaluate, game_arrays
 
     table = _play(job, None, workers, None, False, False, quiet)
     d = game_arrays(table)
@@ -857,6 +928,7 @@ def _variant_row(job: Any, workers: int | None, quiet: bool) -> tuple[dict[str, 
     row["forced"] = vals["forced_share"].value
     row["choices"] = vals["choices_mean"].value
     row["truncated"] = vals["truncated"].value
+    row["ended_by"] = ended_by(d)
     row["max_turns"] = job.rules.get("max_turns")
     row["title"] = (
         f"{job.game}: {job.players} players, bots {bots_text(d)}, "
@@ -914,9 +986,14 @@ def _variants_table(rows: list[dict[str, Any]], exact: bool) -> Any:
 
 
 def _variants_caption(rows: list[dict[str, Any]]) -> str | None:
+    from sheepfold.lab.endings import shares_list
     from sheepfold.lab.metrics import fmt
 
-    lines = []
+    lines = [
+        f"{r['name']}: games ended because {shares_list(r['ended_by'])}."
+        for r in rows
+        if r.get("ended_by")
+    ]
     for r in rows[1:]:
         if r.get("differences"):
             lines.append(f"{r['name']} vs {rows[0]['name']}: " + "; ".join(r["differences"]) + ".")
@@ -941,3 +1018,231 @@ def _variants_caption(rows: list[dict[str, Any]]) -> str | None:
             "greedy's own, both from the solver and averaged over the seats."
         )
     return "\n".join(lines) or None
+
+
+# -- lab search ------------------------------------------------------------------------------------
+@app.command("search")
+@friendly_errors
+def search_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    vary: list[str] = typer.Option(
+        [],
+        "--vary",
+        metavar="OPTION=RANGE",
+        help="an option to vary: OPTION=LO..HI (whole numbers, or reals with a point), "
+        "OPTION=LO..HI:STEP or OPTION=A,B,C (repeat for several)",
+    ),
+    goal: list[str] = typer.Option(
+        [],
+        "--goal",
+        metavar="GOAL[:WEIGHT]",
+        help="what to aim for: length=N (turns), fair (no seat advantage), ties (fewer), drama "
+        "(winners from behind), lead-changes (more), forced (fewer forced decisions); a weight "
+        "after a colon (fair:2); repeat for several",
+    ),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        "-r",
+        help="the rule set the search starts from (default: the game's default rule set)",
+    ),
+    trials: int = typer.Option(40, "--trials", "-t", min=1, help="rule sets to try"),
+    games: int = typer.Option(
+        500, "--games", "-n", min=2, help="games per trial (the same seeds for every trial)"
+    ),
+    recheck: int = typer.Option(
+        3, "--recheck", min=1, max=20, help="the best few, played again on fresh seeds"
+    ),
+    recheck_games: int = typer.Option(
+        2000, "--recheck-games", min=2, help="games per rule set played again"
+    ),
+    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
+    seed: int = typer.Option(0, "--seed", help="trial games are seeded SEED + i"),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
+    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
+    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
+    max_turns: int = typer.Option(1000, "--max-turns"),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="write the best rule set here (TOML, ready for play); the trials are kept next to "
+        "it (FILE.search.db), so that the same command goes on after Ctrl-C",
+    ),
+    name: str | None = typer.Option(
+        None, "--name", help="the best rule set's name (default: --out's)"
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="start again: replace --out and its kept trials"
+    ),
+    plot: Path | None = typer.Option(None, "--plot", help="write a PNG of the search"),
+    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+) -> None:
+    """Search for the rule set that best meets your goals: several options varied at once
+    (Optuna), every trial on the same seeds, the best few played again on fresh seeds.
+
+    Example: sheepfold lab search shave-a-sheep --vary wool=10..60 --vary max_wool=3..8
+    --goal length=40 --goal fair --trials 60 --bot greedy --out forty.toml
+    """
+    from sheepfold.cli.common import default_rules
+    from sheepfold.lab.search import (
+        SearchSpec,
+        check_spec,
+        parse_goal,
+        parse_vary,
+        storage_path,
+    )
+
+    check_game(game)
+    dims = tuple(parse_vary(v) for v in vary)
+    goals = tuple(parse_goal(g) for g in goal)
+    rules_name, model = default_rules(game, rules)
+    base_name = getattr(model, "name", None) or (Path(rules_name).stem if rules_name else None)
+    opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns)
+    probe = _model_job(game, model, base_name or "rulebook", opts)  # bots, players, engine
+    spec = SearchSpec(
+        game,
+        json.loads(json.dumps(model.options())),
+        base_name or "rulebook",
+        dims,
+        goals,
+        probe.bots,
+        players,
+        games,
+        seed,
+        recheck,
+        recheck_games,
+        engine,
+        max_turns,
+    )
+    check_spec(spec)
+    db = storage_path(out) if out is not None else None
+    if out is not None and db is not None:
+        if overwrite:
+            out.unlink(missing_ok=True)
+            db.unlink(missing_ok=True)
+        elif out.exists() and not db.exists():
+            raise fail(f"{out} exists: add --overwrite to replace it, or give another --out")
+    result = _run_search(spec, trials, db, workers, ray, as_json)
+    written = None
+    if out is not None and result.candidates:
+        from sheepfold.lab.search import write_rule_file
+
+        written = write_rule_file(result, out, name or out.stem)
+    if as_json:
+        data = result.to_json()
+        data["out"] = str(written) if written else None
+        print(json.dumps(data))
+    else:
+        _print_search(result, written)
+    if plot and result.trials:
+        from sheepfold.lab.report import write_png
+        from sheepfold.lab.search import search_plot
+
+        write_png(plot, search_plot(result))
+        if not as_json:
+            console.print(f"plot: {plot}")
+
+
+def _run_search(
+    spec: Any, trials: int, db: Path | None, workers: int | None, ray: str | None, quiet: bool
+) -> Any:
+    """The search, with a progress bar over its trials (none with ``quiet``); on Ctrl-C, where
+    the finished trials are."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from sheepfold.lab.search import search
+
+    prog = Progress(
+        TextColumn("[bold]searching"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("trials, best loss {task.fields[best]}"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=quiet,
+    )
+    with prog:
+        task = prog.add_task("search", total=trials, best="-")
+
+        def update(done: int, total: int, best: float | None) -> None:
+            shown = "-" if best is None else f"{best:.3f}"
+            prog.update(task, completed=done, total=total, best=shown)
+
+        try:
+            return search(spec, trials, db, workers=workers, ray=ray, progress=update)
+        except KeyboardInterrupt:
+            where = f"they are kept in {db}: " if db else "(give --out FILE to keep them); "
+            err_console.print(
+                f"stopped: the finished trials {where}run the same command again to go on"
+                if db
+                else f"stopped: the finished trials are lost {where}"
+            )
+            raise
+
+
+def _print_search(result: Any, written: Path | None) -> None:
+    """The best rule sets (on fresh seeds) with each metric's 95% interval, then the winner."""
+    from rich.table import Table
+
+    from sheepfold.lab.endings import shares_list
+    from sheepfold.lab.metrics import fmt, fmt_ci
+    from sheepfold.lab.search import describe_goals, params_text
+
+    spec = result.spec
+    t = Table(
+        title=f"{spec.game}, from {spec.base_name}: the best of {len(result.trials)} trials, "
+        f"each played again on {spec.recheck_games:,} fresh games",
+        caption=f"goals: {describe_goals(spec.goals)}. loss: 0 = every goal met; [95% CI].",
+        caption_justify="left",
+    )
+    t.add_column("#", justify="right")
+    for d in spec.dims:
+        t.add_column(d.key, justify="right")
+    t.add_column("loss", justify="right")
+    keys = [
+        k for k in spec.metrics() if result.candidates and k in result.candidates[0].recheck.metrics
+    ]
+    for k in keys:
+        t.add_column(result.candidates[0].recheck.metrics[k]["label"], justify="right")
+    for rank, c in enumerate(result.candidates, 1):
+        m = c.recheck.metrics
+        t.add_row(
+            str(rank),
+            *(
+                str(c.params[d.key]).lower()
+                if isinstance(c.params[d.key], bool)
+                else str(c.params[d.key])
+                for d in spec.dims
+            ),
+            f"{c.recheck.loss:.3f}",
+            *(
+                f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
+                for k in keys
+            ),
+        )
+    print_table(t)
+    if result.invalid:
+        console.print(f"{result.invalid} trial(s) tried values the rules refuse together.")
+    if not result.candidates:
+        console.print("No trial finished: no rule set to show.")
+        return
+    best = result.candidates[0]
+    console.print(f"best: {params_text(best.params)}", highlight=False)
+    if best.recheck.ended_by:
+        console.print(f"games ended because {shares_list(best.recheck.ended_by)}.", highlight=False)
+    if written:
+        console.print(
+            f"rule file: {written} (play it: sheepfold play {spec.game} --rules {written})",
+            highlight=False,
+        )

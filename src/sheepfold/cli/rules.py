@@ -69,6 +69,7 @@ def check_rules(
     rs, where = _ruleset_to_check(spec)
     checked, notes = _check_ending(rs, where)
     ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
+    notes += _quick_endings(rs)
     console.print(f"{where}: a valid {rs.game} rule set named {rs.name!r}{ends}")
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
@@ -139,6 +140,42 @@ def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
                 f"{100 * (1 - e.least):.2f}% of games never end"
             )
     return ", ".join(checked), notes
+
+
+#: the quick simulation of ``rules check``: games of greedy players (who take what they can:
+#: random ones hardly make lines) through the engine
+QUICK_GAMES = 40
+QUICK_TURNS = 300
+
+
+def _quick_endings(rs: Any) -> list[str]:
+    """A note when most of a few quick simulated games (greedy players, the fewest seats the
+    rules allow) end by a reason the rules do not mean (the deck runs out, the clean-up gives
+    up, the turn limit)."""
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.lab.endings import shares, unintended_note
+    from sheepfold.lab.metrics import game_arrays
+    from sheepfold.lab.runner import make_job, run
+
+    players = min(rs.rules.player_counts()) if hasattr(rs.rules, "player_counts") else 2
+    try:
+        job = make_job(
+            rs.game,
+            rs.rules,
+            ruleset=rs.name,
+            players=players,
+            bots=["greedy"],
+            games=QUICK_GAMES,
+            engine="engine",
+            max_turns=QUICK_TURNS,
+        )
+    except SheepfoldError:  # no game to simulate (the checks above say what they can)
+        return []
+    d = game_arrays(run(job, workers=1, standings=False))
+    if "ended_by" not in d:
+        return []
+    note = unintended_note(shares(d["ended_by"]), QUICK_GAMES)
+    return [note] if note else []
 
 
 @app.command("new")

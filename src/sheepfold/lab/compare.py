@@ -4,7 +4,10 @@ Both rule sets play the same games: game ``i`` of each is seeded ``seed + i``, s
 (Shave a Sheep: the die of turn t) and the decks (Dolly Crush: the shuffled deck) are the same
 on both sides as far as the rules let them be. Differences are paired: every bootstrap
 replicate draws the same games from A and B, which removes the luck the two share and makes
-the intervals much narrower than two independent runs would give.
+the intervals much narrower than two independent runs would give. ``paired=False`` compares
+two runs on different seeds (``lab compare --independent``): each side is resampled on its own,
+so the intervals carry both runs' luck (an A-versus-A check is then significant at p < 0.05 in
+about 5% of repetitions: tests/test_lab_calibration.py).
 
 For each metric: A's and B's values, each with its own 95% interval (the intervals of
 ``lab run``), B - A with its paired 95% interval, a p-value from the same bootstrap replicates
@@ -18,11 +21,14 @@ says what differs between the two rule sets, option by option.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
+from sheepfold.lab.endings import TURN_LIMIT, order
+from sheepfold.lab.endings import words as ending_words
 from sheepfold.lab.metrics import (
     BOOTSTRAP,
     bootstrap_weights,
@@ -101,20 +107,43 @@ def _p_value(d: np.ndarray) -> float:
     return min(1.0, 2 * (min(below, above) + 1) / (n + 1))
 
 
-def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP) -> list[Diff]:
-    """Metric by metric, B - A on the games both runs played (paired bootstrap)."""
-    ta, tb = _align(ta, tb)
+def compare_tables(
+    ta: Any,
+    tb: Any,
+    seed: int = 0,
+    replicates: int = BOOTSTRAP,
+    paired: bool = True,
+    only: Sequence[str] | None = None,
+) -> list[Diff]:
+    """Metric by metric, B - A: ``paired`` on the games both runs played (each bootstrap
+    replicate draws the same games of A and B), else on independent games (A and B each
+    resampled on its own: the unpaired comparison of runs on different seeds). ``only``: just
+    these metrics, without each side's own interval (a quick look, for calibration)."""
+    if paired:
+        ta, tb = _align(ta, tb)
     da, db = game_arrays(ta), game_arrays(tb)
+    share_reasons(da, db)
     defs_a = {m.key: m for m in metric_defs(da) if m.compare}
     defs_b = {m.key: m for m in metric_defs(db) if m.compare}
-    keys = [k for k in defs_a if k in defs_b]
-    G = da["G"]
-    ones = np.ones(G)
-    est = {k: (defs_a[k].stat(da, ones), defs_b[k].stat(db, ones)) for k in keys}
+    keys = [k for k in defs_a if k in defs_b and (only is None or k in only)]
+    est = {
+        k: (defs_a[k].stat(da, np.ones(da["G"])), defs_b[k].stat(db, np.ones(db["G"])))
+        for k in keys
+    }
     reps: dict[str, list[tuple[float, float]]] = {k: [] for k in keys}
-    for w in bootstrap_weights(G, replicates, np.random.default_rng(seed)):
+    rng = np.random.default_rng(seed)
+    if paired:
+        draws: Any = ((w, w) for w in bootstrap_weights(da["G"], replicates, rng))
+    else:
+        rng_b = np.random.default_rng([seed, 1])
+        draws = zip(
+            bootstrap_weights(da["G"], replicates, rng),
+            bootstrap_weights(db["G"], replicates, rng_b),
+            strict=True,
+        )
+    for wa, wb in draws:
         for k in keys:
-            reps[k].append((defs_a[k].stat(da, w), defs_b[k].stat(db, w)))
+            reps[k].append((defs_a[k].stat(da, wa), defs_b[k].stat(db, wb)))
     out = []
     for k in keys:
         a, b = est[k]
@@ -146,8 +175,18 @@ def compare_tables(ta: Any, tb: Any, seed: int = 0, replicates: int = BOOTSTRAP)
         out.append(
             Diff(k, m.label, m.kind, a, b, diff, lo, hi, p, sig, rel, rel_lo, rel_hi, m.definition)
         )
-    _own_intervals(out, da, db, seed)
+    if only is None:
+        _own_intervals(out, da, db, seed)
     return out
+
+
+def share_reasons(*runs: dict[str, Any]) -> None:
+    """Give every run the end reasons any of them has, so that an ending only one rule set has
+    is compared too (0% on the other side)."""
+    if all("ended_by" in d for d in runs):
+        both = order(set().union(*(d["end_reasons"] for d in runs)))
+        for d in runs:
+            d["end_reasons"] = both
 
 
 def _own_intervals(diffs: list[Diff], da: dict[str, Any], db: dict[str, Any], seed: int) -> None:
@@ -227,6 +266,7 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None =
         d
         for d in diffs
         if d.key not in _NOT_IN_VERDICT
+        and not d.key.startswith("ended_")
         and not (d.key.startswith("win_seat") and d.key != "win_seat0")
     ]
     moves = _movements(diffs)
@@ -245,6 +285,9 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None =
         L = by.get("length_mean")
         if L is not None:
             text += " " + _length_words(L, name_a, name_b) + "."
+    endings = _ending_words(diffs, name_a, name_b)
+    if endings:
+        text = endings + " " + text
     limit = _limit_words(by.get("truncated"), name_a, name_b, max_turns)
     if limit:
         text = limit + " " + text
@@ -285,6 +328,29 @@ def _length_words(L: Diff | None, name_a: str, name_b: str) -> str:
         f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
         f"{fmt(L.b, 'num')} turns, ±{pm_text}%)"
     )
+
+
+def _ending_words(diffs: list[Diff], name_a: str, name_b: str) -> str:
+    """A sentence when the mix of end reasons changed significantly (else ""): "Under B the
+    deck now runs out in 97% of games (A: 0%)", the reasons that grew first, then those that
+    shrank, each by how much it moved (the turn limit has its own sentence)."""
+    moved = sorted(
+        (
+            d
+            for d in diffs
+            if d.key.startswith("ended_") and d.key != f"ended_{TURN_LIMIT}" and d.significant
+        ),
+        key=lambda d: (d.diff <= 0, -abs(d.diff)),  # the endings that grew first
+    )
+    if not moved:
+        return ""
+    parts = []
+    for k, d in enumerate(moved[:3]):
+        reason = d.key.removeprefix("ended_")
+        how = ending_words(reason, now=True) if k == 0 else ending_words(reason)
+        games = " of games" if k == 0 else ""
+        parts.append(f"{how} in {fmt(d.b, 'pct', 0)}{games} ({name_a}: {fmt(d.a, 'pct', 0)})")
+    return f"Under {name_b} " + "; ".join(parts) + "."
 
 
 def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None) -> str:

@@ -81,10 +81,11 @@ def _uncertainty(V, x, n):  # type: ignore[no-untyped-def]
 @jit
 def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def]
     """Play game ``seed`` into ``st``, measuring it into ``out`` = (standings, first row,
-    uncertainty buffer): the piles after each turn from row ``first`` (while there is room),
-    and with exact win shares ``V`` the outcome uncertainty at each turn start. Returns (turns
-    started, rows wanted)."""
-    stand, first, ubuf = out
+    uncertainty buffer, last turn start): the piles after each turn from row ``first`` (while
+    there is room), with exact win shares ``V`` the outcome uncertainty at each turn start, and
+    (when it has room) the state at the start of each turn. Returns (turns started, rows
+    wanted)."""
+    stand, first, ubuf, pre = out
     n = prm[L.P_N]
     new_game(st, prm)
     key = game_key(seed)
@@ -93,6 +94,8 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
     started = 0
     rows = 0
     while True:
+        if pre.shape[0] > 0:
+            pre[:] = st
         if random:  # the hot loop of random play: no position index, no records
             started += 1
             turn_random(st, key, prm, kit[0])
@@ -122,6 +125,38 @@ def _stand(stand, first, rows, st, n):  # type: ignore[no-untyped-def]
     return rows + 1
 
 
+#: the end reasons of the fast games (``ended`` codes): the engine's ``ended_by`` and the turn
+#: limit (``lab.endings.TURN_LIMIT``; not imported: this module's imports key the kernel cache)
+ENDED = ("middle", "target", "turn-limit")
+
+
+@inline
+def _needs_last_turn(prm):  # type: ignore[no-untyped-def]
+    """Whether the final state cannot tell why the game ended: with a target, a final shear
+    that pays a shear cost back may refill an empty middle."""
+    return prm[L.P_TARGET] > 0 and prm[L.P_FINAL] > 0 and prm[L.P_CUT] > 0
+
+
+@jit
+def _ended(seed, st, pre, seats, prm, ix, kit):  # type: ignore[no-untyped-def]
+    """Why the game in ``st`` ended (an index of :data:`ENDED`), as the engine decides it: the
+    turn limit, else the middle if it was empty when the final shear began, else the target.
+    When the final shear may have refilled the middle, the last turn (from ``pre``) is played
+    again without the final shear (the same draws: they depend on the turn, not on the past)."""
+    if st[L.TRUNCATED]:
+        return 2
+    if prm[L.P_TARGET] == 0:
+        return 0
+    if not _needs_last_turn(prm):
+        return 0 if st[L.MIDDLE] == 0 else 1
+    again = pre.copy()
+    plain = prm.copy()
+    plain[L.P_FINAL] = 0
+    x = encode(again, prm, ix) if seats[1].shape[0] > 0 else -1
+    turn(again, game_key(seed), seats, plain, x, kit, np.zeros(0, dtype=np.int64), 0)
+    return 0 if again[L.MIDDLE] == 0 else 1
+
+
 @jit
 def _summarise(ubuf, m, curve_row):  # type: ignore[no-untyped-def]
     """The mean of ``ubuf[:m]``, and its mean over each tenth of the game into ``curve_row``."""
@@ -142,26 +177,28 @@ def _summarise(ubuf, m, curve_row):  # type: ignore[no-untyped-def]
 @jit
 def _batch(seeds, pols, tab, prm, ix, V, want_stand, res):  # type: ignore[no-untyped-def]
     """Play ``len(seeds)`` games (``pols[g]``: game g's seat policies) into ``res`` = (scores,
-    length, truncated, offsets, uncertainty, curve); returns the standings (rows =
+    length, truncated, offsets, uncertainty, curve, end reason); returns the standings (rows =
     ``offsets[-1]``)."""
-    scores, length, trunc, offsets, unc, curve = res
+    scores, length, trunc, offsets, unc, curve, ended = res
     n = prm[L.P_N]
     G = seeds.shape[0]
     st = np.zeros(L.STATE_LEN, dtype=np.int64)
     kit = scratch()
     ubuf = np.zeros(prm[L.P_MAXT] + 2 if prm[L.P_MAXT] > 0 else 100_000)
     stand = np.zeros((G * 96 if want_stand else 0, n), dtype=np.int64)
+    pre = np.zeros(L.STATE_LEN if _needs_last_turn(prm) else 0, dtype=np.int64)
     offsets[0] = 0
     for g in range(G):
         base = offsets[g]
         seats = (pols[g], tab)
-        started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf))
+        started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf, pre))
         if want_stand and base + rows > stand.shape[0]:
             # grow and play the game again (deterministic) into the bigger array
             bigger = np.zeros((max(2 * stand.shape[0], base + rows + G * 8), n), dtype=np.int64)
             bigger[:base] = stand[:base]
             stand = bigger
-            started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf))
+            started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf, pre))
+        ended[g] = _ended(seeds[g], st, pre, seats, prm, ix, kit)
         for s in range(n):
             scores[g, s] = st[L.PILE + s]
         length[g] = started
@@ -242,7 +279,8 @@ def simulate(
 ) -> dict[str, np.ndarray]:
     """Play one game per seed. ``seat_policies``: ``(games, players)`` policy codes.
 
-    Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)`` and,
+    Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)``, the
+    end reason ``ended_by`` (the engine's words: ``middle``, ``target``, ``turn-limit``) and,
     with exact win shares, ``uncertainty`` ``(G,)`` and ``uncertainty_curve`` ``(G, 10)``.
     """
     prm = L.rules_record(game)
@@ -256,12 +294,14 @@ def simulate(
         np.zeros(G + 1, dtype=np.int64),  # offsets
         np.full(G, np.nan),  # uncertainty
         np.full((G, CURVE_BINS), np.nan),  # its curve
+        np.zeros(G, dtype=np.int64),  # why it ended (ENDED)
     )
     pols = np.ascontiguousarray(seat_policies, dtype=np.int64)
     seeds = np.asarray(seeds, dtype=np.int64)
     stand = _batch(seeds, pols, ex.tab, prm, ex.ix, ex.V, standings, res)
-    scores, length, trunc, offsets, unc, curve = res
+    scores, length, trunc, offsets, unc, curve, ended = res
     out = {
+        "ended_by": np.array(ENDED, dtype=object)[ended],
         "scores": scores,
         "length": length,
         "truncated": trunc.astype(bool),
@@ -297,7 +337,7 @@ def chunk(job: Any, indices: Any) -> Any:
     seeds = np.array([job.game_seed(int(i)) for i in idx], dtype=np.int64)
     ex = exact_for(game, job.bots, getattr(job, "exact", False))
     r = simulate(game, seeds, _policies(job, idx), True, ex)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"ended_by": r["ended_by"]}
     import pyarrow as pa
 
     extra.update(_decision_columns(job, game, idx, ex))

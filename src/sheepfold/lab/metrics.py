@@ -24,6 +24,9 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.stats import Z95, wilson
+from sheepfold.lab.endings import label as ending_label
+from sheepfold.lab.endings import order
+from sheepfold.lab.endings import words as ending_words
 
 BOOTSTRAP = 400
 
@@ -92,6 +95,12 @@ def game_arrays(table: Any) -> dict[str, Any]:
             if name in table.column_names and G
             else np.full(G, np.nan)
         )
+    if "ended_by" in table.column_names and G:
+        # files written before the column existed have none: no ending metrics then
+        d["ended_by"] = np.asarray(
+            table.column("ended_by").to_numpy(zero_copy_only=False), dtype=object
+        )
+        d["end_reasons"] = order(set(d["ended_by"].tolist()) - {None})
     if "uncertainty" in table.column_names:
         d["uncertainty"] = table.column("uncertainty").to_numpy().astype(np.float64)
         d["uncertainty_curve"] = _fixed(table.column("uncertainty_curve"), 10, np.float64)
@@ -649,9 +658,46 @@ def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
     return out
 
 
+def _ending_defs(d: dict[str, Any]) -> list[MetricDef]:
+    """The share of games that ended each way (every game with a reason counted: the turn limit
+    is one way; rows of an older file resumed have none),
+    one metric per reason ``d["end_reasons"]`` names (a comparison gives both sides every
+    reason either side has)."""
+    if "ended_by" not in d:
+        return []
+    out = []
+    for reason in d.get("end_reasons", []):
+
+        def pg(dd: dict[str, Any], r: str = reason) -> tuple[np.ndarray, np.ndarray]:
+            return (dd["ended_by"] == r).astype(np.float64), dd["ended_by"] != None  # noqa: E711
+
+        out.append(
+            MetricDef(
+                f"ended_{reason}",
+                ending_label(reason),
+                "pct",
+                f"share of games that ended because {ending_words(reason)}",
+                _mean_stat(pg),
+                pg,
+                ci="wilson",
+                group="endings",
+                all_games=True,
+            )
+        )
+    return out
+
+
+def ended_by(d: dict[str, Any]) -> dict[str, float]:
+    """``{reason: share of games}`` (every game; {} for a file written without end reasons)."""
+    from sheepfold.lab.endings import shares
+
+    return shares(d["ended_by"]) if "ended_by" in d else {}
+
+
 def metric_defs(d: dict[str, Any]) -> list[MetricDef]:
     return (
         base_metrics(d["n"])
+        + _ending_defs(d)
         + _uncertainty_defs(d)
         + _group_share_defs(d, "breeds", "breed")
         + _group_share_defs(d, "bots", "bot")

@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.registry import game_spec
+from sheepfold.lab.endings import shares_text
 from sheepfold.lab.metrics import (
     Z95,
     Value,
     bots_text,
+    ended_by,
     fmt,
     fmt_ci,
     fmt_diff,
@@ -31,6 +33,23 @@ from sheepfold.lab.metrics import (
 )
 
 COLOURS = ("#3b6ea8", "#d9822b", "#4a9a5b", "#b8475a", "#7d5ba6", "#8c6d3f")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+
+
+def colour(k: int) -> str:
+    """The colour of the ``k``-th rule set of a plot: the six house colours, then hues a golden
+    ratio apart (never the same twice, however many rule sets)."""
+    if k < len(COLOURS):
+        return COLOURS[k]
+    import colorsys
+
+    r, g, b = colorsys.hsv_to_rgb((k * 0.6180339887) % 1.0, 0.7, 0.45 + 0.3 * (k % 2))
+    return f"#{round(255 * r):02x}{round(255 * g):02x}{round(255 * b):02x}"
+
+
+def marker(k: int) -> str:
+    """The marker of the ``k``-th rule set (with :func:`colour`, a distinct pair for each)."""
+    return MARKERS[k % len(MARKERS)]
 
 
 def _plt() -> Any:
@@ -142,7 +161,7 @@ def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
     for k, ((name, _), x) in enumerate(zip(runs, xs, strict=True)):
         if not len(x):
             continue
-        c = COLOURS[k % 6]
+        c = colour(k)
         label = f"{name}: mean {x.mean():.1f}, median {np.median(x):.0f} turns"
         w = np.full(len(x), 100 / len(x) / width)
         ax.hist(x, bins=edges, weights=w, histtype="step", linewidth=1.6, color=c, label=label)
@@ -190,7 +209,7 @@ def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
     digits = 2 if reach < 5 else 1  # a 0.04-point edge does not read "0.0 pp"
     for k, ((name, _), (m, h)) in enumerate(zip(runs, edges, strict=True)):
         xs = np.arange(n) + (k - (len(runs) - 1) / 2) * width
-        c = COLOURS[k % 6]
+        c = colour(k)
         ax.bar(xs, m, width=width * 0.9, yerr=h, capsize=3, color=c, alpha=0.85, label=name)
         for x, v, e in zip(xs, m, h, strict=True):
             if v == v:
@@ -241,7 +260,7 @@ def lead_changes_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
             xs,
             100 * counts,
             width=width * 0.95,
-            color=COLOURS[k % 6],
+            color=colour(k),
             label=f"{name}: mean {lc.mean():.2f}" if len(lc) else name,
         )
     ticks = [str(t) for t in range(top)] + [f"{top} or more" if top else "0"]
@@ -277,7 +296,7 @@ def uncertainty_curve_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
     fig, ax = plt.subplots(figsize=(7.2, 4.0))
     for k, (name, d) in enumerate(runs):
         xs, m, h = _curve(d)
-        c = COLOURS[k % 6]
+        c = colour(k)
         ax.plot(xs, 100 * m, "-o", color=c, label=name, markersize=3)
         ax.fill_between(xs, 100 * (m - h), 100 * (m + h), color=c, alpha=0.2)
     ax.set_xlim(0, 100)
@@ -304,18 +323,20 @@ def variants_figure(
     panels = 3 if curves else 2
     fig, axes = plt.subplots(1, panels, figsize=(4.8 * panels, 0.6 * len(rows) + 2.8))
     ys = np.arange(len(rows))[::-1]
-    cols = [COLOURS[k % 6] for k in range(len(rows))]
+    cols = [colour(k) for k in range(len(rows))]
+    marks = [marker(k) for k in range(len(rows))]
     _variants_lengths(axes[0], rows, ys, cols)
-    _variants_seat0(axes[1], rows, ys, cols)
+    _variants_seat0(axes[1], rows, ys, cols, marks)
     axes[0].set_title("How long games last", fontsize=9.5)
     axes[1].set_title("Does moving first help?", fontsize=9.5)
     if curves:
         a3 = axes[2]
-        colour = {r["name"]: c for r, c in zip(rows, cols, strict=True)}
+        style = {r["name"]: k for k, r in enumerate(rows)}
         for name, d in curves:
             xs, m, h = _curve(d)
-            c = colour.get(name, "black")
-            a3.plot(xs, 100 * m, "-o", color=c, label=name, markersize=3)
+            k = style.get(name, 0)
+            c = cols[k] if name in style else "black"
+            a3.plot(xs, 100 * m, "-", marker=marks[k], color=c, label=name, markersize=4)
             a3.fill_between(xs, 100 * (m - h), 100 * (m + h), color=c, alpha=0.2)
         a3.set_title("How open the game stays (exact win chances)", fontsize=9.5)
         a3.set_xlim(0, 100)
@@ -363,13 +384,13 @@ def _variants_lengths(
 
 
 def _variants_seat0(
-    ax: Any, rows: Sequence[dict[str, Any]], ys: np.ndarray, cols: list[str]
+    ax: Any, rows: Sequence[dict[str, Any]], ys: np.ndarray, cols: list[str], marks: list[str]
 ) -> None:
     n = int(rows[0].get("players", 2))
     S = 100 * np.array([[r["seat0"], r["seat0_lo"], r["seat0_hi"]] for r in rows], dtype=float)
-    for y, c, (s_, lo, hi) in zip(ys, cols, S, strict=True):
+    for y, c, mk, (s_, lo, hi) in zip(ys, cols, marks, S, strict=True):
         ax.errorbar(
-            [s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt="o", color=c, capsize=4, markersize=7
+            [s_], [y], xerr=[[s_ - lo], [hi - s_]], fmt=mk, color=c, capsize=4, markersize=7
         )
     known = [
         (100 * float(r["exact_seat0"]), y)
@@ -405,9 +426,13 @@ def variants_plot(
     return _png(variants_figure(rows, curves))
 
 
-def sweep_figure(option: str, rows: Sequence[dict[str, Any]], base: str = "") -> Any:
+def sweep_figure(
+    option: str, rows: Sequence[dict[str, Any]], base: str = "", target: float | None = None
+) -> Any:
     """Every metric of a sweep against the swept value, each with its 95% interval (numbers on
-    a numeric axis; other values, such as true/false or words, as categories)."""
+    a numeric axis, whole-number ticks for a whole-number option; other values, such as
+    true/false or words, as categories), with reference lines: no edge (0 pp), the fair share
+    (1/n) and the ``target`` length."""
     plt = _plt()
     keys = [k for k, m in rows[0]["metrics"].items() if m["value"] is not None] if rows else []
     numeric = all(
@@ -416,7 +441,11 @@ def sweep_figure(option: str, rows: Sequence[dict[str, Any]], base: str = "") ->
     xs = [r["value"] for r in rows] if numeric else list(range(len(rows)))
     ncols = 3
     nrows = max(1, math.ceil(len(keys) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(12, 2.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(12, 2.6 * nrows + 0.6), squeeze=False, layout="constrained"
+    )
+    ints = numeric and all(isinstance(r["value"], int) for r in rows)
+    seats = sum(1 for k in keys if k.startswith("win_seat"))
     for ax, key in zip(axes.flat, keys, strict=False):
         m = [r["metrics"][key] for r in rows]
         scale = 100.0 if m[0]["kind"] in ("pct", "pp") else 1.0
@@ -430,16 +459,36 @@ def sweep_figure(option: str, rows: Sequence[dict[str, Any]], base: str = "") ->
         ax.tick_params(labelsize=8)
         if not numeric:
             ax.set_xticks(xs, [str(r["value"]).lower() for r in rows])
+        elif ints:
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ref = _reference(key, m[0]["kind"], seats, target)
+        if ref is not None:
+            ax.axhline(ref[0], color="gray", linestyle="--", linewidth=1, label=ref[1])
+            ax.legend(fontsize=7, frameon=False)
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
     fig.suptitle(f"{base}: {option} swept (95% intervals)", fontsize=11)
     fig.supxlabel(option, fontsize=9)
-    fig.tight_layout()
     return fig
 
 
-def sweep_plot(option: str, rows: Sequence[dict[str, Any]], base: str = "") -> bytes:
-    return _png(sweep_figure(option, rows, base))
+def _reference(key: str, kind: str, seats: int, target: float | None) -> tuple[float, str] | None:
+    """The reference line of a sweep panel (value in the panel's units, label), if any."""
+    if kind == "pp":
+        return 0.0, "no edge"
+    if key.startswith("win_seat") and seats:
+        return 100.0 / seats, f"fair share 1/{seats}"
+    if key == "length_mean" and target is not None:
+        return float(target), f"target {target:g} turns"
+    return None
+
+
+def sweep_plot(
+    option: str, rows: Sequence[dict[str, Any]], base: str = "", target: float | None = None
+) -> bytes:
+    return _png(sweep_figure(option, rows, base, target))
 
 
 # -- HTML -------------------------------------------------------------------------------------
@@ -515,7 +564,7 @@ def _note_html(text: str | None) -> str:
 def run_report(job: Any, table: Any, values: list[Value], command: str = "") -> str:
     d = game_arrays(table)
     runs = [(job.ruleset, d)]
-    body = _note_html(truncation_note(d)) + _job_html(job)
+    body = _note_html(truncation_note(d)) + _note_html(shares_text(ended_by(d))) + _job_html(job)
     if command:
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += (
@@ -540,6 +589,7 @@ def compare_report(
     verdict: str,
     command: str = "",
     changes: Sequence[str] = (),
+    paired: bool = True,
 ) -> str:
     """A comparison as one page: what differs in the rules (``changes``, one line per option),
     the verdict, both jobs, every metric (A, B and B − A, each with its 95% interval;
@@ -557,7 +607,9 @@ def compare_report(
         body += f"<p>Command: <code>{html.escape(command)}</code></p>"
     body += "<h2>A</h2>" + _job_html(job_a) + "<h2>B</h2>" + _job_html(job_b)
     body += (
-        "<h2>Metric by metric (paired on the same seeds)</h2>"
+        "<h2>Metric by metric ("
+        + ("paired on the same seeds" if paired else "unpaired: A and B on independent seeds")
+        + ")</h2>"
         "<p class=def>Each value with its 95% interval; B − A in percentage points (pp) for "
         "shares; relative: B / A − 1.</p><table><tr><th>metric</th>"
         "<th>A [95% CI]</th><th>B [95% CI]</th><th>B − A [95% CI]</th><th>relative</th>"

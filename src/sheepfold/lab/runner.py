@@ -33,6 +33,7 @@ import numpy as np
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
 from sheepfold.core.registry import game_spec
+from sheepfold.lab.endings import reason_of
 
 SCHEMA_KEY = b"sheepfold.lab.job"
 ENGINES = ("auto", "engine", "fast")
@@ -357,6 +358,7 @@ def games_chunk(
     offsets = np.zeros(G + 1, dtype=np.int64)
     stand: list[list[float]] = []
     decisions: list[list[int]] = []
+    ended: list[str] = []
     for k, i in enumerate(indices):
         res = play(job, int(i))
         state, st = res[0], res[1]
@@ -366,11 +368,12 @@ def games_chunk(
         scores[k] = [round(x) for x in out.scores]
         winners[k, list(out.winners)] = True
         truncated[k] = out.truncated
+        ended.append(reason_of(state))
         length[k] = len(st)
         stand.extend(st)
         offsets[k + 1] = offsets[k] + len(st)
     values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"ended_by": np.array(ended, dtype=object)}
     if G and len(decisions) == G:
         cnt = np.asarray(decisions, dtype=np.int64).reshape(G, 3)
         for col, name in enumerate(DECISION_COLUMNS):

@@ -212,6 +212,7 @@ class DollyGame(Game):
         s.dog = -1 if view["dog"] is None else view["dog"]
         s.swaps_left = view["swaps_left"]
         s.aborted = view.get("aborted", False)
+        s.ended_by = view.get("ended_by")
         s.last_taken = tuple(self.board.parse_cell(c) for c in view.get("last_taken", ()))
         s.setup = False
         return s
@@ -233,6 +234,7 @@ class DollyState(State):
         "setup",
         "cleanup_rounds",
         "aborted",
+        "ended_by",
         "last_taken",
         "seed",
         "initial_deck",
@@ -261,6 +263,8 @@ class DollyState(State):
         self.setup = True  # the first deal and its clean-up
         self.cleanup_rounds = 0
         self.aborted = False  # the clean-up gave up (Dolly Crush ruling 6)
+        # why the game ended, once it has: "dogs", "deck", "cleanup", "points" or "rounds"
+        self.ended_by: str | None = None
         self.last_taken: tuple[int, ...] = ()  # cells of the last combination taken
         self._history: list[tuple[Seat, Action]] = []
         self._chance_count = 0
@@ -454,6 +458,7 @@ class DollyState(State):
                 continue
             if self.cleanup_rounds >= self.game.rules.max_cleanup_rounds:
                 self.aborted = True
+                self.ended_by = "cleanup"
                 self.phase = OVER
                 return
             self.cleanup_rounds += 1
@@ -473,9 +478,11 @@ class DollyState(State):
             self.setup = False
             # A flock the deck could not fill can never be played (Dolly Crush ruling 8).
             self.phase = OVER if EMPTY in self.flock else DOG
+            self.ended_by = "deck" if self.phase == OVER else None
             return
         self.turns += 1
-        if self._game_ends():
+        self.ended_by = self._end_reason()
+        if self.ended_by is not None:
             self.phase = OVER
             return
         self.turn = (self.turn + 1) % self.game.num_players
@@ -487,20 +494,21 @@ class DollyState(State):
     def _all_dogs(self) -> int:
         return (1 << self.game.num_dogs) - 1
 
-    def _game_ends(self) -> bool:
-        """After a turn, once the refill is settled: Dolly Crush ruling 8 (the deck is empty; every dog
-        card is spent, unless the game is played in rounds), and the house rules ``rounds`` (the
-        turns are all played) and ``end_points`` (a player has the points)."""
+    def _end_reason(self) -> str | None:
+        """After a turn, once the refill is settled, why the game ends (None: it goes on): Dolly
+        Crush ruling 8 (``deck``: the deck is empty; ``dogs``: every dog card is spent, unless
+        the game is played in rounds), and the house rules ``rounds`` (the turns are all played)
+        and ``end_points`` (``points``: a player has the points)."""
         g = self.game
         if not self.deck:
-            return True
+            return "deck"
         if g.max_turns is None:
             if all(d == self._all_dogs() for d in self.dogs_played):
-                return True
+                return "dogs"
         elif self.turns >= g.max_turns:
-            return True
+            return "rounds"
         target = g.rules.end_points
-        return target is not None and max(self.scores()) >= target
+        return "points" if target is not None and max(self.scores()) >= target else None
 
     # -- results & views --------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -568,6 +576,7 @@ class DollyState(State):
             "last_taken": [g.board.cell_name(c) for c in self.last_taken],
             "finished": self.phase == OVER,
             "aborted": self.aborted,
+            "ended_by": self.ended_by,
             "scores": self.scores(),
             "winners": self.winners(),
             "legal_actions": legal,
@@ -589,6 +598,7 @@ class DollyState(State):
         c.setup = self.setup
         c.cleanup_rounds = self.cleanup_rounds
         c.aborted = self.aborted
+        c.ended_by = self.ended_by
         c.last_taken = self.last_taken
         c.seed = self.seed
         c.initial_deck = self.initial_deck
@@ -612,6 +622,7 @@ class DollyState(State):
             "setup": self.setup,
             "cleanup_rounds": self.cleanup_rounds,
             "aborted": self.aborted,
+            "ended_by": self.ended_by,
             "last_taken": self.last_taken,
             "seed": self.seed,
             "history": tuple(self._history),
