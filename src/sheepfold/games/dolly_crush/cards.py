@@ -6,6 +6,9 @@ Cells are indexes in row order: a1..a5, b1..b5, c1..c5 on the rulebook's 3 x 5 f
 :class:`Board` is the geometry a rule set plays on (house rules: the flock's rows and columns,
 the shortest line, diagonal lines, the number of sheep types, lines that must match in colour);
 the module-level names (``ROWS``, ``SWAPS``, :func:`find_lines` ...) are the rulebook board's.
+:class:`Board` also carries the rule language's geometric parts (docs/spec/rule-language.md):
+the shape (holes), the allowed swaps, the combinations (:class:`Line`, :class:`Pattern`), the
+bonuses by length (:class:`Bonus`) and the gravity refill, with the engine's function for each.
 """
 
 from __future__ import annotations

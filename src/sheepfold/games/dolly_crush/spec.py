@@ -182,6 +182,13 @@ CATEGORIES = {
     "swaps": "dogs",
     "end_points": "end",
     "rounds": "end",
+    # the rule language's parts (docs/spec/rule-language.md)
+    "shape": "area",
+    "adjacent": "dogs",
+    "combinations": "lines",
+    "refill": "lines",
+    "points": "scoring",
+    "bonuses": "scoring",
 }
 
 SPEC = register_game(

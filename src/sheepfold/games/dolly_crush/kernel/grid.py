@@ -1,17 +1,20 @@
-"""Dolly Crush's compiled rules on any board (every house rule of ``DollyRules``): the flock is an
-int8 array of card ids (-1 empty, cells in row order), the rule set is the ``geo`` tuple of
-:func:`~.layout.geometry` (the line windows, the colour shift, the swap table, the card points).
+"""Dolly Crush's compiled rules on any board (every part of the rule language,
+docs/spec/rule-language.md): the flock is an int8 array of card ids (-1 empty, the shape's
+cells in row order), the rule set is the ``geo`` tuple of :func:`~.layout.geometry` (the
+combination windows of lines and patterns with their colour rule, the swap table of the allowed
+adjacency, the card points by type and colour, the bonus windows, the columns for gravity).
 
 The packed kernels (:mod:`.lines`, :mod:`.search`, :mod:`.refill`, :mod:`.policy`) stay the
 fast path of the rulebook's geometry; these play every board and every house rule, and are
 checked against the rules engine position by position (``tests/test_dolly_kernel.py``):
 
-* :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and its house rules:
-  ``min_line``, diagonals, colour-matched lines);
+* :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and the language's
+  combinations: lines of a length along chosen directions, patterns, with or without colour;
+  the points by type and the bonuses by length);
 * :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (Dolly Crush ruling 7:
   exactly ``n``; house rule up-to: at most ``n``, fewer preferred on ties);
-* :func:`settle`: the refill (Dolly Crush ruling 6's clean-up; house rule cascades: the refill's lines go
-  to the player, again and again);
+* :func:`settle` and :func:`fall`: the refill (in place or by gravity; Dolly Crush ruling 6's
+  clean-up, or cascades: the refill's lines go to the player, again and again);
 * :func:`greedy_turn` and :func:`deny`: the greedy policy (the lab's fast path, the playouts).
 
 Scratch arrays are passed in (``hit``: bool[cells]) so the hot loops allocate nothing.
