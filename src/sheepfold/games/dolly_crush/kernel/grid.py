@@ -53,16 +53,17 @@ def level_cap(geo, work):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _matches(f, win, w, length, shift):  # type: ignore[no-untyped-def]
-    """Whether the ``length`` cells of window ``w`` hold cards of one type (shift 1) or of one
-    type and colour (shift 0)."""
-    v = f[win[w, 0]]
+def _matches(f, win, w, at):  # type: ignore[no-untyped-def]
+    """Whether window ``w`` of ``win`` (a row: length, colour shift, [times,] its cells from
+    ``at``) holds cards of one type (shift 1) or of one type and colour (shift 0)."""
+    v = f[win[w, at]]
     if v < 0:
         return False
-    k = v >> shift
-    for i in range(1, length):
+    sh = win[w, 1]
+    k = v >> sh
+    for i in range(at + 1, at + win[w, 0]):
         u = f[win[w, i]]
-        if u < 0 or (u >> shift) != k:
+        if u < 0 or (u >> sh) != k:
             return False
     return True
 
@@ -73,13 +74,11 @@ def mark(f, geo, hit):  # type: ignore[no-untyped-def]
     A window (a line part's run of its length, a pattern part's placement) counts when its
     cards are one type (and one colour)."""
     win = geo[0]
-    shift = geo[1]
-    length = geo[5]
     hit[:] = False
     count = 0
     for w in range(win.shape[0]):
-        if _matches(f, win, w, length[w], shift[w]):
-            for i in range(length[w]):
+        if _matches(f, win, w, 2):
+            for i in range(2, 2 + win[w, 0]):
                 c = win[w, i]
                 if not hit[c]:
                     hit[c] = True
@@ -95,19 +94,19 @@ def points(f, geo, hit):  # type: ignore[no-untyped-def]
         return 0
     pts = geo[4]
     total = 0
-    bwin, binfo = geo[6], geo[7]
-    if binfo.shape[0] == 0:
+    bwin = geo[1]
+    if bwin.shape[0] == 0:
         for c in range(f.shape[0]):
             if hit[c]:
                 total += pts[f[c]]
         return total
     times = np.ones(f.shape[0], dtype=np.int64)
-    for w in range(binfo.shape[0]):
-        if _matches(f, bwin, w, binfo[w, 0], binfo[w, 1]):
-            for i in range(binfo[w, 0]):
+    for w in range(bwin.shape[0]):
+        if _matches(f, bwin, w, 3):
+            for i in range(3, 3 + bwin[w, 0]):
                 c = bwin[w, i]
-                if times[c] < binfo[w, 2]:
-                    times[c] = binfo[w, 2]
+                if times[c] < bwin[w, 2]:
+                    times[c] = bwin[w, 2]
     for c in range(f.shape[0]):
         if hit[c]:
             total += pts[f[c]] * times[c]
@@ -118,7 +117,7 @@ def points(f, geo, hit):  # type: ignore[no-untyped-def]
 def fall(f, geo):  # type: ignore[no-untyped-def]
     """Gravity (in place): the cards of each column fall to its lowest cells in their order,
     the empty cells go to its top (no column: refilled in place, nothing moves)."""
-    cols = geo[8]
+    cols = geo[5]
     for k in range(cols.shape[0]):
         n = 0
         while n < cols.shape[1] and cols[k, n] >= 0:
@@ -306,7 +305,7 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
     (:func:`~.refill.shuffle`), the cells still empty filled from it; after ``max_rounds``
     clean-ups that still leave a line, it gives up.
 
-    Under gravity (``geo[8]``) the cards above a taken or removed card fall first (:func:`fall`;
+    Under gravity (``geo[5]``) the cards above a taken or removed card fall first (:func:`fall`;
     the caller's take included), and the empty cells left at the top are filled in cell order.
 
     Returns ``(n, aborted, gained)``: the cards left in the deck, whether the clean-up gave up,

@@ -121,17 +121,13 @@ def tables(points: tuple[int, ...]) -> Tables:
 
 
 # -- any board: the flock as an int8 array ------------------------------------------------------
-#: the ``geo`` every kernel of :mod:`.grid` takes, one entry per part of the rule language:
-#: 0 the combination windows int64[W, longest] (cells, -1 padded), 1 each window's colour
-#: shift int64[W] (0: one colour too, 1: one type), 2 and 3 the swaps' cells int64[S] (the
-#: allowed adjacency), 4 the points of each card id int64[kinds], 5 each window's length
-#: int64[W], 6 the bonus windows int64[B, longest], 7 each bonus window's (length, colour
-#: shift, times) int64[B, 3], 8 the columns' cells for gravity int64[columns, rows] (-1 padded;
-#: no row at all when refilled in place)
-Geometry = tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-]  # fmt: skip
+#: the ``geo`` every kernel of :mod:`.grid` takes (few entries: the hot loops pass it on),
+#: one part of the rule language each: 0 the combination windows int64[W, 2 + longest], a row
+#: (length, colour shift, cells... -1 padded; shift 0: one colour too, 1: one type); 1 the bonus
+#: windows int64[B, 3 + longest] (length, colour shift, times, cells...); 2 and 3 the swaps'
+#: cells int64[S] (the allowed adjacency); 4 the points of each card id int64[kinds]; 5 the
+#: columns' cells for gravity int64[columns, rows] (-1 padded; no row when refilled in place)
+Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _padded(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
@@ -184,14 +180,11 @@ def geometry(board: Board, points: tuple[int, ...]) -> Geometry:
     width = max([len(w) for w in wins + bwins], default=1)
     cols = list(board.columns) if board.gravity else []
     geo = (
-        _padded(wins, width),
-        np.array(shifts, dtype=np.int64),
+        _padded([(len(w), s, *w) for w, s in zip(wins, shifts, strict=True)], 2 + width),
+        _padded([(*i, *w) for w, i in zip(bwins, binfo, strict=True)], 3 + width),
         np.array([a for a, _ in board.swaps], dtype=np.int64),
         np.array([b for _, b in board.swaps], dtype=np.int64),
         np.array(points, dtype=np.int64),
-        np.array([len(w) for w in wins], dtype=np.int64),
-        _padded(bwins, width),
-        np.array(binfo, dtype=np.int64).reshape(len(binfo), 3),
         _padded(cols, board.rows),
     )
     for a in geo:
