@@ -44,6 +44,33 @@ def test_every_level_plays_house_rules_to_the_end(level: str) -> None:
         assert len(scores) == 2
 
 
+#: the rule language's parts (docs/spec/rule-language.md): holes, diagonal swaps, a pattern,
+#: points by type, bonuses, gravity with cascades
+LANGUAGE_RULES: list[dict[str, Any]] = [
+    {
+        "shape": ["XXXX", "X.XX", "XXXX"],
+        "types": 3,
+        "adjacent": ["orthogonal", "diagonal"],
+        "combinations": [
+            {"kind": "line", "length": 3},
+            {"kind": "pattern", "cells": ["XX", "XX"], "colour": True},
+        ],
+        "points": {"lamb": {"white": 3}},
+        "bonuses": [{"length": 4, "times": 2}],
+        "refill": "gravity",
+        "cascades": True,
+    },
+    {"rows": 3, "cols": 5, "types": 4, "refill": "gravity", "bonuses": [{"length": 4, "times": 3}]},
+]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_the_rule_language_to_the_end(level: str) -> None:
+    for i, rules in enumerate(LANGUAGE_RULES):
+        scores = play(rules, [level, "random"], seed=i, breeds=ONE_SWAP)
+        assert len(scores) == 2
+
+
 @pytest.mark.parametrize("level", ["hard:iterations=16,time=0", "expert:iterations=300,time=0"])
 def test_searching_levels_beat_random_off_the_rulebook_board(level: str) -> None:
     rules = {"rows": 4, "cols": 4, "diagonals": True, "types": 4}

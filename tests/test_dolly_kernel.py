@@ -298,6 +298,51 @@ GRID_RULES: list[dict[str, Any]] = [
     {"rows": 3, "cols": 3, "types": 3, "rounds": 3, "dogs_per_player": 2, "max_cleanup_rounds": 4},
     {"rows": 4, "cols": 5, "types": 4, "min_line": 3, "match_colour": True, "diagonals": True},
     {"rows": 2, "cols": 2, "min_line": 2, "types": 5, "cascades": True, "end_points": 9},
+    # the rule language's parts (docs/spec/rule-language.md); test_dolly_language checks that
+    # these rule sets exercise every part of the rules model
+    {"shape": ["XXX.", "XXXX", ".XXX"], "types": 3, "adjacent": ["diagonal"]},
+    {"shape": [".XX", "XXX", "X.X"], "types": 3, "refill": "gravity", "cascades": True},
+    {"rows": 4, "cols": 4, "types": 4, "adjacent": ["orthogonal", "diagonal"], "swaps": "up-to"},
+    {
+        "rows": 4,
+        "cols": 4,
+        "types": 3,
+        "combinations": [{"kind": "pattern", "cells": ["XX", "XX"]}],
+        "points": {"bell": {"white": 3}, "lamb": {"black": 5}},
+    },
+    {
+        "shape": ["XXXX.", "XXXXX", "XXXXX"],
+        "types": 3,
+        "combinations": [
+            {"kind": "pattern", "cells": ["X.", "XX"], "colour": True},
+            {"kind": "line", "length": 4, "directions": ["columns", "diagonals", "rows"]},
+        ],
+        "refill": "gravity",
+    },
+    {
+        "rows": 4,
+        "cols": 6,
+        "types": 3,
+        "combinations": [
+            {"kind": "line", "length": 3, "directions": ["rows"]},
+            {"kind": "line", "length": 2, "directions": ["columns"], "colour": True},
+        ],
+        "bonuses": [{"length": 4, "times": 2}, {"length": 5, "times": 3}],
+        "cascades": True,
+    },
+    {
+        "rows": 3,
+        "cols": 5,
+        "types": 3,
+        "bonuses": [{"length": 4, "times": 2}],
+        "points": {"butterfly": {"white": 0, "black": 4}},
+        "white_points": 2,
+        "black_points": 3,
+        "white_per_type": 8,
+        "black_per_type": 3,
+        "refill": "gravity",
+        "max_cleanup_rounds": 5,
+    },
 ]
 GRID_DOGS = {"pastore-maremmano": [1, 2, 0, 1], "bobtail": [2, 1, 1, 1]}
 

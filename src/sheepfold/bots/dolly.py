@@ -71,7 +71,8 @@ def time_limit(seconds: Any) -> float:
 
 
 def view_flock(view: View, board: Board = RULEBOOK_BOARD) -> list[int]:
-    return [EMPTY if c is None else board.parse_card(c) for row in view["flock"] for c in row]
+    cells = board.from_rows(view["flock"])
+    return [EMPTY if c is None else board.parse_card(c) for c in cells]
 
 
 def pick_dog(dogs: Sequence[tuple[int, int]], value: Any) -> tuple[int, int]:
@@ -236,6 +237,7 @@ class _Pool:
         f = flock[:]
         for c in taken:
             f[c] = EMPTY
+        self.game.board.fall(f)  # the engine's refill part (gravity: the cards above fall)
         if EMPTY not in f or not deck:
             return f, not deck
         s = DollyState(self.game, rng.randrange(2**31), [])  # the seed of its reshuffles

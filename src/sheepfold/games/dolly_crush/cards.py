@@ -6,12 +6,16 @@ Cells are indexes in row order: a1..a5, b1..b5, c1..c5 on the rulebook's 3 x 5 f
 :class:`Board` is the geometry a rule set plays on (house rules: the flock's rows and columns,
 the shortest line, diagonal lines, the number of sheep types, lines that must match in colour);
 the module-level names (``ROWS``, ``SWAPS``, :func:`find_lines` ...) are the rulebook board's.
+:class:`Board` also carries the rule language's geometric parts (docs/spec/rule-language.md):
+the shape (holes), the allowed swaps, the combinations (:class:`Line`, :class:`Pattern`), the
+bonuses by length (:class:`Bonus`) and the gravity refill, with the engine's function for each.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 #: every sheep type a rule set may use, the rulebook's five first
 TYPE_NAMES: tuple[str, ...] = (
@@ -130,11 +134,72 @@ def _runs(keys: Sequence[int], min_line: int) -> list[int]:
     return out
 
 
+#: the directions a line may lie along, and the (row, column) step of each (a diagonal line lies
+#: along either diagonal direction)
+LINE_DIRECTIONS: dict[str, tuple[tuple[int, int], ...]] = {
+    "rows": ((0, 1),),
+    "columns": ((1, 0),),
+    "diagonals": ((1, 1), (1, -1)),
+}
+#: the swaps a rule set may allow, and the (row, column) steps to a cell's later neighbours
+ADJACENCY: dict[str, tuple[tuple[int, int], ...]] = {
+    "orthogonal": ((0, 1), (1, 0)),
+    "diagonal": ((1, 1), (1, -1)),
+}
+HOLE = "."
+CELL = "X"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A combination part: ``length`` or more cards in a row along one of ``directions``, of
+    one type (and one colour with ``colour``); a longer run counts whole."""
+
+    length: int = 3
+    directions: tuple[str, ...] = ("rows", "columns")
+    colour: bool = False
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A combination part: cards on the ``X`` cells of ``cells`` (rows of ``X`` and ``.``),
+    placed anywhere it fits on the flock's cells (not rotated), all of one type (and one colour
+    with ``colour``)."""
+
+    cells: tuple[str, ...] = ("XX", "XX")
+    colour: bool = False
+
+    def offsets(self) -> tuple[tuple[int, int], ...]:
+        return tuple(
+            (r, c) for r, row in enumerate(self.cells) for c, ch in enumerate(row) if ch == CELL
+        )
+
+
+Combination = Line | Pattern
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A scoring part: a card taken in a line of ``length`` or more cards scores ``times`` its
+    points (a card counts once, at the largest bonus of the lines it lies in)."""
+
+    length: int
+    times: int
+
+
 @dataclass(frozen=True)
 class Board:
-    """The geometry of a flock and what makes a line (Dolly Crush rulings 1 and 5, and their
-    house rules). Cells are ``row * cols + col``; a cell is named by its row letter (``a`` at the
-    top) and column number (``1`` at the left)."""
+    """The geometry of a flock and what makes a combination (Dolly Crush rulings 1 and 5, and the
+    rule language's parts: docs/spec/rule-language.md). A flock is ``rows`` x ``cols`` with the
+    holes of ``shape`` (rows of ``X`` a cell, ``.`` a hole; None: every cell); cells are numbered
+    in row order over the cells only (on a full rectangle ``row * cols + col``) and named by
+    their row letter (``a`` at the top) and column number (``1`` at the left).
+
+    ``combinations`` (None: one :class:`Line` of ``min_line`` along the rows, the columns and
+    with ``diagonals`` the diagonals, colour with ``match_colour``), ``adjacent`` (the swaps),
+    ``bonuses`` and ``gravity`` (the refill) are the language's parts; the engine's functions
+    for them are here (:meth:`find_lines`, :meth:`score`, :meth:`fall`), the kernel's in
+    :mod:`.kernel.grid`."""
 
     rows: int = 3
     cols: int = 5
@@ -142,36 +207,119 @@ class Board:
     diagonals: bool = False
     types: int = 5
     match_colour: bool = False
+    shape: tuple[str, ...] | None = None
+    adjacent: tuple[str, ...] = ("orthogonal",)
+    combinations: tuple[Combination, ...] | None = None
+    bonuses: tuple[Bonus, ...] = ()
+    gravity: bool = False
+    coords: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    index: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    parts: tuple[Combination, ...] = field(init=False, repr=False, compare=False)
     swaps: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
     swap_index: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
-    directions: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    segments: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False, compare=False)
+    placements: tuple[tuple[tuple[int, ...], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    columns: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        shape = self.shape or tuple(CELL * self.cols for _ in range(self.rows))
+        coords = tuple(
+            (r, c) for r in range(self.rows) for c in range(self.cols) if shape[r][c] == CELL
+        )
+        index = {rc: i for i, rc in enumerate(coords)}
+        parts = self.combinations
+        if parts is None:
+            dirs = ("rows", "columns", "diagonals") if self.diagonals else ("rows", "columns")
+            parts = (Line(self.min_line, dirs, self.match_colour),)
         pairs = []
-        for cell in range(self.cells):
-            r, c = divmod(cell, self.cols)
-            if c + 1 < self.cols:
-                pairs.append((cell, cell + 1))
-            if r + 1 < self.rows:
-                pairs.append((cell, cell + self.cols))
-        object.__setattr__(self, "swaps", tuple(pairs))
-        object.__setattr__(self, "swap_index", {p: i for i, p in enumerate(pairs)})
-        object.__setattr__(self, "directions", tuple(self._segments()))
+        for cell, (r, c) in enumerate(coords):  # each cell's later neighbours, in this order
+            for kind in self.adjacent:
+                for dr, dc in ADJACENCY[kind]:
+                    other = index.get((r + dr, c + dc))
+                    if other is not None:
+                        pairs.append((cell, other))
+        segments: list[tuple[tuple[int, ...], ...]] = []
+        placements: list[tuple[tuple[int, ...], ...]] = []
+        for part in parts:
+            if isinstance(part, Line):
+                segs = self._segments(index, part.directions)
+                segments.append(tuple(s for s in segs if len(s) >= part.length))
+                placements.append(())
+            else:
+                segments.append(())
+                placements.append(self._placements(index, part))
+        columns = tuple(
+            tuple(index[(r, c)] for r in range(self.rows) if (r, c) in index)
+            for c in range(self.cols)
+        )
+        set_ = object.__setattr__
+        set_(self, "coords", coords)
+        set_(self, "index", index)
+        set_(self, "parts", parts)
+        set_(self, "swaps", tuple(pairs))
+        set_(self, "swap_index", {p: i for i, p in enumerate(pairs)})
+        set_(self, "segments", tuple(segments))
+        set_(self, "placements", tuple(placements))
+        set_(self, "columns", tuple(c for c in columns if c))
+
+    def _segments(
+        self, index: dict[tuple[int, int], int], directions: Sequence[str]
+    ) -> list[tuple[int, ...]]:
+        """Every straight run of cells a line can lie on along ``directions``, end to end (a
+        hole ends a run): rows first, then columns, then both diagonal directions."""
+        out = []
+        for name in ("rows", "columns", "diagonals"):
+            if name not in directions:
+                continue
+            for dr, dc in LINE_DIRECTIONS[name]:
+                for r0 in range(self.rows):
+                    for c0 in range(self.cols):
+                        if (r0, c0) not in index or (r0 - dr, c0 - dc) in index:
+                            continue  # not a cell, or not the first cell of its run
+                        seg = []
+                        r, c = r0, c0
+                        while (r, c) in index:
+                            seg.append(index[(r, c)])
+                            r, c = r + dr, c + dc
+                        out.append(tuple(seg))
+        return out
+
+    def _placements(
+        self, index: dict[tuple[int, int], int], pattern: Pattern
+    ) -> tuple[tuple[int, ...], ...]:
+        """The cells of every placement of ``pattern`` that lies on cells only, in row order."""
+        offs = pattern.offsets()
+        out = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                cells = [index.get((r + dr, c + dc)) for dr, dc in offs]
+                if all(x is not None for x in cells):
+                    out.append(tuple(x for x in cells if x is not None))
+        return tuple(out)
 
     @property
     def cells(self) -> int:
-        return self.rows * self.cols
+        return len(self.coords)
+
+    @property
+    def holes(self) -> bool:
+        """Whether the flock's shape has holes."""
+        return self.cells < self.rows * self.cols
 
     @property
     def rulebook_geometry(self) -> bool:
-        """Whether lines are the rulebook's (Dolly Crush ruling 5): 3 x 5, three or more along rows and
-        columns, colour ignored (any number of types)."""
-        return (self.rows, self.cols, self.min_line, self.diagonals, self.match_colour) == (
-            ROWS,
-            COLS,
-            3,
-            False,
-            False,
+        """Whether this is the rulebook's geometry (Dolly Crush rulings 1, 5, 6 and 7): 3 x 5
+        with no hole, orthogonal swaps, lines of three or more along rows and columns, colour
+        ignored, no bonus, refilled in place (any number of types)."""
+        return (
+            (self.rows, self.cols) == (ROWS, COLS)
+            and not self.holes
+            and self.adjacent == ("orthogonal",)
+            and self.parts == (Line(),)
+            and not self.bonuses
+            and not self.gravity
         )
 
     @property
@@ -183,40 +331,75 @@ class Board:
     def type_names(self) -> tuple[str, ...]:
         return TYPE_NAMES[: self.types]
 
-    def _segments(self) -> list[tuple[int, ...]]:
-        """Every straight run of cells a line can lie on, end to end: the rows, the columns and,
-        with diagonal lines, both diagonal directions (only those long enough for a line)."""
-        R, C = self.rows, self.cols
-        segs = [tuple(r * C + c for c in range(C)) for r in range(R)]
-        segs += [tuple(r * C + c for r in range(R)) for c in range(C)]
-        if self.diagonals:
-            for dc in (1, -1):
-                starts = [(0, c) for c in range(C)] + [
-                    (r, 0 if dc == 1 else C - 1) for r in range(1, R)
-                ]
-                for r0, c0 in starts:
-                    seg = []
-                    r, c = r0, c0
-                    while 0 <= r < R and 0 <= c < C:
-                        seg.append(r * C + c)
-                        r, c = r + 1, c + dc
-                    segs.append(tuple(seg))
-        return [s for s in segs if len(s) >= self.min_line]
+    @property
+    def line_parts(self) -> tuple[tuple[Line, tuple[tuple[int, ...], ...]], ...]:
+        """Each line combination with the runs of cells it may lie on."""
+        return tuple(
+            (p, s) for p, s in zip(self.parts, self.segments, strict=True) if isinstance(p, Line)
+        )
 
     def find_lines(self, flock: Sequence[int]) -> list[int]:
-        """Cells of the combination: the union of every maximal run of ``min_line`` or more cards
-        of one type (and one colour, when lines must match in colour) along a row, a column or,
-        with diagonal lines, a diagonal. Empty cells never form a line. Sorted; empty if none."""
+        """Cells of the combination: the union of every part's cells. A line part: every
+        maximal run of ``length`` or more cards of one type (and one colour) along its
+        directions; a pattern part: every placement whose cards are all of one type (and one
+        colour). A card in several counts once; empty cells never count. Sorted; empty if none."""
         hit = [False] * self.cells
-        shift = 0 if self.match_colour else 1
-        for seg in self.directions:
-            keys = [flock[c] >> shift if flock[c] >= 0 else -1 for c in seg]
-            for i in _runs(keys, self.min_line):
-                hit[seg[i]] = True
+        for part, segs, places in zip(self.parts, self.segments, self.placements, strict=True):
+            shift = 0 if part.colour else 1
+            if isinstance(part, Line):
+                for seg in segs:
+                    keys = [flock[c] >> shift if flock[c] >= 0 else -1 for c in seg]
+                    for i in _runs(keys, part.length):
+                        hit[seg[i]] = True
+            else:
+                for cells in places:
+                    first = flock[cells[0]]
+                    if first >= 0 and all(
+                        flock[c] >= 0 and flock[c] >> shift == first >> shift for c in cells
+                    ):
+                        for c in cells:
+                            hit[c] = True
         return [i for i in range(self.cells) if hit[i]]
 
+    def multipliers(self, flock: Sequence[int]) -> dict[int, int]:
+        """The bonuses by length: cell -> times, for every card in a line (of a line part, of at
+        least its length) of a bonus's length or more (the largest bonus of its lines)."""
+        out: dict[int, int] = {}
+        for bonus in self.bonuses:
+            for part, segs in self.line_parts:
+                shift = 0 if part.colour else 1
+                for seg in segs:
+                    keys = [flock[c] >> shift if flock[c] >= 0 else -1 for c in seg]
+                    for i in _runs(keys, max(bonus.length, part.length)):
+                        out[seg[i]] = max(out.get(seg[i], 1), bonus.times)
+        return out
+
+    def score(self, flock: Sequence[int], points: Sequence[int]) -> int:
+        """The points of the combination of ``flock`` (``points`` by card id), bonuses
+        included: each card once."""
+        times = self.multipliers(flock) if self.bonuses else {}
+        return sum(points[flock[c]] * times.get(c, 1) for c in self.find_lines(flock))
+
+    def fall(self, flock: list[int]) -> None:
+        """Gravity (in place): the cards of each column fall down to its lowest cells, in their
+        order (over the shape's holes: a card falls to the next cell of its column below); the
+        empty cells are then at the top of each column. Nothing moves when refilled in place."""
+        if not self.gravity:
+            return
+        for col in self.columns:
+            cards = [flock[c] for c in col if flock[c] >= 0]
+            gap = len(col) - len(cards)
+            for i, c in enumerate(col):
+                flock[c] = EMPTY if i < gap else cards[i - gap]
+
+    def adjacency_words(self) -> str:
+        """How a swap's two cards touch, in words."""
+        both = {"orthogonal": "orthogonally", "diagonal": "diagonally"}
+        return " or ".join(both[a] for a in self.adjacent) + " adjacent"
+
     def cell_name(self, cell: int) -> str:
-        return f"{ROW_LETTERS[cell // self.cols]}{cell % self.cols + 1}"
+        r, c = self.coords[cell]
+        return f"{ROW_LETTERS[r]}{c + 1}"
 
     def parse_cell(self, name: str) -> int:
         text = name.strip().lower()
@@ -231,7 +414,10 @@ class Board:
                 f"{name!r} is not a cell (a1..{last}: row a-{ROW_LETTERS[self.rows - 1]}, "
                 f"column 1-{self.cols})"
             )
-        return ROW_LETTERS.index(text[0]) * self.cols + int(text[1:]) - 1
+        rc = (ROW_LETTERS.index(text[0]), int(text[1:]) - 1)
+        if rc not in self.index:
+            raise ValueError(f"{text} is a hole of this flock's shape: no card lies there")
+        return self.index[rc]
 
     def card_code(self, card: int) -> str:
         """``ram-black`` style code of a card id."""
@@ -250,10 +436,16 @@ class Board:
             raise ValueError(f"{code!r}: unknown colour {c!r} (white or black)")
         return self.type_names.index(t) * 2 + COLOURS.index(c)
 
-    def rows_of(self, flock: Sequence[int]) -> list[list[int]]:
-        """The flock as a list of rows, top first."""
-        C = self.cols
-        return [list(flock[r * C : r * C + C]) for r in range(self.rows)]
+    def rows_of(self, flock: Sequence[int]) -> list[list[int | None]]:
+        """The flock as a list of rows, top first (None at a hole of the shape)."""
+        out: list[list[int | None]] = [[None] * self.cols for _ in range(self.rows)]
+        for cell, (r, c) in enumerate(self.coords):
+            out[r][c] = flock[cell]
+        return out
+
+    def from_rows(self, rows: Sequence[Sequence[Any]]) -> list[Any]:
+        """The cells of a flock given as rows (the inverse of :meth:`rows_of`: holes skipped)."""
+        return [rows[r][c] for r, c in self.coords]
 
 
 #: the rulebook's board: 3 x 5, lines of 3 along rows and columns, five types, colour ignored

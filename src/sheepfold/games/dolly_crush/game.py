@@ -79,7 +79,7 @@ def _swap_action(board: Board, swap0: int, a: str | int, b: str | int) -> Action
     if pair not in board.swap_index:
         raise IllegalAction(
             f"{board.cell_name(x)} and {board.cell_name(y)} are not adjacent: a swap exchanges "
-            "two orthogonally adjacent cards (ruling 7)"
+            f"two {board.adjacency_words()} cards (ruling 7)"
         )
     return swap0 + board.swap_index[pair]
 
@@ -143,9 +143,7 @@ class DollyGame(Game):
             if len(counts) != self.num_dogs:
                 raise RulesError(f"{b}: a breed has {self.num_dogs} dog cards, not {len(counts)}")
         kinds = self.board.kinds
-        self.points: tuple[int, ...] = tuple(
-            r.black_points if k & 1 else r.white_points for k in range(kinds)
-        )
+        self.points: tuple[int, ...] = r.card_points()
         self.composition: tuple[int, ...] = tuple(
             r.black_per_type if k & 1 else r.white_per_type for k in range(kinds)
         )
@@ -201,8 +199,10 @@ class DollyGame(Game):
         rng.shuffle(deck)
         s = DollyState(self, rng.randrange(2**31), [])
         s.deck = deck[::-1]
-        s.flock = [EMPTY if c is None else card(c) for row in view["flock"] for c in row]
+        cells = self.board.from_rows(view["flock"])
+        s.flock = [EMPTY if c is None else card(c) for c in cells]
         s.collected = [[card(c) for c in pile] for pile in view["collected"]]
+        s.bonus = list(view.get("bonus_points", [0] * self.num_players))
         s.dogs_played = [
             sum(1 << d for d in range(self.num_dogs) if d not in left) for left in view["dogs_left"]
         ]
@@ -225,6 +225,7 @@ class DollyState(State):
         "deck",
         "returning",
         "collected",
+        "bonus",
         "dogs_played",
         "turn",
         "turns",
@@ -254,6 +255,7 @@ class DollyState(State):
         self.returning: list[int] = []  # clean-up cards waiting to be shuffled back
         self.flock: list[int] = [EMPTY] * game.board.cells
         self.collected: list[list[int]] = [[] for _ in range(n)]
+        self.bonus: list[int] = [0] * n  # points the bonuses by length added to the cards'
         self.dogs_played: list[int] = [0] * n  # bit d set: dog card d spent
         self.turn: Seat = 0
         self.turns = 0  # turns completed
@@ -431,11 +433,18 @@ class DollyState(State):
         self._settle()
 
     def _take(self, cells: Sequence[int]) -> None:
-        """The player whose turn it is takes the cards of ``cells`` (Dolly Crush ruling 7)."""
+        """The player whose turn it is takes the cards of ``cells`` (Dolly Crush ruling 7), with
+        the bonuses by length of the lines they lie in; under gravity the cards above fall."""
+        board = self.game.board
+        if board.bonuses:
+            pts = self.game.points
+            times = board.multipliers(self.flock)
+            self.bonus[self.turn] += sum(pts[self.flock[c]] * (times.get(c, 1) - 1) for c in cells)
         pile = self.collected[self.turn]
         for c in cells:
             pile.append(self.flock[c])
             self.flock[c] = EMPTY
+        board.fall(self.flock)
 
     def _settle(self) -> None:
         """Go on filling and cleaning the flock until a draw is needed or it is settled: ruling
@@ -465,6 +474,7 @@ class DollyState(State):
             for c in lines:  # removed cards score for nobody
                 self.returning.append(flock[c])
                 flock[c] = EMPTY
+            self.game.board.fall(flock)
         self._after_settled()
 
     def _shuffle_back(self) -> None:
@@ -513,7 +523,10 @@ class DollyState(State):
     # -- results & views --------------------------------------------------------------------
     def scores(self) -> list[float]:
         pts = self.game.points
-        return [float(sum(pts[c] for c in pile)) for pile in self.collected]
+        return [
+            float(sum(pts[c] for c in pile) + extra)
+            for pile, extra in zip(self.collected, self.bonus, strict=True)
+        ]
 
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
@@ -535,7 +548,7 @@ class DollyState(State):
     def flock_codes(self) -> list[list[str | None]]:
         board = self.game.board
         return [
-            [None if c < 0 else board.card_code(c) for c in row]
+            [None if c is None or c < 0 else board.card_code(c) for c in row]
             for row in board.rows_of(self.flock)
         ]
 
@@ -551,7 +564,7 @@ class DollyState(State):
         )
         g = self.game
         n = g.num_players
-        return {
+        view: dict[str, Any] = {
             "game": "dolly-crush",
             "seat": seat,
             "players": n,
@@ -581,6 +594,11 @@ class DollyState(State):
             "winners": self.winners(),
             "legal_actions": legal,
         }
+        if g.board.holes:  # the shape: a hole is None in the flock's rows, as an empty cell
+            view["shape"] = list(g.board.shape or ())
+        if g.board.bonuses:
+            view["bonus_points"] = self.bonus[:]
+        return view
 
     def clone(self) -> DollyState:
         c = DollyState.__new__(DollyState)
@@ -589,6 +607,7 @@ class DollyState(State):
         c.deck = self.deck[:]
         c.returning = self.returning[:]
         c.collected = [p[:] for p in self.collected]
+        c.bonus = self.bonus[:]
         c.dogs_played = self.dogs_played[:]
         c.turn = self.turn
         c.turns = self.turns
@@ -613,6 +632,7 @@ class DollyState(State):
             "deck": tuple(self.deck),
             "returning": tuple(self.returning),
             "collected": tuple(tuple(p) for p in self.collected),
+            "bonus": tuple(self.bonus),
             "dogs_played": tuple(self.dogs_played),
             "turn": self.turn,
             "turns": self.turns,
@@ -640,7 +660,10 @@ class DollyState(State):
         )
 
     def __repr__(self) -> str:
-        rows = [" ".join(f"{c:>2}" for c in row) for row in self.game.board.rows_of(self.flock)]
+        rows = [
+            " ".join("  " if c is None else f"{c:>2}" for c in row)
+            for row in self.game.board.rows_of(self.flock)
+        ]
         return (
             f"DollyState(turn={self.turn}, phase={PHASE_NAMES[self.phase]}, "
             f"flock=[{' | '.join(rows)}])"

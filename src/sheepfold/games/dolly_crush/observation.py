@@ -31,7 +31,9 @@ class DollyEncoder(Encoder):
     seat        (n,)      one-hot: the observer's absolute seat
     phase       (4,)      one-hot: draw (chance), dog, swap, over
     turn        (n,)      one-hot: whose turn it is (relative)
-    flock       (C, K)    cells a1.. in row order, one-hot card kind (all zero: empty cell)
+    flock       (C, K)    cells a1.. in row order, one-hot card kind (all zero: empty cell);
+                          a shaped flock (holes): (rows x cols, K + 1) over its whole grid,
+                          the last value 1 at a hole (masked: never a card)
     deck        (K,)      cards of each kind left in the deck / that kind's copies
     returning   (K,)      clean-up cards waiting to be shuffled back / copies
     collected   (n, K)    each seat's collected cards per kind / copies
@@ -47,11 +49,22 @@ class DollyEncoder(Encoder):
         n = game.num_players
         board = game.board
         C, K, D = board.cells, board.kinds, game.num_dogs
+        #: where each cell's values start in the flock piece, and the holes' (shaped flocks)
+        per = K + 1 if board.holes else K
+        self.cell_at = [(r * board.cols + c) * per for r, c in board.coords]
+        self.hole_at = [
+            (r * board.cols + c) * per + K
+            for r in range(board.rows)
+            for c in range(board.cols)
+            if (r, c) not in board.index
+        ]
+        if board.holes:
+            C = board.rows * board.cols
         pieces = [
             ("seat", (n,)),
             ("phase", (4,)),
             ("turn", (n,)),
-            ("flock", (C, K)),
+            ("flock", (C, per)),
             ("deck", (K,)),
             ("returning", (K,)),
             ("collected", (n, K)),
@@ -87,9 +100,12 @@ class DollyEncoder(Encoder):
         out[o["phase"] + s.phase] = 1.0
         out[o["turn"] + rel(seat, s.turn, n)] = 1.0
         base = o["flock"]
+        at = self.cell_at
         for cell, card in enumerate(s.flock):
             if card >= 0:
-                out[base + cell * K + card] = 1.0
+                out[base + at[cell] + card] = 1.0
+        for h in self.hole_at:
+            out[base + h] = 1.0
         base = o["deck"]
         for card in s.deck:
             out[base + card] += inv[card]
@@ -100,7 +116,7 @@ class DollyEncoder(Encoder):
         for p in range(n):
             r = rel(seat, p, n)
             base = o["collected"] + r * K
-            total = 0
+            total = s.bonus[p]  # the bonuses by length's points, then the cards'
             for card in s.collected[p]:
                 out[base + card] += inv[card]
                 total += pts[card]
@@ -143,9 +159,8 @@ class DollyEncoder(Encoder):
                 head += f" (dog {s.dog}, {s.swaps_left} swap(s) left)"
         lines.append(head)
         lines.append("      " + "   ".join(str(c) for c in range(1, board.cols + 1)))
-        C = board.cols
-        for r in range(board.rows):
-            row = " ".join(dolly_card_short(c) for c in s.flock[r * C : r * C + C])
+        for r, cards in enumerate(board.rows_of(s.flock)):
+            row = " ".join("   " if c is None else dolly_card_short(c) for c in cards)
             lines.append(f"  {ROW_LETTERS[r]}  {row}")
         counts = [0] * self.kinds
         for c in s.deck:

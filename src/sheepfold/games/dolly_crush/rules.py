@@ -1,16 +1,152 @@
-"""Dolly Crush's rule options (Dolly Crush rulings 1-8 and their house rules): the flock's size,
-what makes a line, the deck, the points, the dog cards and how the game ends.
+"""Dolly Crush's rule language (Dolly Crush rulings 1-8, their house rules and the language's
+parts: docs/spec/rule-language.md): the flock's shape, which swaps are allowed, what makes a
+combination, the deck, the scoring, the refill, the dog cards and how the game ends.
 
-Rule options are validated once, here, with messages that say what is wrong; the engine then
-trusts them. :meth:`DollyRules.board` gives the geometry the options describe."""
+Rule files are validated once, here, with messages that say what is wrong and where; the
+engine then trusts them. Today's option keys are shorthand for the parts (``rows``/``cols``: a
+full rectangle, ``min_line``/``diagonals``/``match_colour``: one line combination,
+``white_points``/``black_points``: the points of each colour); giving a shorthand and the part
+it stands for at once is refused. Hostile files are bounded (the caps below) before anything is
+built. :meth:`DollyRules.board` gives the geometry the rules describe."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
-from sheepfold.games.dolly_crush.cards import BREEDS, MAX_COLS, MAX_ROWS, TYPE_NAMES, Board
+from sheepfold.games.dolly_crush.cards import (
+    BREEDS,
+    CELL,
+    HOLE,
+    MAX_COLS,
+    MAX_ROWS,
+    TYPE_NAMES,
+    Board,
+    Bonus,
+    Line,
+    Pattern,
+)
+
+#: the caps on a rule file's parts (checked before anything is built)
+MAX_COMBINATIONS = 8
+MAX_PATTERN = 4  # a pattern is at most 4 x 4
+MAX_BONUSES = 8
+MAX_TIMES = 10
+DIRECTIONS = ("rows", "columns", "diagonals")
+ADJACENT = ("orthogonal", "diagonal")
+
+
+def _capped(v: Any, what: str, cap: int) -> Any:
+    if isinstance(v, (list, tuple)):
+        if len(v) > cap:
+            raise ValueError(f"at most {cap} {what}, not {len(v)}")
+        # tuples, as a strict record's validation wants them (this runs on plain values)
+        return tuple(
+            {k: tuple(x) if isinstance(x, list) else x for k, x in item.items()}
+            if isinstance(item, dict)
+            else item
+            for item in v
+        )
+    return v
+
+
+def _grid_rows(v: Any, what: str, rows: int, cols: int) -> tuple[str, ...]:
+    """Rows of ``X`` (a cell) and ``.`` (a hole): at most ``rows`` x ``cols``, all as long, no
+    empty row or column at a border; the message says what is wrong."""
+    if not isinstance(v, (list, tuple)) or not v or len(v) > rows:
+        raise ValueError(f"{what} is a list of 1 to {rows} rows of X (a cell) and . (a hole)")
+    for i, row in enumerate(v):
+        if not isinstance(row, str) or not 1 <= len(row) <= cols:
+            raise ValueError(f"{what}: row {i + 1} is not a text of 1 to {cols} X or . marks")
+        bad = set(row) - {CELL, HOLE}
+        if bad:
+            raise ValueError(
+                f"{what}: row {i + 1} ({row!r}) holds {''.join(sorted(bad))!r}: write X for a "
+                "cell and . for a hole"
+            )
+    if len({len(r) for r in v}) != 1:
+        raise ValueError(
+            f"{what}: every row must be as long (rows of {sorted({len(r) for r in v})})"
+        )
+    if CELL not in v[0] or CELL not in v[-1]:
+        raise ValueError(f"{what}: the first and last rows must hold a cell (X)")
+    if all(r[0] == HOLE for r in v) or all(r[-1] == HOLE for r in v):
+        raise ValueError(f"{what}: the first and last columns must hold a cell (X)")
+    return tuple(v)
+
+
+class LineCombination(BaseModel):
+    """``length`` or more cards in a row along ``directions``, of one type (and one colour)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["line"]
+    length: int = Field(default=3, ge=2, le=max(MAX_ROWS, MAX_COLS))
+    directions: tuple[Literal["rows", "columns", "diagonals"], ...] = Field(
+        default=("rows", "columns"), min_length=1, max_length=3
+    )
+    colour: bool = False
+
+    @field_validator("directions", mode="after")
+    @classmethod
+    def _canonical(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(d for d in DIRECTIONS if d in v)  # one order: equal rules are equal
+
+
+class PatternCombination(BaseModel):
+    """Cards on the X cells of ``cells`` (anywhere it fits, not rotated), of one type."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["pattern"]
+    cells: tuple[str, ...]
+    colour: bool = False
+
+    @field_validator("cells", mode="before")
+    @classmethod
+    def _cells(cls, v: Any) -> Any:
+        out = _grid_rows(v, "a pattern's cells", MAX_PATTERN, MAX_PATTERN)
+        if sum(r.count(CELL) for r in out) < 2:
+            raise ValueError(
+                "a pattern's cells: give at least two X (a single card is no combination)"
+            )
+        return out
+
+
+Combination = Annotated[LineCombination | PatternCombination, Field(discriminator="kind")]
+
+
+class TypePoints(BaseModel):
+    """The points of one sheep type's cards (a colour not given: that colour's points)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    white: int | None = Field(default=None, ge=0, le=100)
+    black: int | None = Field(default=None, ge=0, le=100)
+
+    @model_serializer(mode="wrap")
+    def _given(self, handler: SerializerFunctionWrapHandler) -> dict[str, int]:
+        """Only the colours given (a file has no null)."""
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
+class LengthBonus(BaseModel):
+    """A card taken in a line of ``length`` or more scores ``times`` its points."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    length: int = Field(ge=2, le=max(MAX_ROWS, MAX_COLS))
+    times: int = Field(ge=2, le=MAX_TIMES)
+
 
 RULEBOOK_DOG_SWAPS: dict[str, tuple[int, ...]] = {
     "pastore-maremmano": (1, 1, 1, 1),
@@ -81,6 +217,70 @@ class DollyRules(BaseModel):
     max_cleanup_rounds: int = Field(
         default=1000, ge=1, le=10_000, description="ruling 6's give-up limit"
     )
+    # -- the language's parts (docs/spec/rule-language.md); the keys above are their shorthand
+    shape: tuple[str, ...] | None = Field(
+        default=None,
+        description="the flock's shape: rows of X (a cell) and . (a hole), up to 8 x 8 "
+        "(unset: a full rectangle of rows x cols)",
+    )
+    adjacent: tuple[Literal["orthogonal", "diagonal"], ...] = Field(
+        default=("orthogonal",),
+        min_length=1,
+        max_length=2,
+        description="which two cards a swap may exchange: 'orthogonal' (ruling 7), 'diagonal'",
+    )
+    combinations: tuple[Combination, ...] | None = Field(
+        default=None,
+        description="what counts as a combination: lines (kind 'line': length, directions, "
+        "colour) and patterns (kind 'pattern': cells, colour); unset: one line of min_line "
+        "along rows and columns (and diagonals), colour by match_colour",
+    )
+    points: dict[str, TypePoints] = Field(
+        default_factory=dict,
+        description="points of a sheep type's cards, e.g. ram = { white = 2, black = 4 } "
+        "(types not named: white_points and black_points)",
+    )
+    bonuses: tuple[LengthBonus, ...] = Field(
+        default=(),
+        description="bonuses by length: a card taken in a line of length or more scores times "
+        "its points (each card once, at its largest bonus)",
+    )
+    refill: Literal["in-place", "gravity"] = Field(
+        default="in-place",
+        description="'in-place': the empty cells are filled from the deck (ruling 6); "
+        "'gravity': cards fall down their column, new cards enter at the top",
+    )
+
+    @field_validator("shape", mode="before")
+    @classmethod
+    def _shape(cls, v: Any) -> Any:
+        return None if v is None else _grid_rows(v, "shape", MAX_ROWS, MAX_COLS)
+
+    @field_validator("combinations", mode="before")
+    @classmethod
+    def _combinations(cls, v: Any) -> Any:
+        if isinstance(v, (list, tuple)) and not v:
+            raise ValueError("give at least one combination (or leave combinations out)")
+        return _capped(v, "combinations", MAX_COMBINATIONS)
+
+    @field_validator("bonuses", mode="before")
+    @classmethod
+    def _bonuses(cls, v: Any) -> Any:
+        return _capped(v, "bonuses", MAX_BONUSES)
+
+    @field_validator("points", mode="before")
+    @classmethod
+    def _points(cls, v: Any) -> Any:
+        if isinstance(v, dict):
+            for t in v:
+                if t not in TYPE_NAMES:
+                    raise ValueError(f"unknown sheep type {t!r} (types: {', '.join(TYPE_NAMES)})")
+        return v
+
+    @field_validator("adjacent", mode="after")
+    @classmethod
+    def _adjacent(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(a for a in ADJACENT if a in v)
 
     @field_validator("dog_swaps", mode="before")
     @classmethod
@@ -104,13 +304,60 @@ class DollyRules(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> DollyRules:
+        given = self.model_fields_set
+        if self.shape is not None:
+            size = (len(self.shape), len(self.shape[0]))
+            for key, n in zip(("rows", "cols"), size, strict=True):
+                if key in given and getattr(self, key) != n:
+                    raise ValueError(
+                        f"{key} = {getattr(self, key)} and a shape of {size[0]} x {size[1]}: "
+                        f"give the shape alone (it says the flock's size)"
+                    )
+            object.__setattr__(self, "rows", size[0])
+            object.__setattr__(self, "cols", size[1])
+        if self.combinations is not None:
+            for key, default in (("min_line", 3), ("diagonals", False), ("match_colour", False)):
+                if getattr(self, key) != default:
+                    raise ValueError(
+                        f"{key} and combinations: {key} is shorthand for one line combination; "
+                        "with combinations, say it in the line's length, directions or colour"
+                    )
+        for t in self.points:
+            if TYPE_NAMES.index(t) >= self.types:
+                raise ValueError(
+                    f"points: {t} is not in a deck of {self.types} types "
+                    f"({', '.join(TYPE_NAMES[: self.types])})"
+                )
         longest = max(self.rows, self.cols)
-        if self.min_line > longest:
+        if self.combinations is None and self.min_line > longest and self.shape is None:
             raise ValueError(
                 f"a {self.rows} x {self.cols} flock has no line of {self.min_line} cards "
                 f"(its longest row or column holds {longest})"
             )
-        cells = self.rows * self.cols
+        board = self.board()
+        for i, (part, segs, places) in enumerate(
+            zip(board.parts, board.segments, board.placements, strict=True)
+        ):
+            if not segs and not places:
+                where = "" if self.combinations is None else f"combinations {i + 1}: "
+                what = (
+                    f"a line of {part.length} along {' or '.join(part.directions)}"
+                    if isinstance(part, Line)
+                    else "this pattern"
+                )
+                raise ValueError(f"{where}{what} fits nowhere on this flock's cells")
+        if self.bonuses:
+            lines = board.line_parts
+            if not lines:
+                raise ValueError("bonuses: a bonus by length needs a line combination")
+            longest_run = max(len(s) for _, segs in lines for s in segs)
+            for b in self.bonuses:
+                if b.length > longest_run:
+                    raise ValueError(
+                        f"bonuses: a line of {b.length} fits nowhere (the longest line this "
+                        f"flock holds is {longest_run} cards)"
+                    )
+        cells = board.cells
         if self.deck_size() < cells:
             raise ValueError(
                 f"the deck has {self.deck_size()} cards; the flock alone needs {cells}"
@@ -137,7 +384,16 @@ class DollyRules(BaseModel):
         return self
 
     def board(self) -> Board:
-        """The geometry these rules play on."""
+        """The geometry these rules play on (the shape, the swaps, the combinations, the
+        bonuses, the refill)."""
+        parts = None
+        if self.combinations is not None:
+            parts = tuple(
+                Line(c.length, c.directions, c.colour)
+                if isinstance(c, LineCombination)
+                else Pattern(c.cells, c.colour)
+                for c in self.combinations
+            )
         return Board(
             rows=self.rows,
             cols=self.cols,
@@ -145,11 +401,41 @@ class DollyRules(BaseModel):
             diagonals=self.diagonals,
             types=self.types,
             match_colour=self.match_colour,
+            shape=self.shape,
+            adjacent=self.adjacent,
+            combinations=parts,
+            bonuses=tuple(Bonus(b.length, b.times) for b in self.bonuses),
+            gravity=self.refill == "gravity",
         )
+
+    def card_points(self) -> tuple[int, ...]:
+        """The points of each card id (``type * 2 + colour``): the type's own, else the
+        colour's."""
+        out = []
+        for k in range(self.types * 2):
+            own = self.points.get(TYPE_NAMES[k >> 1])
+            pts = None if own is None else (own.black if k & 1 else own.white)
+            if pts is None:
+                pts = self.black_points if k & 1 else self.white_points
+            out.append(pts)
+        return tuple(out)
 
     def unset_options(self) -> dict[str, tuple[str, object]]:
         """What each option left unset (None) amounts to, for ``sheepfold rules show``."""
         return {
+            "shape": (
+                "a full rectangle of rows x cols; a shape of X (a cell) and . (a hole), e.g. a "
+                "plus:",
+                ["..XXX..", "..XXX..", "XXXXXXX", "XXXXXXX", "XXXXXXX", "..XXX..", "..XXX.."],
+            ),
+            "combinations": (
+                "one line of min_line or more along rows and columns (and diagonals with "
+                "diagonals), colour by match_colour; e.g. lines and a 2 x 2 square:",
+                [
+                    {"kind": "line", "length": 3, "directions": ["rows", "columns"]},
+                    {"kind": "pattern", "cells": ["XX", "XX"], "colour": False},
+                ],
+            ),
             "end_points": ("no points target (the game ends by ruling 8), e.g.:", 30),
             "rounds": (
                 "the game ends when every dog card is spent (ruling 8); a number of rounds "
@@ -162,9 +448,12 @@ class DollyRules(BaseModel):
         return (self.white_per_type + self.black_per_type) * self.types
 
     def deck_points(self) -> int:
-        """What every card of the deck is worth together."""
-        per_type = self.white_per_type * self.white_points + self.black_per_type * self.black_points
-        return per_type * self.types
+        """The most every card of the deck is worth together (bonuses included)."""
+        pts = self.card_points()
+        total = sum(
+            p * (self.black_per_type if k & 1 else self.white_per_type) for k, p in enumerate(pts)
+        )
+        return total * max([b.times for b in self.bonuses], default=1)
 
     def options(self) -> dict[str, object]:
         data = self.model_dump(mode="json", exclude_defaults=True, exclude={"name", "description"})
@@ -175,4 +464,12 @@ class DollyRules(BaseModel):
 
     def key(self) -> str:
         data = self.model_dump(mode="json", exclude={"name", "description"})
+        for name in _LANGUAGE_FIELDS:  # a part at its default leaves the key as it always was
+            if data[name] == _DEFAULTS[name]:
+                del data[name]
         return repr(sorted(data.items()))
+
+
+#: the fields the rule language added; at their defaults they are absent from ``key()``
+_LANGUAGE_FIELDS = ("shape", "adjacent", "combinations", "points", "bonuses", "refill")
+_DEFAULTS = DollyRules().model_dump(mode="json")

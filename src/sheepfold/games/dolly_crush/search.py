@@ -25,7 +25,7 @@ def combination_points(
     flock: Sequence[int], points: Sequence[int], board: Board = RULEBOOK_BOARD
 ) -> int:
     """Points of the combination in ``flock`` (Dolly Crush ruling 5: the union of all lines)."""
-    return sum(points[flock[c]] for c in board.find_lines(flock))
+    return board.score(flock, points)
 
 
 def apply_swaps(

@@ -55,7 +55,10 @@ def invariants(state: State) -> list[tuple[str, str]]:
             bad.append(("no-line", f"a turn starts with a line in the flock at cells {lines}"))
         if EMPTY in state.flock:
             bad.append(("no-line", "a turn starts with an empty cell in the flock (ruling 8)"))
-    recount = [float(sum(state.game.points[c] for c in p)) for p in state.collected]
+    recount = [
+        float(sum(state.game.points[c] for c in p) + extra)
+        for p, extra in zip(state.collected, state.bonus, strict=True)
+    ]
     if state.scores() != recount:
         bad.append(("scores", f"scores {state.scores()} but the cards count {recount}"))
     return bad
@@ -179,6 +182,13 @@ CATEGORIES = {
     "swaps": "dogs",
     "end_points": "end",
     "rounds": "end",
+    # the rule language's parts (docs/spec/rule-language.md)
+    "shape": "area",
+    "adjacent": "dogs",
+    "combinations": "lines",
+    "refill": "lines",
+    "points": "scoring",
+    "bonuses": "scoring",
 }
 
 SPEC = register_game(

@@ -90,14 +90,13 @@ class DollyTable(GenericTable):
         trial = self.trial(state, seat, msg, whole=False)  # the table's state is untouched
         board = trial.game.board
         points_of = trial.game.points
-        before = len(state.collected[seat])
         if trial.phase == SWAP:
             cells = board.find_lines(trial.flock)
-            points = sum(points_of[trial.flock[c]] for c in cells)
+            points = board.score(trial.flock, points_of)
             left = trial.swaps_left
         else:
             cells = list(trial.last_taken)
-            points = sum(points_of[k] for k in trial.collected[seat][before:])
+            points = int(trial.scores()[seat] - state.scores()[seat])
             left = 0
         return {"cells": [board.cell_name(c) for c in cells], "points": points, "swaps_left": left}
 

@@ -19,7 +19,8 @@ from rich.text import Text
 
 from sheepfold.core.drivers import BadInput, GenericTerminal, TerminalContext
 from sheepfold.core.protocol import CHANCE, Action, Game, IllegalAction, Seat, State, View
-from sheepfold.games.dolly_crush.cards import BREED_TITLES, EMPTY, ROW_LETTERS
+from sheepfold.games.dolly_crush import words
+from sheepfold.games.dolly_crush.cards import BREED_TITLES, EMPTY, HOLE, ROW_LETTERS
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState
 from sheepfold.games.dolly_crush.rules import DollyRules
 from sheepfold.games.dolly_crush.spec import FAIR_RULESET
@@ -95,10 +96,11 @@ def flock_table(view: View, highlight: Sequence[str] = ()) -> Table:
     grid.add_column("", style="bold")
     for c in range(1, cols + 1):
         grid.add_column(str(c), justify="center")
-    for r, row in zip(ROW_LETTERS, flock, strict=False):
+    shape = view.get("shape")  # a shaped flock: its holes are blank
+    for i, (r, row) in enumerate(zip(ROW_LETTERS, flock, strict=False)):
         cells = []
         for c, code in enumerate(row, start=1):
-            t = card_text(code)
+            t = Text("   ") if shape and shape[i][c - 1] == HOLE else card_text(code)
             if f"{r}{c}" in highlight:
                 t.stylize("underline")
             cells.append(t)
@@ -140,29 +142,9 @@ def status(view: View, names: Sequence[str]) -> Text:
 
 
 def house_rules(rules: DollyRules) -> list[str]:
-    """The house rules in play, in a few words each (empty for the rulebook's game)."""
-    out: list[str] = []
-    if (rules.rows, rules.cols) != (3, 5):
-        out.append(f"{rules.rows} x {rules.cols} flock")
-    if rules.min_line != 3:
-        out.append(f"lines of {rules.min_line}")
-    if rules.diagonals:
-        out.append("diagonal lines")
-    if rules.match_colour:
-        out.append("lines match in colour")
-    if rules.types != 5:
-        out.append(f"{rules.types} sheep types")
-    if rules.dogs_per_player != 4:
-        out.append(f"{rules.dogs_per_player} dog cards each")
-    if rules.swaps == "up-to":
-        out.append("up-to swaps")
-    if rules.cascades:
-        out.append("cascades")
-    if rules.end_points is not None:
-        out.append(f"game to {rules.end_points} points")
-    if rules.rounds is not None:
-        out.append(f"{rules.rounds} rounds")
-    return out
+    """The house rules in play, in a few words each (empty for the rulebook's game), generated
+    from the rule set's parts (:func:`~sheepfold.games.dolly_crush.words.summary`)."""
+    return words.summary(rules)
 
 
 def dog_cards_note(g: DollyGame, rules_name: str) -> str:
@@ -198,7 +180,7 @@ def help_text(game: DollyGame) -> str:
         "Dolly Crush moves:",
         f"  dog 2, d2, 2     play dog card 2 (at the start of your turn; cards 0 to "
         f"{game.num_dogs - 1})",
-        f"  b2-b3, b2 b3     swap two orthogonally adjacent cards (rows a-{last}, columns "
+        f"  b2-b3, b2 b3     swap two {board.adjacency_words()} cards (rows a-{last}, columns "
         f"1-{board.cols})",
         "  undo             take back your last swap, then the dog card (the turn's last swap "
         "is final)",
@@ -208,17 +190,10 @@ def help_text(game: DollyGame) -> str:
         count = "at most as many swaps as the dog card shows"
     else:
         count = "exactly as many swaps as the dog card shows"
-    ways = "along a row, a column or a diagonal" if board.diagonals else "along a row or a column"
-    what = (
-        "of one type and one colour" if board.match_colour else "of a type (colour never matters)"
-    )
-    text = (
-        f"You make {count}; lines are taken only after the last swap, and every line "
-        f"{ways} of {board.min_line}+ cards {what} counts."
-    )
-    if game.rules.cascades:
-        text += " Lines the refill makes are yours too (cascades)."
-    lines.append(text)
+    told = words.describe(game.rules)
+    lines.append(f"You make {count}. {told['combinations']}")
+    lines.append(told["scoring"])
+    lines.append(told["refill"])
     return "\n".join(lines) + "\n"
 
 
@@ -358,6 +333,14 @@ class DollyTerminal(GenericTerminal):
             return f"{len(cards)} sheep{f' ({black} black)' if black else ''}"
 
         what = f"{sheep(combination)} at {cells}"
+        if self.dolly.board.bonuses:  # the points with the bonuses by length, all together
+            if not ctx.hide_scores:
+                gain = st.scores()[seat] - was.scores()[seat]
+                what += f": +{_plural(int(gain), 'point')} (bonuses by length included)"
+            if more:
+                what += f"; the refill's lines (cascades): {sheep(more)}"
+            ctx.say(f"{ctx.who(seat)} takes {what}.")
+            return
         if not ctx.hide_scores:
             what += f": +{sum(points[c] for c in combination)} points"
         if more:  # cascades (house rule): lines the refill made, taken too

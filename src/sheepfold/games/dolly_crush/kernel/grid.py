@@ -1,17 +1,20 @@
-"""Dolly Crush's compiled rules on any board (every house rule of ``DollyRules``): the flock is an
-int8 array of card ids (-1 empty, cells in row order), the rule set is the ``geo`` tuple of
-:func:`~.layout.geometry` (the line windows, the colour shift, the swap table, the card points).
+"""Dolly Crush's compiled rules on any board (every part of the rule language,
+docs/spec/rule-language.md): the flock is an int8 array of card ids (-1 empty, the shape's
+cells in row order), the rule set is the ``geo`` tuple of :func:`~.layout.geometry` (the
+combination windows of lines and patterns with their colour rule, the swap table of the allowed
+adjacency, the card points by type and colour, the bonus windows, the columns for gravity).
 
 The packed kernels (:mod:`.lines`, :mod:`.search`, :mod:`.refill`, :mod:`.policy`) stay the
 fast path of the rulebook's geometry; these play every board and every house rule, and are
 checked against the rules engine position by position (``tests/test_dolly_kernel.py``):
 
-* :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and its house rules:
-  ``min_line``, diagonals, colour-matched lines);
+* :func:`mark` / :func:`points`: the combination (Dolly Crush ruling 5 and the language's
+  combinations: lines of a length along chosen directions, patterns, with or without colour;
+  the points by type and the bonuses by length);
 * :func:`legal`, :func:`swap`, :func:`best_one`, :func:`search`: the swaps of a turn (Dolly Crush ruling 7:
   exactly ``n``; house rule up-to: at most ``n``, fewer preferred on ties);
-* :func:`settle`: the refill (Dolly Crush ruling 6's clean-up; house rule cascades: the refill's lines go
-  to the player, again and again);
+* :func:`settle` and :func:`fall`: the refill (in place or by gravity; Dolly Crush ruling 6's
+  clean-up, or cascades: the refill's lines go to the player, again and again);
 * :func:`greedy_turn` and :func:`deny`: the greedy policy (the lab's fast path, the playouts).
 
 Scratch arrays are passed in (``hit``: bool[cells]) so the hot loops allocate nothing.
@@ -50,26 +53,32 @@ def level_cap(geo, work):  # type: ignore[no-untyped-def]
 
 
 @jit
+def _matches(f, win, w, at):  # type: ignore[no-untyped-def]
+    """Whether window ``w`` of ``win`` (a row: length, colour shift, [times,] its cells from
+    ``at``) holds cards of one type (shift 1) or of one type and colour (shift 0)."""
+    v = f[win[w, at]]
+    if v < 0:
+        return False
+    sh = win[w, 1]
+    k = v >> sh
+    for i in range(at + 1, at + win[w, 0]):
+        u = f[win[w, i]]
+        if u < 0 or (u >> sh) != k:
+            return False
+    return True
+
+
+@jit
 def mark(f, geo, hit):  # type: ignore[no-untyped-def]
     """Set ``hit[c]`` for every cell of the combination of ``f``; return how many there are.
-    A window of ``min_line`` cells is a line when its cards are one type (and one colour)."""
+    A window (a line part's run of its length, a pattern part's placement) counts when its
+    cards are one type (and one colour)."""
     win = geo[0]
-    shift = geo[1]
     hit[:] = False
     count = 0
     for w in range(win.shape[0]):
-        v = f[win[w, 0]]
-        if v < 0:
-            continue
-        k = v >> shift
-        ok = True
-        for i in range(1, win.shape[1]):
-            u = f[win[w, i]]
-            if u < 0 or (u >> shift) != k:
-                ok = False
-                break
-        if ok:
-            for i in range(win.shape[1]):
+        if _matches(f, win, w, 2):
+            for i in range(2, 2 + win[w, 0]):
                 c = win[w, i]
                 if not hit[c]:
                     hit[c] = True
@@ -79,15 +88,48 @@ def mark(f, geo, hit):  # type: ignore[no-untyped-def]
 
 @jit
 def points(f, geo, hit):  # type: ignore[no-untyped-def]
-    """The points of the combination of ``f`` (a card in two lines counts once)."""
+    """The points of the combination of ``f``: each card once, at the largest bonus by length
+    of the matching bonus windows it lies in (none: its points)."""
     if mark(f, geo, hit) == 0:
         return 0
     pts = geo[4]
     total = 0
+    bwin = geo[1]
+    if bwin.shape[0] == 0:
+        for c in range(f.shape[0]):
+            if hit[c]:
+                total += pts[f[c]]
+        return total
+    times = np.ones(f.shape[0], dtype=np.int64)
+    for w in range(bwin.shape[0]):
+        if _matches(f, bwin, w, 3):
+            for i in range(3, 3 + bwin[w, 0]):
+                c = bwin[w, i]
+                if times[c] < bwin[w, 2]:
+                    times[c] = bwin[w, 2]
     for c in range(f.shape[0]):
         if hit[c]:
-            total += pts[f[c]]
+            total += pts[f[c]] * times[c]
     return total
+
+
+@jit
+def fall(f, geo):  # type: ignore[no-untyped-def]
+    """Gravity (in place): the cards of each column fall to its lowest cells in their order,
+    the empty cells go to its top (no column: refilled in place, nothing moves)."""
+    cols = geo[5]
+    for k in range(cols.shape[0]):
+        n = 0
+        while n < cols.shape[1] and cols[k, n] >= 0:
+            n += 1
+        dst = n - 1
+        for i in range(n - 1, -1, -1):
+            v = f[cols[k, i]]
+            if v >= 0:
+                f[cols[k, dst]] = v
+                dst -= 1
+        for i in range(dst, -1, -1):
+            f[cols[k, i]] = -1
 
 
 @jit
@@ -263,13 +305,16 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
     (:func:`~.refill.shuffle`), the cells still empty filled from it; after ``max_rounds``
     clean-ups that still leave a line, it gives up.
 
+    Under gravity (``geo[5]``) the cards above a taken or removed card fall first (:func:`fall`;
+    the caller's take included), and the empty cells left at the top are filled in cell order.
+
     Returns ``(n, aborted, gained)``: the cards left in the deck, whether the clean-up gave up,
-    the points the cascades gave the player."""
-    pts = geo[4]
+    the points the cascades gave the player (bonuses included)."""
     ret = np.empty(f.shape[0], dtype=np.int64)
     n_ret = 0
     rounds = 0
     gained = 0
+    fall(f, geo)
     while True:
         for c in range(f.shape[0]):
             if n > 0 and f[c] < 0:
@@ -281,25 +326,28 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
             n_ret = 0
             shuffle(deck, n, rng)
             continue
-        if mark(f, geo, hit) == 0:
+        v = points(f, geo, hit)  # marks the combination's cells
+        if not hit.any():
             return n, False, gained
-        if not cascades:
+        if cascades:
+            gained += v
+        else:
             if rounds >= max_rounds:
                 return n, True, gained
             rounds += 1
         for c in range(f.shape[0]):
             if hit[c]:
-                if cascades:
-                    gained += pts[f[c]]
-                else:
+                if not cascades:
                     ret[n_ret] = f[c]
                     n_ret += 1
                 f[c] = -1
+        fall(f, geo)
 
 
 @jit
 def take(f, geo, hit):  # type: ignore[no-untyped-def]
-    """Take the combination out of ``f`` (in place); its points."""
+    """Take the combination out of ``f`` (in place); its points (bonuses included). The refill
+    (:func:`settle`) lets the cards above fall under gravity."""
     v = points(f, geo, hit)  # marks the cells (none if there is no line)
     for c in range(f.shape[0]):
         if hit[c]:

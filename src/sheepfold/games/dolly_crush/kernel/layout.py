@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sheepfold.games.dolly_crush.cards import COLS, NUM_CELLS, ROWS, SWAPS, Board
+from sheepfold.games.dolly_crush.cards import COLS, NUM_CELLS, ROWS, SWAPS, Board, Line
 
 __all__ = [
     "Geometry",
@@ -121,39 +121,80 @@ def tables(points: tuple[int, ...]) -> Tables:
 
 
 # -- any board: the flock as an int8 array ------------------------------------------------------
-#: (windows int64[W, min_line], colour shift int64, swap cells int64[S] and int64[S], points
-#: int64[kinds]): the ``geo`` every kernel of :mod:`.grid` takes
-Geometry = tuple[np.ndarray, np.int64, np.ndarray, np.ndarray, np.ndarray]
+#: the ``geo`` every kernel of :mod:`.grid` takes (few entries: the hot loops pass it on),
+#: one part of the rule language each: 0 the combination windows int64[W, 2 + longest], a row
+#: (length, colour shift, cells... -1 padded; shift 0: one colour too, 1: one type); 1 the bonus
+#: windows int64[B, 3 + longest] (length, colour shift, times, cells...); 2 and 3 the swaps'
+#: cells int64[S] (the allowed adjacency); 4 the points of each card id int64[kinds]; 5 the
+#: columns' cells for gravity int64[columns, rows] (-1 padded; no row when refilled in place)
+Geometry = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def windows(board: Board) -> np.ndarray:
-    """Every run of ``min_line`` consecutive cells along a row, a column or (with diagonal lines)
-    a diagonal of ``board``: a flock's combination is the union of the windows whose cards are
-    all of one type (and one colour, when lines match in colour). The union of the maximal runs
-    of ``min_line`` or more (Dolly Crush ruling 5) is exactly that union."""
-    L = board.min_line
-    out = [seg[i : i + L] for seg in board.directions for i in range(len(seg) - L + 1)]
-    return np.array(out, dtype=np.int64).reshape(len(out), L)
+def _padded(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
+    out = np.full((len(rows), max(1, width)), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, : len(r)] = r
+    return out
+
+
+def windows(board: Board) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Every window of the board's combinations, with its colour shift: a line part's every run
+    of ``length`` consecutive cells along its directions (the union of the windows whose cards
+    are one type, and one colour, is the union of the maximal runs of ``length`` or more: Dolly
+    Crush ruling 5), a pattern part's every placement. A flock's combination is the union of
+    the windows whose cards all match."""
+    wins: list[tuple[int, ...]] = []
+    shifts: list[int] = []
+    for part, segs, places in zip(board.parts, board.segments, board.placements, strict=True):
+        shift = 0 if part.colour else 1
+        if isinstance(part, Line):
+            L = part.length
+            found = [s[i : i + L] for s in segs for i in range(len(s) - L + 1)]
+        else:
+            found = list(places)
+        wins += found
+        shifts += [shift] * len(found)
+    return wins, shifts
+
+
+def bonus_windows(board: Board) -> tuple[list[tuple[int, ...]], list[tuple[int, int, int]]]:
+    """Every window of a bonus by length: for each bonus and each line part, the runs of
+    ``max(bonus length, line length)`` cells along the part's directions, with (length, colour
+    shift, times): a taken card in a matching one scores ``times`` its points (the largest)."""
+    wins: list[tuple[int, ...]] = []
+    info: list[tuple[int, int, int]] = []
+    for bonus in board.bonuses:
+        for part, segs in board.line_parts:
+            L = max(bonus.length, part.length)
+            found = [s[i : i + L] for s in segs for i in range(len(s) - L + 1)]
+            wins += found
+            info += [(L, 0 if part.colour else 1, bonus.times)] * len(found)
+    return wins, info
 
 
 @lru_cache(maxsize=64)
 def geometry(board: Board, points: tuple[int, ...]) -> Geometry:
     """The ``geo`` of the :mod:`.grid` kernels for ``board`` and card ``points`` (by card id)."""
+    wins, shifts = windows(board)
+    bwins, binfo = bonus_windows(board)
+    width = max([len(w) for w in wins + bwins], default=1)
+    cols = list(board.columns) if board.gravity else []
     geo = (
-        windows(board),
-        np.int64(0 if board.match_colour else 1),
+        _padded([(len(w), s, *w) for w, s in zip(wins, shifts, strict=True)], 2 + width),
+        _padded([(*i, *w) for w, i in zip(bwins, binfo, strict=True)], 3 + width),
         np.array([a for a, _ in board.swaps], dtype=np.int64),
         np.array([b for _, b in board.swaps], dtype=np.int64),
         np.array(points, dtype=np.int64),
+        _padded(cols, board.rows),
     )
     for a in geo:
-        if isinstance(a, np.ndarray):
-            a.flags.writeable = False
+        a.flags.writeable = False
     return geo
 
 
 def packable(board: Board) -> bool:
     """Whether the packed uint64 flock and its row tables play ``board``: the rulebook's
-    geometry (3 x 5, lines of 3 along rows and columns, colour ignored) with at most 7 types (a
-    nibble holds ``card + 1``)."""
+    geometry (3 x 5 without holes, orthogonal swaps, lines of 3 along rows and columns, colour
+    ignored, no bonus, refilled in place) with at most 7 types (a nibble holds ``card + 1``).
+    Every other board plays on :mod:`.grid`; :func:`packed_refusal` says why, in words."""
     return board.rulebook_geometry and board.types <= 7
