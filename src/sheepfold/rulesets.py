@@ -68,7 +68,8 @@ def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
     if game is not None and name != game:
         raise RulesError(f"{source}: these rules are for {name}, not {game}")
     try:
-        rules = parse_rules(name, data, where="")
+        expand = getattr(rules_class(name), "expand_aliases", None)  # a rule language's aliases
+        rules = parse_rules(name, expand(data) if expand else data, where="")
     except RulesError as e:
         raise RulesError(f"{source}: {e}") from None
     return RuleSet(name, rules, source)
