@@ -815,6 +815,35 @@ class ShaveRules(BaseModel):
                 "environments stop a game after 1000 turns unless it is set), e.g.:",
                 1000,
             ),
+            "setup": (
+                "every sheep starts bare, seat 0 starts, no teams (docs/spec/rule-language.md), "
+                "e.g.:",
+                {"sheep": 2, "first": 0},
+            ),
+            "verbs": (
+                "only the printed verbs; a verb of your own is named on a face of the die, e.g.:",
+                {
+                    "steal": {
+                        "choose": "another player",
+                        "when": ["target pile >= 1"],
+                        "effects": [{"move": 1, "from": "target pile", "to": "my pile"}],
+                    }
+                },
+            ),
+            "triggers": (
+                "only the auto-shear at the start of a turn, e.g. a catch-up rule:",
+                [
+                    {
+                        "on": "turn start",
+                        "when": ["alone last"],
+                        "effects": [{"move": 1, "from": "middle", "to": "my sheep"}],
+                    }
+                ],
+            ),
+            "end": (
+                "the game ends when the middle is empty (ruling 6), e.g.:",
+                {"middle_empty": True, "turns_each": 30},
+            ),
         }
 
     def options(self) -> dict[str, object]:
