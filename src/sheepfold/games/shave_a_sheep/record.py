@@ -15,8 +15,9 @@ from sheepfold.games.shave_a_sheep import game as sg
 from sheepfold.games.shave_a_sheep.program import FIRST_OWN_ID
 from sheepfold.games.shave_a_sheep.rules import MAX_NAME, ShaveRules
 
-#: the printed verbs a move's ``action`` names (raid is the wolf's ``mode``)
-PRINTED_ACTIONS = ("grow", "double", "swap", "wolf", "shear")
+#: the printed verbs a move's ``action`` names (raid is the wolf's ``mode``; pass: a face
+#: offering nothing that can be done)
+PRINTED_ACTIONS = ("grow", "double", "swap", "wolf", "shear", "pass")
 
 
 class ShavePlayer(OpenModel):
@@ -75,7 +76,9 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
         grabber = seat_field("grabber", move.grabber, "Howling Wolf: who grabbed the wolf")
         state.apply(grabber)
         target = seat_field("target", move.target, "Howling Wolf: whose sheep the wolf visits")
-        state.apply(sg.WOLF0 + target)
+        race = g.face_race_verbs[face_i]
+        assert race is not None
+        state.apply(race.base + target)
         if move.grow is None:
             raise IllegalAction("Howling Wolf: the move needs 'grow' (true or false)")
         state.apply(sg.GROW if move.grow else sg.PASS)
@@ -91,6 +94,12 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
             f"{' or '.join(g.face_actions[face_i])})"
         )
     act = move.action
+    if act == "pass":  # a face none of whose verbs is offered (the engine says if one is)
+        for extra in ("target", "mode"):
+            if getattr(move, extra) is not None:
+                raise IllegalAction(f"'{extra}' is not for a pass")
+        state.apply(sg.PASS)
+        return
     if act not in g.face_actions[face_i]:
         raise IllegalAction(
             f"the face {face} offers {' or '.join(g.face_actions[face_i])}, not {act} (ruling 3)"
@@ -205,9 +214,11 @@ class ShaveCodec(RecordCodec):
             elif phase == sg.GRAB:
                 current["grabber"] = a
             elif phase == sg.HOWL_TARGET:
-                current["target"] = a - sg.WOLF0
+                current["target"] = a - g.by_id[a][0].base  # the race's verb
             elif phase == sg.HOWL_GROW:
                 current["grow"] = a == sg.GROW
+            elif a == sg.PASS:  # the face offered nothing that could be done
+                current["action"] = "pass"
             elif a >= FIRST_OWN_ID:  # a rule set's own verb
                 verb, k = g.by_id[a]
                 current["action"] = verb.name

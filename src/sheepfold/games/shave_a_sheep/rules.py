@@ -586,12 +586,14 @@ class ShaveRules(BaseModel):
                 table = dict(table)
                 data[option] = table.pop(key)
                 data[part] = table
+                if not table:  # only aliases: no part of its own
+                    del data[part]
         return data
 
-    @field_validator("verbs", mode="before")
+    @field_validator("verbs")
     @classmethod
-    def _verb_names(cls, v: object) -> object:
-        if not isinstance(v, dict):
+    def _verb_names(cls, v: dict[str, VerbSpec] | None) -> dict[str, VerbSpec] | None:
+        if v is None:
             return v
         if len(v) > MAX_VERBS:
             raise ValueError(f"at most {MAX_VERBS} verbs, not {len(v)}")
