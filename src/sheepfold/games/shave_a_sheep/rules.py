@@ -287,7 +287,7 @@ class _Part(BaseModel):
         out: dict[str, Any] = {}
         for key, field in type(self).model_fields.items():
             value = data.get(key)
-            if value is None or value == field.default or value == ():
+            if value is None or value == field.default or value in ((), []):
                 continue
             out[field.alias or key] = value
         return out
