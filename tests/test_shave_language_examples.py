@@ -315,3 +315,24 @@ def test_the_printed_rule_sets_keep_their_keys_and_options() -> None:
         for part in ("setup", "verbs", "triggers", "end"):
             assert f"'{part}'" not in rs.rules.key()
             assert part not in rs.rules.options()
+
+
+def test_the_terminal_says_what_the_rules_do_and_reads_own_verbs() -> None:
+    from sheepfold.games.shave_a_sheep.terminal import action_text, face_text, parse_move
+
+    names = ["ann", "bob"]
+    s = at(game_of("wolf-third"), "gray/pink")
+    wolf = dict((a, t) for a, t in ((a, action_text(s, a, names)) for a in s.legal_actions()))[8]
+    assert (
+        wolf == "wolf 1 (take a third of the wool, rounded down, from bob's sheep onto your sheep)"
+    )
+    assert "back to the middle" not in wolf  # the rulebook's words no longer hold
+    roller = at(ShaveGame(2), "gray/pink")
+    assert "back to the middle" in action_text(roller, 8, names)
+    g = game_of("steal-face")
+    s = g.new_initial_state(seed=0)
+    s.piles, s.middle = [0, 3], 27
+    s.apply(g.face_index("steal"))
+    assert parse_move(s, "steal bob", names) == parse_move(s, "steal 1", names) == 15
+    assert face_text(g, g.face_index("steal")) == "steal (steal)"
+    assert action_text(s, 15, names).startswith("steal 1 (take one piece from bob's safe pile")
