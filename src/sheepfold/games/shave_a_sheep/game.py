@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sheepfold.core.protocol import (
@@ -124,6 +124,54 @@ def face_verb_names(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(COLOUR_VERBS.get(c, c) for c in text.split("/")))
 
 
+#: a compiled condition: holds for (state, me, target)
+Check = Callable[["ShaveState", Seat, "Seat | None"], bool]
+
+
+def compile_check(conditions: tuple[Condition, ...], cap: int) -> Check | None:
+    """The conditions as one function (None: there are none). The usual ones (room on your
+    sheep, a number on your sheep or the target's pile, a wolf piece away) are read directly;
+    the others through :meth:`ShaveState._holds`. The same meaning, faster on the hot path."""
+    if not conditions:
+        return None
+    fs = [_one_check(c, cap) for c in conditions]
+    if len(fs) == 1:
+        return fs[0]
+    return lambda st, me, t: all(f(st, me, t) for f in fs)
+
+
+def _one_check(c: Condition, cap: int) -> Check:
+    p, n, piece = c.place, c.n, c.piece
+
+    def room(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st.sheep[me] < cap and st.middle > 0
+
+    def my_sheep(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st.sheep[me] >= n
+
+    def target_pile(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return t is not None and st.piles[t] >= n
+
+    def wolf_away(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        w = st.wolves[piece]
+        return w is not None and w != me
+
+    def generic(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st._holds(c, me, t)
+
+    if c.negate:
+        return generic
+    if c.kind == "room" and p.where == "sheep" and p.whose == "me":
+        return room
+    if c.kind == "at-least" and p.where == "sheep" and p.whose == "me":
+        return my_sheep
+    if c.kind == "at-least" and p.where == "pile" and p.whose == "target":
+        return target_pile
+    if c.kind == "wolf-away":
+        return wolf_away
+    return generic
+
+
 class ShaveGame(Game):
     info = GameInfo(
         name="shave-a-sheep",
@@ -196,8 +244,14 @@ class ShaveGame(Game):
         self.team_of: tuple[tuple[Seat, ...], ...] = tuple(
             next((t for t in prog.teams if s in t), (s,)) for s in range(num_players)
         )
-        self.triggers_on: dict[str, tuple[Any, ...]] = {
-            on: tuple(t for t in prog.triggers if t.on == on)
+        cap = prog.setup.cap
+        #: each verb's conditions compiled (None: it has none)
+        self.checks: dict[str, Check | None] = {
+            v.name: compile_check(v.when, cap) for v in prog.verbs
+        }
+        #: each event's triggers with their compiled conditions
+        self.triggers_on: dict[str, tuple[tuple[Any, Check | None], ...]] = {
+            on: tuple((t, compile_check(t.when, cap)) for t in prog.triggers if t.on == on)
             for on in ("turn-start", "after-shear", "middle-empty")
         }
         #: the printed shear's cost and bonus (the shear most effects use)
@@ -340,22 +394,28 @@ class ShaveState(State):
         return []
 
     def _offered(self, verb: Verb, target: Seat | None) -> bool:
-        return all(self._holds(c, self.turn, target) for c in verb.when)
+        check = self.game.checks[verb.name]
+        return check is None or check(self, self.turn, target)
 
     def _verb_ids(self, verb: Verb) -> list[Action]:
         """The ids of ``verb`` the roller may choose now (a targeted verb: each other seat
         for which its conditions hold)."""
         me = self.turn
+        check = self.game.checks[verb.name]
         if verb.targeted:
-            n = self.game.num_players
-            return [verb.base + k for k in range(n) if k != me and self._offered(verb, k)]
-        return [verb.base] if self._offered(verb, None) else []
+            n, base = self.game.num_players, verb.base
+            if check is None:
+                return [base + k for k in range(n) if k != me]
+            return [base + k for k in range(n) if k != me and check(self, me, k)]
+        return [verb.base] if check is None or check(self, me, None) else []
 
     def _choices(self) -> list[Action]:
-        acts: set[Action] = set()
-        for verb in self.game.face_verbs[self.face]:
-            acts.update(self._verb_ids(verb))
-        out = sorted(acts) if acts else [PASS]
+        verbs = self.game.face_verbs[self.face]
+        if len(verbs) == 1:  # its ids ascend already
+            acts = self._verb_ids(verbs[0])
+        else:
+            acts = sorted({a for verb in verbs for a in self._verb_ids(verb)})
+        out = acts if acts else [PASS]
         if self.rerolls_used < self.game.program.rerolls:  # roll again
             out.append(REROLL)
         return out
@@ -583,15 +643,13 @@ class ShaveState(State):
         target: Seat | None,
     ) -> None:
         if src_seat is None and src.where != "middle":
-            seats = self._seats(src.whose, me, target, src.piece)
-            if not seats:
+            src_seat = self._seat(src, me, target)
+            if src_seat is None:
                 return
-            src_seat = seats[0]
         if dst_seat is None and dst.where != "middle":
-            seats = self._seats(dst.whose, me, target, dst.piece)
-            if not seats:
+            dst_seat = self._seat(dst, me, target)
+            if dst_seat is None:
                 return
-            dst_seat = seats[0]
         a = -1 if src_seat is None else src_seat
         b = -1 if dst_seat is None else dst_seat
         if src.where == dst.where and a == b:
@@ -601,6 +659,16 @@ class ShaveState(State):
             return
         self._add(src.where, a, -put)
         self._add(dst.where, b, put)
+
+    def _seat(self, place: Place, me: Seat, target: Seat | None) -> Seat | None:
+        """The one seat a place names (None: none, e.g. a wolf piece in the middle)."""
+        whose = place.whose
+        if whose == "me":
+            return me
+        if whose == "target":
+            return target
+        seats = self._seats(whose, me, target, place.piece)
+        return seats[0] if seats else None
 
     def _add(self, where: str, seat: Seat, k: int) -> None:
         if where == "middle":
@@ -653,8 +721,8 @@ class ShaveState(State):
         self._fire("after-shear", seat)
 
     def _fire(self, on: str, me: Seat) -> None:
-        for t in self.game.triggers_on[on]:
-            if all(self._holds(c, me, None) for c in t.when):
+        for t, check in self.game.triggers_on[on]:
+            if check is None or check(self, me, None):
                 self._run(t.effects, me, None)
 
     # -- the turn ------------------------------------------------------------------------------
