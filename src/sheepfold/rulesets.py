@@ -68,7 +68,8 @@ def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
     if game is not None and name != game:
         raise RulesError(f"{source}: these rules are for {name}, not {game}")
     try:
-        rules = parse_rules(name, data, where="")
+        expand = getattr(rules_class(name), "expand_aliases", None)  # a rule language's aliases
+        rules = parse_rules(name, expand(data) if expand else data, where="")
     except RulesError as e:
         raise RulesError(f"{source}: {e}") from None
     return RuleSet(name, rules, source)
@@ -290,10 +291,19 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
     """What differs between two rule sets of ``game`` (their option dicts, as jobs keep them),
     one line per option in words: ``wool (pieces of wool in the middle at setup): 30 → 40``.
     Options either leaves unset show as the rulebook's value; the names and descriptions of the
-    rule sets are not rules and are left out."""
+    rule sets are not rules and are left out. Shave a Sheep rule sets written in the rule
+    language: part by part, in the words generated from their programs
+    (:func:`sheepfold.games.shave_a_sheep.words.differences`)."""
     fields = rules_class(game).model_fields
-    full_a = parse_rules(game, a).model_dump(mode="json")
-    full_b = parse_rules(game, b).model_dump(mode="json")
+    rules_a, rules_b = parse_rules(game, a), parse_rules(game, b)
+    if game == "shave-a-sheep" and (rules_a.language_parts() or rules_b.language_parts()):
+        # a rule language's parts: part by part, in the words generated from the programs
+        from sheepfold.games.shave_a_sheep.program import compile_rules
+        from sheepfold.games.shave_a_sheep.words import differences
+
+        return differences(compile_rules(rules_a), compile_rules(rules_b))
+    full_a = rules_a.model_dump(mode="json")
+    full_b = rules_b.model_dump(mode="json")
     out = []
     for key, field in fields.items():
         va, vb = full_a.get(key), full_b.get(key)

@@ -110,6 +110,24 @@ def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
 
     checked, notes = [], []
     rules = rs.rules
+    parts = rules.language_parts()
+    refusal = getattr(solver, "refusal", None)  # the solver says which programs it solves
+    why = (
+        refusal(rules)
+        if refusal is not None
+        else (
+            f"the exact solver does not play the rule language's {', '.join(parts)} yet"
+            if parts
+            else None
+        )
+    )
+    if why is not None:
+        end = rules.end
+        if end is not None and end.turns_each is not None:
+            notes.append(f"every game ends: after at most {end.turns_each} turns each")
+        else:
+            notes.append(f"not checked whether games end ({why}): a game may never end")
+        return "", notes
     if getattr(rules, "rerolls", 0):  # a smaller space to search: rerolls change no ending
         rules = rules.model_copy(update={"rerolls": 0})
         notes.append(

@@ -1,33 +1,33 @@
-"""Shave a Sheep: the rules engine (rulebook + Shave a Sheep rulings 1-10 and every variant).
+"""Shave a Sheep: the rules engine. It interprets the rule set's program
+(:mod:`sheepfold.games.shave_a_sheep.program`, docs/spec/rule-language.md): the setup, the
+verbs' conditions and effects, Howling Wolf's race, the triggers, the end and the teams. No rule
+option is read here: the printed rules (Shave a Sheep rulings 1-10), the variants and every
+house rule are parts of the program (``compile_rules``).
 
-State discipline: mutable, with a cheap :meth:`ShaveState.clone` (a handful of ints and three
-short lists). A turn is a chance event (the roll) followed by the roller's decision; Howling
-Wolf inserts a second chance event (who grabs the wolf), the grabber's choice of target and the
-roller's choice to grow or not. Auto-shear and the final shear are not decisions: they happen.
+State discipline: mutable, with a cheap :meth:`ShaveState.clone` (a handful of ints and four
+short lists). A turn is a chance event (the roll) followed by the roller's decision; a face
+with a race (Howling Wolf) inserts a second chance event (who grabs the wolf), the grabber's
+choice of target and the roller's choice to use one of the race's ``then`` verbs or not.
+Triggers and the final shear are not decisions: they happen.
 
-Action ids (decisions)::
+Action ids (decisions), the printed verbs::
 
     0 grow   1 double   2 shear   3+k swap seat k   7+k wolf seat k   11 raid   12 pass
     13 reroll
 
+and a rule set's own verbs from 14 (a targeted one takes four ids, ``base + k`` picks seat k).
 ``wolf seat k`` is the standard wolf, Howling Wolf's target and My friend Mr. Wolf's option A
-(send); ``raid`` is Mr. Wolf's option B. ``pass`` declines Howling Wolf's grow. ``reroll`` (the
-house rule ``rerolls``) rolls again instead of acting on the face: a game without rerolls has
-13 action ids, one with rerolls 14. Chance outcome ids: at a roll, the index of a distinct face
-of the die; at a grab, the grabbing seat.
-
-The house rules of :class:`~sheepfold.games.shave_a_sheep.rules.ShaveRules` (docs/spec/rulings.md,
-"House rules") are played here once each: ``auto_shear`` in :meth:`ShaveState._end_turn`,
-``wolf_takes`` / ``wolf_to`` in :meth:`ShaveState._wolf`, ``shear_cost`` and ``full_bonus`` in
-:meth:`ShaveState._shear`, ``target`` in :meth:`ShaveState._end_turn`, ``final_shear`` in
-:meth:`ShaveState._final_shear`, ``rerolls`` in :meth:`ShaveState._choices`.
+(send); ``raid`` is Mr. Wolf's option B. ``pass`` declines the race's grow, or is the only
+choice of a face that offers nothing. ``reroll`` (``rerolls``) rolls again instead of acting on
+the face: a game without rerolls or own verbs has 13 action ids, one with rerolls 14. Chance
+outcome ids: at a roll, the index of a distinct face of the die; at a grab, the grabbing seat.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sheepfold.core.protocol import (
@@ -44,15 +44,33 @@ from sheepfold.core.protocol import (
     View,
     seeded_random,
 )
-from sheepfold.games.shave_a_sheep.rules import ShaveRules, face_actions, normalize_face
+from sheepfold.games.shave_a_sheep.program import (
+    COLOUR_VERBS,
+    Amount,
+    Condition,
+    Effect,
+    HomeWolf,
+    Move,
+    Place,
+    PlaceWolf,
+    Program,
+    Race,
+    Shear,
+    Swap,
+    Verb,
+    compile_rules,
+)
+from sheepfold.games.shave_a_sheep.rules import ShaveRules, normalize_face
 
 GROW, DOUBLE, SHEAR = 0, 1, 2
 SWAP0, WOLF0 = 3, 7
 RAID, PASS = 11, 12
 REROLL = 13
-#: every action id (0..13); a game without rerolls uses 13 of them (its GameInfo says so)
+#: the printed action ids (0..13); a game without rerolls uses 13 of them (its GameInfo says so)
 NUM_ACTIONS = 14
 MAX_PLAYERS = 4
+#: wolf pieces a state keeps (``Setup.wolves`` is at most this)
+MAX_WOLVES = 2
 
 # phases
 ROLL, CHOOSE, GRAB, HOWL_TARGET, HOWL_GROW, OVER = range(6)
@@ -60,6 +78,7 @@ PHASE_NAMES = ("roll", "choose", "grab", "howl-target", "howl-grow", "over")
 
 
 def action_name(action: Action) -> str:
+    """A printed verb's action id by its name (a rule set's own verbs: :meth:`ShaveGame.action_name`)."""
     if action == GROW:
         return "grow"
     if action == DOUBLE:
@@ -98,13 +117,68 @@ def grab_chances(weights: tuple[float, ...]) -> tuple[float, ...]:
     return chances
 
 
+def face_verb_names(text: str) -> tuple[str, ...]:
+    """What a face shows, as verb names, each once: a colour is its printed verb (``gray`` is
+    ``wolf``), any other part names a verb. The kernel's and the records' view of a face (the
+    program's :class:`~.program.Face` may add verbs a colour brings, such as Mr. Wolf's raid)."""
+    return tuple(dict.fromkeys(COLOUR_VERBS.get(c, c) for c in text.split("/")))
+
+
+#: a compiled condition: holds for (state, me, target)
+Check = Callable[["ShaveState", Seat, "Seat | None"], bool]
+
+
+def compile_check(conditions: tuple[Condition, ...], cap: int) -> Check | None:
+    """The conditions as one function (None: there are none). The usual ones (room on your
+    sheep, a number on your sheep or the target's pile, a wolf piece away) are read directly;
+    the others through :meth:`ShaveState._holds`. The same meaning, faster on the hot path."""
+    if not conditions:
+        return None
+    fs = [_one_check(c, cap) for c in conditions]
+    if len(fs) == 1:
+        return fs[0]
+    return lambda st, me, t: all(f(st, me, t) for f in fs)
+
+
+def _one_check(c: Condition, cap: int) -> Check:
+    p, n, piece = c.place, c.n, c.piece
+
+    def room(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st.sheep[me] < cap and st.middle > 0
+
+    def my_sheep(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st.sheep[me] >= n
+
+    def target_pile(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return t is not None and st.piles[t] >= n
+
+    def wolf_away(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        w = st.wolves[piece]
+        return w is not None and w != me
+
+    def generic(st: ShaveState, me: Seat, t: Seat | None) -> bool:
+        return st._holds(c, me, t)
+
+    if c.negate:
+        return generic
+    if c.kind == "room" and p.where == "sheep" and p.whose == "me":
+        return room
+    if c.kind == "at-least" and p.where == "sheep" and p.whose == "me":
+        return my_sheep
+    if c.kind == "at-least" and p.where == "pile" and p.whose == "target":
+        return target_pile
+    if c.kind == "wolf-away":
+        return wolf_away
+    return generic
+
+
 class ShaveGame(Game):
     info = GameInfo(
         name="shave-a-sheep",
         title="Shave a Sheep",
         min_players=2,
         max_players=MAX_PLAYERS,
-        num_distinct_actions=REROLL,  # 14 with the house rule rerolls (see __init__)
+        num_distinct_actions=REROLL,  # more with rerolls or own verbs (see __init__)
         max_chance_outcomes=16,
         # a game's own: its spec's bound under its turn limit; without one a game may never
         # end (the wolf puts wool back): 0, no bound
@@ -117,32 +191,86 @@ class ShaveGame(Game):
 
     def __init__(self, num_players: int = 2, rules: ShaveRules | None = None) -> None:
         super().__init__(num_players, rules or ShaveRules())
-        r = self.rules
-        if r.reaction_weights is not None and len(r.reaction_weights) != num_players:
+        self.program: Program = compile_rules(self.rules)
+        prog = self.program
+        if prog.reaction_weights is not None and len(prog.reaction_weights) != num_players:
             raise RulesError(
-                f"reaction_weights has {len(r.reaction_weights)} entries for {num_players} players"
+                f"reaction_weights has {len(prog.reaction_weights)} entries for "
+                f"{num_players} players"
+            )
+        for team in prog.teams:
+            for seat in team:
+                if seat >= num_players:
+                    raise RulesError(
+                        f"the teams name seat {seat}, but a {num_players}-player game has "
+                        f"seats 0 to {num_players - 1}"
+                    )
+        if prog.setup.first >= num_players:
+            raise RulesError(
+                f"seat {prog.setup.first} starts, but a {num_players}-player game has seats 0 "
+                f"to {num_players - 1}"
+            )
+        if prog.setup.sheep * num_players > prog.setup.wool:
+            raise RulesError(
+                f"{num_players} sheep starting with {prog.setup.sheep} pieces each need "
+                f"{prog.setup.sheep * num_players} pieces, but only {prog.setup.wool} are in play"
             )
         # The die: distinct faces with their probability (a face may be printed twice).
-        counts: dict[str, int] = {}
-        for f in r.faces:
-            counts[f] = counts.get(f, 0) + 1
-        self.faces: tuple[str, ...] = tuple(counts)
-        self.face_probs: tuple[float, ...] = tuple(c / len(r.faces) for c in counts.values())
-        self.face_actions: tuple[tuple[str, ...], ...] = tuple(face_actions(f) for f in self.faces)
-        # A face that shows gray starts the race in Howling Wolf (Shave a Sheep ruling 8).
-        self.face_races: tuple[bool, ...] = tuple(
-            r.howling_wolf and "wolf" in acts for acts in self.face_actions
+        total = sum(prog.counts)
+        self.faces: tuple[str, ...] = tuple(f.text for f in prog.faces)
+        self.face_probs: tuple[float, ...] = tuple(c / total for c in prog.counts)
+        #: each face's verb names as shown (colours as their printed verbs)
+        self.face_actions: tuple[tuple[str, ...], ...] = tuple(
+            face_verb_names(f) for f in self.faces
         )
+        self.verbs: dict[str, Verb] = {v.name: v for v in prog.verbs}
+        #: each face's verbs, as the program offers them (in order)
+        self.face_verbs: tuple[tuple[Verb, ...], ...] = tuple(
+            tuple(self.verbs[name] for name in f.verbs) for f in prog.faces
+        )
+        # A face showing a verb with a race starts it at once (Shave a Sheep ruling 8).
+        self.face_race_verbs: tuple[Verb | None, ...] = tuple(
+            next((v for v in verbs if v.race is not None), None) for verbs in self.face_verbs
+        )
+        self.face_races: tuple[bool, ...] = tuple(v is not None for v in self.face_race_verbs)
         self.grab_probs: tuple[float, ...] = grab_chances(
-            r.reaction_weights or (1.0,) * num_players
+            prog.reaction_weights or (1.0,) * num_players
         )
-        # REROLL (house rule rerolls) is one more action id
-        self.info = self.derive_info(NUM_ACTIONS if r.rerolls else REROLL)
+        #: each decision id's verb and target seat (None: untargeted)
+        self.by_id: dict[Action, tuple[Verb, Seat | None]] = {}
+        for v in prog.verbs:
+            for a in v.ids:
+                self.by_id[a] = (v, a - v.base if v.targeted else None)
+        self.team_of: tuple[tuple[Seat, ...], ...] = tuple(
+            next((t for t in prog.teams if s in t), (s,)) for s in range(num_players)
+        )
+        cap = prog.setup.cap
+        #: each verb's conditions compiled (None: it has none)
+        self.checks: dict[str, Check | None] = {
+            v.name: compile_check(v.when, cap) for v in prog.verbs
+        }
+        #: each event's triggers with their compiled conditions
+        self.triggers_on: dict[str, tuple[tuple[Any, Check | None], ...]] = {
+            on: tuple((t, compile_check(t.when, cap)) for t in prog.triggers if t.on == on)
+            for on in ("turn-start", "after-shear", "middle-empty")
+        }
+        #: the printed shear's cost and bonus (the shear most effects use)
+        shear = next((e for e in self.verbs["shear"].effects if isinstance(e, Shear)), Shear())
+        self.shear_cost, self.shear_bonus = shear.cost, shear.bonus
+        self.info = self.derive_info(prog.num_actions)
+
+    def action_name(self, action: Action) -> str:
+        """An action id by its verb's name (``steal seat 1``)."""
+        if action not in self.by_id:
+            top = self.program.num_actions - 1
+            raise IllegalAction(f"{action} is not a Shave a Sheep action id (0..{top})")
+        verb, k = self.by_id[action]
+        return verb.name if k is None else f"{verb.name} seat {k}"
 
     def face_index(self, face: str) -> int:
         """The index of a face of the die in use; colours may be written in any order."""
         try:
-            text = normalize_face(face)
+            text = normalize_face(face, tuple(self.verbs))
         except RulesError as e:
             raise IllegalAction(
                 f"'{face}' is not a face of the die in use (faces: {', '.join(self.faces)}): {e}"
@@ -168,7 +296,8 @@ class ShaveGame(Game):
         s.middle = view["middle"]
         s.sheep = list(view["sheep"])
         s.piles = list(view["piles"])
-        s.wolf = view["wolf"]
+        wolves = view.get("wolves")
+        s.wolves = list(wolves) if wolves is not None else [view["wolf"], None]
         s.turn = view["turn"]
         s.turns = view["turns"]
         s.phase = PHASE_NAMES.index(view["phase"])
@@ -187,7 +316,7 @@ class ShaveState(State):
         "middle",
         "sheep",
         "piles",
-        "wolf",
+        "wolves",
         "turn",
         "turns",
         "phase",
@@ -206,23 +335,36 @@ class ShaveState(State):
 
     def __init__(self, game: ShaveGame, seed: int) -> None:
         n = game.num_players
+        setup = game.program.setup
         self.game = game
-        self.middle = game.rules.wool
-        self.sheep = [0] * n
+        self.middle = setup.wool - setup.sheep * n
+        self.sheep = [setup.sheep] * n
         self.piles = [0] * n
-        self.wolf: Seat | None = None  # My friend Mr. Wolf: the seat it stands next to
-        self.turn: Seat = 0
+        #: the seat each wolf piece stands next to (None: in the middle); piece 0 is ``wolf``
+        self.wolves: list[Seat | None] = [None] * MAX_WOLVES
+        self.turn: Seat = setup.first
         self.turns = 0  # completed turns
         self.phase = ROLL
         self.face = -1  # index of the rolled face during a turn
         self.grabber: Seat = -1
         self.truncated = False
-        self.ended_by: str | None = None  # "middle" or "target" once the game has ended so
+        #: "middle", "target" or "turns" once the game has ended so
+        self.ended_by: str | None = None
         self.final_paid = 0  # pieces the final shear paid back to the middle (a shear cost)
-        self.rerolls_used = 0  # this turn's rerolls (house rule rerolls)
+        self.rerolls_used = 0  # this turn's rerolls
         self.seed = seed
         self._history: list[tuple[Seat, Action]] = []
         self._chance_count = 0
+        self._start_turn()
+
+    @property
+    def wolf(self) -> Seat | None:
+        """The seat wolf piece 0 stands next to (My friend Mr. Wolf's wolf), None: the middle."""
+        return self.wolves[0]
+
+    @wolf.setter
+    def wolf(self, seat: Seat | None) -> None:
+        self.wolves[0] = seat
 
     # -- protocol ---------------------------------------------------------------------------
     def current_player(self) -> Seat:
@@ -244,34 +386,53 @@ class ShaveState(State):
         if p == CHOOSE:
             return self._choices()
         if p == HOWL_TARGET:
-            return [WOLF0 + k for k in range(self.game.num_players) if k != self.grabber]
+            race = self.game.face_race_verbs[self.face]
+            assert race is not None
+            return [race.base + k for k in range(self.game.num_players) if k != self.grabber]
         if p == HOWL_GROW:
-            return [GROW, PASS] if self._room(self.turn) else [PASS]
+            return self._race_then()
         return []
 
-    def _room(self, seat: Seat) -> int:
-        return min(self.game.rules.max_wool - self.sheep[seat], self.middle)
+    def _offered(self, verb: Verb, target: Seat | None) -> bool:
+        check = self.game.checks[verb.name]
+        return check is None or check(self, self.turn, target)
+
+    def _verb_ids(self, verb: Verb) -> list[Action]:
+        """The ids of ``verb`` the roller may choose now (a targeted verb: each other seat
+        for which its conditions hold)."""
+        me = self.turn
+        check = self.game.checks[verb.name]
+        if verb.targeted:
+            n, base = self.game.num_players, verb.base
+            if check is None:
+                return [base + k for k in range(n) if k != me]
+            return [base + k for k in range(n) if k != me and check(self, me, k)]
+        return [verb.base] if check is None or check(self, me, None) else []
 
     def _choices(self) -> list[Action]:
-        n, me = self.game.num_players, self.turn
-        acts: set[Action] = set()
-        for a in self.game.face_actions[self.face]:
-            if a == "grow" and self._room(me) > 0:
-                acts.add(GROW)
-            elif a == "double" and self._room(me) > 0:
-                acts.add(DOUBLE)
-            elif a == "shear":
-                acts.add(SHEAR)
-            elif a == "swap":
-                acts.update(SWAP0 + k for k in range(n) if k != me)
-            elif a == "wolf":
-                acts.update(WOLF0 + k for k in range(n) if k != me)
-                if self.game.rules.mr_wolf and self.wolf is not None and self.wolf != me:
-                    acts.add(RAID)
-        out = sorted(acts) if acts else [PASS]
-        if self.rerolls_used < self.game.rules.rerolls:  # house rule rerolls: roll again
+        verbs = self.game.face_verbs[self.face]
+        if len(verbs) == 1:  # its ids ascend already
+            acts = self._verb_ids(verbs[0])
+        else:
+            acts = sorted({a for verb in verbs for a in self._verb_ids(verb)})
+        out = acts if acts else [PASS]
+        if self.rerolls_used < self.game.program.rerolls:  # roll again
             out.append(REROLL)
         return out
+
+    def _race_then(self) -> list[Action]:
+        race = self._race()
+        acts: set[Action] = set()
+        for name in race.then:
+            verb = self.game.verbs[name]
+            if not verb.targeted:
+                acts.update(self._verb_ids(verb))
+        return sorted(acts | {PASS})
+
+    def _race(self) -> Race:
+        verb = self.game.face_race_verbs[self.face]
+        assert verb is not None and verb.race is not None
+        return verb.race
 
     def illegal_reason(self, action: Action) -> str | None:
         p = self.phase
@@ -285,46 +446,71 @@ class ShaveState(State):
             return f"{action} is not a face of the die (0..{len(self.game.faces) - 1})"
         if p == GRAB:
             return f"seat {action} cannot grab the wolf"
+        g = self.game
         try:
-            name = action_name(action)
+            g.action_name(action)
         except IllegalAction as e:
             return str(e)
+        verb, target = g.by_id[action]
         me = self.current_player()
+        n = g.num_players
         if p == HOWL_TARGET:
-            if action == WOLF0 + me:
+            race = g.face_race_verbs[self.face]
+            assert race is not None
+            if verb is race and target == me:
                 return "the wolf's grabber must pick a sheep other than their own (ruling 8)"
-            if WOLF0 <= action < WOLF0 + MAX_PLAYERS:
-                return f"there is no seat {action - WOLF0} in a {self.game.num_players}-player game"
-            return f"seat {me} grabbed the wolf and must pick whose sheep it visits ('wolf seat K')"
+            if verb is race:
+                return f"there is no seat {target} in a {n}-player game"
+            return (
+                f"seat {me} grabbed the wolf and must pick whose sheep it visits "
+                f"('{race.name} seat K')"
+            )
         if p == HOWL_GROW:
-            if action == GROW:
-                return "the roller's sheep cannot take another piece"
-            return "after the wolf, the roller may only 'grow' or 'pass' (ruling 8)"
-        face = self.game.faces[self.face]
-        verb = name.split()[0]
-        offered = self.game.face_actions[self.face]
-        if verb == "pass":
+            then = self._race().then
+            if verb.name in then:
+                return self._unmet(verb, None) or f"'{verb.name}' is not offered now"
+            return (
+                f"after the wolf, the roller may only {' or '.join(repr(t) for t in then)} "
+                "or 'pass' (ruling 8)"
+            )
+        face = g.faces[self.face]
+        offered = [v.name for v in g.face_verbs[self.face]]
+        shown = g.face_actions[self.face]
+        if verb.name == "pass":
             return f"the face {face} offers an action, so passing is not allowed"
-        if verb == "reroll":
-            if not self.game.rules.rerolls:
+        if verb.name == "reroll":
+            if not g.program.rerolls:
                 return "'reroll' exists only with the house rule rerolls"
-            return f"this turn's {self.game.rules.rerolls} reroll(s) are used up"
-        if verb == "raid":
-            if not self.game.rules.mr_wolf:
-                return "'raid' exists only in My friend Mr. Wolf"
-            if "wolf" not in offered:
+            return f"this turn's {g.program.rerolls} reroll(s) are used up"
+        if verb.name not in offered:
+            on_a_face = any(verb.name in f.verbs for f in g.program.faces)
+            if verb.name == "raid":
+                if not on_a_face:
+                    return "'raid' exists only in My friend Mr. Wolf"
                 return f"the face {face} does not show gray, so the wolf cannot be used"
-            if self.wolf is None:
-                return "option B needs the wolf next to another player, but it is in the middle (ruling 9)"
-            return "option B needs the wolf next to another player, but it stands next to you (ruling 9)"
-        if verb not in offered:
-            return f"the face {face} offers {' or '.join(offered)}, not {verb} (ruling 3)"
-        if verb in ("swap", "wolf"):
-            target = action - (SWAP0 if verb == "swap" else WOLF0)
+            if not on_a_face:
+                return f"no face of this die offers {verb.name}"
+            return f"the face {face} offers {' or '.join(shown)}, not {verb.name} (ruling 3)"
+        if verb.name == "raid" and not self._offered(verb, None):
+            where = "it is in the middle" if self.wolf is None else "it stands next to you"
+            return f"option B needs the wolf next to another player, but {where} (ruling 9)"
+        if verb.targeted:
+            assert target is not None
             if target == me:
-                return f"{verb} needs another player's sheep, not your own (ruling 4)"
-            return f"there is no seat {target} in a {self.game.num_players}-player game"
-        return f"your sheep cannot take more wool: it carries {self.sheep[me]} of {self.game.rules.max_wool}"
+                return f"{verb.name} needs another player's sheep, not your own (ruling 4)"
+            if target >= n:
+                return f"there is no seat {target} in a {n}-player game"
+        return self._unmet(verb, target) or f"'{verb.name}' is not offered now"
+
+    def _unmet(self, verb: Verb, target: Seat | None) -> str | None:
+        """Why ``verb``'s conditions do not hold now, in words (None: they hold)."""
+        from sheepfold.games.shave_a_sheep.words import condition_unmet
+
+        me = self.turn
+        for c in verb.when:
+            if not self._holds(c, me, target):
+                return condition_unmet(c, self, me, target)
+        return None
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == ROLL:
@@ -351,9 +537,195 @@ class ShaveState(State):
             return f"roll {self.game.faces[action]}"
         if self.phase == GRAB:
             return f"grab seat {action}"
-        return action_name(action)
+        return self.game.action_name(action)
 
-    # -- the rules ---------------------------------------------------------------------------
+    # -- the program's parts ------------------------------------------------------------------
+    def _seats(self, whose: str, me: Seat, target: Seat | None, piece: int = 0) -> list[Seat]:
+        """The seats a place's ``whose`` names, relative to ``me`` (program.Whose)."""
+        n = self.game.num_players
+        if whose == "me":
+            return [me]
+        if whose == "target":
+            return [] if target is None else [target]
+        if whose == "wolf":
+            w = self.wolves[piece]
+            return [] if w is None else [w]
+        if whose == "left":
+            return [(me + 1) % n]
+        if whose == "right":
+            return [(me - 1) % n]
+        others = [(me + i) % n for i in range(1, n)]
+        if whose == "others":
+            return others
+        if whose == "partner":
+            return [s for s in self.game.team_of[me] if s != me][:1]
+        piles = self.piles
+        if whose == "leader":
+            best = max(piles[s] for s in others)
+            return [next(s for s in others if piles[s] == best)]
+        assert whose == "last"
+        low = min(piles[s] for s in others)
+        return [next(s for s in others if piles[s] == low)]
+
+    def _holds_at(self, where: str, seat: Seat) -> int:
+        if where == "middle":
+            return self.middle
+        return self.sheep[seat] if where == "sheep" else self.piles[seat]
+
+    def _takes(self, where: str, seat: Seat) -> int:
+        """How many pieces a place takes (a sheep: up to its cap)."""
+        if where == "sheep":
+            return self.game.program.setup.cap - self.sheep[seat]
+        return 1 << 30
+
+    def _holds(self, c: Condition, me: Seat, target: Seat | None) -> bool:
+        ok: bool
+        kind = c.kind
+        if kind == "wolf-away":
+            w = self.wolves[c.piece]
+            ok = w is not None and w != me
+        elif kind == "alone-last" or kind == "alone-leader":
+            mine = self.piles[me]
+            rest = [self.piles[s] for s in range(self.game.num_players) if s != me]
+            ok = (
+                all(mine < v for v in rest) if kind == "alone-last" else all(mine > v for v in rest)
+            )
+        else:
+            place = c.place
+            seats = (
+                [-1]
+                if place.where == "middle"
+                else self._seats(place.whose, me, target, place.piece)
+            )
+            if not seats:
+                ok = False
+            elif kind == "room":
+                ok = all(min(self._takes(place.where, s), self.middle) > 0 for s in seats)
+            elif kind == "at-least":
+                ok = all(self._holds_at(place.where, s) >= c.n for s in seats)
+            else:
+                ok = all(self._holds_at(place.where, s) <= c.n for s in seats)
+        return ok != c.negate
+
+    def _amount(self, amount: Amount, held: int) -> int:
+        if amount.kind == "all":
+            return held
+        if amount.kind == "number":
+            return min(amount.n, held)
+        if amount.up:
+            return min(held, -((-held * amount.num) // amount.den))
+        return min(held, held * amount.num // amount.den)
+
+    def _move(self, e: Move, me: Seat, target: Seat | None) -> None:
+        src, dst = e.source, e.to
+        if src.whose == "others" or dst.whose == "others":  # once per other seat
+            for s in self._seats("others", me, target):
+                self._move_one(
+                    e,
+                    src,
+                    dst,
+                    s if src.whose == "others" else None,
+                    s if dst.whose == "others" else None,
+                    me,
+                    target,
+                )
+            return
+        self._move_one(e, src, dst, None, None, me, target)
+
+    def _move_one(
+        self,
+        e: Move,
+        src: Place,
+        dst: Place,
+        src_seat: Seat | None,
+        dst_seat: Seat | None,
+        me: Seat,
+        target: Seat | None,
+    ) -> None:
+        if src_seat is None and src.where != "middle":
+            src_seat = self._seat(src, me, target)
+            if src_seat is None:
+                return
+        if dst_seat is None and dst.where != "middle":
+            dst_seat = self._seat(dst, me, target)
+            if dst_seat is None:
+                return
+        a = -1 if src_seat is None else src_seat
+        b = -1 if dst_seat is None else dst_seat
+        if src.where == dst.where and a == b:
+            return
+        put = min(self._amount(e.amount, self._holds_at(src.where, a)), self._takes(dst.where, b))
+        if put <= 0:
+            return
+        self._add(src.where, a, -put)
+        self._add(dst.where, b, put)
+
+    def _seat(self, place: Place, me: Seat, target: Seat | None) -> Seat | None:
+        """The one seat a place names (None: none, e.g. a wolf piece in the middle)."""
+        whose = place.whose
+        if whose == "me":
+            return me
+        if whose == "target":
+            return target
+        seats = self._seats(whose, me, target, place.piece)
+        return seats[0] if seats else None
+
+    def _add(self, where: str, seat: Seat, k: int) -> None:
+        if where == "middle":
+            self.middle += k
+        elif where == "sheep":
+            self.sheep[seat] += k
+        else:
+            self.piles[seat] += k
+
+    def _run(self, effects: tuple[Effect, ...], me: Seat, target: Seat | None) -> None:
+        for e in effects:
+            if isinstance(e, Move):
+                self._move(e, me, target)
+            elif isinstance(e, Shear):
+                usual = e.cost == self.game.shear_cost and e.bonus == self.game.shear_bonus
+                for s in self._seats(e.whose, me, target):
+                    if usual:
+                        self._shear(s)
+                    else:
+                        self._shear(s, e.cost, e.bonus)
+            elif isinstance(e, Swap):
+                for a in self._seats(e.a, me, target):
+                    for b in self._seats(e.b, me, target):
+                        self.sheep[a], self.sheep[b] = self.sheep[b], self.sheep[a]
+            elif isinstance(e, PlaceWolf):
+                seats = self._seats(e.at, me, target)
+                if seats:
+                    self.wolves[e.piece] = seats[0]
+            else:
+                assert isinstance(e, HomeWolf)
+                self.wolves[e.piece] = None
+
+    def _shear(self, seat: Seat, cost: int | None = None, bonus: int | None = None) -> None:
+        """A shear in play: the sheep's wool to its owner's safe pile, less ``cost`` (at most
+        what was shorn) back to the middle (Shave a Sheep ruling 7); a full sheep (carrying its
+        cap) also earns ``bonus`` pieces from the middle, as many as there are, after the cost.
+        Then the after-shear triggers, with ``me`` the shorn seat. Without ``cost`` and
+        ``bonus``: the printed shear's (``ShaveGame.shear_cost``, ``shear_bonus``)."""
+        if cost is None or bonus is None:
+            cost, bonus = self.game.shear_cost, self.game.shear_bonus
+        wool = self.sheep[seat]
+        pay = min(wool, cost)
+        self.middle += pay
+        self.piles[seat] += wool - pay
+        self.sheep[seat] = 0
+        if wool >= self.game.program.setup.cap and bonus:
+            got = min(bonus, self.middle)
+            self.middle -= got
+            self.piles[seat] += got
+        self._fire("after-shear", seat)
+
+    def _fire(self, on: str, me: Seat) -> None:
+        for t, check in self.game.triggers_on[on]:
+            if check is None or check(self, me, None):
+                self._run(t.effects, me, None)
+
+    # -- the turn ------------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
         p = self.phase
         self._history.append((self.current_player(), action))
@@ -367,159 +739,122 @@ class ShaveState(State):
             self.grabber = action
             self.phase = HOWL_TARGET
             return
-        if p == HOWL_TARGET:
-            target = action - WOLF0
-            if self.sheep[target] > 0:  # one piece of it goes back to the middle
-                self.sheep[target] -= 1
-                self.middle += 1
+        if p == HOWL_TARGET:  # the race: the grabber's seat loses ``take`` of its sheep
+            race = self._race()
+            k = action - self.game.by_id[action][0].base
+            self._move(Move(race.take, Place("sheep", "target"), race.to), self.turn, k)
             self.phase = HOWL_GROW
             return
-        me = self.turn
-        if action == REROLL:  # house rule rerolls: the die again, the turn goes on
+        if action == REROLL:  # the die again, the turn goes on
             self.rerolls_used += 1
             self.face = -1
             self.phase = ROLL
             return
-        if action == GROW:
-            self._grow(me, 1)
-        elif action == DOUBLE:
-            self._grow(me, 2)
-        elif action == SHEAR:
-            self._shear(me)
-        elif action < WOLF0:  # swap
-            k = action - SWAP0
-            self.sheep[me], self.sheep[k] = self.sheep[k], self.sheep[me]
-        elif action < RAID:  # wolf
-            k = action - WOLF0
-            if self.game.rules.mr_wolf:  # option A: send the wolf, take one piece
-                self.wolf = k
-                if self.sheep[k] > 0:
-                    self.sheep[k] -= 1
-                    self.piles[me] += 1
-            else:
-                self._wolf(me, k)
-        elif action == RAID:  # option B: up to two pieces, the wolf goes home
-            w = self.wolf
-            assert w is not None
-            take = min(2, self.sheep[w])
-            self.sheep[w] -= take
-            self.piles[me] += take
-            self.wolf = None
+        verb, target = self.game.by_id[action]
+        self._run(verb.effects, self.turn, target)
         self._end_turn()
 
-    def _grow(self, seat: Seat, pieces: int) -> None:
-        put = min(pieces, self.game.rules.max_wool - self.sheep[seat], self.middle)
-        self.sheep[seat] += put
-        self.middle -= put
-
-    def _wolf(self, me: Seat, k: Seat) -> None:
-        """The standard wolf visits seat ``k``'s sheep (Shave a Sheep ruling 4): it takes all the
-        wool (house rule ``wolf_takes``: half, rounded up, or a number) back to the middle
-        (house rule ``wolf_to``: or onto the roller's safe pile)."""
-        rules = self.game.rules
-        take = rules.wolf_take(self.sheep[k])
-        self.sheep[k] -= take
-        if rules.wolf_to == "roller":
-            self.piles[me] += take
-        else:
-            self.middle += take
-
-    def _shear(self, seat: Seat, in_play: bool = True) -> None:
-        """The sheep's wool to its owner's safe pile, less the shear's cost back to the middle
-        (Shave a Sheep ruling 7, house rule ``shear_cost``: at most what was shorn). A shear in
-        play (pink or the auto-shear, not the final shear) of a full sheep (carrying
-        ``max_wool``) also moves ``full_bonus`` pieces from the middle to the pile, as many as
-        there are, after the cost is paid (house rule ``full_bonus``)."""
-        wool = self.sheep[seat]
-        pay = min(wool, self.game.rules.cost)
-        self.middle += pay
-        self.piles[seat] += wool - pay
-        self.sheep[seat] = 0
-        if in_play and wool >= self.game.rules.max_wool:
-            bonus = min(self.game.rules.full_bonus, self.middle)
-            self.middle -= bonus
-            self.piles[seat] += bonus
-
-    def _game_ends(self) -> bool:
-        """Shave a Sheep ruling 6: the last piece left the middle; house rule ``target``: a
-        safe pile holds the target."""
-        target = self.game.rules.target
-        return self.middle == 0 or (target is not None and max(self.piles) >= target)
+    def _ended(self) -> str | None:
+        """Why the game ends at the end of this turn (None: it goes on)."""
+        end = self.game.program.end
+        if end.middle_empty and self.middle == 0:
+            return "middle"
+        if end.target is not None and max(self.scores()) >= end.target:
+            return "target"
+        if end.turns_each is not None and self.turns + 1 >= end.turns_each * self.game.num_players:
+            return "turns"
+        return None
 
     def _end_turn(self) -> None:
         self.face = -1
         self.grabber = -1
         self.rerolls_used = 0
-        if self._game_ends():
-            self._final_shear()
+        if self.middle == 0:
+            self._fire("middle-empty", self.turn)
+        why = self._ended()
+        if why is not None:
+            self._final_shear(why)
             return
         self.turns += 1
-        mt = self.game.rules.max_turns
-        if mt is not None and self.turns >= mt:  # no next turn, so no auto-shear (docs/engine.md)
+        mt = self.game.program.max_turns
+        if mt is not None and self.turns >= mt:  # no next turn, so no triggers (docs/engine.md)
             self.truncated = True
             self.phase = OVER
             return
         self.turn = (self.turn + 1) % self.game.num_players
-        if self.sheep[self.turn] >= self.game.rules.shear_at:  # Shave a Sheep ruling 5: auto-shear
-            self._shear(self.turn)
-            if self.middle == 0:  # its full bonus took the last piece: the game ends at once
-                self._final_shear()
-                return
         self.phase = ROLL
+        self._start_turn()
 
-    def _final_shear(self) -> None:
+    def _start_turn(self) -> None:
+        """The turn-start triggers (Shave a Sheep ruling 5's auto-shear among them); if they
+        leave the middle empty, the game ends at once."""
+        self._fire("turn-start", self.turn)
+        if self.middle == 0 and self.game.program.end.middle_empty:
+            self._final_shear("middle")
+
+    def _final_shear(self, why: str) -> None:
         """The end: every sheep shorn one last time in seat order (Shave a Sheep ruling 6,
-        unless the house rule ``final_shear`` is off; its payments do not restart the game).
-        Notes why the game ended and what the final shear paid back, for the end screens."""
-        self.ended_by = "middle" if self.middle == 0 else "target"
+        unless the end has no final shear; no bonus, no trigger, its payments do not restart
+        the game). Notes why the game ended and what the final shear paid back."""
+        self.ended_by = why
         before = self.middle
-        if self.game.rules.final_shear:
+        end = self.game.program.end
+        if end.final_shear:
             for s in range(self.game.num_players):
-                self._shear(s, in_play=False)
+                wool = self.sheep[s]
+                pay = min(wool, end.final_cost)
+                self.middle += pay
+                self.piles[s] += wool - pay
+                self.sheep[s] = 0
         self.final_paid = self.middle - before
         self.phase = OVER
 
     # -- results & views --------------------------------------------------------------------
     def scores(self) -> list[float]:
-        return [float(p) for p in self.piles]
+        """Each seat's safe pile; with teams, its team's piles together."""
+        if not self.game.program.teams:
+            return [float(p) for p in self.piles]
+        return [float(sum(self.piles[s] for s in team)) for team in self.game.team_of]
 
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        scores = tuple(float(p) for p in self.piles)
+        scores = tuple(self.scores())
         if self.truncated:
             return Outcome(scores, (), truncated=True)
         best = max(scores)
         return Outcome(scores, tuple(s for s, v in enumerate(scores) if v == best))
 
     def observe(self, seat: Seat | None) -> View:
+        g = self.game
+        prog = g.program
         to_move = self.current_player()
         legal = (
             [self.action_to_string(a) for a in self.legal_actions()]
             if to_move >= 0 and (seat is None or seat == to_move)
             else []
         )
-        return {
+        view: dict[str, Any] = {
             "game": "shave-a-sheep",
             "seat": seat,
-            "players": self.game.num_players,
+            "players": g.num_players,
             "to_move": None
             if to_move == TERMINAL
             else ("chance" if to_move == CHANCE else to_move),
             "phase": PHASE_NAMES[self.phase],
             "turn": self.turn,
             "turns": self.turns,
-            "roll": self.game.faces[self.face] if self.face >= 0 else None,
-            "roll_actions": list(self.game.face_actions[self.face]) if self.face >= 0 else [],
+            "roll": g.faces[self.face] if self.face >= 0 else None,
+            "roll_actions": list(g.face_actions[self.face]) if self.face >= 0 else [],
             "grabber": self.grabber if self.grabber >= 0 else None,
             "middle": self.middle,
             "sheep": list(self.sheep),
             "piles": list(self.piles),
             "wolf": self.wolf,
-            "max_wool": self.game.rules.max_wool,
-            "wolf_to": self.game.rules.wolf_to,
-            "die": list(self.game.faces),
-            "variants": list(self.game.rules.variants),
+            "max_wool": prog.setup.cap,
+            "wolf_to": g.rules.wolf_to,
+            "die": list(g.faces),
+            "variants": list(g.rules.variants),
             "finished": self.phase == OVER,
             "truncated": self.truncated,
             "ended_by": self.ended_by,
@@ -529,6 +864,11 @@ class ShaveState(State):
             "winners": self.winners(),
             "legal_actions": legal,
         }
+        if prog.setup.wolves > 1:
+            view["wolves"] = self.wolves[: prog.setup.wolves]
+        if prog.teams:
+            view["teams"] = [list(t) for t in prog.teams]
+        return view
 
     def clone(self) -> ShaveState:
         c = ShaveState.__new__(ShaveState)
@@ -536,7 +876,7 @@ class ShaveState(State):
         c.middle = self.middle
         c.sheep = self.sheep[:]
         c.piles = self.piles[:]
-        c.wolf = self.wolf
+        c.wolves = self.wolves[:]
         c.turn = self.turn
         c.turns = self.turns
         c.phase = self.phase
@@ -552,7 +892,7 @@ class ShaveState(State):
         return c
 
     def snapshot(self) -> Mapping[str, Any]:
-        return {
+        snap: dict[str, Any] = {
             "middle": self.middle,
             "sheep": tuple(self.sheep),
             "piles": tuple(self.piles),
@@ -570,6 +910,9 @@ class ShaveState(State):
             "history": tuple(self._history),
             "chance": self._chance_count,
         }
+        if self.game.program.setup.wolves > 1:
+            snap["wolves"] = tuple(self.wolves)
+        return snap
 
     def total_wool(self) -> int:
         """Middle + sheep + piles: always the rule set's wool (conservation)."""

@@ -24,14 +24,19 @@ class ShaveEncoder(Encoder):
     piles       (n,)      each seat's safe pile / wool
     wolf        (n+1,)    one-hot: the seat Mr. Wolf stands next to; last = the middle
     roll        (F,)      one-hot: the face rolled this turn
-    roll_verbs  (5,)      what the rolled face offers: grow, double, swap, wolf, shear
+    roll_verbs  (5+V,)    what the rolled face offers: grow, double, swap, wolf, shear, then
+                          the rule set's own verbs on its faces (V, in the program's order)
     grabber     (n,)      one-hot: who grabbed the Howling Wolf (relative)
     progress    (1,)      turns played / max_turns (0 without a turn limit)
+    wolf2       (n+1,)    only with a second wolf piece: where it stands, as ``wolf``
     """
 
     def __init__(self, game: Any) -> None:
         n = game.num_players
         f = len(game.faces)
+        shown = dict.fromkeys(v for acts in game.face_actions for v in acts)
+        verbs = [*_FACE_VERBS, *(v for v in shown if v not in _FACE_VERBS and v != "raid")]
+        self.two_wolves = game.program.setup.wolves > 1
         super().__init__(
             game,
             [
@@ -44,16 +49,19 @@ class ShaveEncoder(Encoder):
                 ("piles", (n,)),
                 ("wolf", (n + 1,)),
                 ("roll", (f,)),
-                ("roll_verbs", (5,)),
+                ("roll_verbs", (len(verbs),)),
                 ("grabber", (n,)),
                 ("progress", (1,)),
+                *([("wolf2", (n + 1,))] if self.two_wolves else []),
             ],
         )
         r = game.rules
-        self.inv_wool = 1.0 / r.wool
-        self.inv_max = 1.0 / r.max_wool
+        self.inv_wool = 1.0 / game.program.setup.wool
+        self.inv_max = 1.0 / game.program.setup.cap
         self.inv_turns = 1.0 / r.max_turns if r.max_turns else 0.0
-        self.face_verbs = [[_FACE_VERBS.index(v) for v in acts] for acts in game.face_actions]
+        self.face_verbs = [
+            [verbs.index(v) for v in acts if v in verbs] for acts in game.face_actions
+        ]
         self.o = {k: v[0] for k, v in self.offsets.items()}
 
     def _write(self, s: Any, seat: Seat, out: list[float]) -> None:
@@ -78,6 +86,9 @@ class ShaveEncoder(Encoder):
         if s.grabber >= 0:
             out[o["grabber"] + rel(seat, s.grabber, n)] = 1.0
         out[o["progress"]] = min(1.0, s.turns * self.inv_turns)
+        if self.two_wolves:
+            w2 = s.wolves[1]
+            out[o["wolf2"] + (n if w2 is None else rel(seat, w2, n))] = 1.0
 
     def text(self, s: Any, seat: Seat | None = None) -> str:
         from sheepfold.games.shave_a_sheep.game import PHASE_NAMES
@@ -111,10 +122,10 @@ class ShaveEncoder(Encoder):
         lines.append(turn)
         wolf = (
             ""
-            if not g.rules.mr_wolf
+            if not g.program.setup.wolves
             else (", wolf in the middle" if s.wolf is None else f", wolf next to seat {s.wolf}")
         )
         lines.append(f"middle {s.middle}{wolf}")
         for q in range(n):
-            lines.append(f"seat {q}: sheep {s.sheep[q]}/{g.rules.max_wool}, pile {s.piles[q]}")
+            lines.append(f"seat {q}: sheep {s.sheep[q]}/{g.program.setup.cap}, pile {s.piles[q]}")
         return "\n".join(lines)

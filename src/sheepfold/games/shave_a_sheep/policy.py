@@ -43,8 +43,12 @@ def shave_value(state: State, me: Seat) -> float:
         rate = FULL_SHEEP_VALUE if wool >= full else SHEEP_WOOL_VALUE
         return s.piles[seat] + rate * wool
 
-    mine = worth(me)
-    others = max(worth(k) for k in range(s.game.num_players) if k != me)
+    teams = s.game.team_of  # with teams: a team's wool together, against the best other team
+    mine = sum(worth(k) for k in teams[me])
+    others = max(
+        (sum(worth(k) for k in teams[q]) for q in range(s.game.num_players) if q not in teams[me]),
+        default=0.0,
+    )
     return mine - others
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from sheepfold.games.shave_a_sheep.rules import ShaveRules
+    from sheepfold.games.shave_a_sheep.rules import EffectSpec, ShaveRules, VerbSpec
 
 MAX_SEATS = 4
 
@@ -336,14 +336,79 @@ def colour_verbs(rules: ShaveRules, colour: str) -> tuple[str, ...]:
     return (verb,)
 
 
+def effect_of(spec: EffectSpec, rules: ShaveRules) -> Effect:
+    """A rule file's effect (validated by the rules model) as a program's effect; a shear
+    without its own cost and bonus has the rule set's (``shear_cost``, ``full_bonus``)."""
+    from sheepfold.games.shave_a_sheep import rules as r
+
+    if spec.move is not None:
+        assert spec.from_ is not None and spec.to is not None
+        return Move(r.parse_amount(spec.move), r.parse_place(spec.from_), r.parse_place(spec.to))
+    if spec.shear is not None:
+        cost = rules.cost if spec.cost is None else spec.cost
+        bonus = rules.full_bonus if spec.bonus is None else spec.bonus
+        return Shear(r.parse_whose(spec.shear)[0], cost, bonus)
+    if spec.swap is not None:
+        a, b = r.swap_sides(spec.swap)
+        return Swap(a, b)
+    assert spec.wolf is not None
+    if spec.wolf.strip().lower() == "home":
+        return HomeWolf(spec.piece - 1)
+    return PlaceWolf(spec.piece - 1, r.parse_whose(spec.wolf)[0])
+
+
+def verb_of(name: str, spec: VerbSpec, base: int, rules: ShaveRules) -> Verb:
+    from sheepfold.games.shave_a_sheep import rules as r
+
+    race = None
+    if spec.race is not None:
+        race = Race(r.parse_amount(spec.race.take), r.parse_place(spec.race.to), spec.race.then)
+    return Verb(
+        name,
+        base,
+        targeted=spec.choose is not None,
+        when=tuple(r.parse_condition(c) for c in spec.when),
+        effects=tuple(effect_of(e, rules) for e in spec.effects),
+        race=race,
+        words=spec.words,
+    )
+
+
+_EVENTS: dict[str, Literal["turn-start", "after-shear", "middle-empty"]] = {
+    "turn start": "turn-start",
+    "after shear": "after-shear",
+    "middle empty": "middle-empty",
+}
+
+
 def compile_rules(rules: ShaveRules) -> Program:
-    """The program of a rule set: the printed rules with its options and variants."""
+    """The program of a rule set: the printed rules with its options and variants, then the
+    rule file's own parts (its verbs, a printed verb redefined in place, its triggers after
+    the auto-shear, its setup and end)."""
+    from sheepfold.games.shave_a_sheep import rules as r
+
     verbs = printed_verbs(rules)
+    next_id = FIRST_OWN_ID
+    for name, spec in (rules.verbs or {}).items():
+        if name in verbs:
+            verbs[name] = verb_of(name, spec, verbs[name].base, rules)
+        else:
+            verbs[name] = verb_of(name, spec, next_id, rules)
+            next_id += MAX_SEATS if spec.choose is not None else 1
     counts: dict[str, int] = {}
     for f in rules.faces:
         counts[f] = counts.get(f, 0) + 1
     faces = tuple(
-        Face(text, tuple(v for c in text.split("/") for v in colour_verbs(rules, c)))
+        Face(
+            text,
+            tuple(
+                dict.fromkeys(
+                    v
+                    for c in text.split("/")
+                    for v in (colour_verbs(rules, c) if c in COLOUR_VERBS else (c,))
+                )
+            ),
+        )
         for text in counts
     )
     auto_shear = Trigger(
@@ -351,14 +416,38 @@ def compile_rules(rules: ShaveRules) -> Program:
         (Shear("me", rules.cost, rules.full_bonus),),
         when=(Condition("at-least", MY_SHEEP, rules.shear_at),),
     )
+    own = tuple(
+        Trigger(
+            _EVENTS[t.on],
+            tuple(effect_of(e, rules) for e in t.effects),
+            when=tuple(r.parse_condition(c) for c in t.when),
+            words=t.words,
+        )
+        for t in rules.triggers or ()
+    )
+    setup = rules.setup
+    end = rules.end
     return Program(
-        setup=Setup(wool=rules.wool, cap=rules.max_wool, wolves=int(rules.mr_wolf)),
+        setup=Setup(
+            wool=rules.wool,
+            sheep=setup.sheep if setup else 0,
+            cap=rules.max_wool,
+            first=setup.first if setup else 0,
+            wolves=rules.wolves,
+        ),
         verbs=tuple(verbs.values()),
         faces=faces,
         counts=tuple(counts.values()),
-        triggers=(auto_shear,),
-        end=End(target=rules.target, final_shear=rules.final_shear, final_cost=rules.cost),
+        triggers=(auto_shear, *own),
+        end=End(
+            middle_empty=end.middle_empty if end else True,
+            target=rules.target,
+            turns_each=end.turns_each if end else None,
+            final_shear=rules.final_shear,
+            final_cost=rules.cost,
+        ),
         rerolls=rules.rerolls,
+        teams=rules.teams,
         reaction_weights=rules.reaction_weights,
         max_turns=rules.max_turns,
     )

@@ -10,8 +10,14 @@ from typing import Any, Literal
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from sheepfold.core.protocol import IllegalAction, State
-from sheepfold.core.records import OpenModel, RecordBase, RecordCodec
+from sheepfold.core.records import OpenModel, RecordBase, RecordCodec, RecordError
 from sheepfold.games.shave_a_sheep import game as sg
+from sheepfold.games.shave_a_sheep.program import FIRST_OWN_ID
+from sheepfold.games.shave_a_sheep.rules import MAX_NAME, ShaveRules
+
+#: the printed verbs a move's ``action`` names (raid is the wolf's ``mode``; pass: a face
+#: offering nothing that can be done)
+PRINTED_ACTIONS = ("grow", "double", "swap", "wolf", "shear", "pass")
 
 
 class ShavePlayer(OpenModel):
@@ -21,7 +27,9 @@ class ShavePlayer(OpenModel):
 class ShaveMove(OpenModel):
     roll: StrictStr
     rerolled: list[StrictStr] | None = None
-    action: Literal["grow", "double", "swap", "wolf", "shear"] | None = None
+    #: a printed verb (grow, double, swap, wolf, shear) or one of the rule set's own
+    #: (:meth:`ShaveCodec.check` names the field when the rules have no such verb)
+    action: StrictStr | None = Field(default=None, max_length=MAX_NAME)
     target: StrictInt | None = Field(default=None, ge=0)
     grabber: StrictInt | None = Field(default=None, ge=0)
     grow: StrictBool | None = None
@@ -68,7 +76,9 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
         grabber = seat_field("grabber", move.grabber, "Howling Wolf: who grabbed the wolf")
         state.apply(grabber)
         target = seat_field("target", move.target, "Howling Wolf: whose sheep the wolf visits")
-        state.apply(sg.WOLF0 + target)
+        race = g.face_race_verbs[face_i]
+        assert race is not None
+        state.apply(race.base + target)
         if move.grow is None:
             raise IllegalAction("Howling Wolf: the move needs 'grow' (true or false)")
         state.apply(sg.GROW if move.grow else sg.PASS)
@@ -84,11 +94,27 @@ def apply_shave_move(state: State, move: ShaveMove) -> None:
             f"{' or '.join(g.face_actions[face_i])})"
         )
     act = move.action
+    if act == "pass":  # a face none of whose verbs is offered (the engine says if one is)
+        for extra in ("target", "mode"):
+            if getattr(move, extra) is not None:
+                raise IllegalAction(f"'{extra}' is not for a pass")
+        state.apply(sg.PASS)
+        return
     if act not in g.face_actions[face_i]:
         raise IllegalAction(
             f"the face {face} offers {' or '.join(g.face_actions[face_i])}, not {act} (ruling 3)"
         )
-    if act in ("grow", "double", "shear"):
+    verb = g.verbs.get(act)
+    if act not in PRINTED_ACTIONS and verb is not None:  # a rule set's own verb
+        if move.mode is not None:
+            raise IllegalAction("'mode' is only for the wolf in My friend Mr. Wolf")
+        if not verb.targeted:
+            if move.target is not None:
+                raise IllegalAction(f"'target' is only for a verb that chooses a player, not {act}")
+            action = verb.base
+        else:
+            action = verb.base + seat_field("target", move.target, f"{act}: which player")
+    elif act in ("grow", "double", "shear"):
         if move.target is not None:
             raise IllegalAction(f"'target' is only for swap and wolf, not {act}")
         if move.mode is not None:
@@ -141,6 +167,24 @@ def _reroll(state: sg.ShaveState, roll: str) -> None:
 class ShaveCodec(RecordCodec):
     model = ShaveRecord
 
+    def check(self, rec: Any) -> None:
+        """Each move's ``action`` names a printed verb or one of the rules' own (rules that
+        are not valid are reported by their own check)."""
+        try:
+            own = tuple(ShaveRules.model_validate(rec.rules or {}).verbs or {})
+        except ValueError:
+            return
+        allowed = dict.fromkeys([*PRINTED_ACTIONS, *own])
+        for i, move in enumerate(rec.moves):
+            if move.action is not None and move.action not in allowed:
+                raise RecordError(
+                    f"moves.{i}.action: expected "
+                    + ", ".join(repr(a) for a in allowed)
+                    + f", got {move.action!r}",
+                    move=i,
+                    field=f"moves.{i}.action",
+                )
+
     def new_state(self, rec: Any) -> State:
         from sheepfold.games import make
 
@@ -170,9 +214,16 @@ class ShaveCodec(RecordCodec):
             elif phase == sg.GRAB:
                 current["grabber"] = a
             elif phase == sg.HOWL_TARGET:
-                current["target"] = a - sg.WOLF0
+                current["target"] = a - g.by_id[a][0].base  # the race's verb
             elif phase == sg.HOWL_GROW:
                 current["grow"] = a == sg.GROW
+            elif a == sg.PASS:  # the face offered nothing that could be done
+                current["action"] = "pass"
+            elif a >= FIRST_OWN_ID:  # a rule set's own verb
+                verb, k = g.by_id[a]
+                current["action"] = verb.name
+                if k is not None:
+                    current["target"] = k
             else:
                 if a in (sg.GROW, sg.DOUBLE, sg.SHEAR):
                     current["action"] = ("grow", "double", "shear")[a]

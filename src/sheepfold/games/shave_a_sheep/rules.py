@@ -11,19 +11,25 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
+    StrictBool,
     StrictInt,
+    StrictStr,
     ValidationInfo,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
 from sheepfold.core.protocol import RulesError
+from sheepfold.games.shave_a_sheep.program import Amount, Condition, Place, Whose
 
 COLOUR_ACTIONS: dict[str, str] = {
     "white": "grow",
@@ -61,26 +67,31 @@ MAX_SEATS = 4
 WolfTakes = Literal["all", "half"] | Annotated[StrictInt, Field(ge=1, le=100)]
 
 
-def face_colours(face: str) -> tuple[str, ...]:
-    """The distinct colours of a face, in the order written (``white/white`` is ``white``)."""
+def face_colours(face: str, verbs: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The distinct parts of a face, in the order written (``white/white`` is ``white``): each a
+    colour, or the name of one of ``verbs`` (a rule set's verbs)."""
     parts = [p.strip().lower() for p in face.split("/")]
     for p in parts:
-        if p not in COLOUR_ACTIONS:
+        if p not in COLOUR_ACTIONS and p not in verbs:
+            known = ", ".join(COLOUR_ACTIONS)
+            own = [v for v in verbs if v not in ("grow", "double", "shear", "swap", "wolf", "raid")]
+            if own:  # a rule set's own verbs (the printed ones are the colours)
+                known += "; or a verb: " + ", ".join(own)
             raise RulesError(
-                f"die face '{face}': unknown colour '{p}' "
-                f"(the colours are {', '.join(COLOUR_ACTIONS)})"
+                f"die face '{face[:60]}': unknown colour '{p[:40]}' (the colours are {known})"
             )
     return tuple(dict.fromkeys(parts))
 
 
-def normalize_face(face: str) -> str:
+def normalize_face(face: str, verbs: tuple[str, ...] = ()) -> str:
     """A face written the canonical way: colours lower-case, stripped, each once, in the order
     written (``" White / PINK "`` -> ``white/pink``; ``white/white`` -> ``white``)."""
-    return "/".join(face_colours(face))
+    return "/".join(face_colours(face, verbs))
 
 
 def face_actions(face: str) -> tuple[str, ...]:
-    return tuple(COLOUR_ACTIONS[c] for c in face_colours(face))
+    """What a (normalized) face shows: each colour as its printed verb, a verb's name as it is."""
+    return tuple(dict.fromkeys(COLOUR_ACTIONS.get(c, c) for c in face.split("/")))
 
 
 def weights_problem(weights: tuple[float, ...]) -> str | None:
@@ -112,6 +123,355 @@ def weights_problem(weights: tuple[float, ...]) -> str | None:
     return None
 
 
+# -- the rule language's surface (docs/spec/rule-language.md) -----------------------------------
+#: caps on a rule file's parts, checked before anything is built
+MAX_VERBS = 16
+MAX_EFFECTS = 8
+MAX_CONDITIONS = 8
+MAX_TRIGGERS = 8
+MAX_NAME = 24
+MAX_WORDS = 200
+MAX_WOLVES = 2
+#: the printed verbs a rule file may redefine (``[verbs.wolf]``), and whether each picks a seat
+PRINTED_VERBS: dict[str, bool] = {
+    "grow": False,
+    "double": False,
+    "shear": False,
+    "swap": True,
+    "wolf": True,
+    "raid": False,
+}
+#: how a place names its seat, in words, and the program's name for it
+WHOSE_WORDS: dict[str, str] = {
+    "my": "me",
+    "target": "target",
+    "wolf": "wolf",
+    "left": "left",
+    "right": "right",
+    "leader": "leader",
+    "last": "last",
+    "partner": "partner",
+    "others": "others",
+}
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_FRACTIONS = {"half": (1, 2), "third": (1, 3), "quarter": (1, 4)}
+PLACE_FORMS = (
+    "middle, or WHOSE sheep / WHOSE pile, WHOSE one of my, target, wolf (wolf 2: the second "
+    "wolf piece), left, right, leader, last, partner, others"
+)
+AMOUNT_FORMS = (
+    "a number of pieces (1 to 100; 'up to 2' is 2), all, or a fraction rounded up or down "
+    "('half up', 'third down', '2/3 down')"
+)
+CONDITION_FORMS = (
+    "PLACE >= N, PLACE <= N, PLACE > N, PLACE < N, 'room on WHOSE sheep', 'wolf away' "
+    "('wolf 2 away'), 'alone last', 'alone leading', each may start with 'not'"
+)
+
+
+def _words(text: str) -> list[str]:
+    return text.strip().lower().split()
+
+
+def parse_whose(text: str) -> tuple[Whose, int]:
+    """``my``, ``target``, ``wolf 2`` ...: the program's seat word and the wolf piece (0, 1)."""
+    w = _words(text)
+    if w and w[-1] == "sheep":
+        w = w[:-1]
+    if len(w) == 2 and w[0] == "wolf" and w[1] in ("1", "2"):
+        return "wolf", int(w[1]) - 1
+    if len(w) == 1 and w[0] in WHOSE_WORDS:
+        return WHOSE_WORDS[w[0]], 0  # type: ignore[return-value]
+    raise ValueError(
+        f"{text!r} names no player: write one of {', '.join(WHOSE_WORDS)} (wolf 2: the second "
+        "wolf piece)"
+    )
+
+
+def parse_place(text: str) -> Place:
+    """``middle``, ``my sheep``, ``target pile``, ``wolf 2 sheep`` ... as a :class:`Place`."""
+    w = _words(text)
+    if w == ["middle"] or w == ["the", "middle"]:
+        return Place("middle")
+    if len(w) >= 2 and w[-1] in ("sheep", "pile"):
+        try:
+            whose, piece = parse_whose(" ".join(w[:-1]))
+        except ValueError:
+            pass
+        else:
+            return Place(w[-1], whose, piece)  # type: ignore[arg-type]
+    raise ValueError(f"{text!r} is not a place: write {PLACE_FORMS}")
+
+
+def parse_amount(value: int | str) -> Amount:
+    """A number of pieces, ``all``, ``up to N`` or a fraction rounded up or down."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 1 <= value <= 100:
+            raise ValueError(f"{value} pieces: a number of pieces is 1 to 100")
+        return Amount("number", value)
+    if not isinstance(value, str):
+        raise ValueError(f"an amount is {AMOUNT_FORMS}")
+    w = _words(value)
+    if w[:2] == ["up", "to"]:
+        w = w[2:]
+    if len(w) == 1 and w[0].isdigit():
+        return parse_amount(int(w[0]))
+    if w == ["all"]:
+        return Amount("all")
+    if len(w) == 2 and w[1] in ("up", "down"):
+        frac = _FRACTIONS.get(w[0])
+        if frac is None and re.fullmatch(r"\d{1,2}/\d{1,2}", w[0]):
+            a, b = (int(x) for x in w[0].split("/"))
+            if 1 <= a < b <= 12:
+                frac = (a, b)
+        if frac is not None:
+            return Amount("fraction", num=frac[0], den=frac[1], up=w[1] == "up")
+    if len(w) == 1 and (w[0] in _FRACTIONS or "/" in w[0]):
+        raise ValueError(f"{value!r}: say how a fraction is rounded, e.g. '{w[0]} down'")
+    raise ValueError(f"{value!r} is not an amount: write {AMOUNT_FORMS}")
+
+
+def parse_condition(text: str) -> Condition:
+    """``target pile >= 1``, ``room on my sheep``, ``wolf away``, ``not alone last`` ..."""
+    w = _words(text)
+    negate = bool(w) and w[0] == "not"
+    if negate:
+        w = w[1:]
+    if w in (["alone", "last"], ["my", "pile", "alone", "last"]):
+        return Condition("alone-last", negate=negate)
+    if w in (["alone", "leading"], ["my", "pile", "alone", "leading"]):
+        return Condition("alone-leader", negate=negate)
+    if w[-1:] == ["away"] and w[:1] == ["wolf"]:
+        whose, piece = parse_whose(" ".join(w[:-1]))
+        return Condition("wolf-away", piece=piece, negate=negate)
+    if w[:2] == ["room", "on"]:
+        whose, piece = parse_whose(" ".join(w[2:]))
+        return Condition("room", Place("sheep", whose, piece), negate=negate)
+    for op in (">=", "<=", ">", "<"):
+        if op in w:
+            i = w.index(op)
+            place = parse_place(" ".join(w[:i]))
+            rest = w[i + 1 :]
+            if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) > 1000:
+                raise ValueError(f"{text!r}: compare with a number of pieces (0 to 1000)")
+            n = int(rest[0])
+            if op == ">":
+                return Condition("at-least", place, n + 1, negate=negate)
+            if op == "<":
+                if n == 0:
+                    raise ValueError(f"{text!r}: no place holds fewer than 0 pieces")
+                return Condition("at-most", place, n - 1, negate=negate)
+            kind = "at-least" if op == ">=" else "at-most"
+            return Condition(kind, place, n, negate=negate)  # type: ignore[arg-type]
+    raise ValueError(f"{text!r} is not a condition: write {CONDITION_FORMS}")
+
+
+def _conditions(v: tuple[str, ...]) -> tuple[str, ...]:
+    for text in v:
+        parse_condition(text)
+    return tuple(" ".join(_words(t)) for t in v)
+
+
+Words = Annotated[str, Field(min_length=1, max_length=MAX_WORDS)]
+Conditions = Annotated[tuple[StrictStr, ...], Field(max_length=MAX_CONDITIONS)]
+
+
+class _Part(BaseModel):
+    """A part of a rule file: unknown keys refused; written back without its unset keys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @model_serializer(mode="wrap")
+    def _plain(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        out: dict[str, Any] = {}
+        for key, field in type(self).model_fields.items():
+            value = data.get(key)
+            if value is None or value == field.default or value in ((), []):
+                continue
+            out[field.alias or key] = value
+        return out
+
+
+class EffectSpec(_Part):
+    """One effect: ``{ move = 1, from = "target pile", to = "my pile" }``, ``{ shear = "my" }``,
+    ``{ swap = "target" }`` (my sheep with the target's; ``"left with right"``), ``{ wolf =
+    "target" }`` (a wolf piece placed; ``"home"``: sent home; ``piece = 2``: the second)."""
+
+    move: StrictInt | StrictStr | None = None
+    from_: StrictStr | None = Field(default=None, alias="from")
+    to: StrictStr | None = None
+    shear: StrictStr | None = None
+    cost: StrictInt | None = Field(default=None, ge=0, le=100)
+    bonus: StrictInt | None = Field(default=None, ge=0, le=1000)
+    swap: StrictStr | None = None
+    wolf: StrictStr | None = None
+    piece: StrictInt = Field(default=1, ge=1, le=MAX_WOLVES)
+
+    @field_validator("move")
+    @classmethod
+    def _amount(cls, v: int | str | None) -> int | str | None:
+        if v is not None:
+            parse_amount(v)
+        return v
+
+    @field_validator("from_", "to")
+    @classmethod
+    def _place(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_place(v)
+        return v
+
+    @field_validator("shear")
+    @classmethod
+    def _shorn(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_whose(v)
+        return v
+
+    @field_validator("swap")
+    @classmethod
+    def _swapped(cls, v: str | None) -> str | None:
+        if v is not None:
+            swap_sides(v)
+        return v
+
+    @field_validator("wolf")
+    @classmethod
+    def _wolfed(cls, v: str | None) -> str | None:
+        if v is not None and _words(v) != ["home"]:
+            parse_whose(v)
+        return v
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> EffectSpec:
+        kinds = [k for k in ("move", "shear", "swap", "wolf") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(
+                "an effect is one of move (with from and to), shear, swap or wolf"
+                + (f", not {' and '.join(kinds)} at once" if kinds else "")
+            )
+        kind = kinds[0]
+        if kind == "move" and (self.from_ is None or self.to is None):
+            raise ValueError("a move says where the wool comes from and goes: from and to")
+        if kind != "move" and (self.from_ is not None or self.to is not None):
+            raise ValueError(f"from and to belong to a move, not to a {kind}")
+        if kind != "shear" and (self.cost is not None or self.bonus is not None):
+            raise ValueError(f"cost and bonus belong to a shear, not to a {kind}")
+        if kind != "wolf" and self.piece != 1:
+            raise ValueError(f"piece belongs to a wolf effect, not to a {kind}")
+        return self
+
+
+def swap_sides(text: str) -> tuple[Whose, Whose]:
+    """``target`` (my sheep with the target's) or ``left with right``."""
+    parts = [p.strip() for p in text.lower().split(" with ")]
+    if len(parts) == 1:
+        return "me", parse_whose(parts[0])[0]
+    if len(parts) == 2:
+        return parse_whose(parts[0])[0], parse_whose(parts[1])[0]
+    raise ValueError(f"{text!r}: a swap is 'WHOSE' (with my sheep) or 'WHOSE with WHOSE'")
+
+
+Effects = Annotated[tuple[EffectSpec, ...], Field(max_length=MAX_EFFECTS)]
+
+
+class RaceSpec(_Part):
+    """Howling Wolf's race: the grabber's chosen seat loses ``take`` of its sheep ``to`` a
+    place (``my``: the roller), then the roller may use one of ``then``."""
+
+    take: StrictInt | StrictStr = 1
+    to: StrictStr = "middle"
+    then: tuple[StrictStr, ...] = Field(default=("grow",), max_length=4)
+
+    @field_validator("take")
+    @classmethod
+    def _amount(cls, v: int | str) -> int | str:
+        parse_amount(v)
+        return v
+
+    @field_validator("to")
+    @classmethod
+    def _place(cls, v: str) -> str:
+        parse_place(v)
+        return v
+
+
+class VerbSpec(_Part):
+    """A verb: ``choose = "another player"`` (it picks a seat, ``target``), ``when`` (its
+    conditions), ``effects`` in order, or a ``race``; ``words``: how to say it."""
+
+    choose: Literal["another player"] | None = None
+    when: Conditions = ()
+    effects: Effects = ()
+    race: RaceSpec | None = None
+    words: Words | None = None
+
+    @field_validator("when")
+    @classmethod
+    def _when(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return _conditions(v)
+
+
+class TriggerSpec(_Part):
+    """``on`` an event, when its conditions hold, its effects (``my`` is the roller, or the
+    shorn seat after a shear)."""
+
+    on: Literal["turn start", "after shear", "middle empty"]
+    when: Conditions = ()
+    effects: Annotated[tuple[EffectSpec, ...], Field(min_length=1, max_length=MAX_EFFECTS)]
+    words: Words | None = None
+
+    @field_validator("when")
+    @classmethod
+    def _when(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return _conditions(v)
+
+
+class SetupSpec(_Part):
+    """How the game starts: wool on each sheep, wolf pieces, who starts, the teams (``wool``
+    and ``cap`` are the options ``wool`` and ``max_wool``)."""
+
+    sheep: StrictInt = Field(default=0, ge=0, le=100)
+    wolves: StrictInt | None = Field(default=None, ge=0, le=MAX_WOLVES)
+    first: StrictInt = Field(default=0, ge=0, le=MAX_SEATS - 1)
+    teams: tuple[tuple[StrictInt, ...], ...] = Field(default=(), max_length=2)
+
+    @field_validator("teams")
+    @classmethod
+    def _teams(cls, v: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        seen: set[int] = set()
+        for team in v:
+            if len(team) < 2:
+                raise ValueError(f"a team is two seats or more, not {list(team)}")
+            for seat in team:
+                if not 0 <= seat < MAX_SEATS:
+                    raise ValueError(f"seat {seat}: the seats are 0 to {MAX_SEATS - 1}")
+                if seat in seen:
+                    raise ValueError(f"seat {seat} is in two teams")
+                seen.add(seat)
+        return v
+
+
+class EndSpec(_Part):
+    """How the game ends, besides the options ``target`` and ``final_shear``: an empty middle
+    (``middle_empty``), after ``turns_each`` turns of every seat."""
+
+    middle_empty: StrictBool = True
+    turns_each: StrictInt | None = Field(default=None, ge=1, le=1000)
+
+
+#: the parts of the language, as the fields of :class:`ShaveRules` (unset: the printed rules)
+LANGUAGE_FIELDS = ("setup", "verbs", "triggers", "end")
+#: a part's keys that are the shorthand's options (``[setup] wool`` is ``wool``)
+ALIASES = {
+    ("setup", "wool"): "wool",
+    ("setup", "cap"): "max_wool",
+    ("end", "target"): "target",
+    ("end", "final_shear"): "final_shear",
+}
+
+
 class ShaveRules(BaseModel):
     """A Shave a Sheep rule set. Every field is optional: absent means the rulebook default."""
 
@@ -124,6 +484,11 @@ class ShaveRules(BaseModel):
     )
     max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
+    #: before ``die``: a face may name a verb
+    verbs: dict[str, VerbSpec] | None = Field(
+        default=None,
+        description="the rule set's own verbs (a face names them), or a printed one redefined",
+    )
     die: tuple[str, ...] | None = Field(
         default=None,
         description="custom die faces (1 to 16), each colours joined by '/': white grow, "
@@ -186,6 +551,61 @@ class ShaveRules(BaseModel):
     max_turns: int | None = Field(
         default=None, ge=1, description="simulations only: stop and report a truncated game"
     )
+    setup: SetupSpec | None = Field(
+        default=None,
+        description="how the game starts: sheep (pieces on every sheep), wolves (wolf pieces), "
+        "first (the seat that starts), teams (seats that play together)",
+    )
+    triggers: tuple[TriggerSpec, ...] | None = Field(
+        default=None,
+        max_length=MAX_TRIGGERS,
+        description="effects on an event: at the start of a turn, after a shear, when the "
+        "middle is empty",
+    )
+    end: EndSpec | None = Field(
+        default=None,
+        description="how the game ends: middle_empty (an empty middle ends it), turns_each",
+    )
+
+    @classmethod
+    def expand_aliases(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A rule file's ``[setup] wool`` and ``cap``, ``[end] target`` and ``final_shear`` as
+        the options ``wool``, ``max_wool``, ``target`` and ``final_shear`` (a
+        :class:`RulesError` if both are given). Read by the rule files' reader
+        (:func:`sheepfold.rulesets.parse_ruleset`), before validation."""
+        if not any(isinstance(data.get(p), dict) and k in data[p] for p, k in ALIASES):
+            return data
+        data = dict(data)
+        for (part, key), option in ALIASES.items():
+            table = data.get(part)
+            if isinstance(table, dict) and key in table:
+                if option in data:
+                    raise RulesError(
+                        f"{part}.{key} and {option} say the same thing: give only one of them"
+                    )
+                table = dict(table)
+                data[option] = table.pop(key)
+                data[part] = table
+                if not table:  # only aliases: no part of its own
+                    del data[part]
+        return data
+
+    @field_validator("verbs")
+    @classmethod
+    def _verb_names(cls, v: dict[str, VerbSpec] | None) -> dict[str, VerbSpec] | None:
+        if v is None:
+            return v
+        if len(v) > MAX_VERBS:
+            raise ValueError(f"at most {MAX_VERBS} verbs, not {len(v)}")
+        for name in v:
+            if not isinstance(name, str) or len(name) > MAX_NAME or not _NAME.fullmatch(name):
+                raise ValueError(
+                    f"{str(name)[:40]!r}: a verb's name is lower-case letters, digits and '-', "
+                    f"starting with a letter, at most {MAX_NAME} characters"
+                )
+            if name in COLOUR_ACTIONS or name in ("pass", "reroll"):
+                raise ValueError(f"{name!r} is a colour or a printed choice, not a verb to define")
+        return v
 
     @field_validator("variants", mode="before")
     @classmethod
@@ -205,7 +625,7 @@ class ShaveRules(BaseModel):
 
     @field_validator("die")
     @classmethod
-    def _die_faces(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    def _die_faces(cls, v: tuple[str, ...] | None, info: ValidationInfo) -> tuple[str, ...] | None:
         if v is None:
             return v
         if not v:
@@ -215,8 +635,9 @@ class ShaveRules(BaseModel):
                 f"a die has at most {MAX_FACES} faces, this one has {len(v)} "
                 "(write a face twice to make it come up twice as often)"
             )
+        verbs = tuple(dict.fromkeys([*PRINTED_VERBS, *(info.data.get("verbs") or {})]))
         try:
-            return tuple(normalize_face(face) for face in v)
+            return tuple(normalize_face(face, verbs) for face in v)
         except RulesError as e:
             raise ValueError(str(e)) from None
 
@@ -248,6 +669,7 @@ class ShaveRules(BaseModel):
                 "choose one of them (ruling 9)"
             )
         for problem in (
+            self._language_problem(),
             self._auto_shear_problem(),
             self._wolf_problem(),
             self._cost_problem(),
@@ -257,6 +679,11 @@ class ShaveRules(BaseModel):
             if problem:
                 raise ValueError(problem)
         return self
+
+    def _language_problem(self) -> str | None:
+        """What the language's parts say that means nothing (None: nothing): see
+        :func:`language_problem`."""
+        return language_problem(self)
 
     def _auto_shear_problem(self) -> str | None:
         if self.auto_shear is not None and self.auto_shear > self.max_wool:
@@ -344,10 +771,16 @@ class ShaveRules(BaseModel):
         return min(self.wolf_takes, wool)
 
     def player_counts(self) -> tuple[int, ...]:
-        """The numbers of players these rules can seat (reaction weights name one)."""
+        """The numbers of players these rules can seat (reaction weights name one; the teams
+        and the first seat need their seats)."""
         if self.reaction_weights is not None:
             return (len(self.reaction_weights),)
-        return (2, 3, 4)
+        low, sheep = 2, 0
+        if self.setup is not None:
+            seats = [s for t in self.setup.teams for s in t] + [self.setup.first]
+            low = max(low, max(seats) + 1)
+            sheep = self.setup.sheep
+        return tuple(n for n in range(low, MAX_SEATS + 1) if n * sheep <= self.wool)
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -384,6 +817,35 @@ class ShaveRules(BaseModel):
                 "environments stop a game after 1000 turns unless it is set), e.g.:",
                 1000,
             ),
+            "setup": (
+                "every sheep starts bare, seat 0 starts, no teams (docs/spec/rule-language.md), "
+                "e.g.:",
+                {"sheep": 2, "first": 0},
+            ),
+            "verbs": (
+                "only the printed verbs; a verb of your own is named on a face of the die, e.g.:",
+                {
+                    "steal": {
+                        "choose": "another player",
+                        "when": ["target pile >= 1"],
+                        "effects": [{"move": 1, "from": "target pile", "to": "my pile"}],
+                    }
+                },
+            ),
+            "triggers": (
+                "only the auto-shear at the start of a turn, e.g. a catch-up rule:",
+                [
+                    {
+                        "on": "turn start",
+                        "when": ["alone last"],
+                        "effects": [{"move": 1, "from": "middle", "to": "my sheep"}],
+                    }
+                ],
+            ),
+            "end": (
+                "the game ends when the middle is empty (ruling 6), e.g.:",
+                {"middle_empty": True, "turns_each": 30},
+            ),
         }
 
     def options(self) -> dict[str, object]:
@@ -391,6 +853,185 @@ class ShaveRules(BaseModel):
         return self.model_dump(mode="json", exclude_defaults=True, exclude={"name", "description"})
 
     def key(self) -> str:
-        """A stable text naming what the rules do (name and description left out): a cache key."""
-        data = self.model_dump(mode="json", exclude={"name", "description"})
+        """A stable text naming what the rules do (name and description left out): a cache key.
+        The language's parts appear only when set (the printed rules' keys stay as they were)."""
+        unset = {k for k in LANGUAGE_FIELDS if getattr(self, k) is None}
+        data = self.model_dump(mode="json", exclude={"name", "description", *unset})
         return repr(sorted(data.items()))
+
+    def language_parts(self) -> tuple[str, ...]:
+        """The language's parts this rule set sets (``setup``, ``verbs``...)."""
+        return tuple(k for k in LANGUAGE_FIELDS if getattr(self, k) is not None)
+
+    @property
+    def wolves(self) -> int:
+        """The wolf pieces in play: ``setup.wolves``, else one in My friend Mr. Wolf."""
+        if self.setup is not None and self.setup.wolves is not None:
+            return self.setup.wolves
+        return int(self.mr_wolf)
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return self.setup.teams if self.setup is not None else ()
+
+
+# -- what the language's parts mean -----------------------------------------------------------
+def _place_problem(place: Place, path: str, ctx: dict[str, Any]) -> str | None:
+    """A place's seat word where it means nothing: ``target`` outside a verb that chooses a
+    player, ``partner`` without teams, a wolf piece not in play."""
+    return _whose_problem(place.whose, place.piece, path, ctx)
+
+
+def _whose_problem(whose: str, piece: int, path: str, ctx: dict[str, Any]) -> str | None:
+    if whose == "target" and not ctx["targeted"]:
+        return (
+            f"{path}: 'target' is the player a verb chooses, but {ctx['what']} chooses nobody "
+            '(a verb chooses with choose = "another player")'
+        )
+    if whose == "partner" and not ctx["teams"]:
+        return f"{path}: 'partner' needs teams ([setup] teams = [[0, 2], [1, 3]])"
+    if whose == "wolf" and piece >= ctx["wolves"]:
+        n = ctx["wolves"]
+        return (
+            f"{path}: it names wolf piece {piece + 1}, but {n or 'no'} wolf piece"
+            f"{'' if n == 1 else 's'} {'is' if n == 1 else 'are'} in play ([setup] wolves)"
+        )
+    return None
+
+
+def _effects_problem(effects: tuple[EffectSpec, ...], path: str, ctx: dict[str, Any]) -> str | None:
+    for i, e in enumerate(effects):
+        at = f"{path}.effects.{i}"
+        if e.move is not None:
+            assert e.from_ is not None and e.to is not None
+            src, dst = parse_place(e.from_), parse_place(e.to)
+            for place, key in ((src, "from"), (dst, "to")):
+                problem = _place_problem(place, f"{at}.{key}", ctx)
+                if problem:
+                    return problem
+            if src == dst and src.whose != "others":
+                return f"{at}: the wool would go from {e.from_} to the same place"
+        elif e.shear is not None:
+            if ctx["on"] == "after shear":
+                return (
+                    f"{at}: a trigger after a shear that shears would fire itself for ever: "
+                    "after a shear, move wool instead"
+                )
+            whose, piece = parse_whose(e.shear)
+            problem = _whose_problem(whose, piece, f"{at}.shear", ctx)
+            if problem:
+                return problem
+        elif e.swap is not None:
+            a, b = swap_sides(e.swap)
+            if a == b:
+                return f"{at}.swap: a sheep swaps with another sheep, not with itself"
+            for whose in (a, b):
+                problem = _whose_problem(whose, 0, f"{at}.swap", ctx)
+                if problem:
+                    return problem
+            if a == "others" and b == "others":
+                return f"{at}.swap: 'others' on both sides means nothing"
+        else:
+            assert e.wolf is not None
+            if e.piece > ctx["wolves"]:
+                return _whose_problem("wolf", e.piece - 1, f"{at}.piece", ctx)
+            if _words(e.wolf) != ["home"]:
+                whose, piece = parse_whose(e.wolf)
+                if whose == "others":
+                    return f"{at}.wolf: a wolf piece stands next to one player, not 'others'"
+                problem = _whose_problem(whose, piece, f"{at}.wolf", ctx)
+                if problem:
+                    return problem
+    return None
+
+
+def _conditions_problem(when: tuple[str, ...], path: str, ctx: dict[str, Any]) -> str | None:
+    for i, text in enumerate(when):
+        c = parse_condition(text)
+        at = f"{path}.when.{i}"
+        if c.kind == "wolf-away":
+            problem = _whose_problem("wolf", c.piece, at, ctx)
+        else:
+            problem = _place_problem(c.place, at, ctx)
+        if problem:
+            return problem
+    return None
+
+
+def language_problem(rules: ShaveRules) -> str | None:
+    """What a rule set's language parts say that means nothing, with where (None: nothing):
+    a face naming no verb, a verb on no face, a printed verb redefined with another choice, a
+    seat word where it means nothing, a trigger that could fire itself, teams and setup that
+    do not fit, an end that can never come."""
+    verbs = rules.verbs or {}
+    wolves = rules.wolves
+    if rules.mr_wolf and wolves < 1:
+        return "setup.wolves: My friend Mr. Wolf has a wolf piece: wolves is at least 1"
+    known = set(PRINTED_VERBS) | set(verbs)
+    shown: set[str] = set()
+    for face in rules.faces:  # each part a colour or a verb (the die's validator)
+        shown.update(face_actions(face))
+    if "raid" in shown and wolves < 1 and not rules.mr_wolf:
+        return "die: 'raid' needs a wolf piece in play ([setup] wolves)"
+    ctx_base = {"teams": bool(rules.teams), "wolves": wolves, "on": None}
+    used = set(shown)
+    for name, verb in verbs.items():
+        path = f"verbs.{name}"
+        targeted = verb.choose is not None
+        if name in PRINTED_VERBS and PRINTED_VERBS[name] != targeted:
+            return f"{path}.choose: the printed {name} " + (
+                'chooses another player: keep choose = "another player"'
+                if PRINTED_VERBS[name]
+                else "chooses nobody: a verb of your own may (give it another name)"
+            )
+        if verb.race is not None:
+            if not targeted:
+                return f'{path}.race: the race\'s grabber picks a player: choose = "another player"'
+            if verb.effects:
+                return f"{path}: a verb is a race or effects, not both"
+            for then in verb.race.then:
+                if then not in known:
+                    return f"{path}.race.then: '{then}' is no verb ({', '.join(sorted(known))})"
+                if verbs[then].choose if then in verbs else PRINTED_VERBS[then]:
+                    return f"{path}.race.then: '{then}' chooses a player; after the race only a verb that does not"
+                used.add(then)
+            ctx = {**ctx_base, "targeted": True, "what": f"the race of {name}"}
+            problem = _place_problem(parse_place(verb.race.to), f"{path}.race.to", ctx)
+            if problem:
+                return problem
+        elif not verb.effects:
+            return f"{path}: a verb needs effects (or a race): what does it do?"
+        ctx = {**ctx_base, "targeted": targeted, "what": f"the verb {name}"}
+        problem = _conditions_problem(verb.when, path, ctx) or _effects_problem(
+            verb.effects, path, ctx
+        )
+        if problem:
+            return problem
+    for name in verbs:
+        if name not in used:
+            return f"verbs.{name}: no face of the die shows it (name it on a face of die)"
+    for i, trig in enumerate(rules.triggers or ()):
+        path = f"triggers.{i}"
+        ctx = {**ctx_base, "targeted": False, "what": "a trigger", "on": trig.on}
+        problem = _conditions_problem(trig.when, path, ctx) or _effects_problem(
+            trig.effects, path, ctx
+        )
+        if problem:
+            return problem
+    setup = rules.setup
+    if setup is not None:
+        if setup.sheep > rules.max_wool:
+            return (
+                f"setup.sheep: {setup.sheep} pieces on every sheep, but a sheep carries at most "
+                f"max_wool = {rules.max_wool}"
+            )
+        if not rules.player_counts():
+            return (
+                "setup: no number of players fits: "
+                f"{setup.sheep} pieces on every sheep out of {rules.wool}, the teams and the "
+                "first seat need their seats"
+            )
+    end = rules.end
+    if end is not None and not end.middle_empty and end.turns_each is None and rules.target is None:
+        return "end: with middle_empty = false the game needs another end: turns_each or a target"
+    return None

@@ -16,28 +16,35 @@ from sheepfold.games.shave_a_sheep.table import ShaveTable
 
 
 def invariants(state: State) -> list[tuple[str, str]]:
-    """Conservation of the wool, no sheep above its cap, scores = the safe piles."""
+    """Conservation of the wool, no sheep above its cap, scores = the safe piles (with teams:
+    the team's piles together), no wolf piece outside the program's, an empty middle ends the
+    game (where the program's end says so)."""
     assert isinstance(state, ShaveState)
-    rules = state.game.rules
+    prog = state.game.program
+    wool, cap = prog.setup.wool, prog.setup.cap
     bad: list[tuple[str, str]] = []
-    if state.total_wool() != rules.wool:
+    if state.total_wool() != wool:
         bad.append(
             (
                 "conservation",
-                f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} "
-                f"!= {rules.wool}",
+                f"middle {state.middle} + sheep {state.sheep} + piles {state.piles} != {wool}",
             )
         )
     if state.middle < 0 or min(state.sheep) < 0 or min(state.piles) < 0:
         bad.append(("conservation", f"negative wool: {state!r}"))
-    if max(state.sheep) > rules.max_wool:
-        bad.append(("conservation", f"a sheep carries more than {rules.max_wool}: {state.sheep}"))
-    if state.scores() != [float(p) for p in state.piles]:
+    if max(state.sheep) > cap:
+        bad.append(("conservation", f"a sheep carries more than {cap}: {state.sheep}"))
+    teams = state.game.team_of
+    expected = [float(sum(state.piles[s] for s in teams[q])) for q in range(len(state.piles))]
+    if state.scores() != expected:
         bad.append(("scores", f"scores {state.scores()} but the piles are {state.piles}"))
-    if not state.is_terminal() and state.middle == 0:
+    if not state.is_terminal() and state.middle == 0 and prog.end.middle_empty:
         bad.append(("conservation", "the middle is empty but the game goes on (ruling 6)"))
-    if state.wolf is not None and not rules.mr_wolf:
-        bad.append(("conservation", "the wolf stands next to a seat outside My friend Mr. Wolf"))
+    for piece, seat in enumerate(state.wolves):
+        if seat is not None and piece >= prog.setup.wolves:
+            bad.append(
+                ("conservation", f"wolf piece {piece + 1} stands next to a seat, out of play")
+            )
     return bad
 
 
@@ -69,30 +76,34 @@ def max_chance_outcomes(game: Game) -> int:
 
 
 def _turns(game: Game) -> int:
-    """The turn limit; :class:`RulesError` without one (the wolf puts wool back: a game may
-    never end, so it has no longest length)."""
-    turns: int | None = game.rules.max_turns
-    if turns is None:
+    """The turn limit (``max_turns``, or every seat's ``turns_each``); :class:`RulesError`
+    without one (the wolf puts wool back: a game may never end, so it has no longest length)."""
+    assert isinstance(game, ShaveGame)
+    prog = game.program
+    limits = [t for t in (prog.max_turns,) if t is not None]
+    if prog.end.turns_each is not None:
+        limits.append(prog.end.turns_each * game.num_players)
+    if not limits:
         raise RulesError(
             "a Shave a Sheep game without a turn limit (max_turns) may never end (the wolf "
             "puts wool back): it has no longest length"
         )
-    return turns
+    return min(limits)
 
 
 def max_decisions(game: Game) -> int:
-    """A decision per turn up to the turn limit (two in Howling Wolf's race), and one per
-    reroll (the house rule rerolls)."""
+    """A decision per turn up to the turn limit (two in a race for the wolf), and one per
+    reroll."""
     assert isinstance(game, ShaveGame)
-    per_turn = (2 if game.rules.howling_wolf else 1) + game.rules.rerolls
+    per_turn = (2 if any(game.face_races) else 1) + game.program.rerolls
     return _turns(game) * per_turn
 
 
 def max_chance_nodes(game: Game) -> int:
-    """A roll per turn and one per reroll, and a race for the wolf (Howling Wolf: who grabs
-    it) on a face that starts one, once a turn, up to the turn limit."""
+    """A roll per turn and one per reroll, and a race for the wolf (who grabs it) on a face
+    that starts one, once a turn, up to the turn limit."""
     assert isinstance(game, ShaveGame)
-    per_turn = 1 + game.rules.rerolls + any(game.face_races)
+    per_turn = 1 + game.program.rerolls + any(game.face_races)
     return _turns(game) * per_turn
 
 
@@ -119,6 +130,10 @@ CATEGORIES = {
     "target": "end",
     "final_shear": "end",
     "max_turns": "end",
+    "setup": "wool",
+    "verbs": "die",
+    "triggers": "shearing",
+    "end": "end",
 }
 
 SPEC = register_game(

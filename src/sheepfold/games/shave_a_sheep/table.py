@@ -8,7 +8,32 @@ from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, Seat, State, View
-from sheepfold.games.shave_a_sheep.game import GRAB, ROLL, ShaveState
+from sheepfold.games.shave_a_sheep import words
+from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveState
+
+
+def face_words(state: ShaveState, face: int) -> str:
+    """A rolled face and what it offers, in the program's words."""
+    return words.face(state.game.program.faces[face], state.game.program)
+
+
+def decision_words(state: ShaveState, action: int) -> str:
+    """A decision for the table's log: the verb and seat, and what it does in the program's
+    words (``steal seat 1: take one piece from seat 1's safe pile onto your safe pile``)."""
+    g = state.game
+    verb, k = g.by_id[action]
+    name = verb.name if k is None else f"{verb.name} seat {k}"
+    if state.phase == HOWL_TARGET:
+        race = g.face_race_verbs[state.face]
+        assert race is not None and race.race is not None
+        lost = words.amount(race.race.take).removesuffix(",")
+        return f"{name}: seat {k}'s sheep loses {lost}"
+    if verb.name in ("pass", "reroll"):
+        return name
+    what = verb.words or words.effects(
+        verb.effects, None if k is None else f"seat {k}", g.program.setup.wolves
+    )
+    return f"{name}: {what}"
 
 
 class ShaveTable(GenericTable):
@@ -36,9 +61,9 @@ class ShaveTable(GenericTable):
         text = probe.action_to_string(action)
         notes: list[Note] = []
         if who != CHANCE:
-            notes.append((who, text))
+            notes.append((who, decision_words(probe, action)))
         elif text.startswith("roll "):
-            notes.append((probe.turn, f"rolled {text[5:]}"))
+            notes.append((probe.turn, f"rolled {face_words(probe, action)}"))
         probe.apply_unchecked(action)
         return notes
 

@@ -15,6 +15,7 @@ from rich.text import Text
 from sheepfold.core.drivers import BadInput, GenericTerminal, TerminalContext
 from sheepfold.core.protocol import CHANCE, Action, Game, Seat, State, View
 from sheepfold.games.shave_a_sheep import game as sg
+from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ShaveGame, ShaveState
 
 if TYPE_CHECKING:
@@ -26,13 +27,10 @@ def _plural(k: int, word: str) -> str:
 
 
 # -- drawing ------------------------------------------------------------------------------
-def face_text(face: str, actions: Sequence[str], races: bool = False) -> str:
-    """A die face and what it offers. Under Howling Wolf a face that shows gray always starts
-    the race for the wolf (Shave a Sheep ruling 8), after which the roller may grow: it offers
-    no choice."""
-    if races:
-        return f"{face} (the wolf race, then you may grow)"
-    return f"{face} ({' or '.join(actions)})"
+def face_text(game: ShaveGame, i: int) -> str:
+    """A die face and what it offers, in the program's words (:func:`.words.face`): a face
+    that starts the race for the wolf (Shave a Sheep ruling 8) offers no choice."""
+    return words.face(game.program.faces[i], game.program)
 
 
 def wool_bar(wool: int, cap: int) -> str:
@@ -40,12 +38,19 @@ def wool_bar(wool: int, cap: int) -> str:
 
 
 def wolf_text(view: View, names: Sequence[str]) -> str:
-    if view["wolf"] is None:
-        return "the wolf is in the middle"
-    return f"the wolf stands next to {names[view['wolf']]} (seat {view['wolf']})"
+    wolves = view.get("wolves") or [view["wolf"]]
+    out = []
+    for i, w in enumerate(wolves):
+        which = "the wolf" if len(wolves) == 1 else f"the {('first', 'second')[i]} wolf"
+        out.append(
+            f"{which} is in the middle"
+            if w is None
+            else f"{which} stands next to {names[w]} (seat {w})"
+        )
+    return "; ".join(out)
 
 
-def draw(view: View, names: Sequence[str]) -> RenderableType:
+def draw(view: View, names: Sequence[str], game: ShaveGame | None = None) -> RenderableType:
     table = Table(box=None, padding=(0, 1))
     for col in ("", "seat", "player", "wool on the sheep", "safe pile", "wolf"):
         table.add_column(col)
@@ -66,11 +71,16 @@ def draw(view: View, names: Sequence[str]) -> RenderableType:
     ]
     variants = ", ".join(view.get("variants") or []) or "none"
     lines.append(Text(f"die: {', '.join(view['die'])} · variants: {variants}", style="dim"))
+    if view.get("teams"):
+        teams = "; ".join(" and ".join(names[s] for s in t) for t in view["teams"])
+        lines.append(Text(f"teams: {teams} (partners' safe piles count together)"))
     if view["roll"] is not None:
         roller = names[view["turn"]]
-        acts = view["roll_actions"]
-        races = "howling-wolf" in (view.get("variants") or []) and "wolf" in acts
-        lines.append(Text(f"{roller} rolled {face_text(view['roll'], acts, races)}"))
+        if game is not None:
+            rolled = face_text(game, game.faces.index(view["roll"]))
+        else:
+            rolled = f"{view['roll']} ({' or '.join(view['roll_actions'])})"
+        lines.append(Text(f"{roller} rolled {rolled}"))
     return Group(*lines)
 
 
@@ -100,30 +110,29 @@ _VERBS = {
     "p": "pass",
     "yes": "grow",
 }
-_PLAIN = {"grow": sg.GROW, "double": sg.DOUBLE, "shear": sg.SHEAR, "raid": sg.RAID, "pass": sg.PASS}
 
 
 def action_text(state: ShaveState, action: Action, names: Sequence[str]) -> str:
-    """A decision in words, with whom it touches (``swap 1 (swap sheep with bob)``)."""
-    if sg.SWAP0 <= action < sg.WOLF0:
-        k = action - sg.SWAP0
-        return f"swap {k} (swap sheep with {names[k]})" if k < len(names) else f"swap {k}"
-    if sg.WOLF0 <= action < sg.RAID:
-        k = action - sg.WOLF0
-        who = names[k] if k < len(names) else f"seat {k}"
-        if state.phase == sg.HOWL_TARGET:
-            return f"wolf {k} ({who}'s sheep loses a piece)"
-        if state.game.rules.mr_wolf:
-            return f"wolf {k} (send the wolf to {who}, take a piece)"
-        return f"wolf {k} (all wool of {who}'s sheep back to the middle)"
-    if action == sg.RAID:
-        w = state.wolf
-        return f"raid (take up to two pieces of {names[w]}'s sheep)" if w is not None else "raid"
+    """A decision in words, with whom it touches: the verb's name and seat (what a player
+    types) and what it does in the program's words
+    (``wolf 1 (take all the wool from bob's sheep back to the middle)``)."""
+    g = state.game
+    verb, k = g.by_id[action]
+    who = None if k is None else (names[k] if k < len(names) else f"seat {k}")
+    typed = verb.name if k is None else f"{verb.name} {k}"
+    wolves = g.program.setup.wolves
+    if state.phase == sg.HOWL_TARGET:
+        race = g.face_race_verbs[state.face]
+        assert race is not None and race.race is not None
+        lost = words.amount(race.race.take).removesuffix(",")
+        return f"{typed} ({who}'s sheep loses {lost})"
     if action == sg.PASS:
         return "pass (no wool added)" if state.phase == sg.HOWL_GROW else "pass"
-    if action == sg.GROW and state.phase == sg.HOWL_GROW:
-        return "grow (add a piece to the roller's sheep)"
-    return str(sg.action_name(action))
+    if action == sg.REROLL:
+        return "reroll (roll the die again)"
+    if verb.words:
+        return f"{typed} ({verb.words})"
+    return f"{typed} ({words.effects(verb.effects, who, wolves)})"
 
 
 def menu(state: ShaveState, names: Sequence[str]) -> list[tuple[Action, str]]:
@@ -131,33 +140,47 @@ def menu(state: ShaveState, names: Sequence[str]) -> list[tuple[Action, str]]:
 
 
 def parse_move(state: ShaveState, text: str, names: Sequence[str]) -> Action:
-    """A Shave a Sheep move: a menu number, or ``grow``, ``shear``, ``swap 1``, ``wolf ann``..."""
-    words = text.lower().replace("-", " ").split()
+    """A Shave a Sheep move: a menu number, or ``grow``, ``shear``, ``swap 1``, ``wolf ann``,
+    a rule set's own verb (``steal 1``)..."""
+    words_ = text.lower().replace("-", " ").split()
     choices = menu(state, names)
-    if len(words) == 1 and words[0].isdigit():
-        k = int(words[0])
+    if len(words_) == 1 and words_[0].isdigit():
+        k = int(words_[0])
         if 1 <= k <= len(choices):
             return choices[k - 1][0]
         raise BadInput(f"choose a number from 1 to {len(choices)}, or type the action")
-    if not words or words[0] not in _VERBS:
+    g = state.game
+    own = {v.name.replace("-", " "): v.name for v in g.program.verbs}
+    joined = " ".join(words_)
+    name = next((own[o] for o in sorted(own, key=len, reverse=True) if joined.startswith(o)), None)
+    if name is not None:
+        words_ = [name, *joined[len(name.replace("-", " ")) :].split()]
+    if not words_ or (words_[0] not in _VERBS and words_[0] not in g.verbs):
+        typed = ", ".join(v.name for v in g.program.verbs if v.name not in ("reroll",))
         raise BadInput(
-            f"'{text}' is not a move: type a number from the menu, or grow, double, shear, "
-            "swap N, wolf N, raid, pass (help for more)"
+            f"'{text}' is not a move: type a number from the menu, or one of {typed} "
+            "(with a seat where it chooses a player; help for more)"
         )
-    verb = _VERBS[words[0]]
-    rest = [w for w in words[1:] if w not in ("seat", "with", "to", "on")]
-    if verb in _PLAIN:
+    verb = g.verbs[_VERBS.get(words_[0], words_[0])]
+    rest = [w for w in words_[1:] if w not in ("seat", "with", "to", "on")]
+    if state.phase == sg.HOWL_TARGET:  # the race's verb picks the seat
+        race = g.face_race_verbs[state.face]
+        assert race is not None
+        verb = race if verb.name == "wolf" or verb is race else verb
+    if not verb.targeted:
         if rest:
-            raise BadInput(f"'{verb}' takes no seat")
-        return _PLAIN[verb]
-    base = sg.SWAP0 if verb == "swap" else sg.WOLF0
+            raise BadInput(f"'{verb.name}' takes no seat")
+        return verb.base
+    base = verb.base
     if not rest:
         options = [a for a in state.legal_actions() if base <= a < base + sg.MAX_PLAYERS]
         if len(options) == 1:
             return options[0]
         if not options:
             return base  # let the engine say why this verb is not allowed now
-        raise BadInput(f"whose sheep? e.g. '{verb} {options[0] - base}' (a seat number or a name)")
+        raise BadInput(
+            f"whose sheep? e.g. '{verb.name} {options[0] - base}' (a seat number or a name)"
+        )
     target = " ".join(rest)
     if target.isdigit():
         k = int(target)
@@ -194,10 +217,19 @@ class ShaveTerminal(GenericTerminal):
         self.shave = game
         self.race_explained = False
 
+    def house_rules(self) -> list[str]:
+        """What differs from the rulebook, part by part, in the program's words."""
+        rulebook = ShaveGame(self.shave.num_players).program
+        return words.changed(rulebook, self.shave.program)
+
+    def intro(self, rules_name: str) -> list[str]:
+        house = self.house_rules()
+        return [f"House rules: {escape('; '.join(house))}."] if house else []
+
     def draw(
         self, view: View, names: Sequence[str], hide_scores: bool, highlight: Sequence[str]
     ) -> RenderableType:
-        return draw(view, names)
+        return draw(view, names, self.shave)
 
     def settle(self, state: State) -> list[str]:
         while state.current_player() == CHANCE:
@@ -226,11 +258,15 @@ class ShaveTerminal(GenericTerminal):
                 "At this terminal nobody can be faster than the keyboard, so the grabber "
                 f"is drawn by the engine's chance (reaction weights: {weights})."
             )
+        race = self.shave.face_race_verbs[st.face]
+        assert race is not None and race.race is not None
+        lost = words.amount(race.race.take).removesuffix(",")
+        then = " or ".join(race.race.then)
         ctx.say(
             f"[bold]Howling Wolf![/] {escape(ctx.names[st.turn])} rolled "
-            f"{self.shave.faces[st.face]} (the wolf race, then they may grow): "
+            f"{self.shave.faces[st.face]} (the wolf race, then they may {then}): "
             f"{ctx.who(st.grabber)} grabbed the wolf (drawn by chance) and picks another "
-            "player's sheep to lose a piece."
+            f"player's sheep to lose {lost}."
         )
 
     def after_decision(
@@ -254,8 +290,7 @@ class ShaveTerminal(GenericTerminal):
         st = _shave(state)
         if st.phase != sg.CHOOSE:
             return ""
-        g, i = self.shave, st.face
-        return f" rolled {face_text(g.faces[i], g.face_actions[i], g.face_races[i])} and"
+        return f" rolled {face_text(self.shave, st.face)} and"
 
     def prompt(self, state: State, seat: Seat, who: str, names: Sequence[str]) -> str:
         st = _shave(state)
@@ -302,24 +337,35 @@ class ShaveTerminal(GenericTerminal):
 
 
 def end_reason(state: ShaveState, names: Sequence[str]) -> str:
-    """Why a finished Shave a Sheep game ended (the engine notes it: ``ended_by``), and what
-    the final shear paid back under a shear cost (so the middle it leaves need not be empty)."""
-    r = state.game.rules
+    """Why a finished Shave a Sheep game ended (the engine notes it: ``ended_by``), in the
+    words of the program's end, and what the final shear paid back under a shear cost (so the
+    middle it leaves need not be empty)."""
+    prog = state.game.program
+    end = prog.end
+    sheared = ": every sheep was shorn one last time." if end.final_shear else " (no final shear)."
     if state.truncated:
-        return f"The game ended at the turn limit ({r.max_turns} turns): no result."
+        return f"The game ended at the turn limit ({prog.max_turns} turns): no result."
     if state.ended_by == "middle":
-        text = "The game ended because the last piece of wool left the middle"
-        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+        text = "The game ended because the last piece of wool left the middle" + sheared
     elif state.ended_by == "target":
-        reached = [s for s, v in enumerate(state.piles) if v >= (r.target or 0)]
+        scores = state.scores()
+        reached = [s for s, v in enumerate(scores) if v >= (end.target or 0)]
         who = " and ".join(names[s] for s in reached) or "a player"
-        text = f"The game ended because {who}'s safe pile reached the target of {r.target}"
-        text += ": every sheep was shorn one last time." if r.final_shear else " (no final shear)."
+        pile = "team's safe piles" if prog.teams else "safe pile"
+        text = f"The game ended because {who}'s {pile} reached the target of {end.target}"
+        text += sheared
+    elif state.ended_by == "turns":
+        text = f"The game ended because every player has had {end.turns_each} turns" + sheared
     else:
         text = "The game is over."
     if state.final_paid > 0:
         text += (
             f" The final shear paid {_plural(state.final_paid, 'piece')} back to the middle (a "
-            f"shear costs {r.cost}), so the middle shows {state.middle}."
+            f"shear costs {end.final_cost}), so the middle shows {state.middle}."
         )
+    if prog.teams and state.ended_by:
+        teams = "; ".join(
+            f"{' and '.join(names[s] for s in t)}: {int(state.scores()[t[0]])}" for t in prog.teams
+        )
+        text += f" Teams (partners' safe piles together): {teams}."
     return text
