@@ -9,7 +9,9 @@ from typing import Any
 from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
+from sheepfold.games.shave_a_sheep.program import compile_rules
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 from sheepfold.games.shave_a_sheep.table import ShaveTable
@@ -142,5 +144,6 @@ SPEC = register_game(
         categories=CATEGORIES,
         score_label="safe pile",
         terminal=terminal,
+        differences=lambda a, b: words.differences(compile_rules(a), compile_rules(b)),
     )
 )
