@@ -98,8 +98,9 @@ def test_publish_then_versions_with_the_token_and_older_versions_stay(make_serve
         "less wool",
     )
     assert [v["version"] for v in e["versions"]] == [1, 2]
-    assert e["changes"] == ["wool"] and e["differences"] == [
-        "wool (pieces of wool in the middle at setup): 30 → 14"
+    assert e["changes"] == ["wool"] and e["differences"] == [  # the game's words (words.py)
+        "setup: 30 pieces of wool in play, a sheep carries at most five pieces → 14 pieces of "
+        "wool in play, a sheep carries at most five pieces"
     ]
     assert "token" not in json.dumps(e)
     v1 = entry(srv, "short-wool", 1)
@@ -246,7 +247,10 @@ def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, w
         "version": 1,
         "name": "Little wool",
         "author": "ewe",
-        "differences": ["wool (pieces of wool in the middle at setup): 30 → 12"],
+        "differences": [
+            "setup: 30 pieces of wool in play, a sheep carries at most five pieces → 12 pieces "
+            "of wool in play, a sheep carries at most five pieces"
+        ],
         "url": f"/gallery/{GAME}/little-wool",
     }
     assert info["rules"] == {"wool": 12}

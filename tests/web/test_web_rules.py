@@ -186,7 +186,9 @@ def test_edit_check_download_and_play_a_rule_set(browser, live_server, tmp_path,
     page.screenshot(path=str(shots / "rules-editor.png"), full_page=True)
     field("max_wool").locator("input").fill("7")
     field("wool").locator("input").fill("12")
-    field("die").locator("input").fill("white, x2, gray/pink")
+    for i, face in enumerate(["white", "x2", "gray/pink"]):  # a list: a row per face
+        page.click("[data-field='die'] > button[data-act='add']")
+        field(f"die.{i}").locator("input").fill(face)
     expect(field("max_wool").locator(".field-error")).to_be_empty()
     expect(page.locator("#create-btn")).to_be_enabled()
     # the download is a rule-set file that reads back as these very rules
