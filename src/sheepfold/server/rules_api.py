@@ -292,7 +292,7 @@ def check(game: str, data: Any) -> dict[str, Any]:
 
     cls = rules_class(game)
     problems: list[tuple[str, str]] = []
-    rules = None
+    rules: Any = None
     if isinstance(data, dict):
         data = dict(data)
         named = data.pop("game", game)
