@@ -105,6 +105,11 @@ def terminal(game: Game) -> TerminalDriver:
     return ShaveTerminal(game)
 
 
+def differences(a: ShaveRules, b: ShaveRules) -> list[str]:
+    """What changes from rules ``a`` to ``b``, part by part, in the program's words."""
+    return words.differences(compile_rules(a), compile_rules(b))
+
+
 #: each rules option's category, for the gallery's filters (an option not named: "other")
 CATEGORIES = {
     "wool": "wool",
@@ -144,6 +149,6 @@ SPEC = register_game(
         categories=CATEGORIES,
         score_label="safe pile",
         terminal=terminal,
-        differences=lambda a, b: words.differences(compile_rules(a), compile_rules(b)),
+        differences=differences,
     )
 )
