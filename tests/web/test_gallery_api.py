@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from polling import wait_until
+from sheepfold.server.gallery import MAX_PUBLISH
 from sheepfold.server.limits import Rate
 
 GAME = "shave-a-sheep"
@@ -180,7 +181,7 @@ def test_hostile_text_is_stored_verbatim_and_never_put_in_a_page(make_server):
         assert "<script>alert" not in page.text and "onerror" not in page.text
     big = srv.http.post(
         f"/api/gallery/{GAME}",
-        content=json.dumps({"name": "big", "author": "a", "rules": {"x": "y" * 30_000}}),
+        content=json.dumps({"name": "big", "author": "a", "rules": {"x": "y" * MAX_PUBLISH}}),
         headers={"content-type": "application/json"},
     )
     assert big.status_code == 413
