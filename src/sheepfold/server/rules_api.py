@@ -136,7 +136,10 @@ def _control(
         return {"kind": "text", "max_length": schema.get("maxLength")}
     kind = schema.get("type")
     if kind == "array" and "prefixItems" not in schema:
-        item = _control(schema.get("items", {}), defs, key, depth + 1)
+        items = _resolve(schema.get("items", {}), defs)
+        # a list's entries are named by its key; a list inside a list (a team's seats) is not
+        inner = "" if items.get("type") == "array" else key
+        item = _control(items, defs, inner, depth + 1)
         return {
             "kind": "list",
             "item": item,

@@ -19,6 +19,7 @@ SF.rulesEditor = function (box, onChange) {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const copy = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
   const dotted = (path) => path.join(".");
+  const a = (noun) => (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun; // "an effect", "a verb"
   const field = (where) => box.querySelector(`[data-field="${CSS.escape(where)}"]`);
 
   // -- values at a path ------------------------------------------------------------------------
@@ -143,7 +144,7 @@ SF.rulesEditor = function (box, onChange) {
           <span class="rule-row-tools">${button("up", rid, "↑", i === 0 ? " disabled" : "")}${button("down", rid, "↓", i === items.length - 1 ? " disabled" : "")}${button("remove", rid, "✕ remove", ` aria-label="remove this ${SF.esc(ctl.noun)}"`)}</span>
           <div class="field-error" role="alert"></div></li>`;
       }).join("");
-      return `<ol class="rule-list">${rows}</ol>${button("add", id, `+ add a ${ctl.noun}`, full ? " disabled" : "")}${full ? ` <span class="muted">(at most ${ctl.max_items})</span>` : ""}`;
+      return `<ol class="rule-list">${rows}</ol>${button("add", id, `+ add ${a(ctl.noun)}`, full ? " disabled" : "")}${full ? ` <span class="muted">(at most ${ctl.max_items})</span>` : ""}`;
     }
     if (ctl.kind === "map") {
       const keys = v && typeof v === "object" ? Object.keys(v) : [];
@@ -156,7 +157,7 @@ SF.rulesEditor = function (box, onChange) {
           ${valueHTML(ctl.value, here, v[k])}</div>`;
       }).join("");
       return `${entries}<div class="rule-add"><input type="text" class="rule-key" data-key="${id}" maxlength="64" aria-label="the new ${SF.esc(ctl.noun)}'s name" placeholder="a name for the new ${SF.esc(ctl.noun)}">
-        ${button("add", id, `+ add a ${ctl.noun}`)}</div>`;
+        ${button("add", id, `+ add ${a(ctl.noun)}`)}</div>`;
     }
     return leafHTML(ctl, path, v, placeholder);
   }
