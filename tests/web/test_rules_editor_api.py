@@ -250,6 +250,21 @@ def test_each_message_names_the_path_of_its_value(live_server, tmp_path, options
     assert joined == data["detail"] == cli_message(options, tmp_path)
 
 
+def test_a_text_others_are_shown_is_plain_text_in_every_part(live_server):
+    """A verb's own words are shown to every seat at the table: a bidi override or a control
+    character in them is refused by the check, at its field, as a table refuses it."""
+    rules = {**OWN_VERB, "verbs": {"steal": {**STEAL, "words": "take one \u202eeno ekat"}}}
+    r = live_server.http.post(f"/api/rules/{GAME}/check", json=rules).json()
+    assert r["ok"] is False
+    assert [e["where"] for e in r["errors"]] == ["verbs.steal.words"]
+    assert "U+202E" in r["errors"][0]["message"]
+    spec = {"game": GAME, "seats": [{"kind": "bot"}, {"kind": "bot"}], "rules": rules}
+    made = live_server.http.post("/api/tables", json=spec)
+    assert made.status_code == 422 and "rules.verbs.steal.words" in made.json()["detail"]
+    ok = {**OWN_VERB, "verbs": {"steal": {**STEAL, "words": "take one piece, 羊 🐑"}}}
+    assert live_server.http.post(f"/api/rules/{GAME}/check", json=ok).json()["ok"] is True
+
+
 def test_a_rule_file_with_its_aliases_checks_as_rules_check_reads_it(live_server, tmp_path):
     text = 'game = "shave-a-sheep"\n[setup]\nwool = 20\nsheep = 2\n[end]\nturns_each = 30\n'
     r = live_server.http.post(
@@ -271,7 +286,7 @@ def test_a_rule_file_with_its_aliases_checks_as_rules_check_reads_it(live_server
 def test_the_check_has_the_rule_files_caps(live_server, tmp_path):
     assert MAX_BODY == MAX_RULES_BYTES
     # a rule set a rule file may hold (40 KB: more than the old 16 KB) is checked
-    padded = json.dumps({"description": "x" * 40_000, "wool": 20})
+    padded = json.dumps({"description": "forty thousand spaces", "wool": 20}) + " " * 40_000
     r = live_server.http.post(f"/api/rules/{GAME}/check", content=padded)
     assert r.status_code == 200 and r.json()["ok"] is True
     # one past the cap: 413 with the words, before it is read, with or without a length

@@ -309,6 +309,11 @@ def check(game: str, data: Any) -> dict[str, Any]:
     else:
         rules, more = check_rules(game, sent, where="")
         problems += more
+        if rules is not None:  # texts others are shown: what a table refuses, refused here
+            from sheepfold.server.texts import rules_text_problems
+
+            texts = rules_text_problems(rules.model_dump(mode="json", by_alias=True))
+            problems += [(where.removeprefix("rules."), msg) for where, msg in texts]
     if problems:
         fields = {f.alias or k for k, f in cls.model_fields.items()}
         problems = [located(where, msg, fields) for where, msg in problems]
