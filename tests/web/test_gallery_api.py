@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from polling import wait_until
+from sheepfold.server.gallery import MAX_PUBLISH
 from sheepfold.server.limits import Rate
 
 GAME = "shave-a-sheep"
@@ -98,8 +99,9 @@ def test_publish_then_versions_with_the_token_and_older_versions_stay(make_serve
         "less wool",
     )
     assert [v["version"] for v in e["versions"]] == [1, 2]
-    assert e["changes"] == ["wool"] and e["differences"] == [
-        "wool (pieces of wool in the middle at setup): 30 → 14"
+    assert e["changes"] == ["wool"] and e["differences"] == [  # the game's words (words.py)
+        "setup: 30 pieces of wool in play, a sheep carries at most five pieces → 14 pieces of "
+        "wool in play, a sheep carries at most five pieces"
     ]
     assert "token" not in json.dumps(e)
     v1 = entry(srv, "short-wool", 1)
@@ -179,7 +181,7 @@ def test_hostile_text_is_stored_verbatim_and_never_put_in_a_page(make_server):
         assert "<script>alert" not in page.text and "onerror" not in page.text
     big = srv.http.post(
         f"/api/gallery/{GAME}",
-        content=json.dumps({"name": "big", "author": "a", "rules": {"x": "y" * 30_000}}),
+        content=json.dumps({"name": "big", "author": "a", "rules": {"x": "y" * MAX_PUBLISH}}),
         headers={"content-type": "application/json"},
     )
     assert big.status_code == 413
@@ -246,7 +248,10 @@ def test_a_table_plays_a_published_version_and_says_so_everywhere(make_server, w
         "version": 1,
         "name": "Little wool",
         "author": "ewe",
-        "differences": ["wool (pieces of wool in the middle at setup): 30 → 12"],
+        "differences": [
+            "setup: 30 pieces of wool in play, a sheep carries at most five pieces → 12 pieces "
+            "of wool in play, a sheep carries at most five pieces"
+        ],
         "url": f"/gallery/{GAME}/little-wool",
     }
     assert info["rules"] == {"wool": 12}

@@ -95,7 +95,7 @@ def test_a_50_mb_create_is_refused_by_the_live_server_and_others_play_on(make_se
         )
         s.sendall(head.encode() + b'{"game": "dolly-crush", "rules": {"description": "')
         answer = _to_the_end(s).decode()
-    assert answer.startswith("HTTP/1.1 413") and "too large (at most 16 KB here)" in answer
+    assert answer.startswith("HTTP/1.1 413") and "too large (at most 68 KB here)" in answer
     assert "content-security-policy" in answer.lower()  # the guard's answers carry the headers
     with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
         # chunked, no length given: refused once the chunks pass the limit (all of it sent,
@@ -103,7 +103,7 @@ def test_a_50_mb_create_is_refused_by_the_live_server_and_others_play_on(make_se
         chunk = b"%x\r\n%s\r\n" % (12 * 1024, b" " * 12 * 1024)
         s.sendall(
             b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 3 + b"0\r\n\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + chunk * 7 + b"0\r\n\r\n"
         )
         answer = _to_the_end(s)
     assert answer.startswith(b"HTTP/1.1 413") and b"connection: close" in answer.lower()
@@ -111,10 +111,14 @@ def test_a_50_mb_create_is_refused_by_the_live_server_and_others_play_on(make_se
         assert _create(other).status_code == 201
 
 
-def test_the_rules_check_keeps_its_16_kb_message(make_server):
+def test_the_rules_check_keeps_its_message(make_server):
+    from sheepfold.server.rules_api import MAX_BODY, TOO_BIG
+
     srv = make_server()
-    r = srv.http.post("/api/rules/shave-a-sheep/check", content=b"{}" + b" " * 17_000)
-    assert r.status_code == 413 and r.json()["detail"] == "a rule set is at most 16 KB"
+    r = srv.http.post("/api/rules/shave-a-sheep/check", content=b"{}" + b" " * MAX_BODY)
+    assert r.status_code == 413 and r.json()["detail"] == TOO_BIG == (
+        "a rule set is at most 64 KiB, as a rule file is"
+    )
 
 
 # -- texts -----------------------------------------------------------------------------------

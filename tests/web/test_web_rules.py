@@ -59,6 +59,7 @@ def test_every_option_of_the_model_is_listed(live_server, home, game):
             "text",
             "list",
             "map",
+            "object",
             "json",
         )
     names = {r["name"]: r for r in data["rulesets"]}
@@ -133,7 +134,7 @@ def test_check_normalizes_and_writes_the_rule_set_file(live_server):
 def test_check_refuses_a_big_or_deep_body(live_server):
     big = {"description": "x" * MAX_BODY}
     r = live_server.http.post("/api/rules/shave-a-sheep/check", json=big)
-    assert r.status_code == 413 and "at most 16 KB" in r.json()["detail"]
+    assert r.status_code == 413 and "at most 64 KiB, as a rule file is" in r.json()["detail"]
 
     def chunks():  # no Content-Length: the body is counted as it comes
         for _ in range(5):
@@ -141,7 +142,9 @@ def test_check_refuses_a_big_or_deep_body(live_server):
 
     r = live_server.http.post("/api/rules/shave-a-sheep/check", content=chunks())
     assert r.status_code == 413
-    deep = live_server.http.post("/api/rules/shave-a-sheep/check", content="[" * 10_000).json()
+    deep = live_server.http.post("/api/rules/shave-a-sheep/check", content="[" * 10_000)
+    assert deep.status_code == 422
+    deep = deep.json()
     assert deep["ok"] is False and deep["detail"].startswith("nested too deeply")
     r = live_server.http.post("/api/rules/shave-a-sheep/check", content="[1, 2]")
     assert r.json()["ok"] is False
@@ -183,7 +186,9 @@ def test_edit_check_download_and_play_a_rule_set(browser, live_server, tmp_path,
     page.screenshot(path=str(shots / "rules-editor.png"), full_page=True)
     field("max_wool").locator("input").fill("7")
     field("wool").locator("input").fill("12")
-    field("die").locator("input").fill("white, x2, gray/pink")
+    for i, face in enumerate(["white", "x2", "gray/pink"]):  # a list: a row per face
+        page.click("[data-field='die'] > button[data-act='add']")
+        field(f"die.{i}").locator("input").fill(face)
     expect(field("max_wool").locator(".field-error")).to_be_empty()
     expect(page.locator("#create-btn")).to_be_enabled()
     # the download is a rule-set file that reads back as these very rules
@@ -311,7 +316,8 @@ def test_option_kinds_come_from_the_types():
     assert got["types"]["kind"] == "list" and got["types"]["item"]["kind"] == "text"
     assert got["weights"]["kind"] == "list" and got["weights"]["nullable"]
     assert got["points"]["kind"] == "map" and got["points"]["value"]["kind"] == "integer"
-    assert got["pair"]["kind"] == got["inner"]["kind"] == "json"
+    assert got["pair"]["kind"] == "json"  # a fixed-length tuple: one JSON text
+    assert got["inner"]["kind"] == "object"  # a model: a group of its fields
     assert got["cap"] | {"kind": "integer", "min": 1, "nullable": True} == got["cap"]
 
 

@@ -90,6 +90,10 @@ class GameSpec:
     table: TableDriver | None = None
     #: each rules option's category, for the gallery's filters (an option not named: "other")
     categories: Mapping[str, str] = field(default_factory=dict)
+    #: what differs between two rule sets of the game, part by part, in the words its front
+    #: ends use (``(base rules, rules) -> sentences``; the gallery's and the lab's lines). None:
+    #: the generic lines, one per option that differs (:func:`sheepfold.rulesets.rules_differences`)
+    differences: Callable[[Any, Any], list[str]] | None = None
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
     #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True

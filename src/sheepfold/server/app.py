@@ -48,7 +48,7 @@ from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, hous
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
-from sheepfold.server.rules_api import MAX_BODY, add_rules_api
+from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api
 from sheepfold.server.solutions import NotReady
 from sheepfold.server.storage import Storage, StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
@@ -195,8 +195,9 @@ ROUTES = (
         r"/api/rules/[^/]+/check",
         body=MAX_BODY,
         limit="check",
-        too_big=f"a rule set is at most {MAX_BODY // 1024} KB",
+        too_big=TOO_BIG,
     ),
+    Route("POST", r"/api/tables", body=MAX_WITH_RULES),  # a rule set the check accepts fits
     Route("GET", r"/api/rules/[^/]+", limit="read"),
     Route("GET", r"/api/games", limit="read"),
     Route("GET", r"/api/tables", limit="lobby"),

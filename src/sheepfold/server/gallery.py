@@ -129,14 +129,29 @@ def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result["options"].items() if k not in NOT_RULES}
 
 
-def _version_values(game: str, options: dict[str, Any], description: str) -> dict[str, Any]:
+def differences(game: str, base: dict[str, Any], options: dict[str, Any]) -> list[str]:
+    """What ``options`` change from ``base`` (both valid option dicts), a line each: part by
+    part in the game's own words when its spec has them (:attr:`GameSpec.differences
+    <sheepfold.core.registry.GameSpec.differences>`: Shave a Sheep's setup, die, verbs,
+    triggers and end), else, or when those words see no change (an option that is no part of
+    the game's program, such as a turn limit), one line per option that differs."""
+    from sheepfold.core.registry import game_spec
+    from sheepfold.games import parse_rules
     from sheepfold.rulesets import rules_differences
 
+    generic = rules_differences(game, base, options)
+    described = game_spec(game).differences
+    if described is None or not generic:
+        return generic
+    return described(parse_rules(game, base), parse_rules(game, options)) or generic
+
+
+def _version_values(game: str, options: dict[str, Any], description: str) -> dict[str, Any]:
     return {
         "description": description,
         "rules": options,
         "changes": changed_categories(options),
-        "differences": rules_differences(game, {}, options),
+        "differences": differences(game, {}, options),
     }
 
 

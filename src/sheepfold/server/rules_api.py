@@ -4,27 +4,47 @@ of a rule set.
 Everything comes from the game's pydantic rules model: the options are read from its JSON schema,
 a rule set is checked by the model alone (``sheepfold.games.check_rules``: the same messages as
 ``sheepfold rules check``) and written out by ``sheepfold.rulesets.rules_toml``. No solver runs
-here: the check costs one validation of a body of at most :data:`MAX_BODY` bytes.
+here: the check costs one validation of a body within a rule file's caps.
 
-    GET  /api/rules/{game}          the options (kind, bounds, choices, description, rulebook
-                                    value) and every rule set with all its options
+    GET  /api/rules/{game}          the options as a tree of controls (:func:`rule_fields`), the
+                                    rulebook, every rule set with all its options, the caps
     POST /api/rules/{game}/check    a rule set as JSON (an object of options) or as a TOML
                                     rule-set file (Content-Type: application/toml)
+
+The caps are a rule file's (:mod:`sheepfold.core.files`): a body of at most
+:data:`~sheepfold.core.files.MAX_RULES_BYTES` bytes (413 past it, before it is read on), lists
+and tables at most :data:`~sheepfold.core.files.MAX_DEPTH` deep (422), then the model's own caps
+on its parts (verbs, effects, faces...). A text the editor sends is refused exactly when the same
+text as a rule file would be.
+
+The controls are built from the schema alone, so a model's new parts appear in the editor
+without an edit here: an object is a group of fields, a map (names to values) and a list are
+edited entry by entry, each leaf a control of its kind. Labels are words: a field's own title,
+else its key in words (``turns_each``: "Turns each"), never the key itself.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-#: the largest rule set the check reads (a rule-set file with every option is about 3 KB)
-MAX_BODY = 16 * 1024
+from sheepfold.core.files import MAX_DEPTH, MAX_RULES_BYTES
 
-#: JSON schema types that become one form control each
-SIMPLE = {"integer", "number", "boolean", "string"}
+#: the largest rule set the check reads: a rule file's cap
+MAX_BODY = MAX_RULES_BYTES
+#: what a body past it is told (413)
+TOO_BIG = f"a rule set is at most {MAX_BODY // 1024} KiB, as a rule file is"
+#: a request that carries a rule set and a little more (a table's settings, a gallery entry)
+MAX_WITH_RULES = MAX_BODY + 4096
+#: the deepest a schema's controls nest (a model that refers to itself ends in a JSON text)
+MAX_CONTROL_DEPTH = 12
+
+#: words for what each entry of a list or map is, where a key's own words would not say it
+NOUNS = {"die": "face", "when": "condition", "variants": "variant"}
 
 
 def _resolve(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -38,67 +58,161 @@ def _resolve(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
-def _control(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """How to edit one value of this schema: ``kind`` is choice (with ``choices``), integer or
-    number (with ``min``/``max``), boolean, text, list (of one simple ``item`` control, with
-    ``max_items``), map (names to one simple ``value`` control) or json (anything else)."""
-    schema = _resolve(schema, defs)
+def words(key: str) -> str:
+    """A key in words: ``turns_each`` -> ``Turns each``, ``from_`` -> ``From``."""
+    text = re.sub(r"[_\s]+", " ", key).strip()
+    return text[:1].upper() + text[1:].lower() if text else key
+
+
+def label(key: str, schema: dict[str, Any]) -> str:
+    """A field's label: its own title, unless it is only pydantic's from the key (``Turns Each``),
+    then the key in words."""
+    title = schema.get("title")
+    auto = {key.replace("_", " ").title().strip(), key.title().replace("_", " ").strip()}
+    if isinstance(title, str) and title.strip() and title not in auto:
+        return title
+    return words(key)
+
+
+def noun(key: str) -> str:
+    """What one entry of the list or map ``key`` is called: ``verbs`` -> ``verb``."""
+    if key in NOUNS:
+        return NOUNS[key]
+    w = words(key).lower()
+    for end, repl in (("sses", "ss"), ("ses", "s"), ("xes", "x"), ("ies", "y"), ("s", "")):
+        if w.endswith(end) and len(w) > len(end):
+            return w[: -len(end)] + repl
+    return "entry"
+
+
+def _plain(text: Any) -> str:
+    """A description as plain words (a docstring's ``code`` marks left out)."""
+    return " ".join(str(text or "").replace("``", "").split())
+
+
+def _scalar(schema: dict[str, Any]) -> str | None:
+    """The kind of a one-value schema (choice, integer, number, boolean, text), else None."""
     if "enum" in schema or "const" in schema:
-        return {"kind": "choice", "choices": schema.get("enum", [schema.get("const")])}
+        return "choice"
     kind = schema.get("type")
-    if kind in ("integer", "number"):
+    if kind in ("integer", "number", "boolean"):
+        return str(kind)
+    return "text" if kind == "string" else None
+
+
+def _control(
+    schema: dict[str, Any], defs: dict[str, Any], key: str = "", depth: int = 0
+) -> dict[str, Any]:
+    """How to edit one value of this schema. ``kind`` is one of
+
+    - choice (``choices``), integer or number (``min``/``max``), boolean, text (``max_length``;
+      ``numbers``: digits are read as a number, ``suggestions``: words it may be);
+    - list (``item``: a control, ``min_items``/``max_items``, ``noun``: what an entry is); a
+      list of choices is a set of boxes to tick;
+    - map (names to a ``value`` control, ``noun``);
+    - object (``fields``: each a field of :func:`_field`; ``about``: what the object is);
+    - json (a JSON text: anything else).
+    """
+    schema = _resolve(schema, defs)
+    if depth > MAX_CONTROL_DEPTH:
+        return {"kind": "json"}
+    options = [_resolve(o, defs) for o in schema.get("anyOf", [])]
+    if options:  # several kinds of one value: a text that reads numbers, with the words offered
+        kinds = [_scalar(o) for o in options]
+        if all(k in ("choice", "integer", "text") for k in kinds) and "integer" in kinds:
+            offered = [c for o in options for c in o.get("enum", [o.get("const")]) if c is not None]
+            return {"kind": "text", "numbers": True, "suggestions": offered, "max_length": None}
+        return {"kind": "json"}
+    scalar = _scalar(schema)
+    if scalar == "choice":
+        return {"kind": "choice", "choices": schema.get("enum", [schema.get("const")])}
+    if scalar in ("integer", "number"):
         low = schema.get("minimum", schema.get("exclusiveMinimum"))
         high = schema.get("maximum", schema.get("exclusiveMaximum"))
-        return {"kind": kind, "min": low, "max": high}
-    if kind == "boolean":
+        return {"kind": scalar, "min": low, "max": high}
+    if scalar == "boolean":
         return {"kind": "boolean"}
-    if kind == "string":
+    if scalar == "text":
         return {"kind": "text", "max_length": schema.get("maxLength")}
+    kind = schema.get("type")
     if kind == "array" and "prefixItems" not in schema:
-        item = _control(schema.get("items", {}), defs)
-        if item["kind"] in ("choice", "integer", "number", "text"):
-            return {"kind": "list", "item": item, "max_items": schema.get("maxItems")}
+        items = _resolve(schema.get("items", {}), defs)
+        # a list's entries are named by its key; a list inside a list (a team's seats) is not
+        inner = "" if items.get("type") == "array" else key
+        item = _control(items, defs, inner, depth + 1)
+        return {
+            "kind": "list",
+            "item": item,
+            "min_items": schema.get("minItems"),
+            "max_items": schema.get("maxItems"),
+            "noun": noun(key),
+        }
+    if kind == "object" and isinstance(schema.get("properties"), dict):
+        required = set(schema.get("required", ()))
+        return {
+            "kind": "object",
+            "about": _plain(schema.get("description")),
+            "fields": [
+                _field(name, prop, defs, name in required, depth + 1)
+                for name, prop in schema["properties"].items()
+            ],
+        }
     if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
-        value = _control(schema["additionalProperties"], defs)
-        if value["kind"] != "json" and value["kind"] != "map":
-            return {"kind": "map", "value": value}
+        value = _control(schema["additionalProperties"], defs, key, depth + 1)
+        return {"kind": "map", "value": value, "noun": noun(key)}
     return {"kind": "json"}
 
 
-def _field(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """A control for an option; ``nullable`` when it may be left unset (null)."""
+def _field(
+    key: str, prop: dict[str, Any], defs: dict[str, Any], required: bool = False, depth: int = 0
+) -> dict[str, Any]:
+    """A field of an object: its key (``name``), ``label``, ``description``, ``default`` (when
+    the schema gives one), ``required``, ``nullable`` (it may be left unset: null) and the
+    control that edits it."""
     prop = _resolve(prop, defs)
-    nullable = False
     options = [_resolve(o, defs) for o in prop.get("anyOf", [])]
-    if options:
-        kept = [o for o in options if o.get("type") != "null"]
-        nullable = len(kept) < len(options)
-        schema = kept[0] if len(kept) == 1 else {}
+    kept = [o for o in options if o.get("type") != "null"]
+    nullable = len(kept) < len(options)
+    if options and len(kept) == 1:
+        schema = {**kept[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+    elif options:
+        schema = {**prop, "anyOf": kept}
     else:
         schema = prop
-    return {**_control(schema, defs), "nullable": nullable}
+    out: dict[str, Any] = {
+        "name": key,
+        "label": label(key, prop),
+        "description": _plain(prop.get("description")),
+        "required": required,
+        **_control(schema, defs, key, depth),
+        "nullable": nullable,
+    }
+    if "default" in prop:
+        out["default"] = prop["default"]
+    return out
 
 
 def rule_fields(cls: Any) -> list[dict[str, Any]]:
-    """Every option of a rules model, in the model's order: name, description, rulebook value
-    and the control that edits it (see :func:`_control`)."""
+    """Every option of a rules model, in the model's order: its key (``name``), ``label``,
+    description, rulebook value and the control that edits it (see :func:`_control`: an option
+    that is a part of a rule language is an object, map or list of controls, all the way down)."""
     try:
-        schema = cls.model_json_schema()
+        schema = cls.model_json_schema(by_alias=True)
     except Exception:  # a type JSON schema cannot describe: every option a JSON text
         schema = {}
     props, defs = schema.get("properties", {}), schema.get("$defs", {})
     rulebook = cls().model_dump(mode="json")
     out = []
     for name, field in cls.model_fields.items():
-        control = _field(props[name], defs) if name in props else {"kind": "json"}
-        out.append(
-            {
-                "name": name,
-                "description": field.description or "",
-                "rulebook": rulebook[name],
-                **control,
-            }
-        )
+        key = field.alias or name
+        if key in props:
+            control = _field(key, props[key], defs)
+        else:
+            control = {"name": key, "label": words(key), "kind": "json", "nullable": True}
+        control["description"] = field.description or ""
+        control.pop("required", None)
+        control.pop("default", None)
+        out.append({**control, "name": name, "rulebook": rulebook[name]})
     return out
 
 
@@ -119,6 +233,7 @@ def game_rules(game: str) -> dict[str, Any]:
         "fields": rule_fields(cls),
         "rulebook": rulebook.model_dump(mode="json"),
         "unset": _unset(rulebook),
+        "limits": {"max_bytes": MAX_BODY, "max_depth": MAX_DEPTH, "too_big": TOO_BIG},
         "rulesets": [
             {
                 "name": r.name,
@@ -137,31 +252,71 @@ def _read(body: bytes, toml: bool) -> tuple[Any, str | None]:
     from sheepfold.core.files import FileRefused, parse_document
 
     try:
-        data = parse_document(body, "toml" if toml else "json", "the rule set", max_bytes=MAX_BODY)
+        data = parse_document(
+            body,
+            "toml" if toml else "json",
+            "the rule set",
+            max_bytes=MAX_BODY,
+            max_depth=MAX_DEPTH,
+        )
     except FileRefused as e:
         return None, e.problem
     # TOML dates and times become text: what is checked and sent back is plain JSON
     return (json.loads(json.dumps(data, default=str)) if toml else data), None
 
 
+#: a model's message about a part it names first: ``verbs.steal.effects.0.from: ...``
+_NAMED = re.compile(r"([A-Za-z_][\w-]*(?:\.[\w-]+)*): (.+)", re.S)
+
+
+def located(where: str, message: str, fields: Any) -> tuple[str, str]:
+    """A problem as (the path of the value it is about, what is wrong): a model validator's
+    message of the whole rule set that starts with a path to one of its ``fields``
+    (``verbs.steal: no face of the die shows it``) is about that path. The two joined as
+    ``where: message`` are the message as the model gave it."""
+    if not where:
+        m = _NAMED.fullmatch(message)
+        if m and m.group(1).split(".")[0] in fields:
+            return m.group(1), m.group(2)
+    return where, message
+
+
 def check(game: str, data: Any) -> dict[str, Any]:
-    """A rule set checked by the game's model: ``ok`` with the rules (every option), the options
-    that differ from the rulebook and the rule-set file (TOML); or the problems, each with the
-    option it names (``field``; empty for the whole rule set) and the model's message, and the
-    one-line ``detail`` that ``sheepfold rules check`` prints."""
+    """A rule set checked by the game's model, as a rule file is (a rule language's aliases
+    expanded): ``ok`` with the rules (every option), the options that differ from the rulebook
+    and the rule-set file (TOML); or the problems, each with the option it names (``field``;
+    empty for the whole rule set), the path of the value it is about (``where``: pydantic's
+    location, ``verbs.steal.effects.0.from``) and the model's message, and the one-line
+    ``detail`` that ``sheepfold rules check`` prints."""
     from sheepfold.core.errors import join_problems
-    from sheepfold.games import check_rules
+    from sheepfold.core.protocol import RulesError
+    from sheepfold.games import check_rules, rules_class
     from sheepfold.rulesets import rules_toml
 
+    cls = rules_class(game)
     problems: list[tuple[str, str]] = []
+    rules: Any = None
     if isinstance(data, dict):
         data = dict(data)
         named = data.pop("game", game)
         if named != game:
             problems.append(("game", f"these rules are for {named}, not {game}"))
-    rules, more = check_rules(game, data, where="")
-    problems += more
+    expand = getattr(cls, "expand_aliases", None)
+    try:
+        sent = expand(data) if expand is not None and isinstance(data, dict) else data
+    except RulesError as e:
+        problems.append(("", str(e)))
+    else:
+        rules, more = check_rules(game, sent, where="")
+        problems += more
+        if rules is not None:  # texts others are shown: what a table refuses, refused here
+            from sheepfold.server.texts import rules_text_problems
+
+            texts = rules_text_problems(rules.model_dump(mode="json", by_alias=True))
+            problems += [(where.removeprefix("rules."), msg) for where, msg in texts]
     if problems:
+        fields = {f.alias or k for k, f in cls.model_fields.items()}
+        problems = [located(where, msg, fields) for where, msg in problems]
         return {
             "ok": False,
             "input": data if isinstance(data, dict) else None,
@@ -183,14 +338,13 @@ def check(game: str, data: Any) -> dict[str, Any]:
 async def _body(request: Request, limit: int = MAX_BODY) -> bytes:
     """The request's body, refused (413) past ``limit`` bytes without reading on."""
     length = request.headers.get("content-length", "")
-    too_big = f"a rule set is at most {MAX_BODY // 1024} KB"
     if length.isdigit() and int(length) > limit:
-        raise HTTPException(413, too_big)
+        raise HTTPException(413, TOO_BIG)
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise HTTPException(413, too_big)
+            raise HTTPException(413, TOO_BIG)
     return body
 
 
@@ -211,8 +365,9 @@ def add_rules_api(app: FastAPI) -> None:
         known(game)
         toml = "toml" in request.headers.get("content-type", "")
         data, bad = _read(await _body(request), toml)
-        if bad is not None:
+        if bad is not None:  # no rule set to check: too deep, not JSON/TOML, not UTF-8
             problem = {"field": "", "where": "", "message": bad}
-            return JSONResponse({"ok": False, "input": None, "errors": [problem], "detail": bad})
+            body = {"ok": False, "input": None, "errors": [problem], "detail": bad}
+            return JSONResponse(body, status_code=422)
         # plain JSON in and out: no encoder walking a deeply nested input in Python
         return JSONResponse(check(game, data))

@@ -70,7 +70,8 @@ MAX_RULES_DESCRIPTION = 500
 
 def rules_text_problems(rules: dict[str, object]) -> list[tuple[str, str]]:
     """The problems of a rule set's ``name`` and ``description`` (shown in the lobby and at
-    the table): their length and their characters, as (where, what)."""
+    the table): their length and their characters; and the characters of every other text in
+    it (a verb's words, a condition), as (where, what)."""
     out: list[tuple[str, str]] = []
     for key, cap, newlines in (
         ("name", MAX_RULES_NAME, False),
@@ -85,4 +86,18 @@ def rules_text_problems(rules: dict[str, object]) -> list[tuple[str, str]]:
         why = char_problem(value, newlines)
         if why:
             out.append((f"rules.{key}", why))
+    # every text inside a rule language's parts (a verb's own words are shown at the table)
+    stack: list[tuple[str, object]] = [
+        (k, v) for k, v in rules.items() if k not in ("name", "description")
+    ]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            why = char_problem(value)
+            if why:
+                out.append((f"rules.{where}", why))
+        elif isinstance(value, dict):
+            stack.extend((f"{where}.{k}", v) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((f"{where}.{i}", v) for i, v in enumerate(value))
     return out

@@ -9,7 +9,9 @@ from typing import Any
 from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
+from sheepfold.games.shave_a_sheep.program import compile_rules
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 from sheepfold.games.shave_a_sheep.table import ShaveTable
@@ -114,6 +116,11 @@ def terminal(game: Game) -> TerminalDriver:
     return ShaveTerminal(game)
 
 
+def differences(a: ShaveRules, b: ShaveRules) -> list[str]:
+    """What changes from rules ``a`` to ``b``, part by part, in the program's words."""
+    return words.differences(compile_rules(a), compile_rules(b))
+
+
 #: each rules option's category, for the gallery's filters (an option not named: "other")
 CATEGORIES = {
     "wool": "wool",
@@ -157,5 +164,6 @@ SPEC = register_game(
         categories=CATEGORIES,
         score_label="safe pile",
         terminal=terminal,
+        differences=differences,
     )
 )
