@@ -537,3 +537,15 @@ def test_bonus_points_show_in_the_view_and_come_back_from_it() -> None:
     view = s.observe(0)
     assert view["bonus_points"] == [4, 0]
     assert game.determinize(view, seed=1).scores() == s.scores()
+
+
+def test_the_gallery_describes_a_dolly_rule_set_part_by_part_in_words() -> None:
+    from sheepfold.server.gallery import differences
+
+    lines = differences(
+        "dolly-crush", {}, {"refill": "gravity", "adjacent": ["orthogonal", "diagonal"]}
+    )
+    assert len(lines) == 2
+    assert any("fall down its column" in line for line in lines)
+    assert any("diagonally adjacent" in line for line in lines)
+    assert not any("_" in line for line in lines)

@@ -191,6 +191,15 @@ CATEGORIES = {
     "bonuses": "scoring",
 }
 
+
+def differences(a: DollyRules, b: DollyRules) -> list[str]:
+    """What changes from rules ``a`` to ``b``, part by part, in the rules' words (the gallery's
+    lines): "the flock: ... (was: ...)"."""
+    from sheepfold.games.dolly_crush import words
+
+    return [f"{now} (was: {was})" for was, now in words.differences(b, a).values()]
+
+
 SPEC = register_game(
     GameSpec(
         name="dolly-crush",
@@ -213,6 +222,7 @@ SPEC = register_game(
         breeds={b: BREED_TITLES[b] for b in BREEDS},
         hidden_scores=True,
         table=DollyTable(),
+        differences=differences,
         categories=CATEGORIES,
         score_label="points",
         terminal=terminal,
