@@ -111,7 +111,11 @@ class LabQueue:
 
     def order(self) -> list[int]:
         """The waiting jobs (no worker holds them yet), the next first."""
-        return [j.id for j in fair_order(self.store.queue()) if j.id not in self.busy]
+        return [
+            j.id
+            for j in fair_order(self.store.queue())
+            if j.id not in self.busy and j.status == "queued"  # running: a worker holds it
+        ]
 
     def waiting(self) -> int:
         """Jobs in the queue that no worker holds yet."""
@@ -181,12 +185,33 @@ class LabQueue:
             "exact_limit": st.lab_exact_limit,
         }
 
+    def _claim(self, vid: int) -> bool:
+        """Take the queued card ``vid`` (running, one more start counted): True if it was still
+        queued. One statement: under the database's row lock, a second server's claim of the
+        same card finds it running and changes nothing (many servers on one PostgreSQL)."""
+        from sqlalchemy import update
+
+        from sheepfold.server.storage import versions_t as v
+
+        with self.store.storage.transaction() as c:
+            claim = (
+                update(v)
+                .where(v.c.id == vid, v.c.lab_status == "queued")
+                .values(
+                    lab_status="running",
+                    lab_progress=0.0,
+                    lab_message=None,
+                    lab_attempts=v.c.lab_attempts + 1,
+                )
+            )
+            return bool(c.execute(claim).rowcount == 1)
+
     async def _run(self, vid: int) -> None:
         spec = self._spec(vid)
         if spec is None:
             return
-        self.store.set_lab(vid, status="running", progress=0.0, message=None)
-        self.store.started(vid)
+        if not self._claim(vid):  # another server's worker took it first
+            return
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")]),
