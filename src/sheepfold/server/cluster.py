@@ -529,21 +529,25 @@ class ClusterManager(TableManager):
             del self._published[table_id]
         return super().archive_finished()
 
-    # -- who may relay ------------------------------------------------------------------------
     def trusted(self, scope: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """The request without the cluster's headers, and whether it was relayed by a process
-        of this cluster (then its client is the address the relaying process saw)."""
-        headers = scope.get("headers") or []
-        secret = next((v for k, v in headers if k == RELAY), None)
-        client = next((v for k, v in headers if k == CLIENT), None)
-        if secret is None and client is None:
-            return scope, False
-        scope = {**scope, "headers": [(k, v) for k, v in headers if k not in (RELAY, CLIENT)]}
-        if secret is None or not secrets.compare_digest(secret, self.secret.encode()):
-            return scope, False
-        if client:
-            scope["client"] = (client.decode("latin-1")[:64], 0)
-        return scope, True
+        return trusted(scope, self.secret)
+
+
+def trusted(scope: dict[str, Any], secret: str) -> tuple[dict[str, Any], bool]:
+    """The request without the cluster's headers, and whether a process of the cluster relayed
+    it (its ``secret`` is right: then its client is the address the relaying process saw). A
+    stranger's such headers are dropped and change nothing."""
+    headers = scope.get("headers") or []
+    given = next((v for k, v in headers if k == RELAY), None)
+    client = next((v for k, v in headers if k == CLIENT), None)
+    if given is None and client is None:
+        return scope, False
+    scope = {**scope, "headers": [(k, v) for k, v in headers if k not in (RELAY, CLIENT)]}
+    if given is None or not secrets.compare_digest(given, secret.encode()):
+        return scope, False
+    if client:
+        scope["client"] = (client.decode("latin-1")[:64], 0)
+    return scope, True
 
 
 class Relay:
