@@ -71,7 +71,7 @@ def serve_command(
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
 
-    Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was.
+    Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was. On PostgreSQL any number of servers may serve one database together (sheepfold cluster starts some behind haproxy).
     """
     try:
         import uvicorn

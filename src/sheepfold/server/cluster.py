@@ -37,6 +37,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -247,6 +248,37 @@ class ClusterStorage(Storage):
         log.error("cluster: the database session was lost: its %d table(s) go", len(owned))
         self.on_lost(owned)
         self.reconnect()
+
+    @property
+    def shared(self) -> ClusterStorage:
+        """What the lab's cards are held with (server/gallery_lab.py): this storage."""
+        return self
+
+    def hold(self, name: str) -> bool:
+        """Hold the lock ``name`` (not a table's) on the session: True, unless another holds it."""
+        key = table_key(name) ^ 1  # never a table's key
+        return bool(
+            self._on_session(
+                lambda c: c.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar()
+            )
+        )
+
+    def free(self, name: str) -> None:
+        key = table_key(name) ^ 1
+        self._on_session(lambda c: c.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key}))
+
+    def held(self, name: str) -> bool:
+        """Some live server holds the lock ``name``."""
+        hi, lo = key_parts(table_key(name) ^ 1)
+        with self.engine.connect() as c:
+            found = c.execute(
+                text(
+                    "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                    " AND classid::bigint = :hi AND objid::bigint = :lo AND objsubid = 1"
+                ),
+                {"hi": hi, "lo": lo},
+            ).first()
+        return found is not None
 
     # -- writes: only for held tables, on the session -----------------------------------------
     @contextlib.contextmanager
@@ -524,6 +556,20 @@ class ClusterManager(TableManager):
             self._lobby_built, self._lobby_dirty = now, False
         return self._lobby
 
+    def summaries(self) -> list[Any]:
+        """Every table that plays a gallery rule set, whichever process holds it (this one's
+        from memory, the others' from the database): what the gallery counts."""
+        q = select(tables_t.c.id, tables_t.c.game, tables_t.c.config, tables_t.c.finished)
+        q = q.where(text("(sf_tables.config -> 'gallery') IS NOT NULL"))
+        with self.storage.engine.connect() as c:
+            rows = [
+                r for r in c.execute(q) if r.id not in self.tables and isinstance(r.config, dict)
+            ]
+        stored = [
+            Stored(r.id, r.game, {"gallery": r.config.get("gallery")}, r.finished) for r in rows
+        ]
+        return [*self.tables.values(), *stored]
+
     def archive_finished(self) -> int:
         for table_id in [t for t in self._published if t not in self.tables]:
             del self._published[table_id]
@@ -548,6 +594,19 @@ def trusted(scope: dict[str, Any], secret: str) -> tuple[dict[str, Any], bool]:
     if client:
         scope["client"] = (client.decode("latin-1")[:64], 0)
     return scope, True
+
+
+@dataclass
+class Stored:
+    """A table another process holds, or none, as the gallery counts it."""
+
+    id: str
+    name: str
+    config: dict[str, Any]
+    done: bool
+
+    def finished(self) -> bool:
+        return self.done
 
 
 class Relay:
