@@ -47,6 +47,9 @@ async def phase(c: LocalCluster, tables: int, seconds: float, rate: float = 0.0)
         t0 = time.perf_counter()
         while connected[0] < tables and time.perf_counter() - t0 < 120:
             await asyncio.sleep(0.05)
+            for t in tasks:
+                if t.done() and t.exception():
+                    raise t.exception()  # type: ignore[misc]
         ready.set()
         await asyncio.sleep(0.5)
         gc.collect()

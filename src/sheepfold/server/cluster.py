@@ -10,8 +10,8 @@ stored actions' primary key, table and index, backs this up: no index is ever wr
 
 Any process serves a client for any table: for a table another process owns, the :class:`Relay`
 middleware passes the client's HTTP requests and WebSocket to the owner (its address is in
-``sf_processes``), which sees the client's address (a header signed by the cluster's secret,
-kept in the database). A table that nobody holds (its owner died or stopped) is taken over from
+``sf_processes``), which sees the client's address (a header trusted only beside the cluster's
+secret, kept in the database). A table that nobody holds (its owner died or stopped) is taken over from
 the database (everything committed: a move is acknowledged only after it is committed) by the
 first process one of its clients reaches, or by the sweep (every ``Settings.cluster_sweep``
 seconds each live process takes its share of such tables), and its bots play on there.
@@ -394,6 +394,14 @@ class ClusterManager(TableManager):
         """Other processes reach this one at ``url`` (``sheepfold serve`` tells, once it
         listens); the rows of processes that are gone are removed."""
         self.url = url
+        self._register()
+
+    def _register(self) -> None:
+        """This process's row in ``sf_processes`` (written again by the sweep now and then:
+        a row removed while the session was being opened again comes back)."""
+        if self.url is None:
+            return
+        url = self.url
         with self.storage.engine.begin() as c:
             row = {"url": url, "pid": os.getpid(), "host": socket.gethostname()[:255]}
             c.execute(
@@ -416,9 +424,13 @@ class ClusterManager(TableManager):
         await super().close()
 
     async def _sweeper(self) -> None:
+        turns = 0
         while True:
             await asyncio.sleep(self.settings.cluster_sweep)
+            turns += 1
             try:
+                if turns % 10 == 0:
+                    self._register()
                 self.sweep()
                 if self.clock() - self._published_at >= self.settings.lobby_refresh:
                     self.publish()
