@@ -4,8 +4,9 @@ this machine (a demo of many processes, and what the cluster tests start).
 PostgreSQL is a temporary one (a folder under the system's temp folder, reached through a Unix
 socket there; run as the ``postgres`` user when started as root) unless ``--db`` names one. The
 servers listen on free loopback ports; haproxy (Debian's 2.6) listens on ``--port`` and sends
-HTTP requests and WebSockets round-robin to them, checks ``/healthz`` twice a second and drops a
-server that fails twice (its sessions are cut, a new request goes to another: ``redispatch``).
+HTTP requests and WebSockets round-robin to them, checks ``/healthz`` every second (every 0.3 s
+once one failed) and drops a server that fails twice (a request is retried on another server
+when its connection is refused: ``redispatch``).
 The configuration it writes is :func:`haproxy_config` (docs/web.md, "Many processes").
 """
 
@@ -67,7 +68,9 @@ def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> st
             "    balance roundrobin",
             "    option httpchk GET /healthz",
             "    http-check expect status 200",
-            "    default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions",
+            # a dead server refuses the check at once; a busy one may take a while to answer
+            "    timeout check 5s",
+            "    default-server inter 1s fastinter 300ms downinter 500ms fall 2 rise 1",
             *lines,
             "",
         ]
