@@ -102,6 +102,7 @@ def failover(c: LocalCluster) -> float:
                         v = m["view"]
                         if v["finished"]:
                             return
+                        time.sleep(0.05)  # a player's moment: the game lasts past the kill
                         if v["phase"] == "roll" and v["turn"] == j["seat"]:
                             ws.send(json.dumps({"type": "roll"}))
                         elif v["to_move"] == j["seat"] and v["legal_actions"]:

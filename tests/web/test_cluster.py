@@ -289,7 +289,9 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
         )
         playing = [p for p in players if not p.finished()]
         assert playing, "every game ended before the kill"
-        pid = owners(c.db)[playing[0].table]
+        pid = wait_until(
+            lambda t=playing[0].table: owners(c.db).get(t), what="the table to have an owner"
+        )
         victim = server_of(c, pid)
         hit = [p for p in players if owners(c.db).get(p.table) == pid and not p.finished()]
         before = {id(p): p.seq() for p in hit}
