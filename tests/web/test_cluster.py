@@ -28,6 +28,7 @@ from sheepfold.server.storage import SCHEMA_KEY, Storage, normalise_url
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 OPTIONS = ["--bot-delay", "0.15", "--dev-seeds", "--race-timeout", "0.5"]
+PACE = 0.03  # seconds a player takes before each move
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,13 @@ class Watcher:
         self.engine.dispose()
         assert self.samples > 3
         assert not self.problems, self.problems[:5]
+
+
+@pytest.fixture
+def watcher(cluster: LocalCluster) -> Iterator[Watcher]:
+    w = Watcher(cluster.db)
+    yield w
+    w.close()
 
 
 def owners(db: str) -> dict[str, int]:
@@ -158,6 +166,7 @@ class Player(threading.Thread):
                 continue
             move = intent(last["view"], self.seat, self.rng)
             if move is not None:
+                self.halt.wait(PACE)  # a player's moment: the games last past the kills
                 ws.send(json.dumps(move))
 
 
@@ -194,10 +203,11 @@ def server_of(c: LocalCluster, pid: int) -> int:
     return next(s.index for s in c.servers if s.alive() and s.pid == pid)
 
 
-def test_a_table_made_on_one_process_is_joined_played_and_watched_through_the_others(cluster):
+def test_a_table_made_on_one_process_is_joined_played_and_watched_through_the_others(
+    cluster, watcher
+):
     c = cluster
     s0, s1, s2 = (f"http://127.0.0.1:{s.port}" for s in c.servers)
-    watcher = Watcher(c.db)
     t = create(s0, {"game": "shave-a-sheep", "seats": [{}, {}], "seed": 7})
     assert owners(c.db)[t["id"]] == c.servers[0].pid  # its creator holds it
     a, b = join(s1, t["id"], "ann"), join(s2, t["id"], "bob")
@@ -229,7 +239,6 @@ def test_a_table_made_on_one_process_is_joined_played_and_watched_through_the_ot
     replay = httpx.get(f"{s2}/api/tables/{t['id']}/replay", timeout=10)
     assert replay.status_code == 200 and replay.json()["frames"]
     assert httpx.get(f"{s1}/api/tables/nosuchtable", timeout=10).status_code == 404
-    watcher.close()
 
 
 def _tables(c: LocalCluster, seed: int) -> tuple[list[Player], list[str]]:
@@ -276,9 +285,8 @@ def _back_in_play(players: list[Player], since: float) -> float:
     return max(playing(p) or 0.0 for p in players)
 
 
-def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster):
+def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster, watcher):
     c = cluster
-    watcher = Watcher(c.db)
     players, bots_only = _tables(c, 1000)
     recoveries = []
     for _ in range(2):  # the owner of a table still playing is killed, twice
@@ -287,13 +295,12 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
             what="every table to get going",
             timeout=60,
         )
-        playing = [p for p in players if not p.finished()]
+        held = owners(c.db)
+        playing = [p for p in players if not p.finished() and p.table in held]
         assert playing, "every game ended before the kill"
-        pid = wait_until(
-            lambda t=playing[0].table: owners(c.db).get(t), what="the table to have an owner"
-        )
+        pid = held[playing[0].table]
         victim = server_of(c, pid)
-        hit = [p for p in players if owners(c.db).get(p.table) == pid and not p.finished()]
+        hit = [p for p in playing if held[p.table] == pid]
         before = {id(p): p.seq() for p in hit}
         killed_at = time.monotonic()
         os.kill(pid, signal.SIGKILL)
@@ -316,12 +323,10 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
     assert bots_only and all(any(p.table == t and p.finished() for p in players) for t in bots_only)
     assert any(p.connects > 1 for p in players)  # some clients had to reconnect, and did
     print(f"kill -9 to every client playing again: {', '.join(f'{r:.2f}' for r in recoveries)} s")
-    watcher.close()
 
 
-def test_a_rolling_restart_of_every_process_while_games_run(cluster):
+def test_a_rolling_restart_of_every_process_while_games_run(cluster, watcher):
     c = cluster
-    watcher = Watcher(c.db)
     players, _ = _tables(c, 2000)
     for s in c.servers:  # one by one: stopped (SIGTERM), then started again on its port
         wait_until(
@@ -341,4 +346,3 @@ def test_a_rolling_restart_of_every_process_while_games_run(cluster):
     for p in players:
         p.halt.set()
     check_against_the_database(c.db, players)
-    watcher.close()
