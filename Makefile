@@ -5,10 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play play-terminal test test-fast test-random lint format bench dist setup system clean help
+.PHONY: play cluster play-terminal test test-fast test-random lint format bench dist setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
+	@echo "make cluster - several servers on one PostgreSQL behind haproxy (SERVERS=3, PORT=8000, DB=postgresql://...)"
 	@echo "make play-terminal - play in the terminal instead"
 	@echo "make test   - run the whole test suite (derandomized: the same examples every run)"
 	@echo "make test-fast - the edit loop: no browser, no PostgreSQL, no slow statistics"
@@ -36,6 +37,10 @@ system: $(SYSTAMP)
 # The web app (SQLite file sheepfold.db by default; DB=postgresql://... to use PostgreSQL).
 play: $(STAMP)
 	$(VENV)/bin/sheepfold serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000) --db $(or $(DB),sheepfold.db)
+
+# Many servers on one PostgreSQL (a temporary one unless DB=postgresql://...) behind haproxy.
+cluster: $(STAMP) $(SYSTAMP)
+	$(VENV)/bin/sheepfold cluster --servers $(or $(SERVERS),3) --port $(or $(PORT),8000) $(if $(DB),--db $(DB))
 
 play-terminal: $(STAMP)
 	$(VENV)/bin/sheepfold play

@@ -1,5 +1,6 @@
-"""One ``sheepfold serve`` per database: a second one is refused at start with one clear line
-and exit status 2, and the lock dies with the process that held it, kill -9 included."""
+"""One ``sheepfold serve`` per SQLite database: a second one is refused at start with one clear
+line and exit status 2, and the lock dies with the process that held it, kill -9 included. (On
+PostgreSQL many processes cooperate: tests/web/test_cluster.py.)"""
 
 from __future__ import annotations
 
@@ -135,40 +136,6 @@ def test_a_second_server_on_one_sqlite_file_is_refused_until_the_first_dies(tmp_
     again, _ = start_server(db, tmp_path / "again.log")
     servers.append(again)
     _refused(second_serve(db), f"(process {again.pid})")
-
-
-def _advisory_locks(url: str) -> int:
-    from sqlalchemy import create_engine, text
-
-    from sheepfold.server.dblock import LOCK_KEY
-    from sheepfold.server.storage import normalise_url
-
-    engine = create_engine(normalise_url(url))
-    with engine.connect() as c:
-        n = c.execute(
-            text(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                " AND (classid::bigint << 32 | objid::bigint) = :k"
-            ),
-            {"k": LOCK_KEY},
-        ).scalar()
-    engine.dispose()
-    return int(n or 0)
-
-
-@pytest.mark.postgres
-def test_a_second_server_on_one_postgresql_database_is_refused(postgres_url, servers, tmp_path):
-    first, _ = start_server(postgres_url, tmp_path / "first.log")
-    servers.append(first)
-    assert _advisory_locks(postgres_url) == 1
-    line = _refused(second_serve(postgres_url), "the database")
-    assert f"(process {first.pid} on " in line
-    first.kill()
-    first.wait()
-    wait_until(lambda: _advisory_locks(postgres_url) == 0, what="PostgreSQL to drop the dead lock")
-    again, _ = start_server(postgres_url, tmp_path / "again.log")
-    servers.append(again)
-    _refused(second_serve(postgres_url), f"(process {again.pid} on ")
 
 
 def test_the_test_suites_own_servers_take_no_lock(make_server, tmp_path: Path) -> None:

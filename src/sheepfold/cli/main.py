@@ -26,6 +26,9 @@ def _register_optional() -> None:
     from sheepfold.cli import serve
 
     serve.register(app)  # noqa: E702
+    from sheepfold.cli import cluster
+
+    cluster.register(app)  # noqa: E702
     from sheepfold.cli import db
 
     db.register(app)  # noqa: E702

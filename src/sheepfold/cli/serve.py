@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,10 +63,15 @@ def serve_command(
         20.0, min=0.1, help="seconds between WebSocket pings, and to answer one before a close"
     ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
+    advertise: str = typer.Option(
+        "",
+        help="PostgreSQL: the address the other servers on the database reach this one at"
+        " (default http://HOST:PORT, 127.0.0.1 for every interface)",
+    ),
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
 
-    Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was.
+    Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was. On PostgreSQL any number of servers may serve one database together (sheepfold cluster starts some behind haproxy).
     """
     try:
         import uvicorn
@@ -107,7 +113,14 @@ def serve_command(
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
     config = uvicorn_config(app, host, port, limits.lifted() if no_limits else limits, log_level)
-    _run(uvicorn.Server(config), url, host, port)
+
+    def listening(real: int) -> None:  # a cluster's other processes relay to this address
+        from sheepfold.server.cluster import advertise as tell
+
+        here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        tell(app, advertise or f"http://{here}:{real}")
+
+    _run(uvicorn.Server(config), url, host, port, listening)
 
 
 def _check_db(db: str) -> str:
@@ -136,7 +149,9 @@ def _check_db(db: str) -> str:
     return url
 
 
-def _run(server: Any, url: str, host: str, port: int) -> None:
+def _run(
+    server: Any, url: str, host: str, port: int, listening: Callable[[int], None] | None = None
+) -> None:
     """Serve until Ctrl+C, with the address and the database printed once it listens; fail
     when it cannot start."""
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -147,6 +162,8 @@ def _run(server: Any, url: str, host: str, port: int) -> None:
         while not server.started:
             await asyncio.sleep(0.05)
         real = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        if listening is not None:
+            listening(real)
         where = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url.split("@")[-1]
         console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]", highlight=False)
         console.print(

@@ -44,13 +44,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.server.cluster import Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
 from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api
 from sheepfold.server.solutions import NotReady
-from sheepfold.server.storage import Storage, StorageUnhealthy
+from sheepfold.server.storage import StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
 from sheepfold.server.texts import Name, rules_text_problems
 
@@ -217,11 +218,9 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        storage = Storage(db)
-        manager = TableManager(storage, settings)
-        manager.load()
+        manager = make_manager(db, settings)  # many processes on PostgreSQL: server/cluster.py
         manager.start()
-        lab = LabQueue(GalleryStore(storage), manager.settings)
+        lab = LabQueue(GalleryStore(manager.storage), manager.settings)
         storage_holder["g"] = app.state.gallery = Gallery(manager, lab.store, lab)
         lab.start()
         # Everything loaded so far lives as long as the server: keep it out of the collector's
@@ -288,6 +287,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         default_body=limits,
         limiters=lambda: storage_holder["m"].limits if "m" in storage_holder else None,
     )
+    app.add_middleware(Relay, manager=lambda: storage_holder.get("m"))
     _add_headers(app)
     _add_pages(app)
     _add_api(app, manager, gallery)

@@ -40,6 +40,12 @@ class Conn:
             return
         self.queue.put_nowait(text)
 
+    def close(self) -> None:
+        """Close the connection once what is queued is sent (the client reconnects)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
     def error(self, message: str, **extra: Any) -> None:
         self.push(json.dumps({"type": "error", "message": message, **extra}))
 

@@ -47,6 +47,11 @@ MAX_LINE = 1 << 22
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
+def card_name(version_id: int) -> str:
+    """The lock's name of a lab card a server computes (many servers: server/cluster.py)."""
+    return f"lab card {version_id}"
+
+
 def fair_order(jobs: Sequence[Job]) -> list[Job]:
     """The open jobs in the order they are served: round-robin across the addresses that
     published them. A job's round is how many jobs its address has before it (a running one
@@ -96,8 +101,12 @@ class LabQueue:
     def start(self) -> None:
         """Queue again (once) what a stopped server left running; start the workers."""
         try:
-            if any(job.status == "running" for job in self.store.queue()):
-                again, failed = self.store.requeue_running()
+            running = [job.id for job in self.store.queue() if job.status == "running"]
+            shared = getattr(self.store.storage, "shared", None)  # many servers: cluster.py
+            if shared is not None:  # only the cards no live server computes
+                running = [v for v in running if not shared.held(card_name(v))]
+            if running:
+                again, failed = self.store.requeue_running(running)
                 log.info(
                     "gallery: %d lab card(s) left running are queued again, %d failed (the "
                     "server stopped twice while computing them)",
@@ -111,7 +120,11 @@ class LabQueue:
 
     def order(self) -> list[int]:
         """The waiting jobs (no worker holds them yet), the next first."""
-        return [j.id for j in fair_order(self.store.queue()) if j.id not in self.busy]
+        return [
+            j.id
+            for j in fair_order(self.store.queue())
+            if j.id not in self.busy and j.status == "queued"  # running: a worker holds it
+        ]
 
     def waiting(self) -> int:
         """Jobs in the queue that no worker holds yet."""
@@ -165,6 +178,8 @@ class LabQueue:
                 self.store.set_lab(vid, status="failed", message=f"the lab job failed: {e}")
             finally:
                 self.busy.discard(vid)
+                with contextlib.suppress(Exception):
+                    self._unclaim(vid)
 
     def _spec(self, vid: int) -> dict[str, Any] | None:
         v = self.store.lab_job(vid)
@@ -181,12 +196,43 @@ class LabQueue:
             "exact_limit": st.lab_exact_limit,
         }
 
+    def _claim(self, vid: int) -> bool:
+        """Take the queued card ``vid`` (running, one more start counted): True if it was still
+        queued. One statement: under the database's row lock, a second server's claim of the
+        same card finds it running and changes nothing (many servers on one PostgreSQL)."""
+        from sqlalchemy import update
+
+        from sheepfold.server.storage import versions_t as v
+
+        with self.store.storage.transaction() as c:
+            claim = (
+                update(v)
+                .where(v.c.id == vid, v.c.lab_status == "queued")
+                .values(
+                    lab_status="running",
+                    lab_progress=0.0,
+                    lab_message=None,
+                    lab_attempts=v.c.lab_attempts + 1,
+                )
+            )
+            if c.execute(claim).rowcount != 1:
+                return False
+        shared = getattr(self.store.storage, "shared", None)
+        if shared is not None:  # held while this process computes it (its session's lock)
+            shared.hold(card_name(vid))
+        return True
+
+    def _unclaim(self, vid: int) -> None:
+        shared = getattr(self.store.storage, "shared", None)
+        if shared is not None:
+            shared.free(card_name(vid))
+
     async def _run(self, vid: int) -> None:
         spec = self._spec(vid)
         if spec is None:
             return
-        self.store.set_lab(vid, status="running", progress=0.0, message=None)
-        self.store.started(vid)
+        if not self._claim(vid):  # another server's worker took it first
+            return
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([_SRC, os.environ.get("PYTHONPATH", "")]),

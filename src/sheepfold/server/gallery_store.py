@@ -19,6 +19,7 @@ pages put it in with ``textContent``, never as HTML.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,11 +224,13 @@ class GalleryStore:
         with self.engine.connect() as c:
             return [Job(r.id, r.lab_status, r.client, r.ruleset_id) for r in c.execute(q)]
 
-    def requeue_running(self) -> tuple[int, int]:
+    def requeue_running(self, only: Sequence[int] | None = None) -> tuple[int, int]:
         """Start-up: a job left running by a stopped server is queued again, once: one the
         server had already started :data:`MAX_STARTS` times is failed, saying so. (queued
         again, failed)."""
         running = versions_t.c.lab_status == "running"
+        if only is not None:  # those whose server is gone (many servers: gallery_lab.py)
+            running = running & versions_t.c.id.in_(list(only))
         spent = versions_t.c.lab_attempts >= MAX_STARTS
         with self.storage.transaction() as c:
             failed = c.execute(

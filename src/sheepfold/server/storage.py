@@ -23,10 +23,11 @@ cannot be read comes back with its ``damage`` said in words (the server quaranti
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,15 +203,20 @@ class Storage:
         self.path = _sqlite_file(self.url)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
-        _migrate_seed_to_text(self.engine)
-        _add_missing_columns(self.engine)
+        with _schema_lock(self.engine):  # many servers may start at once on PostgreSQL
+            self._schema()
         self._inode = os.stat(self.path).st_ino if self.path else None
         self._writer: Any = None  # one connection kept for the hot path (appending actions)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self._insert_sql = (  # the hot path skips the SQL compiler: a plain driver statement
             f"INSERT INTO sf_actions (table_id, idx, seat, action) VALUES ({mark}, {mark}, {mark}, {mark})"
         )
+
+    def _schema(self) -> None:
+        """Make (or migrate) the database's tables."""
+        metadata.create_all(self.engine)
+        _migrate_seed_to_text(self.engine)
+        _add_missing_columns(self.engine)
 
     @property
     def kind(self) -> str:
@@ -232,8 +238,16 @@ class Storage:
         """A write transaction for other modules' tables (the gallery's), checked like ours."""
         return self._begin()
 
+    def table_write(self, table_id: str) -> Any:
+        """The write transaction of one table's rows (a cluster's storage writes them on the
+        connection that holds the table: server/cluster.py)."""
+        return self._begin()
+
+    def release(self, table_id: str) -> None:
+        """The server keeps ``table_id`` in memory no longer (a cluster frees its hold on it)."""
+
     def create_table(self, row: TableRow) -> None:
-        with self._begin() as c:
+        with self.table_write(row.id) as c:
             c.execute(
                 insert(tables_t).values(
                     id=row.id,
@@ -287,10 +301,7 @@ class Storage:
         done = [tid for tid, _, _, fin in batch if fin]
         if not rows and not done:
             return
-        self.check_file()
-        if self._writer is None:
-            self._writer = self.engine.connect()
-        c = self._writer
+        c = self._writer_for([tid for tid, *_ in batch])
         try:
             with c.begin():
                 if rows:
@@ -298,15 +309,25 @@ class Storage:
                 if done:
                     c.execute(update(tables_t).where(tables_t.c.id.in_(done)).values(finished=True))
         except Exception:
-            self._writer = None  # a broken connection is not used again
-            try:
-                c.close()
-            except Exception:
-                pass
+            self._write_failed(c)
             raise
 
+    def _writer_for(self, table_ids: Sequence[str]) -> Any:
+        """The connection the hot path appends ``table_ids``' actions on."""
+        self.check_file()
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        return self._writer
+
+    def _write_failed(self, c: Any) -> None:
+        self._writer = None  # a broken connection is not used again
+        try:
+            c.close()
+        except Exception:
+            pass
+
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        with self._begin() as c:
+        with self.table_write(table_id) as c:
             c.execute(
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
@@ -414,6 +435,26 @@ def _sqlite_file(url: str) -> str | None:
     if path.startswith("file:"):
         path = path[len("file:") :]
     return path if path and path != ":memory:" else None
+
+
+SCHEMA_KEY = int.from_bytes(b"sfschema", "big")  # PostgreSQL: the schema's advisory lock
+
+
+@contextlib.contextmanager
+def _schema_lock(engine: Engine) -> Iterator[None]:
+    """PostgreSQL: one process at a time makes or migrates the tables (a session advisory
+    lock; the others wait, then find them made). SQLite: one process anyway."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as c:
+        c.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SCHEMA_KEY})
+        c.commit()
+        try:
+            yield
+        finally:
+            c.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SCHEMA_KEY})
+            c.commit()
 
 
 def _migrate_seed_to_text(engine: Engine) -> None:

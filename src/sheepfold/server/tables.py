@@ -115,6 +115,9 @@ class Settings:
     lab_games: int = 2000  # games a side (rulebook and rule set, the same seeds)
     lab_seconds: float = 60.0  # a card's time budget: it is capped (and says so) after it
     lab_exact_limit: int = 200_000  # Shave a Sheep: positions the exact figures may take
+    # many processes on one PostgreSQL database (server/cluster.py): every this many seconds
+    # each takes its share of the tables nobody holds (their owner died or stopped)
+    cluster_sweep: float = 0.5
 
     @classmethod
     def unlimited(cls, **kw: Any) -> Settings:
@@ -427,27 +430,37 @@ class TableManager:
                     s.leave_timer.cancel()
             del self.tables[t.id]
             self.archived[t.id] = archived(t.id, t.name, t.config, t.next_id)
+            self.storage.release(t.id)
         if done:
             self.lobby_changed()
         return len(done)
 
     def _revive(self, table_id: str) -> Table | None:
         """An archived table read back from the database (quarantined if it is damaged)."""
-        kept = self.archived.pop(table_id)
         rows = self.storage.load_all(table_id)
         if not rows:
+            self.archived.pop(table_id)
             return None
+        return self.adopt(rows[0])
+
+    def adopt(self, row: TableRow) -> Table | None:
+        """A stored table into the live set, rebuilt by replaying its actions (None: it is
+        damaged, and quarantined). A finished one is archived again after a while."""
+        kept = self.archived.pop(row.id, None)
         try:
-            game, state = rebuild(rows[0])
+            game, state = rebuild(row)
         except Damaged as e:
-            self.quarantined[table_id] = str(e)
-            log.error("table %s is damaged and quarantined (not served): %s", table_id, e)
+            self.quarantined[row.id] = str(e)
+            log.error("table %s is damaged and quarantined (not served): %s", row.id, e)
             return None
-        table = Table(self, rows[0], game, state)
+        table = Table(self, row, game, state)
         table.stored = table.applied = len(state.history)
-        table.next_id = kept.next_id
-        table.finished_at = self.clock()  # archived again after a while
-        self.tables[table_id] = table
+        if kept is not None:
+            table.next_id = kept.next_id
+        if table.finished():
+            table.finished_at = self.clock()
+        self.tables[row.id] = table
+        self.lobby_changed()
         return table
 
     def summaries(self) -> list[Table | Archived]:
