@@ -33,7 +33,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     P_FACES,
     P_N,
     P_RACE,
-    P_SHEAR_AT,
+    P_SKIP,
     PROB_GRAB,
     REROLL,
     SHEEP,
@@ -47,9 +47,9 @@ from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     copy,
     finish,
     howl_choices,
-    howl_take,
     howl_targets,
     jit,
+    race_take,
     reroll,
     share,
 )
@@ -87,7 +87,9 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
     for x in range(size):
         decode(x, layer_of(x, ix), prm, ix, st)
         t = st[TURN]
-        if st[SHEEP + t] >= prm[P_SHEAR_AT]:  # not a turn start: its auto-shear came first
+        if (
+            st[SHEEP + t] >= prm[P_SKIP]
+        ):  # not a turn start: its turn-start trigger (the auto-shear) came first
             continue
         for f in range(prm[P_FACES]):
             col = prm[P_COL + f]
@@ -106,7 +108,7 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
                     s = st
                     if race:
                         copy(st3, st)
-                        howl_take(st3, k)
+                        race_take(st3, k, prm)
                         s = st3
                         c = howl_choices(st3, prm, acts)
                     else:

@@ -39,7 +39,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     P_GRAB,
     P_N,
     P_RACE,
-    P_SHEAR_AT,
+    P_SKIP,
     PILE,
     REROLL,
     REROLLED,
@@ -57,11 +57,11 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     finish,
     grab,
     howl_choices,
-    howl_take,
     howl_targets,
     inline,
     jit,
     new_game,
+    race_take,
     reroll,
     roll,
     share,
@@ -158,7 +158,7 @@ def apply(st, ph, a, key, prm, trace, tlen, i):  # type: ignore[no-untyped-def]
     ph[LAST] = to_move(st, ph)
     p = ph[PH]
     if p == HOWL_TARGET:
-        howl_take(st, a - WOLF0)
+        race_take(st, a - WOLF0, prm)
         ph[PH] = HOWL_GROW
         return
     if p == CHOOSE and a == REROLL:
@@ -440,7 +440,9 @@ def decisions(x0, x1, ix, kit, out):  # type: ignore[no-untyped-def]
     for x in range(x0, x1):
         decode(x, layer_of(x, ix), prm, ix, st)
         t = st[TURN]
-        if st[SHEEP + t] >= prm[P_SHEAR_AT]:  # not a turn start: its auto-shear came first
+        if (
+            st[SHEEP + t] >= prm[P_SKIP]
+        ):  # not a turn start: its turn-start trigger (the auto-shear) came first
             continue
         for f in range(prm[P_FACES]):
             col = prm[P_COL + f]
@@ -462,6 +464,6 @@ def decisions(x0, x1, ix, kit, out):  # type: ignore[no-untyped-def]
                         continue
                     for i in range(STATE_LEN):
                         st2[i] = st[i]
-                    howl_take(st2, k)
+                    race_take(st2, k, prm)
                     j = _cell(j, out, x, col + 1 + n + g * n + k, t, 0, st2, ph, kit)
     return j

@@ -28,8 +28,8 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     choices,
     copy,
     finish,
-    howl_take,
     jit,
+    race_take,
     reroll,
 )
 
@@ -115,7 +115,7 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
         else:
             copy(trial, st)
             if target:
-                howl_take(trial, a - WOLF0)
+                race_take(trial, a - WOLF0, prm)
             else:
                 finish(trial, a, prm)
             v = value(trial, me, prm)
