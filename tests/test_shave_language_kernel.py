@@ -352,3 +352,138 @@ def test_every_reachable_position_agrees_on_the_language(
     assert len(positions) > 20 and phases >= {ROLL, CHOOSE, OVER}
     if game.program.verb("wolf").race is not None:
         assert phases >= {GRAB, HOWL_TARGET, HOWL_GROW}
+
+
+# -- the issue's examples on the fast paths -----------------------------------------------------
+#: the examples of docs/rulesets/shave-a-sheep/ (issue 27), as rule files: (file stem, players,
+#: the file's content); the shipped files replace these where they exist (examples_here)
+EXAMPLES: list[tuple[str, int, dict[str, Any]]] = [
+    ("steal-face", 2, dict(die=["white", "x2", "white/pink", "white/green", "gray/pink", "steal"],
+        verbs={"steal": {"choose": TARGETED, "when": ["target pile >= 1"],
+                         "effects": [{"move": 1, "from": "target pile", "to": "my pile"}]}})),
+    ("teams", 4, dict(setup={"teams": [[0, 2], [1, 3]]})),
+    ("catch-up", 3, dict(triggers=[{"on": "turn start", "when": ["alone last"],
+                                    "effects": [{"move": 1, "from": "middle", "to": "my sheep"}]}])),
+    ("two-starting-pieces", 2, dict(setup={"sheep": 2})),
+    ("two-wolves", 2, dict(variants=["my-friend-mr-wolf"], setup={"wolves": 2},
+        die=["white", "x2", "white/pink", "gray/green", "gray/pink", "wolf2/raid2"], verbs={
+        "wolf2": {"choose": TARGETED, "effects": [
+            {"wolf": "target", "piece": 2}, {"move": 1, "from": "target sheep", "to": "my pile"}]},
+        "raid2": {"when": ["wolf 2 away"], "effects": [
+            {"move": 2, "from": "wolf 2 sheep", "to": "my pile"}, {"wolf": "home", "piece": 2}]}})),
+    ("wolf-third", 2, dict(verbs={"wolf": {"choose": TARGETED, "effects": [
+        {"move": "third down", "from": "target sheep", "to": "my sheep"}]}})),
+    ("return-one", 3, dict(die=["white", "x2", "white/pink", "white/green", "gray/pink", "tax"],
+        verbs={"tax": {"effects": [{"move": 1, "from": "others sheep", "to": "middle"}]}})),
+    ("thirty-turns", 2, dict(end={"turns_each": 30})),
+]  # fmt: skip
+
+
+def examples_here() -> list[tuple[str, int, dict[str, Any]]]:
+    """The shipped example files where s-engine has written them (docs/rulesets/shave-a-sheep/),
+    else this file's."""
+    import json
+    import tomllib
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "docs" / "rulesets" / "shave-a-sheep"
+    files = sorted(folder.glob("*.toml")) + sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not files:
+        return EXAMPLES
+    out = []
+    for f in files:
+        data = tomllib.loads(f.read_text()) if f.suffix == ".toml" else json.loads(f.read_text())
+        players = 4 if data.get("setup", {}).get("teams") else 2
+        out.append((f.stem, players, {k: v for k, v in data.items() if k != "game"}))
+    return out
+
+
+@pytest.mark.parametrize("name,players,opts", examples_here(), ids=[e[0] for e in examples_here()])
+def test_the_lab_runs_each_example_on_the_fast_path(
+    name: str, players: int, opts: dict[str, Any], tmp_path: Any
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from sheepfold.cli.main import app
+
+    rules = tmp_path / f"{name}.json"
+    rules.write_text(json.dumps({"game": "shave-a-sheep", "name": name, **opts}))
+    args = ["lab", "run", "shave-a-sheep", "-r", str(rules), "-p", str(players), "-n", "200"]
+    r = CliRunner().invoke(app, [*args, "-w", "1", "--engine", "fast", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 200 and data["job"]["engine"] == "fast"
+
+
+def _refusing(players: int = 2) -> ShaveGame:
+    """A game whose program the kernel cannot play: a swap of every other sheep with every
+    other sheep."""
+    game = game_of(players, {})
+    swap = program.Swap("others", "others")
+    verbs = tuple(
+        dataclasses.replace(v, effects=(swap,)) if v.name == "swap" else v
+        for v in game.program.verbs
+    )
+    game.program = dataclasses.replace(game.program, verbs=verbs)
+    return game
+
+
+def test_every_fast_consumer_refuses_what_the_kernel_cannot_play() -> None:
+    """The lab's fast path, the batched simulator and the solver refuse such a program with
+    the reason, never play the printed rules instead."""
+    from types import SimpleNamespace
+
+    from sheepfold.games.shave_a_sheep import solver as S
+    from sheepfold.lab import fastsim_shave
+    from sheepfold.vector import ShaveBatch
+
+    game = _refusing()
+    why = "cannot play this rule set: a swap of every other sheep"
+    job = SimpleNamespace(bots=("random", "random"), make_game=lambda seed: game)
+    assert why in (fastsim_shave.unsupported(job) or "")
+    with pytest.raises(L.KernelRefusal, match=why):
+        ShaveBatch(4, 2, game=game)
+    with pytest.raises(L.KernelRefusal, match=why):
+        fastsim_shave.simulate(game, np.arange(2), np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(S.SolverError, match=why):
+        _space_of(game)
+
+
+def _space_of(game: ShaveGame) -> Any:
+    """The solver's space of an engine game (its program, not only its rules)."""
+    from sheepfold.games.shave_a_sheep import solver as S
+
+    orig = S.ShaveGame
+    try:
+        S.ShaveGame = lambda n, rules: game  # type: ignore[assignment,misc]
+        return S.Space(game.rules, game.num_players)
+    finally:
+        S.ShaveGame = orig  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "opts,why",
+    [
+        (EXAMPLES[0][2], "takes wool out of a safe pile"),
+        (EXAMPLES[7][2], "turns each"),
+        (dict(end={"middle_empty": False, "turns_each": 3}), "turns each"),
+    ],
+)
+def test_the_solver_refuses_with_the_reason(opts: dict[str, Any], why: str) -> None:
+    from sheepfold.games.shave_a_sheep import solver as S
+
+    with pytest.raises(S.SolverError, match=why):
+        S.Space(ShaveRules(**opts), 2)
+
+
+def test_the_solver_solves_the_new_state_exactly() -> None:
+    """Starting wool and the first seat are the kernel's new game: the solver's value of such
+    a program is the printed game's value at that position (solved separately)."""
+    from sheepfold.games.shave_a_sheep import solver as S
+
+    base = S.solve_minimax(ShaveRules(wool=10, max_wool=3))
+    start = base.space.index(1, [2, 2], [0, 0], None)
+    got = S.solve_minimax(ShaveRules(wool=10, max_wool=3, setup={"sheep": 2, "first": 1}))
+    assert abs(got.value - float(base.V[start, 0])) < 1e-12

@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 from sheepfold.core.protocol import SheepfoldError  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, layer_of  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
+    MAX_LEGAL,
     OVER,
     P_COL,
     P_FACES,
@@ -79,8 +80,8 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
     st2 = np.zeros(STATE_LEN, dtype=np.int64)
     st3 = np.zeros(STATE_LEN, dtype=np.int64)
     trial = np.zeros(STATE_LEN, dtype=np.int64)
-    acts = np.zeros(16, dtype=np.int64)
-    acts2 = np.zeros(16, dtype=np.int64)
+    acts = np.zeros(MAX_LEGAL, dtype=np.int64)
+    acts2 = np.zeros(MAX_LEGAL, dtype=np.int64)
     cap = out_i.shape[0]
     j = 0
     grp = 0

@@ -287,16 +287,19 @@ def _seats(
 def kernel_kit(game: ShaveGame, prm: np.ndarray) -> tuple[np.ndarray, ...]:
     """What the batch kernels take besides the envs: (rules ``prm``, a legal-action buffer, a
     trial state vector, and the observation's layout of ``game``'s encoder)."""
-    kit = (prm, np.zeros(16, np.int64), np.zeros(L.STATE_LEN, np.int64))
+    kit = (prm, np.zeros(L.MAX_LEGAL, np.int64), np.zeros(L.STATE_LEN, np.int64))
     return kit + _encoding(encoder_for(game), game)
 
 
 def _encoding(enc: Any, game: ShaveGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The encoder's layout for the kernel: (piece offsets and size, float constants, verbs)."""
     names = "seat phase turn to_move middle sheep piles wolf roll roll_verbs grabber progress"
-    lay = np.array([enc.o[k] for k in names.split()] + [enc.size], dtype=np.int64)
+    lay = np.array(
+        [enc.o[k] for k in names.split()] + [enc.size, enc.o.get("wolf2", -1)], dtype=np.int64
+    )
     fl = np.array([enc.inv_wool, enc.inv_max, enc.inv_turns], dtype=np.float64)
-    verbs = np.zeros((len(game.faces), 5), dtype=np.int64)
+    width = max([5, *(v + 1 for vs in enc.face_verbs for v in vs)])  # the rule set's own verbs too
+    verbs = np.zeros((len(game.faces), width), dtype=np.int64)
     for f, vs in enumerate(enc.face_verbs):
         verbs[f, vs] = 1
     return lay, fl, verbs

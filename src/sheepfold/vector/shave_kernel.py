@@ -50,6 +50,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     TURNS,
     WOLF,
     WOLF0,
+    WOLF1,
 )
 from sheepfold.games.shave_a_sheep.kernel.play import _mix, decide, draw, game_key, uniform
 from sheepfold.games.shave_a_sheep.kernel.step import (
@@ -76,7 +77,7 @@ PH, FACE, GRABBER, LAST, LEARNER = range(5)
 PH_LEN = 5
 # lay: the observation's piece offsets (ShaveEncoder's order), then its size
 O_SEAT, O_PHASE, O_TURN, O_MOVE, O_MIDDLE, O_SHEEP, O_PILES, O_WOLF = range(8)
-O_ROLL, O_VERBS, O_GRABBER, O_PROGRESS, O_SIZE = range(8, 13)
+O_ROLL, O_VERBS, O_GRABBER, O_PROGRESS, O_SIZE, O_WOLF2 = range(8, 14)
 # fl: the encoder's float constants
 F_INV_WOOL, F_INV_MAX, F_INV_TURNS = range(3)
 # cfg: the batch's switches
@@ -384,6 +385,9 @@ def observe(st, ph, seat, kit, out):  # type: ignore[no-untyped-def]
     if ph[GRABBER] >= 0:
         out[lay[O_GRABBER] + _rel(seat, ph[GRABBER], n)] = 1.0
     out[lay[O_PROGRESS]] = min(1.0, st[TURNS] * fl[F_INV_TURNS])
+    if lay[O_WOLF2] >= 0:  # a second wolf piece (-1: none in the rules)
+        w2 = st[WOLF1]
+        out[lay[O_WOLF2] + (n if w2 == 0 else _rel(seat, w2 - 1, n))] = 1.0
 
 
 @jit

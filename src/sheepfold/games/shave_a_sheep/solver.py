@@ -59,6 +59,7 @@ from sheepfold.games.shave_a_sheep.kernel import layout as L
 from sheepfold.games.shave_a_sheep.kernel import play
 from sheepfold.games.shave_a_sheep.kernel import step as kstep
 from sheepfold.games.shave_a_sheep.kernel.layout import (
+    MAX_LEGAL,
     P_COL,
     P_COLS,
     P_MAXT,
@@ -507,9 +508,9 @@ def _buffer_shapes(space: Space, workers: int, nv: int, programs: int) -> tuple[
     has_race = bool(space.race.any())
     g1_rows = max_st * F * (n if has_race else 1)
     g2_rows = max_st * F * n * (n - 1) if has_race else 1
-    ref_rows = max_st * F * max(13, 2 * n * (n - 1))
+    ref_rows = max_st * F * max(MAX_LEGAL, 2 * n * (n - 1))
     w, P, i8, f8 = workers, programs, np.int64, np.float64
-    bufs: Shapes = [((w, 3, max(nv, 1)), f8), ((w, 6, STATE_LEN), i8)]
+    bufs: Shapes = [((w, 3, max(nv, 1)), f8), ((w, 6, max(STATE_LEN, MAX_LEGAL)), i8)]
     progs: Shapes = [
         ((w, P, max_st, 3), i8),
         ((w, P, max_st, nv), f8),

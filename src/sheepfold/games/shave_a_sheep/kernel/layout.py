@@ -108,6 +108,9 @@ P_ABONUS, P_NSTART, P_NEMPTY, P_RNEAR = range(24, 28)
 MAX_FACES = 16
 #: the verbs a face offers at most; the verbs, effects, conditions and triggers of a program
 MAX_FACE_VERBS, MAX_VERBS, MAX_EFFECTS, MAX_CONDS, MAX_TRIGGERS = 8, 24, 64, 64, 8
+#: the legal actions of one decision at most (every face verb targeted, and REROLL): the size
+#: of every kernel's legal-action buffer
+MAX_LEGAL = 32
 #: action ids a program may use: the printed 0..13, then 4 a verb
 MAX_ACTIONS = 14 + MAX_SEATS * MAX_VERBS
 P_RACE = 32

@@ -23,6 +23,7 @@ import numpy as np
 
 from sheepfold.games.shave_a_sheep.kernel.index import encode
 from sheepfold.games.shave_a_sheep.kernel.layout import (
+    MAX_LEGAL,
     OVER,
     P_COL,
     P_N,
@@ -232,4 +233,4 @@ def all_random(pols, n):  # type: ignore[no-untyped-def]
 @jit
 def scratch():  # type: ignore[no-untyped-def]
     """Fresh scratch buffers for :func:`turn` and :func:`play`: (legal actions, trial state)."""
-    return np.zeros(16, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)
+    return np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)

@@ -80,7 +80,7 @@ def reroll_value(st, me, prm):  # type: ignore[no-untyped-def]
     base = st.copy()
     reroll(base)
     here = value(base, me, prm)
-    acts = np.zeros(16, dtype=np.int64)
+    acts = np.zeros(32, dtype=np.int64)  # layout.MAX_LEGAL
     trial = np.zeros(STATE_LEN, dtype=np.int64)
     total = 0.0
     for f in range(prm[P_FACES]):
