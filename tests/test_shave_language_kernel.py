@@ -486,4 +486,4 @@ def test_the_solver_solves_the_new_state_exactly() -> None:
     base = S.solve_minimax(ShaveRules(wool=10, max_wool=3))
     start = base.space.index(1, [2, 2], [0, 0], None)
     got = S.solve_minimax(ShaveRules(wool=10, max_wool=3, setup={"sheep": 2, "first": 1}))
-    assert abs(got.value - float(base.V[start, 0])) < 1e-12
+    assert abs(got.start_value - float(base.V[start, 0])) < 1e-12

@@ -126,13 +126,21 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
     def _outcomes(self, ended: np.ndarray) -> dict[str, Any]:
         """The single env's end-of-game info in each env whose game just ended (Gymnasium's
         vector convention: ``info[key][i]``, valid where ``info["_" + key][i]``): ``scores``
-        (float ``(num_envs, players)``: the safe piles), ``winners`` (a list of seats per env,
+        (float ``(num_envs, players)``: the safe piles, a team's together), ``winners`` (a list of seats per env,
         empty when truncated) and ``truncated`` (bool)."""
         if not ended.any():
             return {}
         n = self.batch.num_players
         st = self.batch.states
         piles = st[:, L.PILE : L.PILE + n].astype(np.float64)
+        teams = self.batch.game.program.teams
+        if teams:  # a team's piles count together (the engine's scores)
+            same = np.eye(n)
+            for team in teams:
+                for a in team:
+                    for b in team:
+                        same[a, b] = 1.0
+            piles = piles @ same
         truncated = (st[:, L.TRUNCATED] == 1) & ended
         best = piles.max(axis=1, keepdims=True)
         winners = np.full(self.num_envs, None, dtype=object)

@@ -146,7 +146,7 @@ class Space:
         cap = self.cap = prog.setup.cap
         self.wolves = prog.setup.wolves
         self.NR = prog.rerolls + 1  # a roll after r rerolls is a position of its own
-        self.NW = (n + 1) ** self.wolves * self.NR
+        self.NW = int((n + 1) ** self.wolves * self.NR)
         self.F = len(prog.faces)
         try:
             self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
@@ -217,7 +217,9 @@ class Space:
         pr = int(self.pile_rank[int(np.dot(piles, self.pw_p))])
         sr = int(self.sv_rank[int(np.dot(sheep, self.pw_s))])
         pieces = list(wolf) if isinstance(wolf, Sequence) else [wolf]
-        code = sum((0 if w is None else w + 1) * (self.n + 1) ** i for i, w in enumerate(pieces))
+        code = sum(
+            (0 if w is None else w + 1) * int((self.n + 1) ** i) for i, w in enumerate(pieces)
+        )
         wc = code * self.NR + rerolled
         return int(self.off[B]) + ((pr * ns + sr) * self.n + turn) * self.NW + wc
 
@@ -289,8 +291,8 @@ class Space:
         s = self.game.new_initial_state(seed)
         s.turn, s.sheep, s.piles, s.wolf = t, list(sheep), list(piles), wolf
         if self.wolves > 1:
-            s.wolves = self.wolves_at(x)  # type: ignore[attr-defined]
-            s.wolf = s.wolves[0]  # type: ignore[attr-defined]
+            s.wolves = self.wolves_at(x)
+            s.wolf = s.wolves[0]
         s.rerolls_used = self.rerolled(x)
         s.middle = self.W - sum(sheep) - sum(piles)
         s.phase = ROLL

@@ -1,5 +1,5 @@
-"""Shave a Sheep's packed position, its rules record and its position index (plain Python and
-numpy: no numba needed).
+"""Shave a Sheep's packed position, its rules record (the rule program, encoded) and its
+position index (plain Python and numpy: no numba needed).
 
 **The state vector** (``int64[STATE_LEN]``), one turn of one game:
 
@@ -7,44 +7,52 @@ numpy: no numba needed).
 ``MIDDLE``            wool in the middle
 ``TURN``              the seat whose turn it is (the roller)
 ``TURNS``             turns completed so far
-``WOLF``              the wolf code: 0 = in the middle, ``1 + k`` = next to seat ``k`` (My friend
-                      Mr. Wolf only; always 0 otherwise)
+``WOLF``              wolf piece 0's code: 0 = in the middle, ``1 + k`` = next to seat ``k``
+                      (always 0 in a program without wolf pieces)
 ``OVER``              1 once the game is over (``TRUNCATED`` 1 too if the turn limit ended it)
 ``SHEEP + i``         wool on seat ``i``'s sheep (``i < MAX_PLAYERS``)
 ``PILE + i``          seat ``i``'s safe pile
-``REROLLED``          the rerolls used in this turn (house rule ``rerolls``; 0 at a turn start)
+``REROLLED``          the rerolls used in this turn (``rerolls``; 0 at a turn start)
+``WOLF1``             wolf piece 1's code, as ``WOLF`` (a program with two wolf pieces)
 ====================  =========================================================================
 
-**Action ids** are the engine's (:mod:`sheepfold.games.shave_a_sheep.game`): ``GROW``, ``DOUBLE``,
-``SHEAR``, ``SWAP0 + k``, ``WOLF0 + k``, ``RAID``, ``PASS``, ``REROLL``. **Face bits**: one bit per action a
-face offers (``F_GROW`` ... ``F_WOLF``), a face's bits OR-ed together in ``face_mask``.
+**Action ids** are the engine's (:mod:`sheepfold.games.shave_a_sheep.program`): the printed
+verbs' ``GROW`` ... ``REROLL`` (0..13), a rule set's own verbs from 14 (a targeted verb takes
+four ids, ``base + k`` for seat ``k``).
 
 **The rules** every kernel takes (:func:`rules_record`) are one int64 array ``prm`` (one array,
 not a record of several: numba counts references to every array a compiled function passes on,
-and a turn passes its rules many times). Slots: ``P_N`` (players), ``P_WOOL``, ``P_CAP`` (what a
-sheep carries), ``P_CUT`` (the pieces a shear pays: Cutting costs or ``shear_cost``), ``P_MRWOLF``
-(My friend Mr. Wolf), ``P_MAXT`` (the turn limit, 0 = none), ``P_FACES`` (distinct faces); the
-house rules ``P_SHEAR_AT`` (the auto-shear threshold), ``P_WTAKE`` (the wolf takes: 0 all,
--1 half, else that many), ``P_WTO`` (1: the wolf's wool goes to the roller's pile),
-``P_BONUS`` (``full_bonus``), ``P_TARGET`` (0 = none), ``P_FINAL`` (1: the final shear),
-``P_REROLLS`` and ``P_DIE`` (the die's faces, a face printed twice counted twice); from
-``P_COUNT + f`` how many times face ``f`` is printed; from ``P_MASK + f`` face ``f``'s bits, from
-``P_RACE + f`` whether it starts Howling Wolf's race, from ``P_COL + f`` its first column in a
-decision table (``P_COLS`` columns in all: see :func:`columns`), from ``P_ROLL + f`` the die's cumulative
-probability up to face ``f`` and from ``P_GRAB + s`` the grab's up to seat ``s`` (-1: the seat
-never grabs), both as thresholds on a 53-bit random integer: ``bits < threshold`` exactly when
-``bits / 2**53`` is below the probability summed one by one as the engine's ``sample_chance``
-does. The probabilities themselves, for the solver, are in :func:`probabilities`.
+and a turn passes its rules many times): the program of
+:mod:`sheepfold.games.shave_a_sheep.program` as fixed-width rows, played by :mod:`.step`. The
+header: ``P_N`` (players), ``P_WOOL``, ``P_CAP``, ``P_START`` / ``P_FIRST`` / ``P_WOLVES`` (the
+setup), ``P_MAXT`` (the turn limit, 0 = none), ``P_FACES``, ``P_DIE`` (the faces printed),
+``P_REROLLS``, the end (``P_MEND`` the middle empty, ``P_TARGET``, ``P_TEACH`` the turns in
+all, ``P_FINAL`` / ``P_FCOST`` the final shear), ``P_TEAMS`` with ``P_TEAM + s`` /
+``P_PARTNER + s``, the triggers' counts, ``P_AUTO`` / ``P_ACOST`` / ``P_ABONUS`` (the printed
+auto-shear alone, read near), ``P_SKIP`` (the roller's sheep from which a position is no turn
+start) and ``P_SHEAR_AT`` (the greedy policy's full-sheep threshold). Per face: ``P_COUNT + f``
+(times printed), ``P_FNV`` / ``P_FV`` (its verbs, ascending ids), ``P_RACE + f`` (it starts the
+race), ``P_COL + f`` (its first column in a decision table, ``P_COLS`` in all: see
+:func:`columns`), ``P_ROLL + f`` the die's cumulative probability up to face ``f``; from
+``P_GRAB + s`` the grab's up to seat ``s`` (-1: never grabs), both as thresholds on a 53-bit
+random integer: ``bits < threshold`` exactly when ``bits / 2**53`` is below the probability
+summed one by one as the engine's ``sample_chance`` does. Then ``P_ACT + a`` (action id to
+verb), the verbs' rows (``P_VERB``), the race (``P_RTAKE``, ``P_RTO``, ``P_RTHEN``), the
+triggers' (``P_TRIG``), the effects' (``P_EFF``) and the conditions' (``P_COND``). A program
+the rows cannot hold, or with a part the kernel has no counterpart for, is refused
+(:class:`KernelRefusal`) with the reason. The probabilities themselves, for the solver, are in
+:func:`probabilities`.
 
 **The position index** (:func:`position_index`): the solver's numbering of every position at
-the start of a turn (after the auto-shear, before the roll). Positions are grouped by their
-*layer* B = the wool banked (the sum of the piles), inside a layer by *block* (the pile vector):
-``index = off[B] + ((pile_rank * ns + sheep_rank) * NT + turn) * NW + wolf code``, where ``ns``
-counts the sheep vectors holding at most ``W - B - 1`` pieces (the middle is never empty at a
-turn's start), ``NT`` is the number of seats that may roll (``n``, or 1 in the index of the
-positions where seat 0 rolls: the solver's rotation needs no others) and ``NW`` is ``n + 1``
-with My friend Mr. Wolf, else 1. Piles never shrink, so a turn stays in its block or climbs to a
-higher layer.
+the start of a turn (after the turn-start triggers, before the roll). Positions are grouped by
+their *layer* B = the wool banked (the sum of the piles), inside a layer by *block* (the pile
+vector): ``index = off[B] + ((pile_rank * ns + sheep_rank) * NT + turn) * NW + wolf code``,
+where ``ns`` counts the sheep vectors holding at most ``W - B - 1`` pieces (the middle is never
+empty at a turn's start), ``NT`` is the number of seats that may roll (``n``, or 1 in the index
+of the positions where seat 0 rolls: the solver's rotation needs no others) and ``NW`` is
+``(n + 1) ** wolves`` times the rerolls' values (the wolf code ``w0 + (n + 1) * w1``). Piles
+never shrink (the solver refuses a program that takes wool out of a pile), so a turn stays in
+its block or climbs to a higher layer.
 """
 
 from __future__ import annotations
