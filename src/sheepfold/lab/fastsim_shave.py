@@ -259,6 +259,11 @@ def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exa
 
 def unsupported(job: Any) -> str | None:
     """None if this simulator plays ``job``; else the reason."""
+    from sheepfold.games.shave_a_sheep.kernel.layout import kernel_refusal
+
+    why = kernel_refusal(job.make_game(0).rules)
+    if why:
+        return why
     for spec in job.bots:
         name, _, arg = spec.partition(":")
         if name not in POLICIES or arg:

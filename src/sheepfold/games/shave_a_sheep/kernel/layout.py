@@ -55,6 +55,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sheepfold.core.protocol import RulesError
 from sheepfold.games.shave_a_sheep.game import (
     DOUBLE,
     GROW,
@@ -69,6 +70,7 @@ from sheepfold.games.shave_a_sheep.game import (
     ShaveGame,
     ShaveState,
 )
+from sheepfold.games.shave_a_sheep.rules import ShaveRules
 
 __all__ = [
     "DOUBLE",
@@ -140,6 +142,9 @@ def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
     """The kernels' rules (``prm``) of an engine game: its rule set and player count.
     ``turn_limit=False`` leaves out ``max_turns`` (the solver plays every game to its end)."""
     r = game.rules
+    why = kernel_refusal(r)
+    if why:
+        raise RulesError(why)
     prm = np.zeros(PRM_LEN, dtype=np.int64)
     prm[: P_FACES + 1] = [
         game.num_players,
@@ -171,6 +176,19 @@ def rules_record(game: ShaveGame, turn_limit: bool = True) -> np.ndarray:
     prm[P_ROLL : P_ROLL + len(game.faces)] = _thresholds(game.face_probs)
     prm[P_GRAB : P_GRAB + game.num_players] = _thresholds(game.grab_probs)
     return prm
+
+
+def kernel_refusal(rules: ShaveRules) -> str | None:
+    """Why the compiled kernel (and so the solver, the lab's fast path and the batch) cannot
+    play a rule set, in words; None when it can. It plays the printed rules and every option;
+    the rule language's own parts are played by the engine only, for now (docs/spec/rule-language.md)."""
+    parts = rules.language_parts()
+    if not parts:
+        return None
+    return (
+        "the compiled simulator plays the printed rules and their options, not yet the rule "
+        f"language's own parts ({', '.join(parts)}): the engine plays them"
+    )
 
 
 def wolf_code(takes: str | int) -> int:
