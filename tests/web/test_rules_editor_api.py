@@ -388,9 +388,10 @@ def test_the_gallery_says_an_own_verb_in_the_games_words(make_server):
     assert next(x for x in listed["entries"] if x["slug"] == "steal")["differences"] == expected
     # the registered function is the game's; a game without one keeps one line per option
     assert game_spec(GAME).differences is not None
-    assert game_spec("dolly-crush").differences is None
-    assert differences("dolly-crush", {}, {"rows": 4}) == [
-        f"rows ({rules_class('dolly-crush').model_fields['rows'].description}): 3 → 4"
+    assert game_spec("pig-pen").differences is None
+    assert differences("pig-pen", {}, {"target": 50}) == [
+        f"target ({rules_class('pig-pen').model_fields['target'].description}): "
+        f"{rules_class('pig-pen').model_fields['target'].default} → 50"
     ]
     # an option that is no part of the program (a simulation's turn limit) is still said
     assert differences(GAME, {}, {"max_turns": 50}) == [
