@@ -27,6 +27,7 @@ import tomli_w
 
 from sheepfold.core.files import MAX_RULES_BYTES, FileRefused, read_document, rule_file_kind
 from sheepfold.core.protocol import RulesError
+from sheepfold.core.registry import game_spec
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 
 T = TypeVar("T")
@@ -296,12 +297,12 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
     (:func:`sheepfold.games.shave_a_sheep.words.differences`)."""
     fields = rules_class(game).model_fields
     rules_a, rules_b = parse_rules(game, a), parse_rules(game, b)
-    if game == "shave-a-sheep" and (rules_a.language_parts() or rules_b.language_parts()):
-        # a rule language's parts: part by part, in the words generated from the programs
-        from sheepfold.games.shave_a_sheep.program import compile_rules
-        from sheepfold.games.shave_a_sheep.words import differences
-
-        return differences(compile_rules(rules_a), compile_rules(rules_b))
+    parts = getattr(rules_a, "language_parts", None)
+    described = game_spec(game).differences
+    if described is not None and parts is not None:
+        if rules_a.language_parts() or rules_b.language_parts():
+            # a rule language's parts: part by part, in the words the game generates
+            return described(rules_a, rules_b)
     full_a = rules_a.model_dump(mode="json")
     full_b = rules_b.model_dump(mode="json")
     out = []

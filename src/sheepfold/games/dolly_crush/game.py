@@ -505,8 +505,8 @@ class DollyState(State):
         return (1 << self.game.num_dogs) - 1
 
     def _end_reason(self) -> str | None:
-        """After a turn, once the refill is settled, why the game ends (None: it goes on): Dolly
-        Crush ruling 8 (``deck``: the deck is empty; ``dogs``: every dog card is spent, unless
+        """After a turn, once the refill is settled, why the game ends (None: it goes on):
+        Dolly Crush ruling 8 (``deck``: the deck is empty; ``dogs``: every dog card is spent, unless
         the game is played in rounds), and the house rules ``rounds`` (the turns are all played)
         and ``end_points`` (``points``: a player has the points)."""
         g = self.game

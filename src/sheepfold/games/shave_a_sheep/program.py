@@ -288,16 +288,18 @@ def printed_verbs(rules: ShaveRules) -> dict[str, Verb]:
     """The printed verbs under a rule set's options and variants (Shave a Sheep rulings 3-9 and
     the house rules ``wolf_takes``, ``wolf_to``, ``shear_cost``, ``full_bonus``)."""
     shear = Verb("shear", SHEAR, effects=(Shear("me", rules.cost, rules.full_bonus),))
-    if rules.mr_wolf:  # ruling 9: option A sends the wolf for one piece, option B raids two
+    if (
+        rules.mr_wolf
+    ):  # Shave a Sheep ruling 9: option A sends the wolf for one piece, option B raids two
         wolf = Verb(
             "wolf",
             WOLF0,
             targeted=True,
             effects=(PlaceWolf(0, "target"), Move(pieces(1), TARGET_SHEEP, MY_PILE)),
         )
-    elif rules.howling_wolf:  # ruling 8
+    elif rules.howling_wolf:  # Shave a Sheep ruling 8
         wolf = Verb("wolf", WOLF0, targeted=True, race=Race())
-    else:  # ruling 4, house rules wolf_takes and wolf_to
+    else:  # Shave a Sheep ruling 4, house rules wolf_takes and wolf_to
         takes = rules.wolf_takes
         amount = (
             ALL
@@ -329,7 +331,7 @@ def printed_verbs(rules: ShaveRules) -> dict[str, Verb]:
 
 def colour_verbs(rules: ShaveRules, colour: str) -> tuple[str, ...]:
     """The verbs a colour of a face offers: gray is the wolf, and under My friend Mr. Wolf also
-    its raid (ruling 9)."""
+    its raid (Shave a Sheep ruling 9)."""
     verb = COLOUR_VERBS.get(colour, colour)
     if verb == "wolf" and rules.mr_wolf:
         return ("wolf", "raid")

@@ -140,8 +140,8 @@ def _padded(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
 def windows(board: Board) -> tuple[list[tuple[int, ...]], list[int]]:
     """Every window of the board's combinations, with its colour shift: a line part's every run
     of ``length`` consecutive cells along its directions (the union of the windows whose cards
-    are one type, and one colour, is the union of the maximal runs of ``length`` or more: Dolly
-    Crush ruling 5), a pattern part's every placement. A flock's combination is the union of
+    are one type, and one colour, is the union of the maximal runs of ``length`` or more:
+    Dolly Crush ruling 5), a pattern part's every placement. A flock's combination is the union of
     the windows whose cards all match."""
     wins: list[tuple[int, ...]] = []
     shifts: list[int] = []
