@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.lab.sweep import _is_number, _scalar
 
 #: the most options one search varies, and the most trials it plays
 MAX_VARY = 12
@@ -73,18 +73,6 @@ class Dimension:
         return f"{self.key}={_value_text(self.lo)}..{_value_text(self.hi)}{step}"
 
 
-def _scalar(text: str) -> Any:
-    text = text.strip()
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def _number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
 def _value_text(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -103,7 +91,7 @@ def parse_vary(spec: str) -> Dimension:
         span, _, step_text = text.partition(":")
         lo, _, hi = (_scalar(x) for x in span.partition(".."))
         step = _scalar(step_text) if step_text else 1
-        if not (_number(lo) and _number(hi) and _number(step)):
+        if not (_is_number(lo) and _is_number(hi) and _is_number(step)):
             raise SearchError(f"{where}: a range LO..HI[:STEP] takes numbers")
         if hi <= lo:
             raise SearchError(f"{where}: a range goes up, from LO to a bigger HI")
