@@ -225,9 +225,10 @@ def _pg_user() -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_server() -> Iterator[str]:
     """A real PostgreSQL 15 server in a temporary folder for this test session, reached through
-    a Unix socket in that folder (no TCP port: nothing to collide with).
+    a Unix socket in that folder (no TCP port: nothing to collide with): the URL of its
+    ``postgres`` database.
 
     It fails (never skips) when PostgreSQL cannot be started: the storage must be tested on it.
     """
@@ -289,6 +290,25 @@ def postgres_url() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+_PG_DATABASES = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A fresh, empty database on the session's PostgreSQL server for this one test: what one
+    test leaves behind (a rule set waiting for its lab card, a table) never reaches another."""
+    from sqlalchemy import create_engine, text
+
+    name = f"test_{os.getpid()}_{next(_PG_DATABASES)}"
+    engine = create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return postgres_server.replace("/postgres?", f"/{name}?", 1)
 
 
 # -- Chromium ----------------------------------------------------------------------------------
