@@ -5,13 +5,14 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play cluster play-terminal test test-fast test-random lint format bench dist setup system clean help
+.PHONY: play cluster play-terminal test test-fast test-random test-release lint format bench dist setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
 	@echo "make cluster - several servers on one PostgreSQL behind haproxy (SERVERS=3, PORT=8000, DB=postgresql://...)"
 	@echo "make play-terminal - play in the terminal instead"
-	@echo "make test   - run the whole test suite (derandomized: the same examples every run)"
+	@echo "make test   - run the whole test suite but the release check (derandomized: the same examples every run)"
+	@echo "make test-release - install the wheel into a fresh venv with its extras and run the adapters from it"
 	@echo "make test-fast - the edit loop: no browser, no PostgreSQL, no slow statistics"
 	@echo "make test-random - property tests exploring new random examples (pin what fails with @example)"
 	@echo "make lint   - ruff (format check + lint) and mypy"
@@ -46,7 +47,12 @@ play-terminal: $(STAMP)
 	$(VENV)/bin/sheepfold play
 
 test: $(STAMP) $(SYSTAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not release"
+
+# The wheel installed into a fresh venv with the [rl,learn] extras (tests/test_release.py): CI
+# runs it after `make test`; minutes cold (it fetches about 330 MB of wheels once).
+test-release: $(STAMP)
+	$(PY) -m pytest -q -m release
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow and not browser and not postgres"

@@ -5,6 +5,7 @@ and a replay to step through."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -203,8 +204,10 @@ def _moves(path) -> list:
     return json.loads(path.read_text())["moves"]
 
 
-def test_dolly_save_during_the_game_then_load_goes_on_the_same(tmp_path) -> None:
-    full, part, rest = tmp_path / "full.json", tmp_path / "part.json", tmp_path / "rest.json"
+def test_dolly_save_during_the_game_then_load_goes_on_the_same(tmp_path, monkeypatch) -> None:
+    # short relative names: a long temporary path (xdist's) would be folded by the terminal
+    monkeypatch.chdir(tmp_path)
+    full, part, rest = Path("full.json"), Path("part.json"), Path("rest.json")
     turns = [line for d in range(4) for line in _dolly_turn(d)]
     res = invoke([*DOLLY_ANN, "--save", str(full)], turns)
     assert res.exit_code == 0 and "Final result" in res.output, res.output

@@ -269,6 +269,7 @@ print("sb3 done at", round(time.perf_counter() - t0, 1), "s")
 
 
 @pytest.mark.slow
+@pytest.mark.release
 def test_the_wheel_installs_into_a_fresh_venv_and_runs(tmp_path: Path) -> None:
     t0 = time.perf_counter()
     wheel, sdist = _build(tmp_path / "dist")
