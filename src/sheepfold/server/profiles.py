@@ -120,22 +120,39 @@ def places_of(table: Table) -> list[int]:
 
 
 def rules_words(game: str, config: dict[str, Any]) -> str:
-    """The rules a table plays, in words: the rule set's own description, or the gallery's
-    house rules by name."""
-    from sheepfold.games import parse_rules
+    """The rules a table plays, in words: the gallery's house rules by name, or the rule set's
+    own description, and the options the table changed on top of it (plain ones by what they
+    are: "pieces of wool in the middle at setup: 6"; the others counted)."""
+    from sheepfold.games import parse_rules, rules_class
     from sheepfold.rulesets import find_ruleset
 
     house = config.get("gallery")
     if house:
         return f"house rules from the gallery: {house.get('name', '')}"
-    rules = config.get("rules") or {}
-    description = parse_rules(game, rules).description or ""
+    rules = parse_rules(game, config.get("rules") or {})
     name = config.get("ruleset")
-    if name:
-        base = find_ruleset(name, game).rules.model_dump(mode="json", exclude_defaults=True)
-        if base != rules:
-            return f"{description} With changes of the table's own.".strip()
-    return description or ("the rulebook" if not rules else "rules of the table's own")
+    base = find_ruleset(name, game).rules if name else parse_rules(game, {})
+    said = rules.description or base.description or ("" if name else "the rulebook")
+    fields = rules_class(game).model_fields
+    mine, theirs = rules.model_dump(mode="json"), base.model_dump(mode="json")
+    changed = [k for k in fields if k not in ("name", "description") and mine[k] != theirs[k]]
+    plain = [
+        f"{(fields[k].description or k).split(':')[0].split('(')[0].strip()}: {mine[k]}"
+        for k in changed
+        if isinstance(mine[k], int | str) and not isinstance(mine[k], bool)
+    ]
+    others = len(changed) - len(plain)
+    if others:
+        plain.append(f"{others} other change{'s' if others > 1 else ''}")
+    if not plain:
+        return said or "rules of the table's own"
+    if not said:
+        return ", ".join(plain)
+    return (
+        f"{said} With {', '.join(plain)}."
+        if said.endswith(".")
+        else f"{said}, with {', '.join(plain)}"
+    )
 
 
 def waiting_for(table: Table) -> set[int]:
