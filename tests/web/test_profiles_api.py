@@ -271,3 +271,28 @@ def test_an_older_database_gets_the_seats_profile_column(tmp_path):
         indexes = [r[1] for r in db.execute("PRAGMA index_list(sf_seats)")]
         assert db.execute("SELECT name, profile FROM sf_seats").fetchall() == [("Ann", None)]
     assert "profile" in cols and "ix_sf_seats_profile" in indexes
+
+
+@pytest.mark.postgres
+def test_profiles_history_and_ratings_on_postgres(make_server, postgres_url, ws_client):
+    srv = make_server(postgres_url)
+    assert srv.http.get("/healthz").json()["db"] == "postgresql"
+    mia, leo = make_profile(srv.http, "Mia"), make_profile(srv.http, "Leo")
+    t = srv.create(**SHORT_SHAVE, own_pace=True, seats=[{"kind": "human"}] * 2, seed=9)
+    a, b = join_as(srv, t["id"], mia, 0), join_as(srv, t["id"], leo, 1)
+    mine = srv.http.get("/api/profiles/me/tables", headers={HEADER: mia["secret"]}).json()
+    assert [(e["id"], e["your_turn"]) for e in mine] == [(t["id"], True)]
+    ca = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
+    cb = ws_client(f"{srv.ws_url}/ws/{t['id']}", b["token"])
+    final = play_to_the_end({0: ca, 1: cb}, random.Random(5))
+    for p in (mia, leo):
+        prof = wait_until(
+            lambda p=p: (x := srv.http.get(f"/api/profiles/{p['id']}").json())["history"] and x,
+            what="the game in the history",
+        )
+        assert prof["ratings"][0]["games"] == 1
+    board = srv.http.get("/api/leaderboard/shave-a-sheep").json()["rows"]
+    assert {r["name"] for r in board} == {"Mia", "Leo"}
+    if len(final["winners"]) == 1:
+        assert board[0]["name"] == ("Mia", "Leo")[final["winners"][0]]
+    assert srv.http.get("/api/profiles/me/tables", headers={HEADER: mia["secret"]}).json() == []
