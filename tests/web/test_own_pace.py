@@ -104,3 +104,16 @@ def test_your_tables_marks_your_turn_and_survives_a_restart(make_server, ws_clie
     assert cx.last_state["you"] is None
     ct = ws_client(f"{srv.ws_url}/ws/{second['id']}", m2["token"])
     assert ct.last_state["you"] == 1
+
+
+def test_your_tables_lists_a_table_another_process_serves(live_server):
+    """In a cluster (server/cluster.py) another process may serve the table: it is listed as
+    it is stored, whose turn it is included."""
+    mia, leo = make_profile(live_server.http, "Mia"), make_profile(live_server.http, "Leo")
+    t = live_server.create(**OWN_PACE, seats=TWO, seed=1)
+    join_as(live_server, t["id"], mia, 0)
+    join_as(live_server, t["id"], leo, 1)
+    here = yours(live_server, mia)
+    del live_server.manager.tables[t["id"]]  # as if another process held it
+    assert yours(live_server, mia) == here and here[0]["your_turn"] is True
+    assert yours(live_server, leo)[0]["your_turn"] is False

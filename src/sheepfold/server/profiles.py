@@ -37,7 +37,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,10 +47,12 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select, update
 
-from sheepfold.core.protocol import CHANCE
+from sheepfold.core.drivers import TableDriver, table_driver
+from sheepfold.core.protocol import CHANCE, Game, State
 from sheepfold.server.limits import RateLimited
 from sheepfold.server.ratings import Rating, rate
 from sheepfold.server.storage import (
+    SeatRow,
     Storage,
     profile_games_t,
     profiles_t,
@@ -61,6 +63,7 @@ from sheepfold.server.storage import (
 from sheepfold.server.texts import Name
 
 if TYPE_CHECKING:
+    from sheepfold.server.seating import Seat
     from sheepfold.server.tables import Table, TableManager
 
 log = logging.getLogger("sheepfold.server")
@@ -155,17 +158,43 @@ def rules_words(game: str, config: dict[str, Any]) -> str:
     )
 
 
-def waiting_for(table: Table) -> set[int]:
-    """The seats the table waits for now: the one to move, the roller of a die rolled by hand,
-    the seats in a race (none once it is over, or while the server or a chance step moves)."""
-    st = table.state
-    if st.is_terminal():
+def waiting_for(state: State, driver: TableDriver, config: dict[str, Any]) -> set[int]:
+    """The seats a table (its state, its game's table driver and its config) waits for now:
+    the one to move, the roller of a die rolled by hand, the seats in a race (none once it is
+    over, or while the server or a chance step moves)."""
+    if state.is_terminal():
         return set()
-    mover = st.current_player()
+    mover = state.current_player()
     if mover == CHANCE:
-        step = table.driver.chance(st, table.config)
+        step = driver.chance(state, config)
         return set(step.seats) if step.kind in ("roll", "race") else set()
     return {int(mover)}
+
+
+def open_table(
+    table_id: str,
+    seat: int,
+    game: Game,
+    state: State,
+    config: dict[str, Any],
+    seats: Sequence[SeatRow | Seat],
+    created: float,
+) -> dict[str, Any]:
+    """One entry of "Your tables": the profile's ``seat`` at an unfinished table."""
+    return {
+        "id": table_id,
+        "title": game.info.title,
+        "rules": rules_words(game.name, config),
+        "seat": seat,
+        "seats": [
+            {"name": s.name, "person": s.kind == "human", "free": s.token_hash is None}
+            for s in seats
+        ],
+        "your_turn": seat in waiting_for(state, table_driver(game.name), config),
+        "own_pace": bool(config.get("own_pace")),
+        "created": created,
+        "link": f"/t/{table_id}",
+    }
 
 
 class Profiles:
@@ -424,6 +453,8 @@ class Profiles:
 
     def open_tables(self, pid: str) -> list[dict[str, Any]]:
         """The profile's unfinished tables: where it is its turn first, then the newest."""
+        from sheepfold.server.tables import Damaged, rebuild
+
         q = (
             select(seats_t.c.table_id, seats_t.c.seat)
             .join(tables_t, tables_t.c.id == seats_t.c.table_id)
@@ -436,24 +467,21 @@ class Profiles:
         out = []
         for tid, seat in mine:
             t = self.manager.get(tid)
-            if t is None or t.finished():
+            if t is not None:
+                if not t.finished():
+                    out.append(
+                        open_table(t.id, seat, t.game, t.state, t.config, t.seats, t.created)
+                    )
                 continue
-            out.append(
-                {
-                    "id": t.id,
-                    "title": t.game.info.title,
-                    "rules": rules_words(t.name, t.config),
-                    "seat": seat,
-                    "seats": [
-                        {"name": s.name, "person": s.kind == "human", "free": s.token_hash is None}
-                        for s in t.seats
-                    ],
-                    "your_turn": seat in waiting_for(t),
-                    "own_pace": bool(t.config.get("own_pace")),
-                    "created": t.created,
-                    "link": f"/t/{t.id}",
-                }
-            )
+            # another process of a cluster serves it (server/cluster.py): as it is stored
+            rows = self.storage.load_all(tid)
+            try:
+                game, state = rebuild(rows[0]) if rows else (None, None)
+            except Damaged:
+                continue
+            if game is not None and state is not None and not state.is_terminal():
+                row = rows[0]
+                out.append(open_table(tid, seat, game, state, row.config, row.seats, row.created))
         out.sort(key=lambda e: not e["your_turn"])  # stable: the newest first in each
         return out
 
