@@ -176,5 +176,15 @@ def test_two_profiles_play_over_days_and_see_history_rating_and_leaderboard(
     leo.goto(srv.url + "/your-tables")
     leo.wait_for_selector("#yours li")
     assert "No open table" in leo.inner_text("#yours")
+    # the lobby: the profile's name in its link; an own-pace table opened by clicking
+    mia.goto(srv.url + "/")
+    mia.wait_for_selector("#create-btn")
+    assert mia.inner_text("#profile-link") == "Mia"
+    mia.check("#own-pace")
+    assert mia.is_disabled("#replace") and not mia.is_checked("#replace")
+    mia.click("#create-btn")
+    mia.wait_for_url("**/t/*")
+    opened = srv.http.get("/api/tables/" + mia.url.rsplit("/", 1)[1]).json()
+    assert opened["own_pace"] is True and opened["replace_leavers"] is False
     assert not mia.errors and not leo.errors
     srv.stop()
