@@ -539,6 +539,7 @@ def add_profiles_api(
         ("/profile", "profile.html"),
         ("/players/{pid}", "profile.html"),
         ("/your-tables", "yours.html"),
+        ("/leaderboard", "leaderboard.html"),  # the first game's
         ("/leaderboard/{game}", "leaderboard.html"),
     ):
         app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)

@@ -3,16 +3,18 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   $("logo").innerHTML = SF.logo();
-  const game = decodeURIComponent(location.pathname.split("/").pop());
+  const path = location.pathname.split("/");
+  let game = path.length > 2 ? decodeURIComponent(path[2]) : null; // /leaderboard: the first game
 
   async function load() {
     try {
       const games = await SF.api("/api/games");
+      if (game === null) game = Object.keys(games)[0];
       SF.fill($("game-tabs"), Object.keys(games).map((g) => SF.el("a", {
         class: "btn" + (g === game ? "" : " secondary"), href: `/leaderboard/${encodeURIComponent(g)}`,
         "aria-current": g === game ? "page" : null, text: games[g].title || g,
       })));
-    } catch (e) { /* the tabs are a convenience: the board still loads */ }
+    } catch (e) { if (game === null) game = "dolly-crush"; /* the tabs are a convenience */ }
     try {
       const b = await SF.api(`/api/leaderboard/${encodeURIComponent(game)}`);
       document.title = `${b.title} leaderboard — sheepfold`;
