@@ -11,12 +11,15 @@ HTTP API (JSON)::
     POST /api/tables                create a table  -> its public info
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
+                                    (with a profile's X-Sheepfold-Profile: the seat is its)
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
     GET  /api/tables/{id}/record    a finished game's record (sheepfold-record/1, with "house")
     POST /api/tables/{id}/again     play again: the next table, same settings and seats
     GET  /api/rules/{game}          the game's rule options and rule sets (server/rules_api.py)
     POST /api/rules/{game}/check    a rule set checked by the rules model, and its TOML file
     *    /api/gallery/...           the rule-set gallery (server/gallery.py, docs/gallery.md)
+    *    /api/profiles/...          players' profiles, histories, "Your tables" (server/profiles.py)
+    GET  /api/leaderboard/{game}    the game's rated people (server/ratings.py)
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
@@ -49,6 +52,7 @@ from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, hous
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
+from sheepfold.server.profiles import HEADER, Profiles, add_profiles_api
 from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api
 from sheepfold.server.solutions import NotReady
 from sheepfold.server.storage import StorageUnhealthy
@@ -103,6 +107,7 @@ class CreateTable(BaseModel):
     auto_roll: bool = False
     first_player: int | Literal["random"] | None = None
     private: bool = False  # reached by its invite link only, never listed in the lobby
+    own_pace: bool = False  # played over days: seats wait for their people, no bot stands in
     seed: int | None = Field(default=None, ge=0, lt=2**256)
 
     @field_validator("game")
@@ -180,7 +185,8 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         "seats": seats,
         "breeds": breeds,
         "show_scores": req.show_scores,
-        "replace_leavers": req.replace_leavers,
+        "replace_leavers": req.replace_leavers and not req.own_pace,
+        "own_pace": req.own_pace or None,
         "replacement_bot": _check_bot(req.game, req.replacement_bot),
         "auto_roll": req.auto_roll,
         "private": req.private,
@@ -205,6 +211,8 @@ ROUTES = (
     Route("GET", r"/api/tables/[^/]+/(replay|record)", limit="read"),
     Route("GET", r"/api/gallery/[^/]+", limit="read"),  # the gallery's search (it scans)
     Route("POST", r"/api/gallery/.+", body=MAX_PUBLISH),
+    Route("POST", r"/api/profiles", limit="profile"),
+    Route("GET", r"/api/(profiles|leaderboard)/.+", limit="read"),
 )
 
 
@@ -222,6 +230,8 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         manager.start()
         lab = LabQueue(GalleryStore(manager.storage), manager.settings)
         storage_holder["g"] = app.state.gallery = Gallery(manager, lab.store, lab)
+        storage_holder["p"] = app.state.profiles = Profiles(manager)
+        storage_holder["p"].catch_up()  # results a stopped server did not write
         lab.start()
         # Everything loaded so far lives as long as the server: keep it out of the collector's
         # full passes (a full pass over the imported libraries pauses every table for ~50 ms).
@@ -293,6 +303,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     _add_api(app, manager, gallery)
     add_rules_api(app)
     add_gallery_api(app, gallery)
+    add_profiles_api(app, manager, lambda: storage_holder["p"])
     _add_websocket(app, manager)
     return app
 
@@ -419,8 +430,12 @@ def _add_api(
     async def join(table_id: str, req: Join, request: Request) -> dict[str, Any]:
         t = table_or_404(table_id)
         manager().limits["join"].take(client_of(request))
+        name, profile = req.name.strip() or "player", None
+        if request.headers.get(HEADER) is not None:  # the seat is the profile's: its name
+            me = request.app.state.profiles.require(request.headers.get(HEADER))
+            name, profile = me["name"], me["id"]
         try:
-            seat, token = t.take_seat(req.name.strip() or "player", req.seat, client_of(request))
+            seat, token = t.take_seat(name, req.seat, client_of(request), profile)
         except SheepfoldError as e:
             raise HTTPException(409, str(e)) from None
         # the seat link: the token in the fragment, which browsers never send to a server

@@ -54,7 +54,7 @@ class Intents:
         self.sender = (conn, ref)
         try:
             if kind == "hello":
-                t.seating.hello(conn, msg.get("token"))
+                t.seating.hello(conn, msg.get("token"), msg.get("profile"))
             elif kind == "ping":
                 conn.push(json.dumps({"type": "pong", "ref": ref}))
             elif kind == "state":

@@ -40,6 +40,7 @@ class Seat:
     leave_timer: asyncio.TimerHandle | None = None
     stand_in: str | None = None  # the bot playing for its absent person (kept in memory)
     client: str | None = None  # the client address that took the seat (the gallery's votes)
+    profile: str | None = None  # the profile of the person holding it (server/profiles.py)
 
     @property
     def bot_spec(self) -> str | None:
@@ -47,7 +48,9 @@ class Seat:
         return self.bot if self.kind == "bot" else self.stand_in
 
     def row(self) -> SeatRow:
-        return SeatRow(self.seat, self.kind, self.name, self.bot, self.token_hash, self.client)
+        return SeatRow(
+            self.seat, self.kind, self.name, self.bot, self.token_hash, self.client, self.profile
+        )
 
     def public(self) -> dict[str, Any]:
         return {
@@ -58,6 +61,7 @@ class Seat:
             "free": self.kind == "human" and self.token_hash is None,
             "online": self.kind == "bot" or bool(self.conns),
             "stand_in": self.stand_in,  # a bot plays for this person until they come back
+            "profile": self.profile,  # the profile page's id (public), or None
         }
 
 
@@ -67,7 +71,8 @@ class Seating:
     def __init__(self, table: Table, rows: Sequence[SeatRow]) -> None:
         self.table = table
         self.seats = [
-            Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, client=s.client) for s in rows
+            Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, client=s.client, profile=s.profile)
+            for s in rows
         ]
 
     def who(self, seat: int) -> str:
@@ -98,8 +103,17 @@ class Seating:
         conn.seat = None
         self.table.broadcast()
 
-    def hello(self, conn: Conn, token: Any) -> None:
+    def seat_of_profile(self, profile: str | None) -> int | None:
+        """The seat the profile ``profile`` (its id) holds here, or None."""
+        if profile is None:
+            return None
+        return next((s.seat for s in self.seats if s.profile == profile), None)
+
+    def hello(self, conn: Conn, token: Any, profile: Any = None) -> None:
+        """``conn`` shows a seat's token, or a profile's secret (its seat on any device)."""
         seat = self.seat_of_token(token) if token is not None else None
+        if seat is None and profile is not None:
+            seat = self.seat_of_profile(self.table.manager.profile_of(profile))
         if token is not None and seat is None:
             conn.error("this seat token is not valid at this table: you are watching")
         if conn.seat is not None:
@@ -156,11 +170,19 @@ class Seating:
 
     # -- sitting down and leaving ------------------------------------------------------------
     def take_seat(
-        self, name: str, seat: int | None = None, client: str | None = None
+        self,
+        name: str,
+        seat: int | None = None,
+        client: str | None = None,
+        profile: str | None = None,
     ) -> tuple[int, str]:
-        """A person sits down (from the address ``client``, kept with the seat): returns (seat,
-        secret token). SheepfoldError if no seat is free."""
+        """A person sits down (from the address ``client``, kept with the seat; with their
+        ``profile`` if they have one): returns (seat, secret token). SheepfoldError if no seat
+        is free, or the profile holds a seat here already."""
         t = self.table
+        held = self.seat_of_profile(profile)
+        if held is not None:
+            raise SheepfoldError(f"your profile already plays seat {held + 1} at this table")
         free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
         if seat is not None:
             free = [s for s in free if s.seat == seat]
@@ -170,9 +192,9 @@ class Seating:
             raise SheepfoldError("every seat at this table is taken: you can watch")
         s = free[0]
         token = secrets.token_urlsafe(24)
-        new = Seat(s.seat, "human", name, None, token_hash(token), client=client)
+        new = Seat(s.seat, "human", name, None, token_hash(token), client=client, profile=profile)
         t.manager.storage.update_seat(t.id, new.row())
-        s.name, s.token_hash, s.client = name, new.token_hash, client
+        s.name, s.token_hash, s.client, s.profile = name, new.token_hash, client, profile
         t.broadcast()
         return s.seat, token
 
@@ -190,7 +212,7 @@ class Seating:
             c.seat = None
         s.conns.clear()
         s.kind, s.name, s.bot, s.token_hash, s.bot_obj = new.kind, new.name, new.bot, None, None
-        s.client = None
+        s.client = s.profile = None
         s.stand_in = None
         if s.leave_timer is not None:
             s.leave_timer.cancel()

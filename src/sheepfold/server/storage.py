@@ -11,7 +11,8 @@ about an action before :meth:`Storage.append_actions` has returned.
 
 The rule-set gallery's rows (published rule sets, their versions and lab cards, votes) live in
 the same database: their tables are declared here, their reads and writes are in
-:mod:`sheepfold.server.gallery_store`.
+:mod:`sheepfold.server.gallery_store`; so do players' profiles, their finished games and
+ratings (:mod:`sheepfold.server.profiles`), and a seat's profile.
 
 The seed is stored as decimal text (the server's seeds have 129 bits: more than any SQL integer
 holds); a database written before that, with a BIGINT ``seed`` column, is migrated when it is
@@ -37,6 +38,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -79,7 +81,10 @@ seats_t = Table(
     Column("bot", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("client", String(64), nullable=True),  # the address that took it (gallery votes)
+    Column("profile", String(32), nullable=True),  # the player's profile (server/profiles.py)
 )
+#: "Your tables": a profile's seats (made on an older database too: Storage._schema)
+seats_profile_ix = Index("ix_sf_seats_profile", seats_t.c.profile)
 
 actions_t = Table(
     "sf_actions",
@@ -152,6 +157,43 @@ votes_t = Table(
 )
 
 
+# -- players' profiles, their games and ratings (rows read and written by server/profiles.py) --
+profiles_t = Table(
+    "sf_profiles",
+    metadata,
+    Column("id", String(32), primary_key=True),  # public: the profile page's address
+    Column("name", String(64), nullable=False),
+    Column("secret_hash", String(64), nullable=False, unique=True),  # never the secret
+    Column("client", String(64), nullable=False),  # the address that made it (its daily cap)
+    Column("created", Float, nullable=False),
+)
+
+profile_games_t = Table(  # one row per profiled seat of a finished table: a profile's history
+    "sf_profile_games",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("profile", String(32), nullable=False, index=True),
+    Column("game", String(32), nullable=False),
+    Column("summary", JSON, nullable=False),  # the rules in words, every seat and its place
+    Column("place", Integer, nullable=False),  # 1: won (ties share a place)
+    Column("rating_before", Float, nullable=True),  # None: the game was not rated
+    Column("rating_after", Float, nullable=True),
+    Column("finished", Float, nullable=False),
+)
+
+ratings_t = Table(
+    "sf_ratings",
+    metadata,
+    Column("profile", String(32), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games
+    Column("updated", Float, nullable=False),
+)
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -160,6 +202,7 @@ class SeatRow:
     bot: str | None = None
     token_hash: str | None = None
     client: str | None = None  # the client address that took the seat (None: free, a bot)
+    profile: str | None = None  # the profile of the person holding it (None: none, a bot)
 
 
 @dataclass
@@ -217,6 +260,7 @@ class Storage:
         metadata.create_all(self.engine)
         _migrate_seed_to_text(self.engine)
         _add_missing_columns(self.engine)
+        seats_profile_ix.create(self.engine, checkfirst=True)
 
     @property
     def kind(self) -> str:
@@ -270,6 +314,7 @@ class Storage:
                         "bot": s.bot,
                         "token_hash": s.token_hash,
                         "client": s.client,
+                        "profile": s.profile,
                     }
                     for s in row.seats
                 ],
@@ -337,6 +382,7 @@ class Storage:
                     bot=seat.bot,
                     token_hash=seat.token_hash,
                     client=seat.client,
+                    profile=seat.profile,
                 )
             )
 
@@ -363,7 +409,7 @@ class Storage:
             for r in c.execute(q_seats.order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
                     rows[r.table_id].seats.append(
-                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash, r.client)
+                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash, r.client, r.profile)
                     )
             for r in c.execute(q_actions.order_by(actions_t.c.table_id, actions_t.c.idx)):
                 row = rows.get(r.table_id)

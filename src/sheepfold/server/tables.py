@@ -24,6 +24,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,7 @@ CONFIG_KEYS = (
     "auto_roll",
     "private",
     "gallery",  # the published rule set it plays: the "house" of its info (server/gallery.py)
+    "own_pace",  # played over days: seats wait for their people, no bot stands in
 )
 
 
@@ -92,6 +94,8 @@ class Settings:
     message_rate: Rate = field(default=Rate(20.0, 60))  # WebSocket messages
     check_rate: Rate = field(default=Rate(4.0, 30))  # rule sets checked (the rule editor)
     read_rate: Rate = field(default=Rate(2.0, 30))  # costly reads: replays, records, rules, gallery
+    profile_rate: Rate = field(default=Rate(1 / 60, 3))  # profiles made: 3, then one a minute
+    profiles_per_day: int = 10  # profiles one address may make in 24 hours (0: any)
     lobby_rate: Rate = field(
         default=Rate(1.0, 10)
     )  # the lobby's listing (a page polls it every 5 s)
@@ -131,6 +135,8 @@ class Settings:
             check_rate=off,
             read_rate=off,
             lobby_rate=off,
+            profile_rate=off,
+            profiles_per_day=0,
             max_open_tables=0,
             gallery_per_day=0,
             lab_queue_per_client=0,
@@ -218,6 +224,7 @@ class Table:
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "next": self.next_id,
             "house": self.config.get("gallery"),  # the gallery rule set it plays, or None
+            "own_pace": bool(self.config.get("own_pace", False)),
         }
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -239,9 +246,13 @@ class Table:
         self.seating.detach(conn)
 
     def take_seat(
-        self, name: str, seat: int | None = None, client: str | None = None
+        self,
+        name: str,
+        seat: int | None = None,
+        client: str | None = None,
+        profile: str | None = None,
     ) -> tuple[int, str]:
-        return self.seating.take_seat(name, seat, client)
+        return self.seating.take_seat(name, seat, client, profile)
 
     def leave(self, seat: int) -> None:
         self.seating.leave(seat)
@@ -286,6 +297,7 @@ class Table:
         self.stored = self.applied
         if self.finished_at is None and self.state.is_terminal():
             self.finished_at = self.manager.clock()
+            self.manager.game_ended(self)
 
     def roll_back(self) -> None:
         """The commit failed: back to the last committed position (replayed from the start)."""
@@ -346,7 +358,12 @@ class TableManager:
             "check": RateLimiter(st.check_rate, "rule sets checked"),
             "read": RateLimiter(st.read_rate, "requests for replays, records and rule sets"),
             "lobby": RateLimiter(st.lobby_rate, "requests for the list of tables"),
+            "profile": RateLimiter(st.profile_rate, "profiles made"),
         }
+        # players' profiles (server/profiles.py sets these): the profile id of a secret, and
+        # what is done when a game ends (its people's history and ratings)
+        self.profile_of: Callable[[Any], str | None] = lambda secret: None
+        self.game_ended: Callable[[Table], None] = lambda table: None
 
     @property
     def commits(self) -> int:

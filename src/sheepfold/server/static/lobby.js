@@ -131,12 +131,19 @@
 
   document.querySelectorAll("#game-choice button").forEach((b) => { b.onclick = () => { game = b.dataset.game; renderGame(); }; });
 
+  $("own-pace").onchange = () => { // no bot stands in at an own-pace table
+    $("replace").disabled = $("own-pace").checked;
+    if ($("own-pace").checked) $("replace").checked = false;
+  };
+  if (SF.profileSecret()) $("profile-link").textContent = localStorage.getItem(SF.PROFILE_NAME_KEY) || "Your profile";
+
   $("create-btn").onclick = async () => {
     $("create-error").innerHTML = "";
     const body = Object.assign({
       game,
       show_scores: $("show-scores").checked,
-      replace_leavers: $("replace").checked,
+      replace_leavers: $("replace").checked && !$("own-pace").checked,
+      own_pace: $("own-pace").checked,
       auto_roll: $("auto-roll").checked,
       private: $("private").checked,
     }, picker.body());
@@ -160,7 +167,7 @@
         const who = t.seats.map((s) => s.name || "free seat").join(", ");
         const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
         return SF.el("li", {},
-          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + t.ruleset : null,
+          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + t.ruleset : null, t.own_pace ? " · at your own pace" : null,
             t.house ? [" · ", SF.el("a", { class: "house-link", href: t.house.url, text: `house rules: ${t.house.name}` })] : null),
           SF.el("span", { class: "muted", text: `${who} — ${state}` }),
           SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(t.id)}`, text: t.finished ? "Replay" : free ? "Join" : "Watch" }));

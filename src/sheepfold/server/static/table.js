@@ -41,7 +41,8 @@
       preview = null; // asked again on the new connection
       setStatus(true);
       const token = localStorage.getItem(TOKEN_KEY);
-      if (token) ws.send(JSON.stringify({ type: "hello", token }));
+      const profile = SF.profileSecret(); // the profile's seat, from any of its devices
+      if (token || profile) ws.send(JSON.stringify({ type: "hello", token, profile }));
     };
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
@@ -148,7 +149,7 @@
     box.hidden = false;
     if (box.dataset.free === free.map((s) => s.seat).join(",")) return; // keep what is typed
     box.dataset.free = free.map((s) => s.seat).join(",");
-    const remembered = localStorage.getItem("sheepfold:name") || "";
+    const remembered = localStorage.getItem(SF.PROFILE_NAME_KEY) || localStorage.getItem("sheepfold:name") || "";
     box.innerHTML = `<h2>Take a seat</h2>
       <div class="row"><label>Your name <input id="join-name" maxlength="32" value="${SF.esc(remembered)}" placeholder="e.g. Mia"></label></div>
       <div class="row">${free.map((s) => `<button type="button" class="sit" data-seat="${s.seat}">Sit as player ${s.seat + 1}</button>`).join("")}
@@ -158,7 +159,7 @@
         const nm = $("join-name").value.trim();
         if (!nm) { showError("type your name first"); $("join-name").focus(); return; }
         try {
-          const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { name: nm, seat: +b.dataset.seat } });
+          const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", headers: SF.profileHeaders(), body: { name: nm, seat: +b.dataset.seat } });
           localStorage.setItem(TOKEN_KEY, r.token);
           localStorage.setItem("sheepfold:name", nm);
           box.dataset.free = "";
@@ -600,7 +601,7 @@
     } catch (e) { showError(e.message); $("again").disabled = false; }
   }
   async function sitAt(id, seat, who) {
-    const r = await SF.api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name: who, seat } });
+    const r = await SF.api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", headers: SF.profileHeaders(), body: { name: who, seat } });
     localStorage.setItem("sheepfold:token:" + id, r.token);
   }
 

@@ -1,0 +1,552 @@
+"""Players' profiles: a name and a secret, no password; each profile's finished games and its
+rating per game (server/ratings.py); "Your tables".
+
+A profile is made with a name (``POST /api/profiles``); the answer holds its secret, once. The
+browser keeps the secret (``localStorage``) and shows it with ``X-Sheepfold-Profile`` (a
+request's header) or in a table's ``hello`` message. The server keeps the secret's SHA-256 only
+(``sf_profiles.secret_hash``): nobody, the server's database included, can show a profile's
+secret again. To move a profile to another device, its page shows the transfer link
+``/profile#secret=SECRET``: the secret rides in the fragment, which browsers never send to a
+server, and the page that opens it keeps it and takes it out of the address at once.
+
+A person who takes a seat with their profile has the profile on that seat (``sf_seats.profile``):
+their other devices play it by showing the profile's secret, and when the game ends its result
+joins the history of every profile that played it (``sf_profile_games``, in the same transaction
+as the ratings it changes). A result the server could not write (it stopped at that moment) is
+written when it starts again (:meth:`Profiles.catch_up`).
+
+Limits: a name is a seat name (server/texts.py: 32 characters, plain text); a secret has one
+form (43 URL-safe characters), anything else is refused before it is hashed; profiles are made
+at most ``Settings.profile_rate`` per address, and ``Settings.profiles_per_day`` per address in
+24 hours (counted in the database: a restart does not reset it).
+
+HTTP API (JSON)::
+
+    POST  /api/profiles                {"name"} -> {"id", "name", "secret", "link"} (201)
+    GET   /api/profiles/me             (the header) this profile: name, ratings
+    PATCH /api/profiles/me             {"name"} a new name (the games played keep theirs)
+    GET   /api/profiles/me/tables      (the header) its unfinished tables; where it is its turn
+    GET   /api/profiles/{id}           a profile's name, ratings and latest games (public)
+    GET   /api/leaderboard/{game}      the game's rated people, best first
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, insert, select, update
+
+from sheepfold.core.drivers import TableDriver, table_driver
+from sheepfold.core.protocol import CHANCE, Game, State
+from sheepfold.server.limits import RateLimited
+from sheepfold.server.ratings import Rating, rate
+from sheepfold.server.storage import (
+    SeatRow,
+    Storage,
+    profile_games_t,
+    profiles_t,
+    ratings_t,
+    seats_t,
+    tables_t,
+)
+from sheepfold.server.texts import Name
+
+if TYPE_CHECKING:
+    from sheepfold.server.seating import Seat
+    from sheepfold.server.tables import Table, TableManager
+
+log = logging.getLogger("sheepfold.server")
+
+STATIC = Path(str(resources.files("sheepfold.server") / "static"))
+
+HEADER = "X-Sheepfold-Profile"
+SECRET_LEN = 43  # secrets.token_urlsafe(32)
+SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{43}")
+ID_FORM = re.compile(r"[A-Za-z0-9]{1,32}")
+SECRET_PROBLEM = (
+    f"the profile secret is not in its form ({SECRET_LEN} letters, digits, '-' or '_'): "
+    "copy the whole transfer link again"
+)
+UNKNOWN_SECRET = "no profile has this secret: it may be mistyped, or make a new profile"
+MAX_HISTORY = 50  # games a profile's page shows at once
+MAX_BOARD = 100  # people on a leaderboard
+MAX_TABLES = 100  # tables "Your tables" lists
+DAY = 86_400.0
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class NewProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name = Field(min_length=1)
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def result_words(place: int, places: list[int]) -> str:
+    """A seat's result in words: ``won``, ``tied for first``, ``2nd of 3``."""
+    shared = places.count(place) > 1
+    if place == 1:
+        return "tied for first" if shared else "won"
+    return (
+        f"tied for {ordinal(place)} of {len(places)}"
+        if shared
+        else f"{ordinal(place)} of {len(places)}"
+    )
+
+
+def places_of(table: Table) -> list[int]:
+    """Each seat's place at a finished table (1: won; equal results share a place): by win
+    share, then by score. A game that ran out of turns has no winner: everyone ties."""
+    out = table.state.outcome()
+    assert out is not None, "places of an unfinished game"
+    shares = out.shares()
+    keys = [
+        (shares[s],) if out.truncated else (shares[s], out.scores[s]) for s in range(len(shares))
+    ]
+    return [1 + sum(k > mine for k in keys) for mine in keys]
+
+
+def rules_words(game: str, config: dict[str, Any]) -> str:
+    """The rules a table plays, in words: the gallery's house rules by name, or the rule set's
+    own description, and the options the table changed on top of it (plain ones by what they
+    are: "pieces of wool in the middle at setup: 6"; the others counted)."""
+    from sheepfold.games import parse_rules, rules_class
+    from sheepfold.rulesets import find_ruleset
+
+    house = config.get("gallery")
+    if house:
+        return f"house rules from the gallery: {house.get('name', '')}"
+    rules = parse_rules(game, config.get("rules") or {})
+    name = config.get("ruleset")
+    base = find_ruleset(name, game).rules if name else parse_rules(game, {})
+    said = rules.description or base.description or ("" if name else "the rulebook")
+    fields = rules_class(game).model_fields
+    mine, theirs = rules.model_dump(mode="json"), base.model_dump(mode="json")
+    changed = [k for k in fields if k not in ("name", "description") and mine[k] != theirs[k]]
+    plain = [
+        f"{(fields[k].description or k).split(':')[0].split('(')[0].strip()}: {mine[k]}"
+        for k in changed
+        if isinstance(mine[k], int | str) and not isinstance(mine[k], bool)
+    ]
+    others = len(changed) - len(plain)
+    if others:
+        plain.append(f"{others} other change{'s' if others > 1 else ''}")
+    if not plain:
+        return said or "rules of the table's own"
+    if not said:
+        return ", ".join(plain)
+    return (
+        f"{said} With {', '.join(plain)}."
+        if said.endswith(".")
+        else f"{said}, with {', '.join(plain)}"
+    )
+
+
+def waiting_for(state: State, driver: TableDriver, config: dict[str, Any]) -> set[int]:
+    """The seats a table (its state, its game's table driver and its config) waits for now:
+    the one to move, the roller of a die rolled by hand, the seats in a race (none once it is
+    over, or while the server or a chance step moves)."""
+    if state.is_terminal():
+        return set()
+    mover = state.current_player()
+    if mover == CHANCE:
+        step = driver.chance(state, config)
+        return set(step.seats) if step.kind in ("roll", "race") else set()
+    return {int(mover)}
+
+
+def open_table(
+    table_id: str,
+    seat: int,
+    game: Game,
+    state: State,
+    config: dict[str, Any],
+    seats: Sequence[SeatRow | Seat],
+    created: float,
+) -> dict[str, Any]:
+    """One entry of "Your tables": the profile's ``seat`` at an unfinished table."""
+    return {
+        "id": table_id,
+        "title": game.info.title,
+        "rules": rules_words(game.name, config),
+        "seat": seat,
+        "seats": [
+            {"name": s.name, "person": s.kind == "human", "free": s.token_hash is None}
+            for s in seats
+        ],
+        "your_turn": seat in waiting_for(state, table_driver(game.name), config),
+        "own_pace": bool(config.get("own_pace")),
+        "created": created,
+        "link": f"/t/{table_id}",
+    }
+
+
+class Profiles:
+    """The profiles of a server's database, and what the tables ask of them."""
+
+    MAX_CACHED = 10_000  # secrets' hashes remembered (a profile's secret never changes)
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.storage: Storage = manager.storage
+        self._ids: dict[str, str] = {}  # secret hash -> profile id
+        manager.profile_of = self.id_of_secret
+        manager.game_ended = self.game_ended
+
+    # -- who ---------------------------------------------------------------------------------
+    def id_of_secret(self, secret: Any) -> str | None:
+        """The id of the profile whose secret this is (None: no profile, or not a secret)."""
+        if not isinstance(secret, str) or not SECRET_FORM.fullmatch(secret):
+            return None
+        h = secret_hash(secret)
+        pid = self._ids.get(h)
+        if pid is None:
+            with self.storage.engine.connect() as c:
+                pid = c.execute(
+                    select(profiles_t.c.id).where(profiles_t.c.secret_hash == h)
+                ).scalar()
+            if pid is not None:
+                if len(self._ids) >= self.MAX_CACHED:
+                    self._ids.clear()
+                self._ids[h] = pid
+        return pid
+
+    def require(self, secret: str | None) -> dict[str, Any]:
+        """The profile row of a request's secret: 400 if it is not in the secret's form, 401
+        if no profile has it."""
+        if not secret:
+            raise HTTPException(401, f"no profile: this asks for the {HEADER} header")
+        if not SECRET_FORM.fullmatch(secret):
+            raise HTTPException(400, SECRET_PROBLEM)
+        pid = self.id_of_secret(secret)
+        row = self.profile(pid) if pid else None
+        if row is None:
+            raise HTTPException(401, UNKNOWN_SECRET)
+        return row
+
+    def profile(self, pid: str) -> dict[str, Any] | None:
+        with self.storage.engine.connect() as c:
+            r = c.execute(select(profiles_t).where(profiles_t.c.id == pid)).first()
+        return {"id": r.id, "name": r.name, "created": r.created} if r else None
+
+    # -- writes ------------------------------------------------------------------------------
+    def create(self, name: str, client: str) -> tuple[dict[str, Any], str]:
+        """A new profile made from ``client``: (its row, its secret). RateLimited past the
+        day's cap of the address."""
+        cap = self.manager.settings.profiles_per_day
+        now = time.time()
+        secret = secrets.token_urlsafe(32)
+        pid = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        with self.storage.transaction() as c:
+            if cap > 0:
+                made = c.execute(
+                    select(func.count())
+                    .select_from(profiles_t)
+                    .where(profiles_t.c.client == client, profiles_t.c.created >= now - DAY)
+                ).scalar_one()
+                if made >= cap:
+                    raise RateLimited(
+                        f"your address made {made} profiles in the last 24 hours (at most "
+                        f"{cap}): use one of them, or move it here with its transfer link"
+                    )
+            c.execute(
+                insert(profiles_t).values(
+                    id=pid, name=name, secret_hash=secret_hash(secret), client=client, created=now
+                )
+            )
+        return {"id": pid, "name": name, "created": now}, secret
+
+    def rename(self, pid: str, name: str) -> None:
+        with self.storage.transaction() as c:
+            c.execute(update(profiles_t).where(profiles_t.c.id == pid).values(name=name))
+
+    def game_ended(self, table: Table) -> None:
+        """A table's end was committed: the result joins its people's histories and ratings
+        (never stops the table: a failure is logged, and written at the next start)."""
+        if not any(s.profile for s in table.seats):
+            return
+        try:
+            self.record(table)
+        except Exception:
+            log.exception("the result of table %s was not added to its players' profiles", table.id)
+
+    def record(self, table: Table) -> None:
+        """Write the result of a finished table for each profile at it (once), and, when two
+        profiles or more played it, their new ratings, in one transaction."""
+        places = places_of(table)
+        scores = table.state.scores()
+        seats = [
+            {
+                "name": s.name or f"seat {s.seat + 1}",
+                "person": s.kind == "human",
+                "profile": s.profile,
+                "place": places[s.seat],
+                "score": scores[s.seat],
+            }
+            for s in table.seats
+        ]
+        summary = {
+            "title": table.game.info.title,
+            "rules": rules_words(table.name, table.config),
+            "seats": seats,
+            "own_pace": bool(table.config.get("own_pace")),
+        }
+        people = {s.profile: s.seat for s in table.seats if s.profile}
+        now = time.time()
+        with self.storage.transaction() as c:
+            done = c.execute(
+                select(profile_games_t.c.seat).where(profile_games_t.c.table_id == table.id)
+            ).first()
+            if done is not None:
+                return
+            before: dict[str, Rating] = {}
+            after: dict[str, Rating] = {}
+            if len(people) >= 2:
+                q = select(ratings_t).where(
+                    ratings_t.c.game == table.name, ratings_t.c.profile.in_(list(people))
+                )
+                if self.storage.kind == "postgresql":
+                    q = q.with_for_update()  # two servers ending games of one person at once
+                found = {r.profile: Rating(r.mu, r.sigma, r.games) for r in c.execute(q)}
+                before = {p: found.get(p, Rating()) for p in people}
+                new = rate(list(before.values()), [places[people[p]] for p in before])
+                after = dict(zip(before, new, strict=True))
+                for p, r in after.items():
+                    values = {"mu": r.mu, "sigma": r.sigma, "games": r.games, "updated": now}
+                    if p in found:
+                        c.execute(
+                            update(ratings_t)
+                            .where(ratings_t.c.profile == p, ratings_t.c.game == table.name)
+                            .values(**values)
+                        )
+                    else:
+                        c.execute(insert(ratings_t).values(profile=p, game=table.name, **values))
+            c.execute(
+                insert(profile_games_t),
+                [
+                    {
+                        "table_id": table.id,
+                        "seat": seat,
+                        "profile": p,
+                        "game": table.name,
+                        "summary": summary,
+                        "place": places[seat],
+                        "rating_before": before[p].shown if p in before else None,
+                        "rating_after": after[p].shown if p in after else None,
+                        "finished": now,
+                    }
+                    for p, seat in people.items()
+                ],
+            )
+
+    def catch_up(self) -> int:
+        """Start-up: the results a stopped server did not write (a finished table with a
+        profile at it, and no history row) are written now. The number written."""
+        with_profile = select(seats_t.c.table_id).where(seats_t.c.profile.is_not(None))
+        recorded = select(profile_games_t.c.table_id)
+        q = select(tables_t.c.id).where(
+            tables_t.c.finished.is_(True),
+            tables_t.c.id.in_(with_profile),
+            tables_t.c.id.not_in(recorded),
+        )
+        with self.storage.engine.connect() as c:
+            ids = list(c.execute(q).scalars())
+        done = 0
+        for tid in ids:
+            t = self.manager.get(tid)
+            if t is not None and t.finished():
+                self.game_ended(t)
+                done += 1
+        return done
+
+    # -- reads -------------------------------------------------------------------------------
+    def ratings(self, pid: str) -> list[dict[str, Any]]:
+        from sheepfold.core.registry import game_spec
+
+        with self.storage.engine.connect() as c:
+            rows = c.execute(
+                select(ratings_t).where(ratings_t.c.profile == pid).order_by(ratings_t.c.game)
+            ).all()
+        return [
+            {
+                "game": r.game,
+                "title": game_spec(r.game).title,
+                "rating": Rating(r.mu, r.sigma, r.games).shown,
+                "games": r.games,
+            }
+            for r in rows
+        ]
+
+    def history(self, pid: str, limit: int = MAX_HISTORY) -> list[dict[str, Any]]:
+        """The profile's latest finished games, newest first."""
+        q = (
+            select(profile_games_t)
+            .where(profile_games_t.c.profile == pid)
+            .order_by(profile_games_t.c.finished.desc(), profile_games_t.c.table_id)
+            .limit(limit)
+        )
+        with self.storage.engine.connect() as c:
+            rows = c.execute(q).all()
+        out = []
+        for r in rows:
+            s = r.summary
+            places = [seat["place"] for seat in s["seats"]]
+            out.append(
+                {
+                    "table": r.table_id,
+                    "game": r.game,
+                    "title": s["title"],
+                    "rules": s["rules"],
+                    "seats": [
+                        {k: seat[k] for k in ("name", "person", "profile", "place", "score")}
+                        for seat in s["seats"]
+                    ],
+                    "seat": r.seat,
+                    "place": r.place,
+                    "result": result_words(r.place, places),
+                    "rated": r.rating_after is not None,
+                    "rating_before": r.rating_before,
+                    "rating_after": r.rating_after,
+                    "finished": r.finished,
+                    "replay": f"/t/{r.table_id}",
+                    "record": f"/api/tables/{r.table_id}/record",
+                }
+            )
+        return out
+
+    def leaderboard(self, game: str, limit: int = MAX_BOARD) -> list[dict[str, Any]]:
+        careful = ratings_t.c.mu - 3 * ratings_t.c.sigma
+        q = (
+            select(ratings_t, profiles_t.c.name)
+            .join(profiles_t, profiles_t.c.id == ratings_t.c.profile)
+            .where(ratings_t.c.game == game)
+            .order_by(careful.desc(), ratings_t.c.games.desc(), profiles_t.c.id)
+            .limit(limit)
+        )
+        with self.storage.engine.connect() as c:
+            rows = c.execute(q).all()
+        out: list[dict[str, Any]] = []
+        for r in rows:
+            shown = Rating(r.mu, r.sigma, r.games).shown
+            tied = out and out[-1]["rating"] == shown
+            place = out[-1]["place"] if tied else len(out) + 1
+            out.append(
+                {"place": place, "id": r.profile, "name": r.name, "rating": shown, "games": r.games}
+            )
+        return out
+
+    def open_tables(self, pid: str) -> list[dict[str, Any]]:
+        """The profile's unfinished tables: where it is its turn first, then the newest."""
+        from sheepfold.server.tables import Damaged, rebuild
+
+        q = (
+            select(seats_t.c.table_id, seats_t.c.seat)
+            .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+            .where(seats_t.c.profile == pid, tables_t.c.finished.is_(False))
+            .order_by(tables_t.c.created.desc())
+            .limit(MAX_TABLES)
+        )
+        with self.storage.engine.connect() as c:
+            mine = c.execute(q).all()
+        out = []
+        for tid, seat in mine:
+            t = self.manager.get(tid)
+            if t is not None:
+                if not t.finished():
+                    out.append(
+                        open_table(t.id, seat, t.game, t.state, t.config, t.seats, t.created)
+                    )
+                continue
+            # another process of a cluster serves it (server/cluster.py): as it is stored
+            rows = self.storage.load_all(tid)
+            try:
+                game, state = rebuild(rows[0]) if rows else (None, None)
+            except Damaged:
+                continue
+            if game is not None and state is not None and not state.is_terminal():
+                row = rows[0]
+                out.append(open_table(tid, seat, game, state, row.config, row.seats, row.created))
+        out.sort(key=lambda e: not e["your_turn"])  # stable: the newest first in each
+        return out
+
+
+def add_profiles_api(
+    app: FastAPI, manager: Callable[[], TableManager], profiles: Callable[[], Profiles]
+) -> None:
+    """The profiles' HTTP API and pages."""
+    from sheepfold.core.registry import find_game, game_spec
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def mine(request: Request) -> dict[str, Any]:
+        return profiles().require(request.headers.get(HEADER))
+
+    def about(row: dict[str, Any]) -> dict[str, Any]:
+        p = profiles()
+        return {**row, "ratings": p.ratings(row["id"]), "history": p.history(row["id"])}
+
+    @app.post("/api/profiles", status_code=201)
+    async def create(req: NewProfile, request: Request) -> dict[str, Any]:
+        # the address's rate is taken before the body is read (app.ROUTES, server/limits.py)
+        row, secret = profiles().create(req.name, client_of(request))
+        return {**row, "secret": secret, "link": f"/profile#secret={secret}"}
+
+    @app.get("/api/profiles/me")
+    async def me(request: Request) -> dict[str, Any]:
+        return about(mine(request))
+
+    @app.patch("/api/profiles/me")
+    async def rename(req: NewProfile, request: Request) -> dict[str, Any]:
+        row = mine(request)
+        profiles().rename(row["id"], req.name)
+        return about({**row, "name": req.name})
+
+    @app.get("/api/profiles/me/tables")
+    async def my_tables(request: Request) -> list[dict[str, Any]]:
+        return profiles().open_tables(mine(request)["id"])
+
+    @app.get("/api/profiles/{pid}")
+    async def public(pid: str) -> dict[str, Any]:
+        row = profiles().profile(pid) if ID_FORM.fullmatch(pid) else None
+        if row is None:
+            raise HTTPException(404, "no such player")
+        return about(row)
+
+    @app.get("/api/leaderboard/{game}")
+    async def leaderboard(game: str) -> dict[str, Any]:
+        if len(game) > 64 or find_game(game) is None:
+            raise HTTPException(404, "no such game")
+        return {"game": game, "title": game_spec(game).title, "rows": profiles().leaderboard(game)}
+
+    for path, page in (
+        ("/profile", "profile.html"),
+        ("/players/{pid}", "profile.html"),
+        ("/your-tables", "yours.html"),
+        ("/leaderboard", "leaderboard.html"),  # the first game's
+        ("/leaderboard/{game}", "leaderboard.html"),
+    ):
+        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
+
+
+def _page(name: str) -> Callable[[], Any]:
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / name)
+
+    return page
