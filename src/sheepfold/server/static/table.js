@@ -618,6 +618,7 @@
     document.title = tabTitle(msg.view, table);
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
+    if (/^(dolly-crush|shave-a-sheep)$/.test(table.game)) { $("rules-link").href = "/rules/" + table.game; $("rules-link").hidden = false; } // the rules pages (server/learn.py)
     renderHouseRules(table);
     $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
     $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;

@@ -1,0 +1,159 @@
+"""Learn to play (issue 29): a newcomer finishes each guided first game by clicking only what
+the coach frames; the rules pages show their illustrations (server/learn.py).
+
+Browser tests: Playwright driving Debian's Chromium against a live server on 127.0.0.1.
+Screenshots go to tests/web/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import PHONE, new_page
+
+pytestmark = pytest.mark.browser
+
+#: the coach's next thing to click: framed, enabled, and not already clicked
+NEXT = """() => {
+  const done = document.querySelector('#coach-step[data-done="1"]');
+  if (done) return 'done';
+  const el = document.querySelector('.coach-target');
+  if (!el || el.disabled || el.dataset.clicked) return null;
+  el.dataset.clicked = '1';
+  return el.id || el.dataset.cell || el.dataset.action || el.textContent.trim();
+}"""
+
+
+def start_lesson(page: Any, url: str, game: str, seed: int) -> None:
+    page.goto(f"{url}/learn/{game}?seed={seed}")
+    page.fill("#lesson-name", "Mia")
+    page.click("#lesson-start")
+    page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")
+
+
+def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple[str, str]]:
+    """Click what the coach frames until the game is over: (what was clicked, what the coach
+    said to do) for every click."""
+    clicks: list[tuple[str, str]] = []
+    for _ in range(limit):
+        what = page.wait_for_function(NEXT, timeout=20_000).json_value()
+        if what == "done":
+            return clicks
+        said = page.inner_text("#coach-do")
+        if len(clicks) in (0, 1, 2):  # the first steps, as a newcomer sees them
+            page.screenshot(path=str(shots / f"learn-{name}-step{len(clicks)}.png"))
+        clicks.append((what, said))
+        page.click(".coach-target[data-clicked='1']")
+    raise AssertionError(f"the lesson did not end within {limit} clicks: {clicks[-5:]}")
+
+
+@pytest.mark.parametrize("seed", [5])
+def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_shows(
+    browser, make_server, shots, seed
+):
+    srv = make_server(bot_delay=0.0)
+    page = new_page(browser, {"width": 1280, "height": 800})
+    start_lesson(page, srv.url, "dolly-crush", seed)
+    clicks = follow_the_coach(page, shots, "dolly", 200)
+    page.screenshot(path=str(shots / "learn-dolly-end.png"), full_page=True)
+    view = page.evaluate("window.SF_LAST.view")
+    assert view["finished"], "the lesson's game is over"
+    # four turns: a dog card each, its swaps (two taps each), Done
+    assert sum(1 for what, _ in clicks if what.startswith("dog-")) == 4
+    assert sum(1 for what, _ in clicks if what == "confirm") == 4
+    said = [s for _, s in clicks]
+    assert any(s.startswith("Your turn. Pick the dog card with") for s in said)
+    assert any(s.startswith("Tap the ") for s in said) and any(s.startswith("Now tap") for s in said)
+    assert view["scores"][0] > 0, "the coach's moves took sheep"
+    assert page.inner_text("#coach-do").split("!")[0] in ("You won your first game", "A tie") or (
+        "won this time" in page.inner_text("#coach-do")
+    )
+    happened = page.inner_text("#coach-log")
+    assert "Shaun played a dog card" in happened
+    assert page.locator("#coach-lobby").is_visible()
+    assert not page.errors
+
+
+@pytest.mark.parametrize("seed", [11])
+def test_a_newcomer_finishes_the_shave_a_sheep_lesson_by_clicking_what_the_coach_shows(
+    browser, make_server, shots, seed
+):
+    srv = make_server(bot_delay=0.0)
+    page = new_page(browser, PHONE)
+    start_lesson(page, srv.url, "shave-a-sheep", seed)
+    clicks = follow_the_coach(page, shots, "shave", 400)
+    page.screenshot(path=str(shots / "learn-shave-end.png"), full_page=True)
+    view = page.evaluate("window.SF_LAST.view")
+    assert view["finished"]
+    rolls = sum(1 for what, _ in clicks if what == "roll")
+    assert rolls >= 3 and rolls == sum(1 for _, s in clicks if s == "Your turn. Roll the die.")
+    assert any(s.startswith("You rolled ") for _, s in clicks)
+    text = page.inner_text("#coach")
+    assert "everyone sheared one last time" in text  # the final shear is told
+    assert "biggest safe pile won" in text
+    assert not page.errors
+
+
+def test_the_coach_frames_the_suggested_swap_and_sends_a_wrong_one_back(
+    browser, make_server, shots
+):
+    """A swap the coach did not suggest is noticed, and Undo is framed."""
+    srv = make_server(bot_delay=0.0)
+    page = new_page(browser)
+    start_lesson(page, srv.url, "dolly-crush", 5)
+    page.wait_for_function(NEXT)
+    page.click(".coach-target")  # the dog card
+    page.wait_for_selector("#flock .cell.coach-target")
+    first = page.get_attribute("#flock .cell.coach-target", "data-cell")
+    # a swap of two other neighbours (not the framed card): the coach asks for Undo
+    a, b = next(p for p in (("c4", "c5"), ("a1", "a2")) if first not in p)
+    page.click(f"#flock [data-cell='{a}']")
+    page.click(f"#flock [data-cell='{b}']")
+    page.wait_for_selector("#undo.coach-target")
+    assert "not the one your coach suggested" in page.inner_text("#coach-do")
+    page.click("#undo")
+    page.wait_for_selector(f"#flock [data-cell='{first}'].coach-target")
+    assert not page.errors
+
+
+def test_the_rules_pages_show_their_illustrations(browser, live_server, shots):
+    page = new_page(browser)
+    page.goto(live_server.url + "/rules/dolly-crush")
+    page.wait_for_selector(".rules-flock .cell svg")
+    assert page.locator(".rules-flock").count() == 3
+    assert page.locator(".rules-flock").nth(0).locator(".cell").count() == 15
+    assert page.locator(".rules-flock .cell.line").count() == 3  # the row of three lambs
+    assert page.locator("[data-cards] .cell.black").count() == 1
+    assert page.locator(".rules-dog").count() == 4
+    for word in ("Campanella", "Agnello", "Farfalla", "Fiore", "Montone"):
+        assert word in page.inner_text("#cards")
+    page.screenshot(path=str(shots / "rules-dolly-crush.png"), full_page=True)
+    page.click("#learn-link")
+    page.wait_for_url("**/learn/dolly-crush")
+    assert not page.errors
+
+    page = new_page(browser, PHONE)
+    page.goto(live_server.url + "/rules/shave-a-sheep")
+    page.wait_for_selector(".rules-faces .die svg")
+    assert page.locator(".rules-faces .die").count() == 6
+    assert page.locator(".rules-sheep .sheep svg.body").count() == 4
+    assert page.locator(".rules-wolf svg").count() == 1
+    assert page.locator(".rules-middle i").count() == 18
+    assert page.locator(".rules-actions .face svg").count() == 5
+    assert "shears their sheep one last time" in page.inner_text("#end")
+    page.screenshot(path=str(shots / "rules-shave-a-sheep.png"), full_page=True)
+    assert not page.errors
+
+
+def test_the_lobby_and_the_table_link_to_the_lessons_and_the_rules(browser, live_server):
+    page = new_page(browser)
+    page.goto(live_server.url)
+    assert page.get_attribute("#learn-link", "href") == "/learn/dolly-crush"
+    page.click("#rules-link")
+    page.wait_for_url("**/rules/dolly-crush")
+    t = live_server.create(game="shave-a-sheep", seats=[{}, {"kind": "bot"}])
+    page.goto(live_server.url + t["invite"])
+    page.wait_for_selector("#rules-link:not([hidden])")
+    assert page.get_attribute("#rules-link", "href") == "/rules/shave-a-sheep"
+    assert not page.errors
