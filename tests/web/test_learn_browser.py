@@ -14,14 +14,17 @@ from test_web_browser import PHONE, new_page
 
 pytestmark = pytest.mark.browser
 
-#: the coach's next thing to click: framed, enabled, and not already clicked
-NEXT = """() => {
-  const done = document.querySelector('#coach-step[data-done="1"]');
-  if (done) return 'done';
+#: the coach's next thing to click, framed and enabled, as a selector (with what the step is:
+#: the position, the coach's words and the selector, so that one step is clicked once however
+#: often the page redraws it); "done" once the lesson is over
+NEXT = """(last) => {
+  if (document.querySelector('#coach-step[data-done="1"]')) return {done: true};
   const el = document.querySelector('.coach-target');
-  if (!el || el.disabled || el.dataset.clicked) return null;
-  el.dataset.clicked = '1';
-  return el.id || el.dataset.cell || el.dataset.action || el.textContent.trim();
+  if (!el || el.disabled) return null;
+  const sel = el.id ? '#' + el.id : el.dataset.cell ? `#flock [data-cell="${el.dataset.cell}"]`
+    : `#controls .act[data-action="${el.dataset.action}"]`;
+  const key = [window.SF_LAST.seq, document.getElementById('coach-do').textContent, sel].join('|');
+  return key === last ? null : {sel, key, said: document.getElementById('coach-do').textContent};
 }"""
 
 
@@ -36,15 +39,17 @@ def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple
     """Click what the coach frames until the game is over: (what was clicked, what the coach
     said to do) for every click."""
     clicks: list[tuple[str, str]] = []
+    last = None
     for _ in range(limit):
-        what = page.wait_for_function(NEXT, timeout=20_000).json_value()
-        if what == "done":
+        step = page.wait_for_function(NEXT, arg=last, timeout=20_000).json_value()
+        if step.get("done"):
             return clicks
-        said = page.inner_text("#coach-do")
         if len(clicks) in (0, 1, 2):  # the first steps, as a newcomer sees them
             page.screenshot(path=str(shots / f"learn-{name}-step{len(clicks)}.png"))
-        clicks.append((what, said))
-        page.click(".coach-target[data-clicked='1']")
+        what = step["sel"].lstrip("#").split('"')[1 if "[" in step["sel"] else 0]
+        clicks.append((what, step["said"]))
+        last = step["key"]
+        page.click(step["sel"])
     raise AssertionError(f"the lesson did not end within {limit} clicks: {clicks[-5:]}")
 
 
@@ -102,8 +107,7 @@ def test_the_coach_frames_the_suggested_swap_and_sends_a_wrong_one_back(
     srv = make_server(bot_delay=0.0)
     page = new_page(browser)
     start_lesson(page, srv.url, "dolly-crush", 5)
-    page.wait_for_function(NEXT)
-    page.click(".coach-target")  # the dog card
+    page.click(page.wait_for_function(NEXT).json_value()["sel"])  # the dog card
     page.wait_for_selector("#flock .cell.coach-target")
     first = page.get_attribute("#flock .cell.coach-target", "data-cell")
     # a swap of two other neighbours (not the framed card): the coach asks for Undo
