@@ -69,7 +69,9 @@ def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_s
     assert sum(1 for what, _ in clicks if what == "confirm") == 4
     said = [s for _, s in clicks]
     assert any(s.startswith("Your turn. Pick the dog card with") for s in said)
-    assert any(s.startswith("Tap the ") for s in said) and any(s.startswith("Now tap") for s in said)
+    assert any(s.startswith("Tap the ") for s in said) and any(
+        s.startswith("Now tap") for s in said
+    )
     assert view["scores"][0] > 0, "the coach's moves took sheep"
     assert page.inner_text("#coach-do").split("!")[0] in ("You won your first game", "A tie") or (
         "won this time" in page.inner_text("#coach-do")
