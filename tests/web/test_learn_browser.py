@@ -28,9 +28,11 @@ NEXT = """(last) => {
 }"""
 
 
-def start_lesson(page: Any, url: str, game: str, seed: int) -> None:
+def start_lesson(page: Any, url: str, game: str, seed: int, shots: Any = None) -> None:
     page.goto(f"{url}/learn/{game}?seed={seed}")
     page.fill("#lesson-name", "Mia")
+    if shots is not None:
+        page.screenshot(path=str(shots / f"learn-{game}-start.png"))
     page.click("#lesson-start")
     page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")
 
@@ -53,13 +55,13 @@ def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple
     raise AssertionError(f"the lesson did not end within {limit} clicks: {clicks[-5:]}")
 
 
-@pytest.mark.parametrize("seed", [5])
+@pytest.mark.parametrize("seed", [5, 8])
 def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_shows(
     browser, make_server, shots, seed
 ):
     srv = make_server(bot_delay=0.0)
     page = new_page(browser, {"width": 1280, "height": 800})
-    start_lesson(page, srv.url, "dolly-crush", seed)
+    start_lesson(page, srv.url, "dolly-crush", seed, shots)
     clicks = follow_the_coach(page, shots, "dolly", 200)
     page.screenshot(path=str(shots / "learn-dolly-end.png"), full_page=True)
     view = page.evaluate("window.SF_LAST.view")
@@ -88,7 +90,7 @@ def test_a_newcomer_finishes_the_shave_a_sheep_lesson_by_clicking_what_the_coach
 ):
     srv = make_server(bot_delay=0.0)
     page = new_page(browser, PHONE)
-    start_lesson(page, srv.url, "shave-a-sheep", seed)
+    start_lesson(page, srv.url, "shave-a-sheep", seed, shots)
     clicks = follow_the_coach(page, shots, "shave", 400)
     page.screenshot(path=str(shots / "learn-shave-end.png"), full_page=True)
     view = page.evaluate("window.SF_LAST.view")
@@ -152,9 +154,10 @@ def test_the_rules_pages_show_their_illustrations(browser, live_server, shots):
     assert not page.errors
 
 
-def test_the_lobby_and_the_table_link_to_the_lessons_and_the_rules(browser, live_server):
-    page = new_page(browser)
+def test_the_lobby_and_the_table_link_to_the_lessons_and_the_rules(browser, live_server, shots):
+    page = new_page(browser, PHONE)
     page.goto(live_server.url)
+    page.screenshot(path=str(shots / "learn-lobby-links-phone.png"))
     assert page.get_attribute("#learn-link", "href") == "/learn/dolly-crush"
     page.click("#rules-link")
     page.wait_for_url("**/rules/dolly-crush")

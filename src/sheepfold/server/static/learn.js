@@ -161,6 +161,8 @@
       wolf: "The wolf takes every piece of wool off that sheep and puts it back in the middle.",
       pass: "Nothing you rolled helps you now.",
     };
+    /* a side of the die in words: "gray (wolf) or pink (shear)" */
+    const rolledWords = (face) => face.split("/").map((c) => (SF.COLOURS[c] ? `${c === "x2" ? "×2" : c} (${SF.COLOURS[c].word})` : c)).join(" or ");
     function shaveStep(m) {
       const v = m.view;
       if (v.phase === "roll" && v.turn === m.you) {
@@ -176,7 +178,7 @@
       if (!plan) return { text: "Your coach is thinking…", why: "", el: null };
       const action = plan[0];
       const el = document.querySelector(`#controls .act[data-action="${CSS.escape(action)}"]`);
-      const rolled = v.roll ? v.roll.split("/").map((c) => (SF.COLOURS[c] ? `${c} (${SF.COLOURS[c].word})` : c)).join(" or ") : "";
+      const rolled = v.roll ? rolledWords(v.roll) : "";
       const label = el ? el.textContent.trim() : action;
       return {
         text: `${rolled ? `You rolled ${rolled}. ` : ""}Press “${label}”.`,
@@ -208,7 +210,7 @@
         return out;
       }
       const roller = a.turn;
-      if (b.roll && b.roll !== a.roll) out.push(`${who(m, b.turn)} rolled ${b.roll.split("/").map((c) => (SF.COLOURS[c] ? SF.COLOURS[c].word : c)).join(" or ")}.`);
+      if (b.roll && b.roll !== a.roll) out.push(`${who(m, b.turn)} rolled ${rolledWords(b.roll)}.`);
       const swapped = b.sheep.length === 2 && a.sheep[0] !== a.sheep[1] && b.sheep[0] === a.sheep[1] && b.sheep[1] === a.sheep[0] && a.middle === b.middle;
       if (swapped) out.push(`${who(m, 0)} and ${who(m, 1)} swapped sheep.`);
       else b.sheep.forEach((n, i) => {
