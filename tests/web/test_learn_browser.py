@@ -81,6 +81,9 @@ def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_s
     happened = page.inner_text("#coach-log")
     assert "Shaun played a dog card" in happened
     assert page.locator("#coach-lobby").is_visible()
+    from test_axe_pages import serious  # here: that module imports this one
+
+    assert serious(page) == []  # the end of a game, its replay button and "Play again" too
     assert not page.errors
 
 

@@ -62,11 +62,17 @@
     const who = (m, seat) => (seat === m.you ? "You" : SF.playerName(m.table, seat));
     const plural = (n, one, many) => `${n} ${n === 1 ? one : many || one + "s"}`;
 
+    const tries = {}; // seq -> answers that came too early (the server was still at the position before)
     function ask(m) { // the coach's moves for this position (once per position)
       if (hints[m.seq] || !token) return;
       hints[m.seq] = "asking";
       SF.api(`/api/tables/${encodeURIComponent(tableId)}/hint`, { method: "POST", body: { token } }).then(
-        (r) => { hints[m.seq] = r.seq === m.seq ? r : "failed"; if (r.seq !== m.seq) delete hints[m.seq]; update(); },
+        (r) => {
+          if (r.seq === m.seq && r.actions.length) hints[m.seq] = r;
+          else if ((tries[m.seq] = (tries[m.seq] || 0) + 1) > 5) hints[m.seq] = "failed";
+          else { delete hints[m.seq]; setTimeout(later, 500); } // asked again in a moment
+          update();
+        },
         () => { hints[m.seq] = "failed"; update(); });
     }
     const planOf = (m) => (hints[m.seq] && hints[m.seq].actions) || null;
