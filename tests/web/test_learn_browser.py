@@ -43,7 +43,13 @@ def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple
     clicks: list[tuple[str, str]] = []
     last = None
     for _ in range(limit):
-        step = page.wait_for_function(NEXT, arg=last, timeout=20_000).json_value()
+        try:
+            step = page.wait_for_function(NEXT, arg=last, timeout=20_000).json_value()
+        except Exception as e:  # what the coach and the table showed when it stopped
+            shown = page.evaluate(
+                "() => [document.getElementById('coach').innerText, JSON.stringify(window.SF_LAST.view)]"
+            )
+            raise AssertionError(f"the coach gave no step after {last!r}: {shown}") from e
         if step.get("done"):
             return clicks
         if len(clicks) in (0, 1, 2):  # the first steps, as a newcomer sees them
@@ -104,6 +110,11 @@ def test_a_newcomer_finishes_the_shave_a_sheep_lesson_by_clicking_what_the_coach
     text = page.inner_text("#coach")
     assert "everyone sheared one last time" in text  # the final shear is told
     assert "biggest safe pile won" in text
+    from test_axe_pages import serious
+
+    page.click("#replay-open")  # the replay of the lesson, as a newcomer may watch it
+    page.wait_for_selector("#replay-range")
+    assert serious(page) == []
     assert not page.errors
 
 
@@ -112,7 +123,7 @@ def test_the_coach_frames_the_suggested_swap_and_sends_a_wrong_one_back(
 ):
     """A swap the coach did not suggest is noticed, and Undo is framed."""
     srv = make_server(bot_delay=0.0)
-    page = new_page(browser)
+    page = new_page(browser, PHONE)
     start_lesson(page, srv.url, "dolly-crush", 5)
     page.click(page.wait_for_function(NEXT).json_value()["sel"])  # the dog card
     page.wait_for_selector("#flock .cell.coach-target")
@@ -123,6 +134,7 @@ def test_the_coach_frames_the_suggested_swap_and_sends_a_wrong_one_back(
     page.click(f"#flock [data-cell='{b}']")
     page.wait_for_selector("#undo.coach-target")
     assert "not the one your coach suggested" in page.inner_text("#coach-do")
+    page.screenshot(path=str(shots / "learn-dolly-undo-phone.png"))
     page.click("#undo")
     page.wait_for_selector(f"#flock [data-cell='{first}'].coach-target")
     assert not page.errors

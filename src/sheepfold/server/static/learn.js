@@ -67,13 +67,13 @@
       if (hints[m.seq] || !token) return;
       hints[m.seq] = "asking";
       SF.api(`/api/tables/${encodeURIComponent(tableId)}/hint`, { method: "POST", body: { token } }).then(
-        (r) => {
-          if (r.seq === m.seq && r.actions.length) hints[m.seq] = r;
-          else if ((tries[m.seq] = (tries[m.seq] || 0) + 1) > 5) hints[m.seq] = "failed";
-          else { delete hints[m.seq]; setTimeout(later, 500); } // asked again in a moment
-          update();
-        },
-        () => { hints[m.seq] = "failed"; update(); });
+        (r) => { if (r.seq === m.seq && r.actions.length) hints[m.seq] = r; else again(m.seq); update(); },
+        () => { again(m.seq); update(); }); // busy, or too many questions at once: in a moment
+    }
+    function again(seq) { // asked again in a moment, five times at most
+      if ((tries[seq] = (tries[seq] || 0) + 1) > 5) { hints[seq] = "failed"; return; }
+      delete hints[seq];
+      setTimeout(later, 400 * tries[seq]);
     }
     const planOf = (m) => (hints[m.seq] && hints[m.seq].actions) || null;
     const LOST = { text: "Your coach has no suggestion this time: play the move you like.", why: "", el: null };
@@ -259,7 +259,7 @@
           SF.el("a", { class: "btn", href: "/", id: "coach-lobby", text: "Play a real table" }),
           SF.el("a", { class: "btn secondary", href: "/rules/" + encodeURIComponent(game), text: "Read the rules" })) : null);
       stepBox.dataset.done = s.done ? "1" : "";
-      SF.fill($("coach-happened"), happened.length ? [SF.el("h3", { text: "What just happened" }), SF.el("ul", { id: "coach-log" }, happened.map((t) => SF.el("li", { text: t })))] : []);
+      SF.fill($("coach-happened"), happened.length ? [SF.el("h3", { text: "What just happened" }), SF.el("ul", { id: "coach-log", tabindex: "0", "aria-label": "what just happened" }, happened.map((t) => SF.el("li", { text: t })))] : []);
       mark(s.el && document.body.contains(s.el) ? s.el : null);
     }
     function later() { if (!scheduled) { scheduled = true; requestAnimationFrame(update); } }
