@@ -26,7 +26,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[all]'
 	touch $(STAMP)
 
-# Debian packages the browser and PostgreSQL tests need (root on the CI machine).
+# Debian packages the browser and PostgreSQL tests need (root on the CI machine), and axe-core
+# (npm, a pinned version, into .cache/axe-core/) for the accessibility scans.
 $(SYSTAMP):
 	bash scripts/install-system-packages.sh
 	@mkdir -p $(VENV) && touch $(SYSTAMP)

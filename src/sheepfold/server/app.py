@@ -51,6 +51,7 @@ from sheepfold.server.cluster import Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
+from sheepfold.server.learn import add_learn
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
 from sheepfold.server.profiles import HEADER, Profiles, add_profiles_api
 from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api
@@ -304,6 +305,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     add_rules_api(app)
     add_gallery_api(app, gallery)
     add_profiles_api(app, manager, lambda: storage_holder["p"])
+    add_learn(app, manager, STATIC)  # the lessons and the rules pages (server/learn.py)
     _add_websocket(app, manager)
     return app
 

@@ -105,7 +105,8 @@ SF.rulesEditor = function (box, onChange) {
   function leafHTML(ctl, path, v, placeholder) {
     const id = register(ctl, path);
     const ph = placeholder ? ` placeholder="${SF.esc(placeholder)}"` : "";
-    const at = `id="${id}" data-leaf="${id}"`;
+    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? `number ${k + 1}` : k)).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
+    const at = `id="${id}" data-leaf="${id}"${inner}`;
     switch (ctl.kind) {
       case "integer": case "number":
         return `<input type="number" ${at} step="${ctl.kind === "integer" ? 1 : "any"}"${ctl.min != null ? ` min="${ctl.min}"` : ""}${ctl.max != null ? ` max="${ctl.max}"` : ""} value="${v == null ? "" : SF.esc(v)}"${ph}>`;

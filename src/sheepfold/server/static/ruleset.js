@@ -49,7 +49,7 @@
       SF.el("td", { text: SF.labNumber(m.diff, m.kind, true) }),
       SF.el("td", { text: SF.labInterval(m.lo, m.hi, m.kind, true) }),
       SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< 0.001" : m.p.toFixed(3) })));
-    return SF.el("div", { class: "table-scroll" }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
+    return SF.el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "the lab's figures" }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
   }
   const EXACT = { first_player_advantage: "the first player's edge under perfect play", perfect_edge_over_greedy: "perfect play's edge over the greedy bot" };
   function renderLab(lab) {

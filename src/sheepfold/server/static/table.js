@@ -193,7 +193,7 @@
   function shaveSeat(view, i) {
     const wool = [];
     for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
-    return `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
+    return `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" role="img" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
       <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
       <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
       ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
@@ -231,14 +231,14 @@
     if (pending && live) for (const [a, b] of pending.swaps) { moved.add(a); moved.add(b); }
     const cells = f.map((code, i) => {
       const cell = grid.cells[i];
-      if (!code) return `<div class="cell empty" data-cell="${cell}" aria-label="${cell} empty"><span class="coord">${cell}</span></div>`;
+      if (!code) return `<div class="cell empty" data-cell="${cell}" role="img" aria-label="${cell} empty"><span class="coord">${cell}</span></div>`;
       const [type, colour] = code.split("-");
       const cls = ["cell", colour,
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
-      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${cell} ${colour} ${type}">
-        <span class="pts">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.esc(SF.typeWord(type))}</span><span class="coord">${cell}</span></div>`;
+      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${SF.esc(SF.typeWord(type))} ${cell}, ${colour}">
+        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
@@ -619,6 +619,7 @@
     document.title = tabTitle(msg.view, table);
     $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
+    if (/^(dolly-crush|shave-a-sheep)$/.test(table.game)) { $("rules-link").href = "/rules/" + table.game; $("rules-link").hidden = false; } // the rules pages (server/learn.py)
     renderHouseRules(table);
     $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
     $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
