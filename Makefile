@@ -27,8 +27,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Debian packages the browser and PostgreSQL tests need (root on the CI machine), and axe-core
-# (npm, a pinned version, into .cache/axe-core/) for the accessibility scans.
-$(SYSTAMP):
+# (from the npm registry, a pinned version and checksum, into .cache/axe-core/) for the
+# accessibility scans; rerun when the script changes.
+$(SYSTAMP): scripts/install-system-packages.sh
 	bash scripts/install-system-packages.sh
 	@mkdir -p $(VENV) && touch $(SYSTAMP)
 
