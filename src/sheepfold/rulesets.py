@@ -11,6 +11,7 @@ variants (the command line's ``--set`` and ``--variant``) to a rule set.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -280,10 +281,16 @@ def read_ruleset_file(path: Path, game: str | None = None, chain: tuple[str, ...
 
 
 def builtin_rulesets() -> list[RuleSet]:
-    return [
+    return list(_builtins())
+
+
+@functools.cache
+def _builtins() -> tuple[RuleSet, ...]:
+    """The built-in rule sets, read once (frozen models: safe to share)."""
+    return tuple(
         parse_ruleset(tomllib.loads(text), "built-in", text=text, ident=f"built-in {file}")
         for file, text in _preset_texts()
-    ]
+    )
 
 
 def user_rulesets() -> list[RuleSet]:
@@ -526,6 +533,46 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
             continue
         out.append(f"{key}{about}: {_shown(va)} → {_shown(vb)}")
     return out
+
+
+def closest_base(game: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The rule set ``options`` (a valid option dict of ``game``, as the gallery stores them)
+    were most likely made from: of the game's default rules, the rulebook and the built-in rule
+    sets, the one they differ from in the fewest options (the default rules, then the rulebook,
+    first on a tie), as (its name, its options: ``{}`` for the rulebook). The gallery describes
+    and measures a rule set against it."""
+    first = default_base(game)
+    named = {r.rules.name: r for r in builtin_rulesets() if r.game == game}
+    order = [first, *([RULEBOOK] if first != RULEBOOK else []), *sorted(named)]
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name in dict.fromkeys(order):
+        base = {} if name == RULEBOOK else _options(named[name].rules)
+        n = len(rules_differences(game, base, options))
+        if best is None or n < best[0]:
+            best = (n, name, base)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _options(rules: Any) -> dict[str, Any]:
+    """A rules model's options that differ from the rulebook, without its name and
+    description."""
+    data = rules.model_dump(mode="json", exclude_defaults=True)
+    return {k: v for k, v in data.items() if k not in TEXTS}
+
+
+def base_words(game: str, name: str) -> str:
+    """A base rule set in words, for players: ``the rulebook``, or the first words of its
+    description when they name it (``The graded edition: ...``: "the graded edition"), else
+    its name as words (``the cutting costs rules``)."""
+    if name == RULEBOOK:
+        return "the rulebook"
+    found = next((r for r in builtin_rulesets() if r.rules.name == name), None)
+    about = (found.rules.description or "") if found is not None else ""
+    head, colon, _ = about.partition(":")
+    if colon and head.lower().startswith("the ") and len(head) <= 40:
+        return "the " + head[4:]
+    return f"the {name.replace('-', ' ').replace('_', ' ')} rules"
 
 
 def _shown(value: Any) -> str:
