@@ -32,6 +32,57 @@ BOT_HELP = (
 )
 
 
+# -- the options every command shares, declared once -------------------------------------------
+def bot_option() -> Any:
+    return typer.Option(None, "--bot", "-b", help=BOT_HELP)
+
+
+def players_option() -> Any:
+    return typer.Option(2, "--players", "-p", min=2, max=4, help="players per game")
+
+
+def seed_option(what: str = "game i is seeded SEED + i") -> Any:
+    return typer.Option(0, "--seed", help=what)
+
+
+def workers_option() -> Any:
+    return typer.Option(
+        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
+    )
+
+
+def ray_option() -> Any:
+    return typer.Option(
+        None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"
+    )
+
+
+def engine_option() -> Any:
+    return typer.Option(
+        "auto", "--engine", help="auto (fast simulator when it can), fast, or engine"
+    )
+
+
+def max_turns_option() -> Any:
+    return typer.Option(
+        1000,
+        "--max-turns",
+        help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
+    )
+
+
+def report_option() -> Any:
+    return typer.Option(None, "--report", help="write a self-contained HTML report")
+
+
+def plots_option() -> Any:
+    return typer.Option(None, "--plots", help="also write the PNG plots into this folder")
+
+
+def json_option(what: str = "the result") -> Any:
+    return typer.Option(False, "--json", help=f"print {what} as JSON")
+
+
 def register(root: typer.Typer) -> None:
     root.add_typer(app, name="lab")
 
@@ -238,16 +289,12 @@ def run_command(
         help="rule set name or file, or 'rulebook' (default: the game's default rule set; "
         "Dolly Crush: dolly-graded, every seat the same dog cards)",
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="players per game"),
-    seed: int = typer.Option(0, "--seed", help="game i is seeded SEED + i"),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
-    ),
-    ray: str | None = typer.Option(
-        None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"
-    ),
+    players: int = players_option(),
+    seed: int = seed_option("game i is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
     out: Path | None = typer.Option(None, "--out", "-o", help="Parquet file, one row per game"),
     resume: bool = typer.Option(
         False, "--resume", help="finish the run in --out (plays only the missing games)"
@@ -261,31 +308,23 @@ def run_command(
         "--breeds",
         help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)",
     ),
-    engine: str = typer.Option(
-        "auto", "--engine", help="auto (fast simulator when it can), fast, or engine"
-    ),
-    max_turns: int = typer.Option(
-        1000,
-        "--max-turns",
-        help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
-    ),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
         help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win "
         "shares, and the exact skill gap (perfect against greedy) of the rules",
     ),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(
-        None, "--plots", help="also write the PNG plots into this folder"
-    ),
+    report: Path | None = report_option(),
+    plots: Path | None = plots_option(),
     chunk_size: int | None = typer.Option(
         None,
         "--chunk-size",
         min=1,
         help="games per task (default: a few tasks per worker); finished tasks are saved at once",
     ),
-    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+    as_json: bool = json_option("the metrics"),
 ) -> None:
     """Play N games in parallel and print their quality metrics (95% CIs).
 
@@ -371,8 +410,8 @@ def _write_run_files(
 @friendly_errors
 def show_command(
     file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+    report: Path | None = report_option(),
+    as_json: bool = json_option("the metrics"),
 ) -> None:
     """The metrics (and optionally the HTML report) of a finished run."""
     from sheepfold.lab.metrics import ended_by, evaluate, game_arrays
@@ -434,29 +473,27 @@ def compare_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     a: str = typer.Argument(..., help="rule set A: name, file, 'rulebook', or a Parquet run"),
     b: str = typer.Argument(..., help="rule set B: name, file, 'rulebook', or a Parquet run"),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(
         20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"
     ),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="game i of both rule sets is seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
+    players: int = players_option(),
+    seed: int = seed_option("game i of both rule sets is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
     rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats"),
     breeds: str | None = typer.Option(
         None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"
     ),
-    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
         help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
     ),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(
-        None, "--plots", help="also write the PNG plots into this folder"
-    ),
+    report: Path | None = report_option(),
+    plots: Path | None = plots_option(),
     out: Path | None = typer.Option(
         None,
         "--out",
@@ -474,7 +511,7 @@ def compare_command(
         help="play B on fresh seeds (SEED + N ..), not A's: an unpaired comparison, whose "
         "intervals carry both runs' luck (an A-versus-A check of the lab's statistics)",
     ),
-    as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
+    as_json: bool = json_option("the comparison"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
 
@@ -661,13 +698,13 @@ def variants_command(
     rules: list[str] | None = typer.Option(
         None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(20000, "--games", "-n", min=2),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    engine: str = typer.Option("auto", "--engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    players: int = players_option(),
+    seed: int = seed_option(),
+    workers: int | None = workers_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
@@ -679,7 +716,7 @@ def variants_command(
         "--plot",
         help="write a PNG: length, first-player advantage (and uncertainty) per rule set",
     ),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = json_option(),
 ) -> None:
     """Several rule sets side by side on the same seeds: length, first-player advantage, ties.
 
@@ -734,21 +771,21 @@ def sweep_command(
         help="the option to sweep, KEY=LO..HI[:STEP] or KEY=A,B,C (exactly one); other --set "
         "KEY=VALUE options hold for every value",
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(2000, "--games", "-n", min=2, help="games per value"),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="game i of every value is seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
-    engine: str = typer.Option("auto", "--engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    players: int = players_option(),
+    seed: int = seed_option("game i of every value is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     target_length: float | None = typer.Option(
         None, "--target-length", help="also name the value whose mean length is nearest this"
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="write a PNG: every metric against the swept value, with 95% CIs"
     ),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = json_option(),
 ) -> None:
     """Step one rule option through values, every value on the same seeds: every metric
     against the value, and the values where the game is fairest, most dramatic or of a target
@@ -1056,13 +1093,13 @@ def search_command(
     recheck_games: int = typer.Option(
         2000, "--recheck-games", min=2, help="games per rule set played again"
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="trial games are seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
-    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    bot: list[str] | None = bot_option(),
+    players: int = players_option(),
+    seed: int = seed_option("trial games are seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     out: Path | None = typer.Option(
         None,
         "--out",
@@ -1077,7 +1114,7 @@ def search_command(
         False, "--overwrite", help="start again: replace --out and its kept trials"
     ),
     plot: Path | None = typer.Option(None, "--plot", help="write a PNG of the search"),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    as_json: bool = json_option("the result"),
 ) -> None:
     """Search for the rule set that best meets your goals: several options varied at once
     (Optuna), every trial on the same seeds, the best few played again on fresh seeds.
