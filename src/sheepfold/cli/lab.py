@@ -1114,6 +1114,12 @@ def search_command(
         False, "--overwrite", help="start again: replace --out and its kept trials"
     ),
     plot: Path | None = typer.Option(None, "--plot", help="write a PNG of the search"),
+    exact: bool = typer.Option(
+        False,
+        "--exact",
+        help="Shave a Sheep: the seats' win shares (first-player advantage, balance: the fair "
+        "goal) from the exact solver for every trial it can solve, marked exact",
+    ),
     as_json: bool = json_option("the result"),
 ) -> None:
     """Search for the rule set that best meets your goals: several options varied at once
@@ -1152,6 +1158,7 @@ def search_command(
         recheck_games,
         engine,
         max_turns,
+        exact,
     )
     check_spec(spec)
     db = storage_path(out) if out is not None else None
@@ -1240,7 +1247,8 @@ def _print_search(result: Any, written: Path | None) -> None:
     t = Table(
         title=f"{spec.game}, from {spec.base_name}: the best of {len(result.trials)} trials, "
         f"each played again on {spec.recheck_games:,} fresh games",
-        caption=f"goals: {describe_goals(spec.goals)}. loss: 0 = every goal met; [95% CI].",
+        caption=f"goals: {describe_goals(spec.goals)}. loss: 0 = every goal met; [95% CI]"
+        + ("; exact: the solver's value, no interval." if spec.exact else "."),
         caption_justify="left",
     )
     t.add_column("#", justify="right")
@@ -1264,11 +1272,16 @@ def _print_search(result: Any, written: Path | None) -> None:
             ),
             f"{c.recheck.loss:.3f}",
             *(
-                f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
+                f"{fmt(m[k]['value'], m[k]['kind'])} exact"
+                if k in c.recheck.exact
+                else f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
                 for k in keys
             ),
         )
     print_table(t)
+    skipped = sorted({c.recheck.exact_skipped for c in result.candidates} - {None})
+    for why in skipped:
+        console.print(f"--exact: no exact values for some rule sets ({why}).", highlight=False)
     if result.invalid:
         console.print(f"{result.invalid} trial(s) tried values the rules refuse together.")
     if not result.candidates:
