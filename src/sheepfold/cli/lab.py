@@ -1296,3 +1296,134 @@ def _print_search(result: Any, written: Path | None) -> None:
             f"rule file: {written} (play it: sheepfold play {spec.game} --rules {written})",
             highlight=False,
         )
+
+
+# -- lab depth ---------------------------------------------------------------------------------
+@app.command("depth")
+@friendly_errors
+def depth_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        "-r",
+        help="rule set name or file, or 'rulebook' (default: the game's default rule set)",
+    ),
+    level: list[str] = typer.Option(
+        [],
+        "--level",
+        "-l",
+        help="the ladder's bot levels, weakest first, repeat the option (default: random, greedy, "
+        "and perfect where the game has an exact solver; Dolly Crush: e.g. --level random "
+        "--level easy --level medium --level hard)",
+    ),
+    games: int = typer.Option(2000, "--games", "-n", min=2, help="games per match-up"),
+    seed: int = seed_option("game i of every match-up is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
+    king_games: int = typer.Option(
+        200,
+        "--kingmaking-games",
+        min=0,
+        help="games of 3-4 players for the kingmaking rate, through the rules engine (0: none)",
+    ),
+    king_players: int = typer.Option(
+        3, "--kingmaking-players", min=3, max=4, help="players of those games"
+    ),
+    king_bot: str = typer.Option("greedy", "--kingmaking-bot", help="the bot of every seat there"),
+    as_json: bool = json_option("the report"),
+) -> None:
+    """How much the game rewards skill: the skill ladder (each level against the level below
+    and against random, win shares with 95% CIs), how often the stronger level loses, the share
+    of the outcome variance luck leaves, and (3-4 players) how often a player who cannot win
+    decides who does. The definitions: docs/lab.md, "Depth, luck and kingmaking".
+
+    Example: sheepfold lab depth shave-a-sheep --games 5000 --kingmaking-games 300
+    """
+    from sheepfold.cli.common import default_rules
+    from sheepfold.core.registry import game_spec
+    from sheepfold.lab.depth import kingmaking, ladder
+    from sheepfold.lab.runner import make_job
+
+    check_game(game)
+    levels = level or ["random", "greedy"] + (
+        ["perfect"] if game_spec(game).has_exact_solver else []
+    )
+    rules, model = default_rules(game, rules)
+    name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    king = None
+    if king_games:  # checked before the ladder plays
+        king = make_job(
+            game,
+            model,
+            ruleset=name,
+            players=king_players,
+            bots=[king_bot],
+            games=king_games,
+            seed=seed,
+            engine="engine",
+            max_turns=max_turns,
+        )
+
+    def said(text: str) -> None:
+        if not as_json:
+            err_console.print(f"[dim]playing {text}[/]", highlight=False)
+
+    result = ladder(
+        game,
+        model,
+        name,
+        levels,
+        games=games,
+        seed=seed,
+        engine=engine,
+        max_turns=max_turns,
+        workers=workers,
+        ray=ray,
+        progress=said,
+    )
+    if king is not None:
+        said(f"{king_games} games of {king_players} players for kingmaking")
+    km = kingmaking(king) if king is not None else None
+    if as_json:
+        print(json.dumps({**result.to_json(), "kingmaking": km.to_json() if km else None}))
+        return
+    _print_depth(result, km)
+
+
+def _print_depth(result: Any, km: Any) -> None:
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt, fmt_ci
+
+    def share(s: Any) -> str:
+        return f"{fmt(s.value, 'pct')} {fmt_ci(s.lo, s.hi, 'pct')}"
+
+    t = Table(
+        title=f"{result.game}, {result.ruleset}: the skill ladder (two players, seats swapped "
+        "game by game)",
+        caption="win share: the stronger level's (a tie counts half); upsets: games it lost "
+        "outright. [95% CI]",
+        caption_justify="left",
+    )
+    for col in ("level", "against", "win share", "upsets", "games"):
+        t.add_column(col, justify="left" if col in ("level", "against") else "right")
+    for s in result.steps:
+        against = s.weak if s.kind == "below" else f"{s.weak} (baseline)"
+        t.add_row(s.strong, against, share(s.win_share), share(s.upsets), f"{s.win_share.games:,}")
+    print_table(t)
+    console.print(
+        f"luck: {share(result.luck)} of the outcome variance is left once who plays (and in "
+        "which seat) is known: the dice or the deck, and the bots' own coin flips.",
+        highlight=False,
+    )
+    if km is not None:
+        console.print(
+            f"kingmaking ({km.players} players, {km.bots[0]} bots): in {share(km.rate)} of "
+            f"{km.games:,} games a player who could no longer win decided who did (another "
+            f"move of theirs gave the game another winner); a player could no longer win at "
+            f"a turn of their own in {share(km.out_rate)}.",
+            highlight=False,
+        )
