@@ -262,7 +262,7 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     if v.lab_message:
         out["message"] = v.lab_message
     card = v.lab_card or {}
-    for k in ("games", "metrics", "verdict", "exact", "engine", "bots"):
+    for k in ("games", "metrics", "verdict", "exact", "engine", "bots", "base"):
         if k in card:
             out[k] = card[k]
     if v.has_plot:
