@@ -156,7 +156,8 @@ def parse_ruleset(
         raise RulesError(f"{source}: these rules are for {name}, not {game}")
     given = BASE_KEY in data
     base_name = data.pop(BASE_KEY, None) if given else default_base(name)
-    where = f"{source}, line {_line_of(text, BASE_KEY)}" if given and text else source
+    line = _line_of(text, BASE_KEY) if given and text else None
+    where = f"{source}, line {line}" if line else source
     base = _base(name, base_name, where, (*chain, ident or source))
     try:
         rules = rebase(name, base, data)
