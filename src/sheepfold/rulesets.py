@@ -484,10 +484,11 @@ def with_options(
     texts, the command line's ``--set``), then ``fixed`` (name=..., description=...), then
     ``variants`` (added to the variants in play, ``--variant``) applied as a rule file's
     options are (:func:`rebase`: any option, what follows from it included; the base's name and
-    description are not carried): a new rules model, validated by the game's rules model. A :class:`RulesError` says which flag and what is wrong
+    description kept unless ``fixed`` says otherwise): a new rules model, validated by the
+    game's rules model. A :class:`RulesError` says which flag and what is wrong
     (``--set: wool: Input should be less than or equal to 1000``)."""
     fields = rules_class(game).model_fields
-    changes: dict[str, Any] = {}
+    changes = {k: getattr(base, k) for k in TEXTS if getattr(base, k, None) is not None}
     for item in sets:
         key, value = parse_assignment(item)
         if key not in fields:

@@ -49,8 +49,8 @@ def list_rules(
 def show_rules(
     name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file"),
 ) -> None:
-    """Print a rule set as a rule-set file (TOML): every option, defaults included, each with
-    what it means; an option left unset (a custom die, max_turns...) is a commented line with
+    """Print a rule set as a rule-set file (TOML): the rule set it starts from ('from = ...'),
+    then every option, defaults included, each with what it means; an option left unset (a custom die, max_turns...) is a commented line with
     the value it amounts to. Save it, edit it and check it with 'sheepfold rules check'.
 
     Example: sheepfold rules show howling-wolf > my-wolf.toml
@@ -65,7 +65,9 @@ def show_rules(
 def check_rules(
     spec: str = typer.Argument(..., help="a rule-set file (.toml or .json), or a rule set's name"),
 ) -> None:
-    """Check a rule set: says what is wrong, or that it is fine."""
+    """Check a rule set: says what is wrong, or that it is fine. A file's options go on the
+    rule set its 'from' names (default: the game's default rules; 'rulebook': the printed
+    rules); a bad 'from' is named with its line."""
     rs, where = _ruleset_to_check(spec)
     checked, notes = _check_ending(rs, where)
     ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
@@ -241,6 +243,8 @@ def new_rules(
     fixed: dict[str, Any] = {"name": name}
     if description is not None:
         fixed["description"] = description
+    elif not any(s.partition("=")[0].strip() == "description" for s in set_):
+        fixed["description"] = None  # the base's description says what the base changes
     rules = with_options(game, start and start.rules, set_, variant, **fixed)
     origin = RULEBOOK if start is None else start.rules.name or RULEBOOK
     path = save_ruleset(RuleSet(game, rules, "--set", origin), output, force)
