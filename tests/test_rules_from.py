@@ -272,3 +272,25 @@ def test_the_lab_card_measures_against_the_base() -> None:
     a, b = _jobs(spec)
     assert a.rules["dog_swaps"] == b.rules["dog_swaps"] == GRADED
     assert a.rules.get("rows", 3) == 3 and b.rules["rows"] == 4
+
+
+def test_the_lab_cards_verdict_and_plot_name_the_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sheepfold.lab.runner as runner
+    from sheepfold.lab import card
+    from sheepfold.server.gallery import base_of, base_options
+
+    monkeypatch.setattr(runner, "resolve_engine", lambda job: "engine")  # no kernel to compile
+    rules = {"rows": 4, "dog_swaps": GRADED}
+    name, words = base_of("dolly-crush", rules)
+    spec = {
+        "game": "dolly-crush",
+        "rules": rules,
+        "base": base_options("dolly-crush", name),
+        "base_words": words,
+        "games": 4,
+        "exact_limit": 1000,
+    }
+    out = card.card(spec, progress=lambda _: None)
+    assert out["card"]["base"] == "the graded edition"
+    assert "from the graded edition to this rule set" in out["card"]["verdict"]
+    assert "the graded edition" in out["plot"] and "rulebook" not in out["plot"]
