@@ -588,7 +588,8 @@ def fair_default(
     default rule set (:attr:`~sheepfold.core.registry.GameSpec.default_ruleset`; Dolly Crush:
     ``dolly-graded``, equal dog cards for every seat), with its name; or ``build(None)`` (the
     rulebook) and None when what ``build`` adds cannot take that rule set (a
-    :class:`RulesError`: ``dogs_per_player=6`` against its four cards a breed, say), or when
+    :class:`RulesError`: options merged by hand, ``dogs_per_player=6`` beside four graded
+    cards a breed, say; :func:`rebased_options` regrades them), or when
     ``seats_chosen`` (breeds given: they keep their printed cards, no silent change of rules;
     front ends warn when those differ)."""
     from sheepfold.core.registry import game_spec
