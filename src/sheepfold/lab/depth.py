@@ -5,7 +5,8 @@ Definitions (docs/lab.md, "Depth, luck and kingmaking", beside Ludii's and TAG's
 - **Skill ladder.** For bot levels ordered from weak to strong, every level plays the level below
   it and ``random`` head to head (two players, the seats swapped game by game, game ``i`` of every
   match-up seeded ``SEED + i``): the stronger side's **win share** (1 a win, 1/2 a tie, 0 a loss;
-  a truncated game 1/2) with its 95% interval (mean ± 1.96 standard errors over the games).
+  a truncated game 1/2) with Wilson's 95% interval, the shares summed as wins (a tie half a
+  win; unlike mean ± 1.96 standard errors it does not shrink to a point at 100%).
   A ladder with every step above 50% has depth: each level of skill still pays.
 - **Upsets.** How often the stronger level (the one named higher on the ladder) loses a game
   outright: the share of games where its win share is 0, with Wilson's 95% interval.
@@ -70,18 +71,8 @@ def _r(x: float) -> float | None:
     return None if math.isnan(x) else round(float(x), 6)
 
 
-def mean_share(y: np.ndarray) -> Share:
-    """The mean of ``y`` with mean ± 1.96 standard errors (clipped to 0..1)."""
-    g = len(y)
-    if g == 0:
-        return Share(math.nan, math.nan, math.nan, 0)
-    m = float(np.mean(y))
-    se = float(np.std(y, ddof=1)) / math.sqrt(g) if g > 1 else math.nan
-    return Share(m, max(0.0, m - Z * se), min(1.0, m + Z * se), g)
-
-
-def wilson(k: int, g: int) -> Share:
-    """``k`` of ``g`` with Wilson's 95% score interval."""
+def wilson(k: float, g: int) -> Share:
+    """``k`` of ``g`` with Wilson's 95% score interval (``k`` may hold halves: ties)."""
     if g == 0:
         return Share(math.nan, math.nan, math.nan, 0)
     p = k / g
@@ -237,7 +228,7 @@ def ladder(
                 strong,
                 weak,
                 kind,
-                mean_share(y),
+                wilson(float(y.sum()), len(y)),
                 wilson(int((y == 0).sum()), len(y)),
                 [y[seat == 0], 1 - y[seat == 1]],  # seat 0's share: strong, weak in it
             )
