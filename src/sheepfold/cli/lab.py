@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -130,14 +131,25 @@ class JobOptions:
 
 
 def _job(game: str, rules: str | None, opts: JobOptions) -> Any:
-    from sheepfold.cli.common import default_rules
-
     check_game(game)
     # none asked for: the game's default (fair) set, unless the breeds are given
-    rules, model = default_rules(game, rules, seats_chosen=opts.breeds not in (None, "mix"))
-    name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    model, name = named_rules(game, rules, seats_chosen=opts.breeds not in (None, "mix"))
     _warn_unequal(game, model, opts)
     return _model_job(game, model, name, opts)
+
+
+def named_rules(
+    game: str, rules: str | None, sets: Sequence[str] = (), seats_chosen: bool = False
+) -> tuple[Any, str]:
+    """The rules model ``--rules`` (and ``--set``) give, as every lab command reads them
+    (:func:`sheepfold.cli.common.default_rules`: none asked for, the game's default rule set,
+    unless the breeds are given), and the name the lab shows for it: the rule set's own, else
+    its file's stem, else ``rulebook``."""
+    from sheepfold.cli.common import default_rules
+
+    given, model = default_rules(game, rules, sets, seats_chosen=seats_chosen)
+    name = getattr(model, "name", None) or (Path(given).stem if given else None) or "rulebook"
+    return model, name
 
 
 def _warn_unequal(game: str, model: Any, opts: JobOptions) -> None:
@@ -839,17 +851,11 @@ def _sweep_jobs(
 ) -> list[Any]:
     """One job per value, every one checked (a value the rules refuse stops the sweep before a
     game is played, naming it)."""
-    from sheepfold.cli.common import default_rules
     from sheepfold.core.protocol import RulesError
     from sheepfold.lab.sweep import value_text
-    from sheepfold.rulesets import find_ruleset, with_options
+    from sheepfold.rulesets import with_options
 
-    rules, base = default_rules(game, rules, fixed, seats_chosen=opts.breeds not in (None, "mix"))
-    base_name = (
-        getattr(base, "name", None)
-        or (find_ruleset(rules, game).name if rules else None)
-        or "rulebook"
-    )
+    base, base_name = named_rules(game, rules, fixed, opts.breeds not in (None, "mix"))
     _warn_unequal(game, base, opts)
     jobs = []
     for value in values:
@@ -1128,7 +1134,6 @@ def search_command(
     Example: sheepfold lab search shave-a-sheep --vary wool=10..60 --vary max_wool=3..8
     --goal length=40 --goal fair --trials 60 --bot greedy --out forty.toml
     """
-    from sheepfold.cli.common import default_rules
     from sheepfold.lab.search import (
         SearchSpec,
         check_spec,
@@ -1140,14 +1145,13 @@ def search_command(
     check_game(game)
     dims = tuple(parse_vary(v) for v in vary)
     goals = tuple(parse_goal(g) for g in goal)
-    rules_name, model = default_rules(game, rules)
-    base_name = getattr(model, "name", None) or (Path(rules_name).stem if rules_name else None)
+    model, base_name = named_rules(game, rules)
     opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns)
-    probe = _model_job(game, model, base_name or "rulebook", opts)  # bots, players, engine
+    probe = _model_job(game, model, base_name, opts)  # bots, players, engine
     spec = SearchSpec(
         game,
         json.loads(json.dumps(model.options())),
-        base_name or "rulebook",
+        base_name,
         dims,
         goals,
         probe.bots,
@@ -1342,7 +1346,6 @@ def depth_command(
 
     Example: sheepfold lab depth shave-a-sheep --games 5000 --kingmaking-games 300
     """
-    from sheepfold.cli.common import default_rules
     from sheepfold.core.registry import game_spec
     from sheepfold.lab.depth import kingmaking, ladder
     from sheepfold.lab.runner import make_job
@@ -1351,8 +1354,7 @@ def depth_command(
     levels = level or ["random", "greedy"] + (
         ["perfect"] if game_spec(game).has_exact_solver else []
     )
-    rules, model = default_rules(game, rules)
-    name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    model, name = named_rules(game, rules)
     king = None
     if king_games:  # checked before the ladder plays
         king = make_job(
