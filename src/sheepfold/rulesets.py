@@ -11,6 +11,7 @@ variants (the command line's ``--set`` and ``--variant``) to a rule set.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -25,7 +26,14 @@ from typing import Any, TypeVar
 
 import tomli_w
 
-from sheepfold.core.files import MAX_RULES_BYTES, FileRefused, read_document, rule_file_kind
+from sheepfold.core.files import (
+    MAX_RULES_BYTES,
+    FileRefused,
+    parse_document,
+    read_bytes,
+    read_document,
+    rule_file_kind,
+)
 from sheepfold.core.protocol import RulesError
 from sheepfold.core.registry import game_spec
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
@@ -33,11 +41,22 @@ from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 T = TypeVar("T")
 
 
+#: the key of a rule file that names the rule set it starts from
+BASE_KEY = "from"
+#: ``from = "rulebook"``: the printed rules of the file's game
+RULEBOOK = "rulebook"
+#: the most rule sets one file may start from, one on another
+MAX_BASES = 8
+#: a base's informational options, never carried to the rule sets made from it
+TEXTS = ("name", "description")
+
+
 @dataclass(frozen=True)
 class RuleSet:
     game: str
     rules: Any  # the game's validated rules model
     source: str  # "built-in" or a file path
+    base: str = RULEBOOK  # the rule set it starts from: a rule set's name, or "rulebook"
 
     @property
     def name(self) -> str:
@@ -47,7 +66,7 @@ class RuleSet:
         """The rule set as a rule-set file with every option spelled out, defaults included, each
         after a comment saying what it is; an option left unset (``die``, ``max_turns``...) is a
         commented line with the value it amounts to. Reading it back gives the same rules."""
-        return rules_toml(self.game, self.rules)
+        return rules_toml(self.game, self.rules, self.base)
 
 
 def user_dir() -> Path:
@@ -55,7 +74,74 @@ def user_dir() -> Path:
     return (Path(home) if home else Path.home() / ".sheepfold") / "rules"
 
 
-def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
+def default_base(game: str) -> str:
+    """The rule set a rule file of ``game`` starts from when it names none: the game's default
+    rules, the same as play, the lab, the lobby and the gallery start from
+    (:attr:`~sheepfold.core.registry.GameSpec.default_ruleset`; Dolly Crush: ``dolly-graded``),
+    else the rulebook."""
+    return game_spec(game).default_ruleset or RULEBOOK
+
+
+def rebase(game: str, base: Any | None, changes: dict[str, Any], source: str = "") -> Any:
+    """The rules ``changes`` (options, as a rule file or ``--set`` gives them) make of ``base``
+    (a rules model of ``game``; None: the rulebook): :func:`rebased_options`, validated by the
+    game's model. A :class:`RulesError` names ``source``."""
+    where = f"{source}: " if source else ""
+    try:
+        return parse_rules(game, rebased_options(game, base, changes), where="")
+    except RulesError as e:
+        raise RulesError(f"{where}{e}") from None
+
+
+def rebased_options(game: str, base: Any | None, changes: dict[str, Any]) -> dict[str, Any]:
+    """The options (not yet validated) ``changes`` make of ``base`` (a rules model of ``game``;
+    None: the rulebook): each option given replaces the base's, a table (``[dog_swaps]``,
+    ``[setup]``...) adds to the base's entries or replaces them, and the base says what else
+    follows from a change (its ``follow``: Dolly Crush's graded dog cards stay graded for
+    another ``dogs_per_player``). A rule language's aliases in ``changes`` are expanded first;
+    the base's name and description are not carried."""
+    expand = getattr(rules_class(game), "expand_aliases", None)
+    changes = expand(changes) if expand else dict(changes)
+    if base is None:
+        return changes
+    data = base.model_dump(mode="json", by_alias=True, exclude_none=True)
+    for key in TEXTS:
+        data.pop(key, None)
+    follow = getattr(base, "follow", None)
+    for key, value in (follow(changes) if follow else {}).items():
+        own = changes.get(key)
+        if own is None:
+            changes[key] = value
+        elif isinstance(own, dict):
+            changes[key] = {**value, **own}
+    for key, value in changes.items():
+        old = data.get(key)
+        data[key] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
+    return data
+
+
+def base_rules(game: str, name: Any, where: str) -> Any | None:
+    """The rules model of the rule set named ``name`` that a rule set of ``game`` starts from
+    (None: ``"rulebook"``, the printed rules), by name only (a built-in's or one in your rules
+    folder): a :class:`RulesError` starting with ``where`` when there is none, it is another
+    game's, or its own bases lead back to it."""
+    return _base(game, name, where, ())
+
+
+def parse_ruleset(
+    data: Any,
+    source: str,
+    game: str | None = None,
+    *,
+    text: str | None = None,
+    chain: tuple[str, ...] = (),
+    ident: str | None = None,
+) -> RuleSet:
+    """A rule file's data (``text``: the file's text, to say on which line its ``from`` is) as
+    a rule set: its options on the rule set its ``from`` names (a built-in's or one of yours,
+    by name; ``"rulebook"``: the printed rules), or on :func:`default_base`. ``chain``: the
+    files read to get here (a file that starts from itself, through others, is refused), each
+    by its ``ident`` (default: ``source``)."""
     if not isinstance(data, dict):
         raise RulesError(f"{source}: a rule set is a table of options")
     data = dict(data)
@@ -68,44 +154,153 @@ def parse_ruleset(data: Any, source: str, game: str | None = None) -> RuleSet:
         raise RulesError(f"{source}: game: unknown game {name!r} ({', '.join(GAME_NAMES)})")
     if game is not None and name != game:
         raise RulesError(f"{source}: these rules are for {name}, not {game}")
+    given = BASE_KEY in data
+    base_name = data.pop(BASE_KEY, None) if given else default_base(name)
+    line = _line_of(text, BASE_KEY) if given and text else None
+    where = f"{source}, line {line}" if line else source
+    base = _base(name, base_name, where, (*chain, ident or source))
     try:
-        expand = getattr(rules_class(name), "expand_aliases", None)  # a rule language's aliases
-        rules = parse_rules(name, expand(data) if expand else data, where="")
+        rules = rebase(name, base, data)
     except RulesError as e:
         raise RulesError(f"{source}: {e}") from None
-    return RuleSet(name, rules, source)
+    return RuleSet(name, rules, source, base_name)
 
 
-def read_ruleset_file(path: Path, game: str | None = None) -> RuleSet:
-    """A rule file (``.json``: JSON, else TOML), read within the limits of
-    :mod:`sheepfold.core.files` (:data:`~sheepfold.core.files.MAX_RULES_BYTES`, its nesting):
-    a :class:`RulesError` naming the file and what is wrong."""
-    try:
-        data = read_document(path, rule_file_kind(path), max_bytes=MAX_RULES_BYTES)
-    except FileRefused as e:
-        raise RulesError(str(e)) from None
-    return parse_ruleset(data, str(path), game)
+def _line_of(text: str, key: str) -> int | None:
+    """The line of ``text`` (a TOML or JSON file) where its top-level ``key`` is given."""
+    pattern = re.compile(rf'^\s*(?:{re.escape(key)}|"{re.escape(key)}")\s*[=:]')
+    toml = not text.lstrip().startswith("{")
+    for i, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return i
+        if toml and line.lstrip().startswith("["):  # a table: no top-level key after it
+            break
+    return None
 
 
-def builtin_rulesets() -> list[RuleSet]:
+def _base(game: str, name: Any, where: str, chain: tuple[str, ...]) -> Any | None:
+    """The rules model of the base ``name`` of a ``game`` rule file (None: the rulebook)."""
+    if name == RULEBOOK:
+        return None
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise RulesError(
+            f"{where}: {BASE_KEY}: give the name of the rule set these rules start from (e.g. "
+            f'{BASE_KEY} = "{default_base(game)}"), or "{RULEBOOK}" for the printed rules'
+        )
+    if len(chain) > MAX_BASES:
+        raise RulesError(
+            f"{where}: {BASE_KEY}: rule sets start from one another more than {MAX_BASES} deep"
+        )
+    found = _named(name, chain, where)
+    if found is None:
+        known = ", ".join(sorted({RULEBOOK, *_names(game)}))
+        raise RulesError(f"{where}: {BASE_KEY}: no {game} rule set named {name!r} (known: {known})")
+    if found.game != game:
+        raise RulesError(
+            f"{where}: {BASE_KEY}: {name!r} is a {found.game} rule set, and these rules are for "
+            f"{game}"
+        )
+    return found.rules
+
+
+def _preset_texts() -> list[tuple[str, str]]:
+    """(file name, text) of each built-in rule set."""
     out = []
     for entry in sorted(resources.files("sheepfold.presets").iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".toml"):
-            out.append(parse_ruleset(tomllib.loads(entry.read_text(encoding="utf-8")), "built-in"))
+            out.append((entry.name, entry.read_text(encoding="utf-8")))
     return out
 
 
-def user_rulesets() -> list[RuleSet]:
+def _user_files() -> list[Path]:
     d = user_dir()
     if not d.is_dir():
         return []
+    return [p for p in sorted(d.iterdir()) if p.suffix in (".toml", ".json")]
+
+
+def _peek(path: Path) -> dict[str, Any]:
+    """A user rule file's data, unchecked ({} when it cannot be read)."""
+    try:
+        data = read_document(path, rule_file_kind(path), max_bytes=MAX_RULES_BYTES)
+    except FileRefused:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _names(game: str) -> list[str]:
+    """The names of ``game``'s rule sets, built-in and yours, without reading their bases."""
+    names = []
+    for _, text in _preset_texts():
+        data = tomllib.loads(text)
+        if data.get("game") == game:
+            names.append(str(data.get("name")))
+    for p in _user_files():
+        data = _peek(p)
+        if data.get("game") == game and isinstance(data.get("name"), str):
+            names.append(data["name"])
+    return names
+
+
+def _named(name: str, chain: tuple[str, ...], where: str) -> RuleSet | None:
+    """The rule set named ``name`` (a built-in's first, then yours), read with its own bases;
+    a :class:`RulesError` when reading it leads back to a file of ``chain``."""
+    for file, text in _preset_texts():
+        data = tomllib.loads(text)
+        if data.get("name") == name:
+            source = f"built-in {file}"
+            _not_in(source, chain, name, where)
+            return parse_ruleset(data, "built-in", text=text, chain=chain, ident=source)
+    for p in _user_files():
+        if _peek(p).get("name") == name:
+            _not_in(str(p.resolve()), chain, name, where)
+            return read_ruleset_file(p, chain=chain)
+    return None
+
+
+def _not_in(source: str, chain: tuple[str, ...], name: str, where: str) -> None:
+    if source in chain:
+        loop = " → ".join([*chain[chain.index(source) :], source])
+        raise RulesError(
+            f"{where}: {BASE_KEY}: {name!r} starts, through its own {BASE_KEY}, from these "
+            f"rules again ({loop}): a rule set cannot start from itself"
+        )
+
+
+def read_ruleset_file(path: Path, game: str | None = None, chain: tuple[str, ...] = ()) -> RuleSet:
+    """A rule file (``.json``: JSON, else TOML), read within the limits of
+    :mod:`sheepfold.core.files` (:data:`~sheepfold.core.files.MAX_RULES_BYTES`, its nesting):
+    a :class:`RulesError` naming the file and what is wrong (and the line of a bad ``from``)."""
+    try:
+        raw = read_bytes(path, MAX_RULES_BYTES)
+        data = parse_document(raw, rule_file_kind(path), str(path), max_bytes=MAX_RULES_BYTES)
+    except FileRefused as e:
+        raise RulesError(str(e)) from None
+    text = raw.decode("utf-8", "replace")
+    ident = str(Path(path).resolve())
+    return parse_ruleset(data, str(path), game, text=text, chain=chain, ident=ident)
+
+
+def builtin_rulesets() -> list[RuleSet]:
+    return list(_builtins())
+
+
+@functools.cache
+def _builtins() -> tuple[RuleSet, ...]:
+    """The built-in rule sets, read once (frozen models: safe to share)."""
+    return tuple(
+        parse_ruleset(tomllib.loads(text), "built-in", text=text, ident=f"built-in {file}")
+        for file, text in _preset_texts()
+    )
+
+
+def user_rulesets() -> list[RuleSet]:
     out = []
-    for p in sorted(d.iterdir()):
-        if p.suffix in (".toml", ".json"):
-            try:
-                out.append(read_ruleset_file(p))
-            except RulesError:
-                continue  # `sheepfold rules check` reports broken files
+    for p in _user_files():
+        try:
+            out.append(read_ruleset_file(p))
+        except RulesError:
+            continue  # `sheepfold rules check` reports broken files
     return out
 
 
@@ -158,7 +353,11 @@ def save_ruleset(rs: RuleSet, path: Path | None = None, force: bool = False) -> 
     if path.exists() and not force:
         raise RulesError(f"{path} exists already: add --force to replace it")
     if path.suffix == ".json":
-        data = {"game": rs.game, **rs.rules.model_dump(mode="json", exclude_none=True)}
+        data = {
+            "game": rs.game,
+            BASE_KEY: _exact_base(rs.game, rs.rules, rs.base),
+            **rs.rules.model_dump(mode="json", exclude_none=True),
+        }
         text = json.dumps(data, indent=2) + "\n"
     else:
         text = rs.to_toml()
@@ -209,11 +408,13 @@ def _comment(text: str) -> list[str]:
     return textwrap.wrap(text, 96, initial_indent="# ", subsequent_indent="#   ")
 
 
-def rules_toml(game: str, rules: Any) -> str:
-    """``rules`` (a game's rules model) as a rule-set file: every option, each after a comment
-    (its description, bounds and choices). An option left unset (None) is written as a comment,
-    with what it means and the value it amounts to when the rules model says
-    (``unset_options()``), so that the file reads back as the very same rules."""
+def rules_toml(game: str, rules: Any, base: str = RULEBOOK) -> str:
+    """``rules`` (a game's rules model) as a rule-set file: the rule set it starts from
+    (``base``; the rulebook when the base sets an option these rules leave unset), then every
+    option, each after a comment (its description, bounds and choices). An option left unset
+    (None) is written as a comment, with what it means and the value it amounts to when the
+    rules model says (``unset_options()``), so that the file reads back as the very same
+    rules."""
     values = rules.model_dump(mode="json")
     unset: dict[str, tuple[str, Any]] = getattr(rules, "unset_options", dict)()
     fields = type(rules).model_fields
@@ -221,6 +422,8 @@ def rules_toml(game: str, rules: Any) -> str:
         f"# A {game} rule set, every option spelled out (defaults included). A line '# key = value'",
         "# is an option left unset, showing what it amounts to: remove the '#' to set it.",
         f"game = {_toml_value(game)}",
+        "# the rule set these rules start from (every option is spelled out below)",
+        f"{BASE_KEY} = {_toml_value(_exact_base(game, rules, base))}",
     ]
     tables = []
     for key, field in fields.items():
@@ -241,6 +444,19 @@ def rules_toml(game: str, rules: Any) -> str:
         lines += ["", *_comment(_field_comment(field)), f"[{_toml_key(key)}]"]
         lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items()]
     return "\n".join(lines) + "\n"
+
+
+def _exact_base(game: str, rules: Any, base: str) -> str:
+    """``base``, or the rulebook when ``base`` sets an option ``rules`` leave unset (a file
+    spelling out every option on ``base`` would then read back otherwise)."""
+    if base == RULEBOOK:
+        return base
+    try:
+        model = find_ruleset(base, game).rules
+    except RulesError:
+        return RULEBOOK
+    unset = {k for k, v in rules.model_dump().items() if v is None and k not in TEXTS}
+    return base if all(getattr(model, k) is None for k in unset) else RULEBOOK
 
 
 # -- options from the command line ----------------------------------------------------------
@@ -266,26 +482,27 @@ def with_options(
 ) -> Any:
     """``base`` (a rules model of ``game``; None: the rulebook) with ``sets`` (``KEY=VALUE``
     texts, the command line's ``--set``), then ``fixed`` (name=..., description=...), then
-    ``variants`` (added to the variants in play, ``--variant``) applied: a new rules model,
-    validated by the game's rules model. A :class:`RulesError` says which flag and what is wrong
+    ``variants`` (added to the variants in play, ``--variant``) applied as a rule file's
+    options are (:func:`rebase`: any option, what follows from it included; the base's name and
+    description kept unless ``fixed`` says otherwise): a new rules model, validated by the
+    game's rules model. A :class:`RulesError` says which flag and what is wrong
     (``--set: wool: Input should be less than or equal to 1000``)."""
     fields = rules_class(game).model_fields
-    data = base.model_dump(mode="json", exclude_none=True) if base is not None else {}
+    changes = {k: getattr(base, k) for k in TEXTS if getattr(base, k, None) is not None}
     for item in sets:
         key, value = parse_assignment(item)
         if key not in fields:
             raise RulesError(
                 f"--set {item!r}: {game} has no option {key!r} (its options: {', '.join(fields)})"
             )
-        data[key] = value
-    data.update(fixed)
-    rules = parse_ruleset(data, "--set", game).rules
+        changes[key] = value
+    changes.update(fixed)
+    rules = rebase(game, base, changes, "--set")
     if not variants:
         return rules
     if "variants" not in fields:
         raise RulesError(f"--variant: {game} has no variants")
-    data["variants"] = [*rules.variants, *variants]
-    return parse_ruleset(data, "--variant", game).rules
+    return rebase(game, rules, {**changes, "variants": [*rules.variants, *variants]}, "--variant")
 
 
 def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -320,6 +537,46 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
     return out
 
 
+def closest_base(game: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The rule set ``options`` (a valid option dict of ``game``, as the gallery stores them)
+    were most likely made from: of the game's default rules, the rulebook and the built-in rule
+    sets, the one they differ from in the fewest options (the default rules, then the rulebook,
+    first on a tie), as (its name, its options: ``{}`` for the rulebook). The gallery describes
+    and measures a rule set against it."""
+    first = default_base(game)
+    named = {r.rules.name: r for r in builtin_rulesets() if r.game == game}
+    order = [first, *([RULEBOOK] if first != RULEBOOK else []), *sorted(named)]
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name in dict.fromkeys(order):
+        base = {} if name == RULEBOOK else _options(named[name].rules)
+        n = len(rules_differences(game, base, options))
+        if best is None or n < best[0]:
+            best = (n, name, base)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _options(rules: Any) -> dict[str, Any]:
+    """A rules model's options that differ from the rulebook, without its name and
+    description."""
+    data = rules.model_dump(mode="json", exclude_defaults=True)
+    return {k: v for k, v in data.items() if k not in TEXTS}
+
+
+def base_words(game: str, name: str) -> str:
+    """A base rule set in words, for players: ``the rulebook``, or the first words of its
+    description when they name it (``The graded edition: ...``: "the graded edition"), else
+    its name as words (``the cutting costs rules``)."""
+    if name == RULEBOOK:
+        return "the rulebook"
+    found = next((r for r in builtin_rulesets() if r.rules.name == name), None)
+    about = (found.rules.description or "") if found is not None else ""
+    head, colon, _ = about.partition(":")
+    if colon and head.lower().startswith("the ") and len(head) <= 40:
+        return "the " + head[4:]
+    return f"the {name.replace('-', ' ').replace('_', ' ')} rules"
+
+
 def _shown(value: Any) -> str:
     return "unset" if value is None else json.dumps(value)
 
@@ -331,7 +588,8 @@ def fair_default(
     default rule set (:attr:`~sheepfold.core.registry.GameSpec.default_ruleset`; Dolly Crush:
     ``dolly-graded``, equal dog cards for every seat), with its name; or ``build(None)`` (the
     rulebook) and None when what ``build`` adds cannot take that rule set (a
-    :class:`RulesError`: ``dogs_per_player=6`` against its four cards a breed, say), or when
+    :class:`RulesError`: options merged by hand, ``dogs_per_player=6`` beside four graded
+    cards a breed, say; :func:`rebased_options` regrades them), or when
     ``seats_chosen`` (breeds given: they keep their printed cards, no silent change of rules;
     front ends warn when those differ)."""
     from sheepfold.core.registry import game_spec

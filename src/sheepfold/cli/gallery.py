@@ -190,7 +190,7 @@ def get(
     Example: sheepfold rules get shave-a-sheep short-wool@2 -o short.toml
     """
     from sheepfold.games import parse_rules
-    from sheepfold.rulesets import rules_toml
+    from sheepfold.rulesets import BASE_KEY, RULEBOOK, rules_toml
 
     check_game(game)
     slug, _, version = ref.partition("@")
@@ -207,7 +207,12 @@ def get(
     if output is not None and output.suffix == ".json":
         text = (
             json.dumps(
-                {"game": game, **rules.model_dump(mode="json", exclude_defaults=True)}, indent=1
+                {
+                    "game": game,
+                    BASE_KEY: RULEBOOK,  # the options differ from the rulebook
+                    **rules.model_dump(mode="json", exclude_defaults=True),
+                },
+                indent=1,
             )
             + "\n"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,57 @@ BOT_HELP = (
     "bot per seat, repeat the option (one --bot: every seat); fast policies: random, "
     "greedy, perfect (Shave a Sheep); any registered bot with --engine engine"
 )
+
+
+# -- the options every command shares, declared once -------------------------------------------
+def bot_option() -> Any:
+    return typer.Option(None, "--bot", "-b", help=BOT_HELP)
+
+
+def players_option() -> Any:
+    return typer.Option(2, "--players", "-p", min=2, max=4, help="players per game")
+
+
+def seed_option(what: str = "game i is seeded SEED + i") -> Any:
+    return typer.Option(0, "--seed", help=what)
+
+
+def workers_option() -> Any:
+    return typer.Option(
+        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
+    )
+
+
+def ray_option() -> Any:
+    return typer.Option(
+        None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"
+    )
+
+
+def engine_option() -> Any:
+    return typer.Option(
+        "auto", "--engine", help="auto (fast simulator when it can), fast, or engine"
+    )
+
+
+def max_turns_option() -> Any:
+    return typer.Option(
+        1000,
+        "--max-turns",
+        help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
+    )
+
+
+def report_option() -> Any:
+    return typer.Option(None, "--report", help="write a self-contained HTML report")
+
+
+def plots_option() -> Any:
+    return typer.Option(None, "--plots", help="also write the PNG plots into this folder")
+
+
+def json_option(what: str = "the result") -> Any:
+    return typer.Option(False, "--json", help=f"print {what} as JSON")
 
 
 def register(root: typer.Typer) -> None:
@@ -79,14 +131,25 @@ class JobOptions:
 
 
 def _job(game: str, rules: str | None, opts: JobOptions) -> Any:
-    from sheepfold.cli.common import default_rules
-
     check_game(game)
     # none asked for: the game's default (fair) set, unless the breeds are given
-    rules, model = default_rules(game, rules, seats_chosen=opts.breeds not in (None, "mix"))
-    name = getattr(model, "name", None) or (Path(rules).stem if rules else None) or "rulebook"
+    model, name = named_rules(game, rules, seats_chosen=opts.breeds not in (None, "mix"))
     _warn_unequal(game, model, opts)
     return _model_job(game, model, name, opts)
+
+
+def named_rules(
+    game: str, rules: str | None, sets: Sequence[str] = (), seats_chosen: bool = False
+) -> tuple[Any, str]:
+    """The rules model ``--rules`` (and ``--set``) give, as every lab command reads them
+    (:func:`sheepfold.cli.common.default_rules`: none asked for, the game's default rule set,
+    unless the breeds are given), and the name the lab shows for it: the rule set's own, else
+    its file's stem, else ``rulebook``."""
+    from sheepfold.cli.common import default_rules
+
+    given, model = default_rules(game, rules, sets, seats_chosen=seats_chosen)
+    name = getattr(model, "name", None) or (Path(given).stem if given else None) or "rulebook"
+    return model, name
 
 
 def _warn_unequal(game: str, model: Any, opts: JobOptions) -> None:
@@ -238,16 +301,12 @@ def run_command(
         help="rule set name or file, or 'rulebook' (default: the game's default rule set; "
         "Dolly Crush: dolly-graded, every seat the same dog cards)",
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4, help="players per game"),
-    seed: int = typer.Option(0, "--seed", help="game i is seeded SEED + i"),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
-    ),
-    ray: str | None = typer.Option(
-        None, "--ray", help="run on Ray: 'local' starts a local instance, else a cluster address"
-    ),
+    players: int = players_option(),
+    seed: int = seed_option("game i is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
     out: Path | None = typer.Option(None, "--out", "-o", help="Parquet file, one row per game"),
     resume: bool = typer.Option(
         False, "--resume", help="finish the run in --out (plays only the missing games)"
@@ -261,31 +320,23 @@ def run_command(
         "--breeds",
         help="Dolly Crush: breeds per seat (comma list) or 'mix' (every assignment in turn)",
     ),
-    engine: str = typer.Option(
-        "auto", "--engine", help="auto (fast simulator when it can), fast, or engine"
-    ),
-    max_turns: int = typer.Option(
-        1000,
-        "--max-turns",
-        help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
-    ),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
         help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win "
         "shares, and the exact skill gap (perfect against greedy) of the rules",
     ),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(
-        None, "--plots", help="also write the PNG plots into this folder"
-    ),
+    report: Path | None = report_option(),
+    plots: Path | None = plots_option(),
     chunk_size: int | None = typer.Option(
         None,
         "--chunk-size",
         min=1,
         help="games per task (default: a few tasks per worker); finished tasks are saved at once",
     ),
-    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+    as_json: bool = json_option("the metrics"),
 ) -> None:
     """Play N games in parallel and print their quality metrics (95% CIs).
 
@@ -371,8 +422,8 @@ def _write_run_files(
 @friendly_errors
 def show_command(
     file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    as_json: bool = typer.Option(False, "--json", help="print the metrics as JSON"),
+    report: Path | None = report_option(),
+    as_json: bool = json_option("the metrics"),
 ) -> None:
     """The metrics (and optionally the HTML report) of a finished run."""
     from sheepfold.lab.metrics import ended_by, evaluate, game_arrays
@@ -434,29 +485,27 @@ def compare_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     a: str = typer.Argument(..., help="rule set A: name, file, 'rulebook', or a Parquet run"),
     b: str = typer.Argument(..., help="rule set B: name, file, 'rulebook', or a Parquet run"),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(
         20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"
     ),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="game i of both rule sets is seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
+    players: int = players_option(),
+    seed: int = seed_option("game i of both rule sets is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
     rotate: bool = typer.Option(False, "--rotate", help="rotate the bots through the seats"),
     breeds: str | None = typer.Option(
         None, "--breeds", help="Dolly Crush: breeds per seat or 'mix'"
     ),
-    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
         help="Shave a Sheep: outcome uncertainty of every turn from the solver's exact win shares",
     ),
-    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    plots: Path | None = typer.Option(
-        None, "--plots", help="also write the PNG plots into this folder"
-    ),
+    report: Path | None = report_option(),
+    plots: Path | None = plots_option(),
     out: Path | None = typer.Option(
         None,
         "--out",
@@ -474,7 +523,7 @@ def compare_command(
         help="play B on fresh seeds (SEED + N ..), not A's: an unpaired comparison, whose "
         "intervals carry both runs' luck (an A-versus-A check of the lab's statistics)",
     ),
-    as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
+    as_json: bool = json_option("the comparison"),
 ) -> None:
     """Compare two rule sets on the same dice and decks: every metric's change with its CI.
 
@@ -661,13 +710,13 @@ def variants_command(
     rules: list[str] | None = typer.Option(
         None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(20000, "--games", "-n", min=2),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    engine: str = typer.Option("auto", "--engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    players: int = players_option(),
+    seed: int = seed_option(),
+    workers: int | None = workers_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     exact: bool = typer.Option(
         False,
         "--exact",
@@ -679,7 +728,7 @@ def variants_command(
         "--plot",
         help="write a PNG: length, first-player advantage (and uncertainty) per rule set",
     ),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = json_option(),
 ) -> None:
     """Several rule sets side by side on the same seeds: length, first-player advantage, ties.
 
@@ -734,21 +783,21 @@ def sweep_command(
         help="the option to sweep, KEY=LO..HI[:STEP] or KEY=A,B,C (exactly one); other --set "
         "KEY=VALUE options hold for every value",
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
+    bot: list[str] | None = bot_option(),
     games: int = typer.Option(2000, "--games", "-n", min=2, help="games per value"),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="game i of every value is seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
-    engine: str = typer.Option("auto", "--engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    players: int = players_option(),
+    seed: int = seed_option("game i of every value is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     target_length: float | None = typer.Option(
         None, "--target-length", help="also name the value whose mean length is nearest this"
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="write a PNG: every metric against the swept value, with 95% CIs"
     ),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = json_option(),
 ) -> None:
     """Step one rule option through values, every value on the same seeds: every metric
     against the value, and the values where the game is fairest, most dramatic or of a target
@@ -802,17 +851,11 @@ def _sweep_jobs(
 ) -> list[Any]:
     """One job per value, every one checked (a value the rules refuse stops the sweep before a
     game is played, naming it)."""
-    from sheepfold.cli.common import default_rules
     from sheepfold.core.protocol import RulesError
     from sheepfold.lab.sweep import value_text
-    from sheepfold.rulesets import find_ruleset, with_options
+    from sheepfold.rulesets import with_options
 
-    rules, base = default_rules(game, rules, fixed, seats_chosen=opts.breeds not in (None, "mix"))
-    base_name = (
-        getattr(base, "name", None)
-        or (find_ruleset(rules, game).name if rules else None)
-        or "rulebook"
-    )
+    base, base_name = named_rules(game, rules, fixed, opts.breeds not in (None, "mix"))
     _warn_unequal(game, base, opts)
     jobs = []
     for value in values:
@@ -1056,13 +1099,13 @@ def search_command(
     recheck_games: int = typer.Option(
         2000, "--recheck-games", min=2, help="games per rule set played again"
     ),
-    bot: list[str] | None = typer.Option(None, "--bot", "-b", help=BOT_HELP),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4),
-    seed: int = typer.Option(0, "--seed", help="trial games are seeded SEED + i"),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1),
-    ray: str | None = typer.Option(None, "--ray", help="'local' or a Ray cluster address"),
-    engine: str = typer.Option("auto", "--engine", help="auto, fast or engine"),
-    max_turns: int = typer.Option(1000, "--max-turns"),
+    bot: list[str] | None = bot_option(),
+    players: int = players_option(),
+    seed: int = seed_option("trial games are seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
     out: Path | None = typer.Option(
         None,
         "--out",
@@ -1077,7 +1120,13 @@ def search_command(
         False, "--overwrite", help="start again: replace --out and its kept trials"
     ),
     plot: Path | None = typer.Option(None, "--plot", help="write a PNG of the search"),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    exact: bool = typer.Option(
+        False,
+        "--exact",
+        help="Shave a Sheep: the seats' win shares (first-player advantage, balance: the fair "
+        "goal) from the exact solver for every trial it can solve, marked exact",
+    ),
+    as_json: bool = json_option("the result"),
 ) -> None:
     """Search for the rule set that best meets your goals: several options varied at once
     (Optuna), every trial on the same seeds, the best few played again on fresh seeds.
@@ -1085,7 +1134,6 @@ def search_command(
     Example: sheepfold lab search shave-a-sheep --vary wool=10..60 --vary max_wool=3..8
     --goal length=40 --goal fair --trials 60 --bot greedy --out forty.toml
     """
-    from sheepfold.cli.common import default_rules
     from sheepfold.lab.search import (
         SearchSpec,
         check_spec,
@@ -1097,14 +1145,13 @@ def search_command(
     check_game(game)
     dims = tuple(parse_vary(v) for v in vary)
     goals = tuple(parse_goal(g) for g in goal)
-    rules_name, model = default_rules(game, rules)
-    base_name = getattr(model, "name", None) or (Path(rules_name).stem if rules_name else None)
+    model, base_name = named_rules(game, rules)
     opts = JobOptions(bot, games, players, seed, engine=engine, max_turns=max_turns)
-    probe = _model_job(game, model, base_name or "rulebook", opts)  # bots, players, engine
+    probe = _model_job(game, model, base_name, opts)  # bots, players, engine
     spec = SearchSpec(
         game,
         json.loads(json.dumps(model.options())),
-        base_name or "rulebook",
+        base_name,
         dims,
         goals,
         probe.bots,
@@ -1115,6 +1162,7 @@ def search_command(
         recheck_games,
         engine,
         max_turns,
+        exact,
     )
     check_spec(spec)
     db = storage_path(out) if out is not None else None
@@ -1203,7 +1251,8 @@ def _print_search(result: Any, written: Path | None) -> None:
     t = Table(
         title=f"{spec.game}, from {spec.base_name}: the best of {len(result.trials)} trials, "
         f"each played again on {spec.recheck_games:,} fresh games",
-        caption=f"goals: {describe_goals(spec.goals)}. loss: 0 = every goal met; [95% CI].",
+        caption=f"goals: {describe_goals(spec.goals)}. loss: 0 = every goal met; [95% CI]"
+        + ("; exact: the solver's value, no interval." if spec.exact else "."),
         caption_justify="left",
     )
     t.add_column("#", justify="right")
@@ -1227,11 +1276,16 @@ def _print_search(result: Any, written: Path | None) -> None:
             ),
             f"{c.recheck.loss:.3f}",
             *(
-                f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
+                f"{fmt(m[k]['value'], m[k]['kind'])} exact"
+                if k in c.recheck.exact
+                else f"{fmt(m[k]['value'], m[k]['kind'])} {fmt_ci(m[k]['lo'], m[k]['hi'], m[k]['kind'])}"
                 for k in keys
             ),
         )
     print_table(t)
+    skipped = sorted({c.recheck.exact_skipped for c in result.candidates} - {None})
+    for why in skipped:
+        console.print(f"--exact: no exact values for some rule sets ({why}).", highlight=False)
     if result.invalid:
         console.print(f"{result.invalid} trial(s) tried values the rules refuse together.")
     if not result.candidates:
@@ -1244,5 +1298,134 @@ def _print_search(result: Any, written: Path | None) -> None:
     if written:
         console.print(
             f"rule file: {written} (play it: sheepfold play {spec.game} --rules {written})",
+            highlight=False,
+        )
+
+
+# -- lab depth ---------------------------------------------------------------------------------
+@app.command("depth")
+@friendly_errors
+def depth_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        "-r",
+        help="rule set name or file, or 'rulebook' (default: the game's default rule set)",
+    ),
+    level: list[str] = typer.Option(
+        [],
+        "--level",
+        "-l",
+        help="the ladder's bot levels, weakest first, repeat the option (default: random, greedy, "
+        "and perfect where the game has an exact solver; Dolly Crush: e.g. --level random "
+        "--level easy --level medium --level hard)",
+    ),
+    games: int = typer.Option(2000, "--games", "-n", min=2, help="games per match-up"),
+    seed: int = seed_option("game i of every match-up is seeded SEED + i"),
+    workers: int | None = workers_option(),
+    ray: str | None = ray_option(),
+    engine: str = engine_option(),
+    max_turns: int = max_turns_option(),
+    king_games: int = typer.Option(
+        200,
+        "--kingmaking-games",
+        min=0,
+        help="games of 3-4 players for the kingmaking rate, through the rules engine (0: none)",
+    ),
+    king_players: int = typer.Option(
+        3, "--kingmaking-players", min=3, max=4, help="players of those games"
+    ),
+    king_bot: str = typer.Option("greedy", "--kingmaking-bot", help="the bot of every seat there"),
+    as_json: bool = json_option("the report"),
+) -> None:
+    """How much the game rewards skill: the skill ladder (each level against the level below
+    and against random, win shares with 95% CIs), how often the stronger level loses, the share
+    of the outcome variance luck leaves, and (3-4 players) how often a player who cannot win
+    decides who does. The definitions: docs/lab.md, "Depth, luck and kingmaking".
+
+    Example: sheepfold lab depth shave-a-sheep --games 5000 --kingmaking-games 300
+    """
+    from sheepfold.core.registry import game_spec
+    from sheepfold.lab.depth import kingmaking, ladder
+    from sheepfold.lab.runner import make_job
+
+    check_game(game)
+    levels = level or ["random", "greedy"] + (
+        ["perfect"] if game_spec(game).has_exact_solver else []
+    )
+    model, name = named_rules(game, rules)
+    king = None
+    if king_games:  # checked before the ladder plays
+        king = make_job(
+            game,
+            model,
+            ruleset=name,
+            players=king_players,
+            bots=[king_bot],
+            games=king_games,
+            seed=seed,
+            engine="engine",
+            max_turns=max_turns,
+        )
+
+    def said(text: str) -> None:
+        if not as_json:
+            err_console.print(f"[dim]playing {text}[/]", highlight=False)
+
+    result = ladder(
+        game,
+        model,
+        name,
+        levels,
+        games=games,
+        seed=seed,
+        engine=engine,
+        max_turns=max_turns,
+        workers=workers,
+        ray=ray,
+        progress=said,
+    )
+    if king is not None:
+        said(f"{king_games} games of {king_players} players for kingmaking")
+    km = kingmaking(king) if king is not None else None
+    if as_json:
+        print(json.dumps({**result.to_json(), "kingmaking": km.to_json() if km else None}))
+        return
+    _print_depth(result, km)
+
+
+def _print_depth(result: Any, km: Any) -> None:
+    from rich.table import Table
+
+    from sheepfold.lab.metrics import fmt, fmt_ci
+
+    def share(s: Any) -> str:
+        return f"{fmt(s.value, 'pct')} {fmt_ci(s.lo, s.hi, 'pct')}"
+
+    t = Table(
+        title=f"{result.game}, {result.ruleset}: the skill ladder (two players, seats swapped "
+        "game by game)",
+        caption="win share: the stronger level's (a tie counts half); upsets: games it lost "
+        "outright. [95% CI]",
+        caption_justify="left",
+    )
+    for col in ("level", "against", "win share", "upsets", "games"):
+        t.add_column(col, justify="left" if col in ("level", "against") else "right")
+    for s in result.steps:
+        against = s.weak if s.kind == "below" else f"{s.weak} (baseline)"
+        t.add_row(s.strong, against, share(s.win_share), share(s.upsets), f"{s.win_share.games:,}")
+    print_table(t)
+    console.print(
+        f"luck: {share(result.luck)} of the outcome variance is left once who plays (and in "
+        "which seat) is known: the dice or the deck, and the bots' own coin flips.",
+        highlight=False,
+    )
+    if km is not None:
+        console.print(
+            f"kingmaking ({km.players} players, {km.bots[0]} bots): in {share(km.rate)} of "
+            f"{km.games:,} games a player who could no longer win decided who did (another "
+            f"move of theirs gave the game another winner); a player could no longer win at "
+            f"a turn of their own in {share(km.out_rate)}.",
             highlight=False,
         )

@@ -49,8 +49,8 @@ def list_rules(
 def show_rules(
     name: str = typer.Argument(..., help="a rule set's name or a .toml/.json file"),
 ) -> None:
-    """Print a rule set as a rule-set file (TOML): every option, defaults included, each with
-    what it means; an option left unset (a custom die, max_turns...) is a commented line with
+    """Print a rule set as a rule-set file (TOML): the rule set it starts from ('from = ...'),
+    then every option, defaults included, each with what it means; an option left unset (a custom die, max_turns...) is a commented line with
     the value it amounts to. Save it, edit it and check it with 'sheepfold rules check'.
 
     Example: sheepfold rules show howling-wolf > my-wolf.toml
@@ -65,7 +65,9 @@ def show_rules(
 def check_rules(
     spec: str = typer.Argument(..., help="a rule-set file (.toml or .json), or a rule set's name"),
 ) -> None:
-    """Check a rule set: says what is wrong, or that it is fine."""
+    """Check a rule set: says what is wrong, or that it is fine. A file's options go on the
+    rule set its 'from' names (default: the game's default rules; 'rulebook': the printed
+    rules); a bad 'from' is named with its line."""
     rs, where = _ruleset_to_check(spec)
     checked, notes = _check_ending(rs, where)
     ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
@@ -202,7 +204,11 @@ def new_rules(
     name: str = typer.Argument(..., help="the new rule set's name"),
     game: str = typer.Option(..., "--game", help=GAME_HELP),
     base: str = typer.Option(
-        None, "--from", help="start from this rule set (default: the rulebook)"
+        None,
+        "--from",
+        help="start from this rule set (default: the game's default rules, as play and the lab "
+        "use: dolly-graded for Dolly Crush, the rulebook for Shave a Sheep; 'rulebook': the "
+        "printed rules)",
     ),
     set_: list[str] = set_option(),
     variant: list[str] = variant_option(),
@@ -212,21 +218,36 @@ def new_rules(
     ),
     force: bool = typer.Option(False, "--force", help="replace a rule set of that name"),
 ) -> None:
-    """Create a rule set from another (--from, default: the rulebook) with options changed.
-    Every option is checked before anything is written; 'sheepfold solve shave-a-sheep' takes the
-    same --set and --variant without saving anything.
+    """Create a rule set from another (--from; default: the game's default rules, the same a
+    rule file without 'from' starts from) with options changed: any option, and what follows
+    from it (graded dog cards stay graded for another dogs_per_player). Every option is checked
+    before anything is written; the file says which rule set it starts from ('from = ...').
+    'sheepfold solve shave-a-sheep' takes the same --set and --variant without saving anything.
 
     Example: sheepfold rules new long --game shave-a-sheep --set wool=40 --variant cutting-costs
+
+    Example: sheepfold rules new five --game dolly-crush --from dolly-graded --set dogs_per_player=5
     """
-    from sheepfold.rulesets import RuleSet, find_ruleset, save_ruleset, with_options
+    from sheepfold.rulesets import (
+        RULEBOOK,
+        RuleSet,
+        default_base,
+        find_ruleset,
+        save_ruleset,
+        with_options,
+    )
 
     check_game(game)
-    start = find_ruleset(base, game).rules if base else None
+    base = base or default_base(game)
+    start = None if base == RULEBOOK else find_ruleset(base, game)
     fixed: dict[str, Any] = {"name": name}
     if description is not None:
         fixed["description"] = description
-    rules = with_options(game, start, set_, variant, **fixed)
-    path = save_ruleset(RuleSet(game, rules, "--set"), output, force)
+    elif not any(s.partition("=")[0].strip() == "description" for s in set_):
+        fixed["description"] = None  # the base's description says what the base changes
+    rules = with_options(game, start and start.rules, set_, variant, **fixed)
+    origin = RULEBOOK if start is None else start.rules.name or RULEBOOK
+    path = save_ruleset(RuleSet(game, rules, "--set", origin), output, force)
     console.print(f"saved {game} rule set {name!r} to {path}")
 
 

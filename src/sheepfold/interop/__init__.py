@@ -49,7 +49,7 @@ def build_game(
     :data:`DEFAULT_MAX_TURNS`; another game whose rules have a ``max_turns`` option takes the
     given value as that option.
     """
-    from sheepfold.rulesets import fair_default, warn_unequal_seats
+    from sheepfold.rulesets import fair_default, rebased_options, warn_unequal_seats
 
     if isinstance(game, Game):
         if rules is not None or options or max_turns is not _UNSET:
@@ -59,12 +59,9 @@ def build_game(
         name, house = game, dict(rules or {})
 
         def on(base: Any) -> Game:
-            rules = dict(base.options()) if base is not None else {}
-            for k, v in house.items():  # a mapping (dog_swaps) adds to the base's own
-                old = rules.get(k)
-                rules[k] = (
-                    {**old, **v} if isinstance(v, Mapping) and isinstance(old, Mapping) else v
-                )
+            # as a rule file's options go on its base: a mapping (dog_swaps) adds to the
+            # base's own, and what follows from a change comes along (graded cards stay graded)
+            rules = rebased_options(name, base, house)
             return _make(name, players, rules or None, max_turns, options)
 
         built = fair_default(name, on, seats_chosen=bool(options.get("breeds")))[1]

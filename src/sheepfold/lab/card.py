@@ -1,4 +1,4 @@
-"""A published rule set's lab card: the rule set against the rulebook on common random numbers.
+"""A published rule set's lab card: the rule set against its base on common random numbers.
 
 The server's gallery (``server/gallery_lab.py``) runs this module in a process of its own,
 ``python -m sheepfold.lab.card``, one card at a time: the simulation never runs on the server's
@@ -6,7 +6,11 @@ event loop, and the server (which may not import the lab: see tests/test_layerin
 reads what it prints. The job comes as one JSON object on standard input::
 
     {"game": ..., "rules": {...options...}, "players": 2, "games": 2000, "seconds": 120,
-     "seed": 0, "exact_limit": 200000}
+     "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": "the graded edition"}
+
+``base`` is the rule set the card measures the rules against, the one they were made from (the
+gallery's :func:`~sheepfold.server.gallery.base_of`; absent: the rulebook), and ``base_words``
+what the card calls it (the verdict, the plot, the card's ``base``).
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
 after every chunk (the first, before any game, with a ``message``: the simulator is starting), then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
@@ -36,6 +40,13 @@ CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiven
 BOTS = ("greedy",)
 #: the two sides' display names (never the publisher's text: the plot and verdict embed them)
 RULEBOOK, HOUSE = "the rulebook", "this rule set"
+
+
+def base_words(spec: dict[str, Any]) -> str:
+    """What the card calls the rule set it measures against (never an id)."""
+    return str(spec.get("base_words") or RULEBOOK)
+
+
 #: said until the first games are played (the first card after an update compiles the simulator)
 WARMING = "starting the simulator (after an update of the server it compiles first: minutes)"
 
@@ -46,7 +57,7 @@ def _emit(obj: dict[str, Any]) -> None:
 
 
 def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
-    """The rulebook's and the rule set's jobs, on the same seeds and the same engine."""
+    """The base's and the rule set's jobs, on the same seeds and the same engine."""
     from sheepfold.lab.runner import make_job
 
     def job(rules: Any, name: str, engine: str) -> Any:
@@ -61,9 +72,10 @@ def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
             engine=engine,
         )
 
-    a, b = job(None, "rulebook", "auto"), job(spec["rules"], "house", "auto")
+    base = spec.get("base") or None
+    a, b = job(base, "base", "auto"), job(spec["rules"], "house", "auto")
     if a.engine != b.engine:  # a pair is played by one engine, or it is no pair
-        a, b = job(None, "rulebook", "engine"), job(spec["rules"], "house", "engine")
+        a, b = job(base, "base", "engine"), job(spec["rules"], "house", "engine")
     return a, b
 
 
@@ -106,8 +118,9 @@ def _num(x: Any) -> float | None:
 
 
 def metrics(diffs: list[Any]) -> list[dict[str, Any]]:
-    """The card's metrics: the rulebook's value, the rule set's, the change with its paired 95%
-    interval and p-value (``kind``: pct, pp or num, as the lab formats them)."""
+    """The card's metrics: the base's value (under the key ``rulebook``, as the pages read it),
+    the rule set's, the change with its paired 95% interval and p-value (``kind``: pct, pp or
+    num, as the lab formats them)."""
     by = {d.key: d for d in diffs}
     return [
         {
@@ -154,12 +167,12 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
     }, None
 
 
-def plot_svg(ta: Any, tb: Any) -> str:
+def plot_svg(ta: Any, tb: Any, base: str = RULEBOOK) -> str:
     """The game lengths of both sides (``lab compare --plots``'s histogram), as small SVG."""
     from sheepfold.lab.metrics import game_arrays
     from sheepfold.lab.report import _plt, length_hist_figure
 
-    fig = length_hist_figure([("rulebook", game_arrays(ta)), ("this rule set", game_arrays(tb))])
+    fig = length_hist_figure([(base, game_arrays(ta)), (HOUSE, game_arrays(tb))])
     fig.set_size_inches(6.0, 3.4)
     plt = _plt()
     plt.rcParams["svg.fonttype"] = "none"  # text as text: a few KB, not glyph outlines
@@ -176,19 +189,21 @@ def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
     job_a, ta, job_b, tb, capped = play(spec, progress)
     diffs = compare_tables(ta, tb)
     limit = job_b.rules.get("max_turns")
-    text = verdict(diffs, RULEBOOK, HOUSE, limit if limit == job_a.rules.get("max_turns") else None)
+    against = base_words(spec)
+    text = verdict(diffs, against, HOUSE, limit if limit == job_a.rules.get("max_turns") else None)
     figures, skipped = exact(job_b.make_game(0), int(spec.get("exact_limit", 200_000)))
     notes = [m for m in (capped, skipped) if m]
     out = {
         "games": ta.num_rows,
         "engine": job_a.engine,
+        "base": against,
         "bots": list(BOTS),
         "metrics": metrics(diffs),
         "verdict": text[0].upper() + text[1:],
         "exact": figures,
         "message": "; ".join(notes) or None,
     }
-    return {"card": out, "plot": plot_svg(ta, tb)}
+    return {"card": out, "plot": plot_svg(ta, tb, against)}
 
 
 def main() -> int:

@@ -28,6 +28,12 @@ share (times the goals' total weight) to the loss: an endless rule set is never 
 
 Trials are kept in an Optuna SQLite file next to the rule file (``OUT.search.db``): stopped with
 Ctrl-C, the same command goes on where it stopped (and refuses a file of another search).
+
+With ``exact`` (``--exact``; Shave a Sheep), a trial the exact solver can take (at most
+:data:`EXACT_LIMIT` positions, bots it evaluates: random, greedy, perfect) gets its seats' win
+shares from the solver instead of from its games: the win share by seat, the first-player
+advantage and the balance (so the ``fair`` goal) are then exact, with no interval, and marked
+``exact`` in the table and the JSON. A trial the solver cannot take keeps the games' values.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ MAX_VARY = 12
 MAX_TRIALS = 10_000
 #: the seeds of the re-evaluation start this far from the search's (games it never played)
 FRESH_SEEDS = 1_000_000
+#: the largest game (positions) whose win shares a search takes from the exact solver
+EXACT_LIMIT = 2_000_000
 
 
 class SearchError(SheepfoldError):
@@ -205,6 +213,7 @@ class SearchSpec:
     recheck_games: int = 2000
     engine: str = "auto"
     max_turns: int = 1000
+    exact: bool = False  # the solver's win shares where it can take the trial (Shave a Sheep)
 
     def identity(self) -> str:
         data = asdict(self)
@@ -264,6 +273,8 @@ class Evaluation:
     loss: float
     metrics: dict[str, dict[str, Any]]
     ended_by: dict[str, float] = field(default_factory=dict)
+    exact: tuple[str, ...] = ()  # the metrics the exact solver gave
+    exact_skipped: str | None = None  # why the solver gave none, when asked
 
 
 def evaluate_rules(
@@ -292,6 +303,13 @@ def evaluate_rules(
     )
     d = game_arrays(run(job, workers=workers, ray=ray, standings=False))
     values = {v.key: v for v in evaluate(d)}
+    exact: tuple[str, ...] = ()
+    skipped = None
+    if spec.exact:
+        shares, skipped = exact_shares(job)
+        if shares is not None:
+            values.update(exact_values(values, shares))
+            exact = tuple(k for k in values if k in EXACT_KEYS or k.startswith("win_seat"))
     means = {k: v.value for k, v in values.items()}
     loss = 0.0
     for g in spec.goals:
@@ -300,12 +318,64 @@ def evaluate_rules(
     truncated = means.get("truncated", 0.0)
     loss += truncated * sum(g.weight for g in spec.goals)
     shown = {k: values[k].to_json() for k in spec.metrics() if k in values}
-    return Evaluation(round(loss, 9), shown, ended_by(d))
+    exact = tuple(k for k in exact if k in shown)
+    return Evaluation(round(loss, 9), shown, ended_by(d), exact, skipped)
 
 
-def metric_json(v: dict[str, Any]) -> dict[str, Any]:
-    """A metric as the search's JSON gives it: ``{"mean": x, "ci": [lo, hi]}`` (and its words)."""
-    return {"mean": v["value"], "ci": [v["lo"], v["hi"]], "label": v["label"], "kind": v["kind"]}
+#: the metrics that come from the seats' win shares alone (and so from the solver, exactly)
+EXACT_KEYS = ("first_player_advantage", "balance")
+
+
+def exact_shares(job: Any) -> tuple[tuple[float, ...] | None, str | None]:
+    """Every seat's exact win share from the first position when the seats play the job's
+    bots (the solver's ``evaluate``), or None and why not (no solver for this game, too many
+    positions, a bot the solver does not evaluate)."""
+    from sheepfold.core.registry import game_spec
+
+    if not game_spec(job.game).has_exact_solver:
+        return None, f"{job.game} has no exact solver"
+    from sheepfold.games.shave_a_sheep import solver
+    from sheepfold.lab.perfect import exact_start_shares, unsupported
+
+    game = job.make_game(0)
+    why = unsupported(game)
+    if why is None:
+        size = solver.count_positions(game.rules, game.num_players)
+        if size > EXACT_LIMIT:
+            why = f"{size:,} positions, more than a search solves ({EXACT_LIMIT:,})"
+    bots = [b.partition(":")[0] for b in job.bots]
+    if why is None and any(b not in ("random", "greedy", "perfect") for b in bots):
+        why = "the solver evaluates random, greedy and perfect bots only"
+    if why is not None:
+        return None, why
+    seats = list(job.bots) * (game.num_players if len(job.bots) == 1 else 1)
+    try:
+        return exact_start_shares(game, seats), None
+    except SheepfoldError as e:
+        return None, str(e)
+
+
+def exact_values(values: dict[str, Any], shares: Sequence[float]) -> dict[str, Any]:
+    """The win-share metrics of ``values`` (lab Values) replaced by the exact ``shares`` (one
+    per seat): each with no interval (lo = hi = the value)."""
+    from dataclasses import replace
+
+    n = len(shares)
+    exact = {f"win_seat{s}": x for s, x in enumerate(shares)}
+    exact["first_player_advantage"] = shares[0] - 1 / n
+    exact["balance"] = 1 - (max(shares) - min(shares))
+    return {
+        k: replace(values[k], value=x, lo=x, hi=x, definition=values[k].definition + " (exact)")
+        for k, x in exact.items()
+        if k in values
+    }
+
+
+def metric_json(v: dict[str, Any], exact: bool = False) -> dict[str, Any]:
+    """A metric as the search's JSON gives it: ``{"mean": x, "ci": [lo, hi]}`` (and its words;
+    ``exact``: the solver's value, no interval)."""
+    out = {"mean": v["value"], "ci": [v["lo"], v["hi"]], "label": v["label"], "kind": v["kind"]}
+    return out | {"exact": exact}
 
 
 @dataclass
@@ -322,8 +392,11 @@ class Candidate:
             "trial": self.trial,
             "loss": self.recheck.loss,
             "search_loss": self.search_loss,
-            "metrics": {k: metric_json(v) for k, v in self.recheck.metrics.items()},
+            "metrics": {
+                k: metric_json(v, k in self.recheck.exact) for k, v in self.recheck.metrics.items()
+            },
             "ended_by": self.recheck.ended_by,
+            "exact_skipped": self.recheck.exact_skipped,
         }
 
 
@@ -343,6 +416,7 @@ class SearchResult:
             "goals": [asdict(g) for g in self.spec.goals],
             "trials": len(self.trials),
             "invalid_trials": self.invalid,
+            "exact": self.spec.exact,
             "best": cands[0] if cands else None,
             "candidates": cands,
         }
@@ -496,7 +570,8 @@ def write_rule_file(result: SearchResult, out: Path, name: str) -> Path:
     """The winner as a rule file ready for ``play``, the lab and the gallery."""
     from sheepfold.rulesets import RuleSet, save_ruleset
 
-    return save_ruleset(RuleSet(result.spec.game, best_rules(result, name), "search"), out, True)
+    rs = RuleSet(result.spec.game, best_rules(result, name), "search", result.spec.base_name)
+    return save_ruleset(rs, out, True)
 
 
 # -- the plot -------------------------------------------------------------------------------------

@@ -143,19 +143,18 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
 
     from sheepfold.core.registry import game_spec
     from sheepfold.games import parse_rules
-    from sheepfold.rulesets import find_ruleset
+    from sheepfold.rulesets import find_ruleset, rebased_options
 
     if req.ruleset is None and req.rules is None and req.breeds is None:
         # a table created without options is fair: the game's default rule set (Dolly Crush:
         # dolly-graded, the same dog cards for every seat), as in every front end
         req = req.model_copy(update={"ruleset": game_spec(req.game).default_ruleset})
-    base: dict[str, Any] = {}
-    if req.ruleset:
-        base = find_ruleset(req.ruleset, req.game).rules.model_dump(
-            mode="json", exclude_defaults=True
-        )
-    base.update(req.rules or {})
-    rules = parse_rules(req.game, base).model_dump(mode="json", exclude_defaults=True)
+    base = find_ruleset(req.ruleset, req.game).rules if req.ruleset else None
+    # the options on the rule set as a rule file's are (what follows from them included)
+    options = rebased_options(req.game, base, req.rules or {})
+    if base is not None:  # the table keeps the rule set's name and description
+        options = {k: getattr(base, k) for k in ("name", "description")} | options
+    rules = parse_rules(req.game, options).model_dump(mode="json", exclude_defaults=True)
     texts = rules_text_problems(rules)
     if texts:
         from sheepfold.core.errors import join_problems

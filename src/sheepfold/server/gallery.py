@@ -22,6 +22,8 @@ queue in ``gallery_lab.py`` and the rows in ``gallery_store.py``.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
 from collections.abc import Callable
@@ -146,12 +148,47 @@ def differences(game: str, base: dict[str, Any], options: dict[str, Any]) -> lis
     return described(parse_rules(game, base), parse_rules(game, options)) or generic
 
 
+@functools.lru_cache(maxsize=1024)
+def _base_of(game: str, options: str) -> tuple[str, str]:
+    """(the name, the words) of the rule set the options (JSON) were made from."""
+    from sheepfold.rulesets import base_words, closest_base
+
+    name = closest_base(game, json.loads(options))[0]
+    return name, base_words(game, name)
+
+
+def base_of(game: str, options: dict[str, Any]) -> tuple[str, str]:
+    """The rule set a published rule set is described and measured against: the one of the
+    game's default rules, the rulebook and the built-in rule sets it differs from least
+    (:func:`sheepfold.rulesets.closest_base`), as (its name, its words for players)."""
+    return _base_of(game, json.dumps(options, sort_keys=True))
+
+
+def base_options(game: str, name: str) -> dict[str, Any]:
+    """The options (those that differ from the rulebook) of the built-in rule set ``name``;
+    ``{}`` for the rulebook."""
+    from sheepfold.rulesets import RULEBOOK, find_ruleset
+
+    if name == RULEBOOK:
+        return {}
+    data = find_ruleset(name, game).rules.model_dump(mode="json", exclude_defaults=True)
+    return {k: v for k, v in data.items() if k not in NOT_RULES}
+
+
 def _version_values(game: str, options: dict[str, Any], description: str) -> dict[str, Any]:
+    base = base_options(game, base_of(game, options)[0])
     return {
         "description": description,
         "rules": options,
-        "changes": changed_categories(options),
-        "differences": differences(game, {}, options),
+        "changes": changed_categories(_changed(base, options)),
+        "differences": differences(game, base, options),
+    }
+
+
+def _changed(base: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The options whose values differ between ``base`` and ``options``."""
+    return {k: v for k, v in options.items() if base.get(k) != v} | {
+        k: None for k in base if k not in options
     }
 
 
@@ -207,6 +244,7 @@ class Gallery:
             "url": url_of(v.game, v.slug),
             "changes": v.changes,
             "differences": v.differences,
+            "base": base_of(v.game, v.rules)[1],
             "played": played,
             "finished": finished,
             "votes_yes": yes,
@@ -224,7 +262,7 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     if v.lab_message:
         out["message"] = v.lab_message
     card = v.lab_card or {}
-    for k in ("games", "metrics", "verdict", "exact", "engine", "bots"):
+    for k in ("games", "metrics", "verdict", "exact", "engine", "bots", "base"):
         if k in card:
             out[k] = card[k]
     if v.has_plot:

@@ -185,10 +185,15 @@ class LabQueue:
         v = self.store.lab_job(vid)
         if v is None:
             return None
+        from sheepfold.server.gallery import base_of, base_options
+
         st = self.settings
+        name, words = base_of(v.game, v.rules)
         return {
             "game": v.game,
             "rules": v.rules,
+            "base": base_options(v.game, name),
+            "base_words": words,
             "players": 2,
             "games": st.lab_games,
             "seconds": st.lab_seconds,

@@ -8,8 +8,11 @@ here: the check costs one validation of a body within a rule file's caps.
 
     GET  /api/rules/{game}          the options as a tree of controls (:func:`rule_fields`), the
                                     rulebook, every rule set with all its options, the caps
-    POST /api/rules/{game}/check    a rule set as JSON (an object of options) or as a TOML
-                                    rule-set file (Content-Type: application/toml)
+    POST /api/rules/{game}/check    a rule set as JSON (an object of options; ``?file=1``: a
+                                    .json rule file) or as a TOML rule-set file
+                                    (Content-Type: application/toml); a file's options go on
+                                    the rule set its ``from`` names, else on the game's
+                                    default rules, as a rule file on the command line
 
 The caps are a rule file's (:mod:`sheepfold.core.files`): a body of at most
 :data:`~sheepfold.core.files.MAX_RULES_BYTES` bytes (413 past it, before it is read on), lists
@@ -281,9 +284,11 @@ def located(where: str, message: str, fields: Any) -> tuple[str, str]:
     return where, message
 
 
-def check(game: str, data: Any) -> dict[str, Any]:
+def check(game: str, data: Any, file: bool = False) -> dict[str, Any]:
     """A rule set checked by the game's model, as a rule file is (a rule language's aliases
-    expanded): ``ok`` with the rules (every option), the options that differ from the rulebook
+    expanded; its ``from``, or with ``file`` the rule set a file without one starts from,
+    :func:`sheepfold.rulesets.default_base`, under it; else the rulebook):
+    ``ok`` with the rules (every option), the options that differ from the rulebook
     and the rule-set file (TOML); or the problems, each with the option it names (``field``;
     empty for the whole rule set), the path of the value it is about (``where``: pydantic's
     location, ``verbs.steal.effects.0.from``) and the model's message, and the one-line
@@ -291,7 +296,13 @@ def check(game: str, data: Any) -> dict[str, Any]:
     from sheepfold.core.errors import join_problems
     from sheepfold.core.protocol import RulesError
     from sheepfold.games import check_rules, rules_class
-    from sheepfold.rulesets import rules_toml
+    from sheepfold.rulesets import (
+        BASE_KEY,
+        base_rules,
+        default_base,
+        rebased_options,
+        rules_toml,
+    )
 
     cls = rules_class(game)
     problems: list[tuple[str, str]] = []
@@ -303,7 +314,12 @@ def check(game: str, data: Any) -> dict[str, Any]:
             problems.append(("game", f"these rules are for {named}, not {game}"))
     expand = getattr(cls, "expand_aliases", None)
     try:
-        sent = expand(data) if expand is not None and isinstance(data, dict) else data
+        if isinstance(data, dict) and (file or BASE_KEY in data):
+            given = {k: v for k, v in data.items() if k != BASE_KEY}
+            base = base_rules(game, data.get(BASE_KEY, default_base(game)), BASE_KEY)
+            sent = rebased_options(game, base, given)
+        else:
+            sent = expand(data) if expand is not None and isinstance(data, dict) else data
     except RulesError as e:
         problems.append(("", str(e)))
     else:
@@ -364,10 +380,11 @@ def add_rules_api(app: FastAPI) -> None:
     async def check_rule_set(game: str, request: Request) -> JSONResponse:
         known(game)
         toml = "toml" in request.headers.get("content-type", "")
+        file = toml or request.query_params.get("file") == "1"  # a rule file: its base under it
         data, bad = _read(await _body(request), toml)
         if bad is not None:  # no rule set to check: too deep, not JSON/TOML, not UTF-8
             problem = {"field": "", "where": "", "message": bad}
             body = {"ok": False, "input": None, "errors": [problem], "detail": bad}
             return JSONResponse(body, status_code=422)
         # plain JSON in and out: no encoder walking a deeply nested input in Python
-        return JSONResponse(check(game, data))
+        return JSONResponse(check(game, data, file))

@@ -11,6 +11,8 @@ built. :meth:`DollyRules.board` gives the geometry the rules describe."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -23,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from sheepfold.core.protocol import RulesError
 from sheepfold.games.dolly_crush.cards import (
     BREEDS,
     CELL,
@@ -155,6 +158,8 @@ RULEBOOK_DOG_SWAPS: dict[str, tuple[int, ...]] = {
     "border-collie": (1, 1, 1, 1),
 }
 GRADED_DOG_SWAPS: dict[str, tuple[int, ...]] = {b: (1, 2, 3, 4) for b in BREEDS}
+#: the most dog cards a breed may have
+MAX_DOGS = 8
 
 
 class DollyRules(BaseModel):
@@ -183,7 +188,9 @@ class DollyRules(BaseModel):
     black_per_type: int = Field(default=5, ge=0, le=1000, description="black cards of each type")
     white_points: int = Field(default=1, ge=0, le=100, description="points per white sheep")
     black_points: int = Field(default=2, ge=0, le=100, description="points per black sheep")
-    dogs_per_player: int = Field(default=4, ge=1, le=8, description="dog cards of each breed")
+    dogs_per_player: int = Field(
+        default=4, ge=1, le=MAX_DOGS, description="dog cards of each breed"
+    )
     dog_swaps: dict[str, tuple[int, ...]] = Field(
         default_factory=lambda: dict(RULEBOOK_DOG_SWAPS),
         validate_default=True,
@@ -443,6 +450,34 @@ class DollyRules(BaseModel):
                 2 * self.dogs_per_player,
             ),
         }
+
+    def follow(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """What a rule set made from these rules with ``changes`` (options) changes with them
+        (:func:`sheepfold.rulesets.rebase`): a new ``dogs_per_player`` keeps each breed's
+        grading when ``changes`` gives that breed no cards of its own: evenly graded counts go
+        on or stop (graded 1, 2, 3, 4 as five cards: 1, 2, 3, 4, 5; one count on every card
+        stays so). A breed whose cards are not evenly graded is a :class:`RulesError` saying
+        to give its cards."""
+        n = changes.get("dogs_per_player")
+        if not isinstance(n, int) or isinstance(n, bool) or n == self.dogs_per_player:
+            return {}
+        if not 1 <= n <= MAX_DOGS:
+            return {}  # the model refuses it, in its own words
+        own = changes.get("dog_swaps")
+        own = own if isinstance(own, dict) else {}
+        out = {}
+        for breed, counts in self.dog_swaps.items():
+            if breed in own:
+                continue
+            step = counts[1] - counts[0] if len(counts) > 1 else 0
+            if any(b - a != step for a, b in itertools.pairwise(counts)):
+                shown = ", ".join(str(c) for c in counts)
+                raise RulesError(
+                    f"dogs_per_player = {n}: the {breed} cards it starts from show {shown} "
+                    f"swaps, not evenly graded: give that breed's {n} cards in dog_swaps"
+                )
+            out[breed] = [counts[0] + step * i for i in range(n)]
+        return {"dog_swaps": out}
 
     def deck_size(self) -> int:
         return (self.white_per_type + self.black_per_type) * self.types

@@ -123,7 +123,7 @@
     e.target.value = ""; // the same file again is a new upload
     if (!file || !specs[game]) return;
     $("rules-editor").open = true;
-    if (await editor.upload(file.name, await file.text())) { // on top of the rulebook
+    if (await editor.upload(file.name, await file.text())) { // every option, its base's included
       $("ruleset").value = "";
       $("ruleset-about").textContent = `from ${file.name}`;
     }

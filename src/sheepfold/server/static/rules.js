@@ -317,7 +317,7 @@ SF.rulesEditor = function (box, onChange) {
   async function send(mine, body, type) {
     let r;
     try {
-      r = await SF.api(`/api/rules/${encodeURIComponent(spec.game)}/check`, { method: "POST", body, headers: { "Content-Type": type } });
+      r = await SF.api(`/api/rules/${encodeURIComponent(spec.game)}/check?file=1`, { method: "POST", body, headers: { "Content-Type": type } });
     } catch (e) {
       r = { ok: false, errors: [{ field: "", where: "", message: e.message }] };
     }
@@ -373,13 +373,13 @@ SF.rulesEditor = function (box, onChange) {
     checking() { return checking !== 0; },
     valid() { return !!(result && result.ok) && !Object.keys(local).length; },
     toml() { return result && result.ok ? result.toml : null; },
-    /* a rule-set file's text (.toml or .json), read by the server: its options in the form,
-       on top of the rulebook, checked as any edit; a text that is no rule set at all is said */
+    /* a rule-set file's text (.toml or .json), read by the server as a rule file (on the rule set
+       its "from" names, else the game's default rules), every option in the form, checked as any edit; a text that is no rule set at all is said */
     async upload(name, text) {
       const type = /\.json$/i.test(name) ? "application/json" : "application/toml";
       let r;
       try {
-        r = await SF.api(`/api/rules/${encodeURIComponent(spec.game)}/check`, { method: "POST", body: text, headers: { "Content-Type": type } });
+        r = await SF.api(`/api/rules/${encodeURIComponent(spec.game)}/check?file=1`, { method: "POST", body: text, headers: { "Content-Type": type } });
       } catch (e) {
         r = { ok: false, input: null, detail: e.message };
       }
