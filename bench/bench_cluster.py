@@ -1,8 +1,9 @@
 """Load test of many processes: 1, 2 and 3 ``sheepfold serve`` processes on one PostgreSQL behind
 haproxy (``sheepfold cluster``'s set-up, cli/cluster.py), side by side in one run.
 
-For each size, the tables of bench_server.py (two WebSockets per table, both seats played with
-random legal intents, every table made and joined through the balancer, round-robin) at a fixed
+For each size, the tables of loadgen.py (two WebSockets per table, both seats played with random
+legal intents, every table made through the balancer, round-robin, and from then on sent to its
+owner by the balancer: docs/web.md, "Routing to the owner") at a fixed
 offered load (--rate actions/s in all) and at saturation: actions per second, latency from an
 action's send to its broadcast (p50/p99) and the servers' CPU per action (all processes
 together, from /proc). Then, with 3 processes, the time from a kill -9 of one until every client

@@ -61,7 +61,7 @@ def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> st
             "    maxconn 4000",
             "defaults",
             "    mode http",
-            "    option http-server-close",  # one request per server connection: round-robin
+            "    option http-server-close",  # one request per server connection: each routed
             "    option redispatch",  # a request for a dead server goes to another
             "    retries 3",
             "    retry-on conn-failure empty-response",
