@@ -47,7 +47,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import free_port, intent, percentile, started  # noqa: E402
+from loadgen import free_port, intent, percentile, started  # noqa: E402
 
 HOST = "127.0.0.1"
 SHAVE = "shave-a-sheep"

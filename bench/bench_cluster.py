@@ -1,8 +1,9 @@
 """Load test of many processes: 1, 2 and 3 ``sheepfold serve`` processes on one PostgreSQL behind
 haproxy (``sheepfold cluster``'s set-up, cli/cluster.py), side by side in one run.
 
-For each size, the tables of bench_server.py (two WebSockets per table, both seats played with
-random legal intents, every table made and joined through the balancer, round-robin) at a fixed
+For each size, the tables of loadgen.py (two WebSockets per table, both seats played with random
+legal intents, every table made through the balancer, round-robin, and from then on sent to its
+owner by the balancer: docs/web.md, "Routing to the owner") at a fixed
 offered load (--rate actions/s in all) and at saturation: actions per second, latency from an
 action's send to its broadcast (p50/p99) and the servers' CPU per action (all processes
 together, from /proc). Then, with 3 processes, the time from a kill -9 of one until every client
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import os
 import sys
 import time
@@ -25,48 +25,15 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import Stats, process_cpu, report, table_loop  # noqa: E402
+from loadgen import phase, report  # noqa: E402
 from sheepfold.cli.cluster import LocalCluster  # noqa: E402
 
 
-async def phase(c: LocalCluster, tables: int, seconds: float, rate: float = 0.0) -> Stats:
-    think = tables / rate if rate > 0 else 0.0
-    stats = Stats()
-    stop, ready = asyncio.Event(), asyncio.Event()
-    connected = [0]
+def load(c: LocalCluster, tables: int, seconds: float, rate: float = 0.0) -> dict[str, float]:
+    """One phase through the balancer, every live server's CPU counted."""
     pids = [s.pid for s in c.servers if s.alive()]
-    async with httpx.AsyncClient(
-        base_url=c.url, timeout=60, limits=httpx.Limits(max_connections=50)
-    ) as http:
-        tasks = [
-            asyncio.create_task(
-                table_loop(c.url, "shave-a-sheep", i, stats, stop, ready, http, connected, think)
-            )
-            for i in range(tables)
-        ]
-        t0 = time.perf_counter()
-        while connected[0] < tables and time.perf_counter() - t0 < 120:
-            await asyncio.sleep(0.05)
-            for t in tasks:
-                if t.done() and t.exception():
-                    raise t.exception()  # type: ignore[misc]
-        ready.set()
-        await asyncio.sleep(0.5)
-        gc.collect()
-        gc.disable()
-        stats.measuring = True
-        start, cpu0 = time.perf_counter(), sum(process_cpu(p) for p in pids)
-        await asyncio.sleep(seconds)
-        stats.measuring = False
-        stats.elapsed = time.perf_counter() - start
-        stats.server_cpu = sum(process_cpu(p) for p in pids) - cpu0
-        stats.load = os.getloadavg()[0]
-        gc.enable()
-        stop.set()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return stats
+    label = f"load: {tables} tables" if rate else f"saturated: {tables}"
+    return report(label, asyncio.run(phase(c.url, pids, tables, seconds, "shave-a-sheep", rate)))
 
 
 def failover(c: LocalCluster) -> float:
@@ -155,8 +122,8 @@ def main() -> int:
         c = LocalCluster(n, options=["--bot-delay", "0"]).start()
         try:
             print(f"{n} process(es) behind haproxy on {os.cpu_count()} cores", flush=True)
-            report(f"load: {tables} tables", asyncio.run(phase(c, tables, seconds, args.rate)))
-            out = report(f"saturated: {tables}", asyncio.run(phase(c, tables, seconds)))
+            load(c, tables, seconds, args.rate)
+            out = load(c, tables, seconds)
             saturated[n] = out["actions_per_s"]
             if n == max(int(x) for x in args.sizes.split(",")) and n > 1:
                 print(f"kill -9 to playing again: {failover(c):.2f} s", flush=True)

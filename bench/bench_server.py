@@ -1,19 +1,25 @@
 """Load test of the web server: N concurrent bot-vs-bot tables over WebSockets on 127.0.0.1.
 
 Two processes: the server, a real `sheepfold serve --no-limits` (SQLite in a temporary folder,
-every action committed before it is broadcast), and the load-generating client, this process,
-which opens two WebSockets per table and plays both seats with random legal intents. Printed
-for each phase: actions per second, the latency from sending an action to receiving its
-broadcast (p50/p99), the **server's own CPU time per action** (read from /proc/PID/stat before
-and after the measured seconds: what the server costs, whatever else the machine runs), the
-client's CPU per action, and the machine's load average. The phases: 1 table playing as fast as
-it can (the baseline), then N tables whose players think between moves so that together they
-offer --rate actions/s (the goal's load), then the same N tables with no thinking at all
-(saturation: latency is then queueing, and the client, on the same cores, is part of the limit).
-Latency depends on what else the cores run; CPU per action much less. The client pauses its own
-garbage collector while measuring. Bounded in tables and seconds; stops itself.
+every action committed before it is broadcast), and the load-generating client, this process
+(bench/loadgen.py), which opens two WebSockets per table and plays both seats with random legal
+intents. Printed for each phase: actions per second, the latency from sending an action to
+receiving its broadcast (p50/p99), the **server's own CPU time per action** (read from
+/proc/PID/stat before and after the measured seconds: what the server costs, whatever else the
+machine runs), the client's CPU per action, and the machine's load average. The phases: 1 table
+playing as fast as it can (the baseline), then N tables whose players think between moves so
+that together they offer --rate actions/s (the goal's load), then the same N tables with no
+thinking at all (saturation: latency is then queueing, and the client, on the same cores, is
+part of the limit). Latency depends on what else the cores run; CPU per action much less. The
+client pauses its own garbage collector while measuring. Bounded in tables and seconds; stops
+itself.
+
+With ``--against SRC`` a second server runs the code of another source folder (``src`` of a
+worktree of an older commit) on its own database, and the load phase alternates between the
+two, ``--rounds`` times each: old and new measured in the same run, under the same load.
 
     python bench/bench_server.py [--tables 200] [--seconds 10] [--rate 600] [--game shave-a-sheep|dolly-crush|mixed]
+    python bench/bench_server.py --against ../old/src [--rounds 3]
 
 Goal on a 2-core machine: 200 tables, >= 500 actions/s, p99 <= 50 ms.
 """
@@ -22,228 +28,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
-import json
 import os
-import random
-import resource
 import signal
-import socket
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from typing import Any
+from pathlib import Path
 
-import httpx
-
-SWAPS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + [
-    (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)
-]
+sys.path.insert(0, str(Path(__file__).parent))
+from loadgen import free_port, phase, report, started  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``sheepfold serve --no-limits`` on a free port with database ``db`` (the code of the
+    source folder ``src``, else this interpreter's), and its address."""
+    port = free_port()
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = str(Path(src).resolve())
+    cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
+    cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
+    cmd += ["--no-limits"]  # every table and socket of the load comes from one address
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env), f"http://127.0.0.1:{port}"
 
 
-def intent(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
-    if view["finished"]:
-        return None
-    if view["game"] == "dolly-crush":
-        if view["to_move"] != seat:
-            return None
-        dog = rng.choice(view["dogs_left"][seat])
-        n = view["dog_swaps"][seat][dog]
-        return {"type": "turn", "dog": dog, "swaps": [list(rng.choice(SWAPS)) for _ in range(n)]}
-    if view["phase"] == "roll" and view["turn"] == seat:
-        return {"type": "roll"}
-    if view["to_move"] == seat and view["legal_actions"]:
-        return {"type": "act", "action": rng.choice(view["legal_actions"])}
-    return None
-
-
-def started(base: str, proc: subprocess.Popen[bytes], seconds: float = 300) -> bool:
-    """Whether the server at ``base`` answers ``/healthz`` within ``seconds`` (a cold numba cache:
-    serve warms the bots first), polled; False at once if its process ``proc`` ended."""
-    deadline = time.monotonic() + seconds
-    while proc.poll() is None and time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                return True
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    return False
-
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system, every thread) process ``pid`` has used so far (Linux)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()  # after "pid (name)"
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
-
-
-def own_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-class Stats:
-    def __init__(self) -> None:
-        self.lat: list[float] = []
-        self.actions = 0
-        self.errors = 0
-        self.games_done = 0
-        self.measuring = False
-        self.elapsed = 1.0
-        self.server_cpu = 0.0  # seconds of the server's CPU while measuring
-        self.client_cpu = 0.0
-        self.load = 0.0  # the machine's 1-minute load average at the end
-
-
-async def seat_player(
-    ws: Any, seat: int, stats: Stats, rng: random.Random, stop: asyncio.Event, think: float
-) -> None:
-    sent_at: float | None = None
-    sent_seq = -1
-    async for text in ws:
-        if stop.is_set():
-            return
-        m = json.loads(text)
-        if m["type"] == "error":
-            stats.errors += 1
-            sent_at = None
-        if m["type"] != "state":
-            continue
-        if sent_at is not None and m["seq"] > sent_seq:
-            if stats.measuring:
-                stats.lat.append(time.perf_counter() - sent_at)
-                stats.actions += 1
-            sent_at = None
-        if m["view"]["finished"]:
-            if seat == 0 and stats.measuring:
-                stats.games_done += 1
-            return
-        if sent_at is None:
-            msg = intent(m["view"], seat, rng)
-            if msg is not None:
-                if think:  # a player takes a moment (the latency counts from the send)
-                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                sent_at, sent_seq = time.perf_counter(), m["seq"]
-                await ws.send(json.dumps(msg))
-
-
-async def table_loop(
-    base: str,
-    game: str,
-    idx: int,
-    stats: Stats,
-    stop: asyncio.Event,
-    ready: asyncio.Event,
-    http: httpx.AsyncClient,
-    connected: list[int],
-    think: float,
-) -> None:
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(idx)
-    first = True
-    while not stop.is_set():
-        g = game if game != "mixed" else ("dolly-crush" if idx % 2 else "shave-a-sheep")
-        spec: dict[str, Any] = {"game": g, "seats": [{}, {}]}
-        t = (await http.post("/api/tables", json=spec)).json()
-        tokens = [
-            (await http.post(f"/api/tables/{t['id']}/join", json={"name": f"b{s}"})).json()["token"]
-            for s in range(2)
-        ]
-        url = base.replace("http", "ws") + f"/ws/{t['id']}"
-        async with connect(url, max_size=1 << 22) as w0, connect(url, max_size=1 << 22) as w1:
-            for w, tok in ((w0, tokens[0]), (w1, tokens[1])):
-                await w.recv()  # the spectator view
-                await w.send(json.dumps({"type": "hello", "token": tok}))
-            if first:
-                connected[0] += 1
-                first = False
-                await ready.wait()
-            await asyncio.gather(
-                seat_player(w0, 0, stats, rng, stop, think),
-                seat_player(w1, 1, stats, rng, stop, think),
-            )
-
-
-async def phase(
-    base: str, server_pid: int, tables: int, seconds: float, game: str, rate: float = 0.0
-) -> Stats:
-    """``rate``: total actions/s offered (a think time per table); 0 = as fast as possible."""
-    think = tables / rate if rate > 0 else 0.0
-    stats = Stats()
-    stop, ready = asyncio.Event(), asyncio.Event()
-    connected = [0]
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        tasks = [
-            asyncio.create_task(
-                table_loop(base, game, i, stats, stop, ready, http, connected, think)
-            )
-            for i in range(tables)
-        ]
-        t0 = time.perf_counter()
-        while connected[0] < tables and time.perf_counter() - t0 < 120:
-            await asyncio.sleep(0.05)
-            for t in tasks:
-                if t.done() and t.exception():
-                    raise t.exception()  # type: ignore[misc]
-        ready.set()
-        await asyncio.sleep(0.5)  # warm-up
-        # This client's own garbage collector would pause its loop for tens of ms and count
-        # as server latency: it is paused while measuring (the server's is not touched).
-        gc.collect()
-        gc.disable()
-        stats.measuring = True
-        start, server0, client0 = time.perf_counter(), process_cpu(server_pid), own_cpu()
-        await asyncio.sleep(seconds)
-        stats.measuring = False
-        stats.elapsed = time.perf_counter() - start
-        stats.server_cpu = process_cpu(server_pid) - server0
-        stats.client_cpu = own_cpu() - client0
-        stats.load = os.getloadavg()[0]
-        gc.enable()
-        stop.set()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return stats
-
-
-def percentile(lat: list[float], q: float) -> float:
-    """The ``q`` quantile of sorted latencies, in ms (nan when there are none)."""
-    return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
-
-
-def report(label: str, s: Stats) -> dict[str, float]:
-    lat = sorted(s.lat)
-    per_action = 1000 / s.actions if s.actions else float("nan")
-    out = {
-        "actions_per_s": s.actions / s.elapsed,
-        "p50_ms": percentile(lat, 0.50),
-        "p99_ms": percentile(lat, 0.99),
-        "server_cpu_ms": s.server_cpu * per_action,
-        "server_share": s.server_cpu / s.elapsed,
-    }
-    print(
-        f"{label:<19} {out['actions_per_s']:6.0f} actions/s ({s.actions} in {s.elapsed:.1f} s)  "
-        f"p50 {out['p50_ms']:5.1f} ms  p99 {out['p99_ms']:6.1f} ms  "
-        f"server CPU {out['server_cpu_ms']:.3f} ms/action ({out['server_share']:.0%} of a core)  "
-        f"client CPU {s.client_cpu * per_action:.3f} ms/action  "
-        f"load avg {s.load:.2f}  games {s.games_done}, errors {s.errors}",
-        flush=True,
-    )
-    return out
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def main() -> int:
@@ -260,31 +75,21 @@ def main() -> int:
         help="actions/s offered in total by the N tables (players think between moves)",
     )
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite file)")
+    ap.add_argument(
+        "--against",
+        default=None,
+        metavar="SRC",
+        help="also serve the code of the source folder SRC and alternate the load between both",
+    )
+    ap.add_argument("--rounds", type=int, default=3, help="load phases of each server (--against)")
     args = ap.parse_args()
     args.tables = max(1, min(args.tables, 1000))
     args.seconds = max(1.0, min(args.seconds, 120.0))
     tmp = tempfile.mkdtemp(prefix="sheepfold-bench-")
+    if args.against:
+        return compare(args, tmp)
     db = args.db or os.path.join(tmp, "bench.db")
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sheepfold.cli.main",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--bot-delay",
-            "0",
-            "--no-limits",  # every table and socket of the load comes from one address
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
+    proc, base = serve(db)
     try:
         if not started(base, proc):
             print("the server did not start")
@@ -296,15 +101,15 @@ def main() -> int:
             f"{os.cpu_count()} cores shared; load average {one:.2f} (1 min), {five:.2f} (5 min)",
             flush=True,
         )
-        pid, short = proc.pid, min(args.seconds, 5.0)
-        report("baseline: 1 table", asyncio.run(phase(base, pid, 1, short, args.game)))
+        pids, short = [proc.pid], min(args.seconds, 5.0)
+        report("baseline: 1 table", asyncio.run(phase(base, pids, 1, short, args.game)))
         load = report(
             f"load: {args.tables} tables",
-            asyncio.run(phase(base, pid, args.tables, args.seconds, args.game, args.rate)),
+            asyncio.run(phase(base, pids, args.tables, args.seconds, args.game, args.rate)),
         )
         report(
             f"saturated: {args.tables}",
-            asyncio.run(phase(base, pid, args.tables, short, args.game)),
+            asyncio.run(phase(base, pids, args.tables, short, args.game)),
         )
         goal = load["actions_per_s"] >= 500 and load["p99_ms"] <= 50 and args.tables >= 200
         print(
@@ -314,11 +119,45 @@ def main() -> int:
             flush=True,
         )
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
+    return 0
+
+
+def compare(args: argparse.Namespace, tmp: str) -> int:
+    """The load phase alternated between this code's server and ``--against``'s."""
+    servers = {
+        "this": serve(os.path.join(tmp, "this.db")),
+        "against": serve(os.path.join(tmp, "against.db"), args.against),
+    }
+    try:
+        for name, (proc, base) in servers.items():
+            if not started(base, proc):
+                print(f"the server ({name}) did not start")
+                return 1
+        print(
+            f"this code's server (pid {servers['this'][0].pid}) and {args.against}'s "
+            f"(pid {servers['against'][0].pid}), {args.tables} tables offering "
+            f"{args.rate:.0f} actions/s, {args.rounds} rounds of {args.seconds:.0f} s each; "
+            f"{os.cpu_count()} cores shared",
+            flush=True,
+        )
+        cpu: dict[str, list[float]] = {name: [] for name in servers}
+        for r in range(max(1, args.rounds)):
+            order = list(servers) if r % 2 == 0 else list(reversed(servers))
+            for name in order:
+                proc, base = servers[name]
+                run = phase(base, [proc.pid], args.tables, args.seconds, args.game, args.rate)
+                out = report(f"{name} {r + 1}", asyncio.run(run))
+                cpu[name].append(out["server_cpu_ms"])
+        this, against = (statistics.median(cpu[n]) for n in ("this", "against"))
+        print(
+            f"server CPU per action, median: this {this:.3f} ms, against {against:.3f} ms: "
+            f"{against / this:.2f}x less",
+            flush=True,
+        )
+    finally:
+        for proc, _ in servers.values():
+            stop(proc)
     return 0
 
 

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +19,6 @@ import pytest
 
 from polling import wait_until
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 SHOTS = Path(__file__).parent / "screenshots"
 
 
@@ -213,83 +209,21 @@ def blocker() -> Iterator[type[Blocker]]:
 
 
 # -- PostgreSQL --------------------------------------------------------------------------------
-def _pg_user() -> str:
-    import pwd
-
-    try:
-        pwd.getpwnam("postgres")
-        return "postgres"
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "sheepfold-pg"], check=True)
-        return "sheepfold-pg"
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A real PostgreSQL 15 server in a temporary folder for this test session, reached through
-    a Unix socket in that folder (no TCP port: nothing to collide with): the URL of its
-    ``postgres`` database.
+    """A real PostgreSQL server in a temporary folder for this test session, reached through a
+    Unix socket in that folder (no TCP port: nothing to collide with): the URL of its
+    ``postgres`` database. The one ``sheepfold cluster`` starts (cli/cluster.py's TempPostgres).
 
     It fails (never skips) when PostgreSQL cannot be started: the storage must be tested on it.
     """
-    assert (PG_BIN / "initdb").exists(), (
-        f"PostgreSQL is not installed ({PG_BIN}); run scripts/install-system-packages.sh"
-    )
-    run_as: list[str] = []
-    user = None
-    if os.geteuid() == 0:  # postgres refuses to run as root
-        user = _pg_user()
-        run_as = ["runuser", "-u", user, "--"]
-    tmp = Path(tempfile.mkdtemp(prefix="sheepfold-pg-"))
-    data, sock = tmp / "data", tmp / "sock"
-    sock.mkdir()
-    if user:
-        shutil.chown(tmp, user)
-        shutil.chown(sock, user)
-    subprocess.run(
-        [
-            *run_as,
-            str(PG_BIN / "initdb"),
-            "-D",
-            str(data),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "--no-sync",
-            "-E",
-            "UTF8",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    logf = tmp / "log"
-    subprocess.run(
-        [
-            *run_as,
-            str(PG_BIN / "pg_ctl"),
-            "-D",
-            str(data),
-            "-l",
-            str(logf),
-            "-w",
-            "-t",
-            "60",
-            "-o",
-            f"-k {sock} -c listen_addresses='' -c fsync=off",
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    from sheepfold.cli.cluster import TempPostgres
+
+    pg = TempPostgres()
     try:
-        yield f"postgresql://postgres@/postgres?host={sock}"
+        yield pg.url
     finally:
-        subprocess.run(
-            [*run_as, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-        )
-        shutil.rmtree(tmp, ignore_errors=True)
+        pg.stop()
 
 
 _PG_DATABASES = iter(range(1, 1_000_000))

@@ -241,6 +241,65 @@ def test_a_table_made_on_one_process_is_joined_played_and_watched_through_the_ot
     assert httpx.get(f"{s1}/api/tables/nosuchtable", timeout=10).status_code == 404
 
 
+def relayed(headers: Any) -> bool:
+    """An answer another process relayed from the table's owner (``Via``), not the owner's own."""
+    return "via" in {k.lower() for k in headers.keys()}
+
+
+def get_info(url: str, table: str) -> httpx.Response:
+    r = httpx.get(f"{url}/api/tables/{table}", timeout=10)
+    assert r.status_code == 200, r.text
+    return r
+
+
+def owner_answers(url: str, table: str) -> bool:
+    """The table's owner answered a request about it itself (False while it moves: a 502 or
+    503 from a process that died under it or is taking it over, a relayed answer)."""
+    r = httpx.get(f"{url}/api/tables/{table}", timeout=10)
+    return r.status_code == 200 and not relayed(r.headers)
+
+
+def test_the_balancer_sends_a_tables_requests_to_its_owner_also_after_a_takeover(cluster):
+    from websockets.sync.client import connect
+
+    c = cluster
+    made = [create(c.url, {"game": "shave-a-sheep", "seats": [{}, {}]}) for _ in range(4)]
+    held = owners(c.db)
+    assert len({held[t["id"]] for t in made}) > 1  # made round-robin: on several processes
+    for t in made:  # every request about a table is answered by its owner itself, no relay
+        assert not any(relayed(get_info(c.url, t["id"]).headers) for _ in range(4))
+        r = httpx.post(f"{c.url}/api/tables/{t['id']}/join", json={"name": "ann"}, timeout=10)
+        assert r.status_code == 200 and not relayed(r.headers)
+        for _ in range(3):
+            with connect(f"{c.url.replace('http', 'ws', 1)}/ws/{t['id']}", proxy=None) as ws:
+                assert ws.response is not None and not relayed(ws.response.headers)
+                assert json.loads(ws.recv(timeout=10))["type"] == "state"
+    # its owner dies: the table is taken over, and the balancer learns the new owner
+    pid = held[made[0]["id"]]
+    victim = server_of(c, pid)
+    os.kill(pid, signal.SIGKILL)
+    c.servers[victim].proc.wait()  # type: ignore[union-attr]
+    try:
+        wait_until(
+            lambda: (
+                get_info(c.url, made[0]["id"]).status_code == 200
+                and owners(c.db).get(made[0]["id"]) not in (None, pid)
+            ),
+            what="the table to be taken over",
+            timeout=30,
+        )
+        # at most a few answers relayed (another process took it over first, before one of
+        # its requests reached it), then only the new owner's own
+        wait_until(
+            lambda: not relayed(get_info(c.url, made[0]["id"]).headers),
+            what="an answer from the new owner itself",
+            timeout=10,
+        )
+        assert not any(relayed(get_info(c.url, made[0]["id"]).headers) for _ in range(6))
+    finally:
+        c.restart(victim)
+
+
 def _tables(c: LocalCluster, seed: int) -> tuple[list[Player], list[str]]:
     """Tables made through the balancer (round-robin: spread over the processes), each seat
     played and one table watched through it; and a table of bots only."""

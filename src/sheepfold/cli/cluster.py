@@ -4,10 +4,13 @@ this machine (a demo of many processes, and what the cluster tests start).
 PostgreSQL is a temporary one (a folder under the system's temp folder, reached through a Unix
 socket there; run as the ``postgres`` user when started as root) unless ``--db`` names one. The
 servers listen on free loopback ports; haproxy (Debian's 2.6) listens on ``--port`` and sends
-HTTP requests and WebSockets round-robin to them, checks ``/healthz`` every second (every 0.3 s
-once one failed) and drops a server that fails twice (a request is retried on another server
-when its connection is refused: ``redispatch``).
-The configuration it writes is :func:`haproxy_config` (docs/web.md, "Many processes").
+each table's HTTP requests and WebSockets to the process that owns the table (it learns the
+owner from the ``x-sheepfold-table`` header the owner puts on its own answers: a stick table
+keyed by the table's id), everything else round-robin; it checks ``/healthz`` every second
+(every 0.3 s once one failed) and drops a server that fails twice (a request is retried on
+another server when its connection is refused: ``redispatch``, which also breaks a table's
+stickiness to a dead owner). The configuration it writes is :func:`haproxy_config` (docs/web.md,
+"Many processes" and "Routing to the owner").
 """
 
 from __future__ import annotations
@@ -41,16 +44,24 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+#: the id of a table in the paths that name one (server/cluster.py's TABLE_WS and TABLE_HTTP)
+TABLE_PATHS = (
+    ("3", r"^/ws/[A-Za-z0-9]{1,32}$"),
+    ("4", r"^/api/tables/[A-Za-z0-9]{1,32}(/[a-z]{1,16})?$"),
+)
+
+
 def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> str:
     """haproxy's configuration: ``host:port`` in front of the servers on ``servers``' ports."""
     lines = [f"    server s{i} 127.0.0.1:{p} check" for i, p in enumerate(servers)]
+    sticks = [f"    stick match path,field({n},/) if {{ path_reg {rx} }}" for n, rx in TABLE_PATHS]
     return "\n".join(
         [
             "global",
             "    maxconn 4000",
             "defaults",
             "    mode http",
-            "    option http-server-close",  # one request per server connection: round-robin
+            "    option http-server-close",  # one request per server connection: each routed
             "    option redispatch",  # a request for a dead server goes to another
             "    retries 3",
             "    retry-on conn-failure empty-response",
@@ -65,7 +76,12 @@ def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> st
             "    option forwardfor",
             "    default_backend servers",
             "backend servers",
-            "    balance roundrobin",
+            "    balance roundrobin",  # what names no table, and a table nobody stuck to yet
+            # a table's requests go to its owner: learnt from the owner's own answers (relayed
+            # ones do not carry it), kept an hour after the last answer that named it
+            "    stick-table type string len 32 size 1m expire 1h",
+            *sticks,
+            "    stick store-response res.hdr(x-sheepfold-table)",
             "    option httpchk GET /healthz",
             "    http-check expect status 200",
             # a dead server refuses the check at once; a busy one may take a while to answer

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
-from sheepfold.server.cluster import Relay, make_manager
+from sheepfold.server.cluster import OWNER_HEADER, Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
@@ -394,7 +394,9 @@ def _add_api(
         return Response(manager().lobby_listing(), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(
+        req: CreateTable, request: Request, response: Response
+    ) -> dict[str, Any]:
         m, client = manager(), client_of(request)
         m.limits["create"].take(client)
         m.check_open_tables(client)
@@ -407,6 +409,7 @@ def _add_api(
             house, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
             req = req.model_copy(update={"rules": rules, "gallery": None})
         table = m.create({**resolve_spec(req), "gallery": house, "creator": client})
+        response.headers[OWNER_HEADER] = table.id  # a balancer sends its requests here
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.post("/api/tables/{table_id}/again")
@@ -421,6 +424,7 @@ def _add_api(
             m.check_open_tables(client)
             response.status_code = 201
         table = m.again(old, client)
+        response.headers[OWNER_HEADER] = table.id  # a balancer sends its requests here
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")

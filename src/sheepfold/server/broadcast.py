@@ -3,6 +3,12 @@
 Each connection has its own queue and writer task, so the messages of a connection keep their
 order and a slow client delays nobody (one 256 messages behind is dropped). A table with
 actions applied but not committed yet sends nothing: its broadcast waits for the commit.
+
+A broadcast serialises each audience's message once (every connection of one seat, every
+spectator, gets the same text), and what did not change since the last broadcast is not
+serialised again: the table's public info (it changes when a seat does), each entry of the log,
+the renderer's part. What decides is equality with the value last serialised (compared in C,
+much cheaper than encoding it), never a flag some change might forget to set.
 """
 
 from __future__ import annotations
@@ -59,12 +65,35 @@ class Conn:
             await self._send(text)
 
 
+class Memo:
+    """The JSON text of the last value given, encoded again only when the value changed.
+
+    Equality decides (Python's: ``1 == 1.0 == True``), so a value whose fields change type
+    between calls must not be given to one memo; the values here (a table's public info, the
+    renderer's part of a view) keep one type per field."""
+
+    __slots__ = ("value", "text")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.text = "null"
+
+    def dumps(self, value: Any) -> str:
+        if value != self.value:
+            self.value, self.text = value, dumps(value)
+        return self.text
+
+
 class Broadcaster:
     """The connections of one table and the state messages they receive."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.conns: set[Conn] = set()
+        self._info = Memo()
+        self._shown = Memo()
+        # the log's entries already encoded: id(entry) -> (a copy of the entry, its JSON)
+        self._events: dict[int, tuple[dict[str, Any], str]] = {}
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         t = self.table
@@ -79,16 +108,31 @@ class Broadcaster:
                 "open": True,
                 "ms_left": max(0, int((bots.race_deadline - time.monotonic()) * 1000)),
             }
-        info = self.table.public_info()
+        info = self._info.dumps(self.table.public_info())
+        race_text = "null" if race is None else dumps(race)
+        return f',"table":{info},"race":{race_text},"events":{self.events_json()}}}'
+
+    def events_json(self) -> str:
+        """The log's last 8 entries as JSON, each entry encoded once (again if it changed)."""
         events = self.table.log.events[-8:]
-        return f',"table":{dumps(info)},"race":{dumps(race)},"events":{dumps(events)}}}'
+        known, parts = self._events, []
+        for e in events:
+            hit = known.get(id(e))
+            if hit is None or hit[0] != e:
+                hit = known[id(e)] = (dict(e), dumps(e))
+            parts.append(hit[1])
+        if len(known) > 2 * len(events) + 8:  # entries that left the window are forgotten
+            keep = {id(e) for e in events}
+            self._events = {k: v for k, v in known.items() if k in keep}
+        return "[" + ",".join(parts) + "]"
 
     def message_for(self, seat: int | None, shared: str) -> str:
         view = self.view_for(seat)
-        shown = self.table.driver.shown(view)  # how the page draws it (its renderer...)
+        shown = self._shown.dumps(self.table.driver.shown(view))  # how the page draws it
+        you = "null" if seat is None else str(int(seat))
         return (
-            f'{{"type":"state","seq":{self.table.stored},"you":{dumps(seat)},'
-            f'"view":{dumps(view)},"shown":{dumps(shown)}' + shared
+            f'{{"type":"state","seq":{self.table.stored},"you":{you},'
+            f'"view":{dumps(view)},"shown":{shown}' + shared
         )
 
     def send_state(self, conn: Conn) -> None:

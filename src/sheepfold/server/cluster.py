@@ -73,6 +73,12 @@ log = logging.getLogger("sheepfold.server")
 PREFIX = "sheepfold serve "  # the session's application_name: PREFIX + the process's id
 RELAY = b"x-sheepfold-relay"  # the cluster's secret: the request comes from a process
 CLIENT = b"x-sheepfold-client"  # the client's address, as the relaying process saw it
+# on an answer about a table (its page's API, its WebSocket, its creation): the process that
+# owns the table answered it itself; the balancer sends that table's requests to it from then
+# on (haproxy's "stick store-response": docs/web.md, "Routing to the owner")
+OWNER_HEADER = "x-sheepfold-table"
+OWNER = OWNER_HEADER.encode()
+VIA = (b"via", b"1.1 sheepfold")  # on an answer relayed from the owner (RFC 9110, 7.6.3)
 HOP = {
     b"host",
     b"connection",
@@ -86,6 +92,8 @@ HOP = {
     b"proxy-connection",
     RELAY,
     CLIENT,
+    OWNER,  # a relayed answer is not the answering process's own: the balancer must not stick
+    b"via",
 }
 TABLE_HTTP = re.compile(r"^/api/tables/([A-Za-z0-9]{1,32})(?:/[a-z]{1,16})?$")
 TABLE_WS = re.compile(r"^/ws/([A-Za-z0-9]{1,32})$")
@@ -638,7 +646,9 @@ class Relay:
         if found is None:
             return await self.app(scope, receive, send)
         where = m.locate(found.group(1))
-        if where is None or where == HERE:
+        if where == HERE:
+            return await self.app(scope, receive, _owned(send, found.group(1)))
+        if where is None:
             return await self.app(scope, receive, send)
         if relayed or where == UNREACHABLE:  # it moves between processes: a moment
             return await _unavailable(scope, send)
@@ -648,6 +658,22 @@ class Relay:
             await _relay_http(m, scope, receive, send, where, extra)
         else:
             await _relay_ws(scope, receive, send, where, extra)
+
+
+def _owned(send: Any, table_id: str) -> Any:
+    """``send`` with the owner's header on the answer's head (or the WebSocket's accept),
+    unless the app set it (a new table's creation names the new table)."""
+    mark = (OWNER, table_id.encode())
+
+    async def owned(msg: dict[str, Any]) -> None:
+        if msg["type"] in ("http.response.start", "websocket.accept"):
+            headers = list(msg.get("headers") or [])
+            if not any(k.lower() == OWNER for k, _ in headers):
+                headers.append(mark)
+            msg = {**msg, "headers": headers}
+        await send(msg)
+
+    return owned
 
 
 MOVING = "this table is moving to another server: try again in a moment"
@@ -706,7 +732,7 @@ async def _relay_http(
     except httpx.HTTPError:  # the owner died under the request: it is taken over soon
         return await _unavailable(scope, send)
     out = [(k, v) for k, v in r.headers.raw if k.lower() not in HOP]
-    out.append((b"content-length", str(len(r.content)).encode()))
+    out += [(b"content-length", str(len(r.content)).encode()), VIA]
     await send({"type": "http.response.start", "status": r.status_code, "headers": out})
     await send({"type": "http.response.body", "body": r.content})
 
@@ -743,7 +769,7 @@ async def _relay_ws(
     except Exception:
         await send({"type": "websocket.close", "code": 1013, "reason": "try again"})
         return
-    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.accept", "headers": [VIA]})
 
     async def down() -> None:
         with contextlib.suppress(ConnectionClosed):

@@ -56,6 +56,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 metadata = MetaData()
 
@@ -251,9 +252,9 @@ class Storage:
         self._inode = os.stat(self.path).st_ino if self.path else None
         self._writer: Any = None  # one connection kept for the hot path (appending actions)
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
-        self._insert_sql = (  # the hot path skips the SQL compiler: a plain driver statement
-            f"INSERT INTO sf_actions (table_id, idx, seat, action) VALUES ({mark}, {mark}, {mark}, {mark})"
-        )
+        # the hot path (append_many) skips the SQL compiler: plain driver statements
+        self._insert_sql = f"INSERT INTO sf_actions (table_id, idx, seat, action) VALUES ({mark}, {mark}, {mark}, {mark})"
+        self._finish_sql = f"UPDATE sf_tables SET finished = {mark} WHERE id = {mark}"
 
     def _schema(self) -> None:
         """Make (or migrate) the database's tables."""
@@ -337,24 +338,40 @@ class Storage:
     def append_many(
         self, batch: Sequence[tuple[str, int, Sequence[tuple[int, int]], bool]]
     ) -> None:
-        """Several tables' new actions in one transaction (group commit): all or nothing."""
+        """Several tables' new actions in one transaction (group commit): all or nothing.
+
+        The hot path: two plain driver statements on the driver's own connection, committed
+        there (SQLAlchemy's execution and transaction machinery cost more than the statements
+        themselves); a driver error is raised as SQLAlchemy's (``IntegrityError``...)."""
         rows = [
             (tid, start + i, seat, a)
             for tid, start, acts, _ in batch
             for i, (seat, a) in enumerate(acts)
         ]
-        done = [tid for tid, _, _, fin in batch if fin]
+        done = [(True, tid) for tid, _, _, fin in batch if fin]
         if not rows and not done:
             return
         c = self._writer_for([tid for tid, *_ in batch])
+        raw = c.connection.dbapi_connection
+        sql = self._insert_sql
         try:
-            with c.begin():
+            cur = raw.cursor()
+            try:
                 if rows:
-                    c.exec_driver_sql(self._insert_sql, rows)
+                    cur.executemany(sql, rows)
                 if done:
-                    c.execute(update(tables_t).where(tables_t.c.id.in_(done)).values(finished=True))
-        except Exception:
+                    sql = self._finish_sql
+                    cur.executemany(sql, done)
+            finally:
+                cur.close()
+            raw.commit()
+        except Exception as e:
+            with contextlib.suppress(Exception):
+                raw.rollback()
             self._write_failed(c)
+            dbapi = self.engine.dialect.loaded_dbapi
+            if isinstance(e, dbapi.Error):
+                raise DBAPIError.instance(sql, rows, e, dbapi.Error) from e
             raise
 
     def _writer_for(self, table_ids: Sequence[str]) -> Any:

@@ -1,0 +1,130 @@
+"""The server's hot path (issue 32): what a broadcast reuses from the last one is exactly what
+encoding everything again gives, and the group commit's driver-level writes are all or nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from sheepfold.server.broadcast import Conn, Memo
+from sheepfold.server.storage import SeatRow, Storage, TableRow
+from sheepfold.server.tables import Settings, Table, TableManager
+
+
+def expected(t: Table, seat: int | None) -> dict[str, Any]:
+    """A state message for ``seat`` built from nothing, encoded and decoded once."""
+    view = t.driver.view(t.state, seat, t.show_scores)
+    return json.loads(
+        json.dumps(
+            {
+                "type": "state",
+                "seq": t.stored,
+                "you": seat,
+                "view": view,
+                "shown": t.driver.shown(view),
+                "table": t.public_info(),
+                "race": None,
+                "events": t.log.events[-8:],
+            }
+        )
+    )
+
+
+def last_state(c: Conn) -> dict[str, Any]:
+    out = None
+    while not c.queue.empty():
+        text = c.queue.get_nowait()
+        assert text is not None
+        out = json.loads(text)
+    assert out is not None and out["type"] == "state"
+    return out
+
+
+@pytest.mark.parametrize("game", ["shave-a-sheep", "dolly-crush"])
+def test_every_broadcast_equals_the_message_encoded_from_nothing(tmp_path, game):
+    from sheepfold.server.intents import SEATED
+
+    async def run() -> None:
+        m = TableManager(Storage(str(tmp_path / "t.db")), Settings.unlimited(bot_delay=0))
+        t = m.create({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        conns: list[Conn] = []
+        for s in range(2):
+            _, token = t.take_seat(f"p{s}")
+            c = Conn(lambda text: None)
+            t.attach(c)
+            t.handle(c, json.dumps({"type": "hello", "token": token}))
+            conns.append(c)
+        watcher = Conn(lambda text: None)
+        t.attach(watcher)
+        t.broadcast()  # everyone's last message is of the table as it is now
+        await asyncio.sleep(0)
+        rng = random.Random(3)
+        for step in range(40):
+            if t.finished():
+                break
+            for c in [*conns, watcher]:
+                got = last_state(c)
+                assert got == expected(t, c.seat), f"step {step}, seat {c.seat}"
+            if step == 5:  # a seat changes hands: the table's info is encoded again
+                t.seating.seats[1].name = "someone else"
+                t.broadcast()
+                assert last_state(conns[0])["table"]["seats"][1]["name"] == "someone else"
+            if step == 7:  # a log entry changed in place is encoded again too
+                t.log.events[-1]["text"] = "said otherwise"
+                t.broadcast()
+                assert last_state(watcher)["events"][-1]["text"] == "said otherwise"
+            p = t.state.current_player()
+            seat = p if p >= 0 else t.state.turn  # type: ignore[attr-defined]
+            view = t.driver.view(t.state, seat, True)
+            if game == "dolly-crush":
+                dog = rng.choice(view["dogs_left"][seat])
+                swaps = [["a1", "a2"]] * view["dog_swaps"][seat][dog]
+                msg: dict[str, Any] = {"type": "turn", "dog": dog, "swaps": swaps}
+            elif view["phase"] == "roll":
+                msg = {"type": "roll"}
+            else:
+                msg = {"type": "act", "action": rng.choice(view["legal_actions"])}
+            assert msg["type"] in (*SEATED, *t.driver.messages)
+            t.handle(conns[seat], json.dumps(msg))
+            await asyncio.sleep(0)  # the group commit, then the broadcast
+        await m.close()
+
+    asyncio.run(run())
+
+
+def test_a_memo_encodes_again_only_what_changed():
+    memo = Memo()
+    assert memo.dumps(None) == "null"
+    first = {"a": [1, 2], "b": "x"}
+    text = memo.dumps(first)
+    assert json.loads(text) == first
+    assert memo.dumps({"a": [1, 2], "b": "x"}) is text  # equal: the same text, not encoded
+    assert json.loads(memo.dumps({"a": [1, 3], "b": "x"})) == {"a": [1, 3], "b": "x"}
+    assert memo.dumps(None) == "null"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: Any, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "s.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_a_group_commit_that_fails_writes_nothing_of_any_table(db_url):
+    s = Storage(db_url)
+    for tid in ("a", "b"):
+        seats = [SeatRow(0, "human"), SeatRow(1, "human")]
+        s.create_table(TableRow(tid, "shave-a-sheep", 2, {}, 1, 1.0, False, seats))
+    s.append_actions("b", 0, [(-1, 0)])
+    with pytest.raises(IntegrityError):  # b's index 0 is there: the whole batch is refused
+        s.append_many([("a", 0, [(-1, 1), (0, 2)], False), ("b", 0, [(-1, 0)], True)])
+    s.append_many([("a", 0, [(-1, 3)], True)])  # the connection still writes afterwards
+    rows = {r.id: r for r in s.load_all()}
+    s.close()
+    assert rows["a"].actions == [(-1, 3)] and rows["a"].finished
+    assert rows["b"].actions == [(-1, 0)] and not rows["b"].finished
