@@ -32,6 +32,10 @@ VISIBLE_TEXT = """() => {
   return out.join("\\n");
 }"""
 
+#: the lobby's note on the perfect bot says its words (a page without the note: at once)
+NOTE_SAID = """() => { const n = document.getElementById("perfect-note");
+  return !n || n.textContent.includes("about"); }"""
+
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 GAME_IDS = re.compile(r"\b(?:dolly|shave)-[a-z0-9]+(?:-[a-z0-9]+)*\b")
 BOT_OPTIONS = re.compile(r"\b[a-z][a-z-]*:[a-z_]+=\S+")
@@ -153,8 +157,10 @@ def test_no_page_shows_an_internal_name(browser, make_server, shots):
     bots = page.locator(".seat-row .bot")
     if "perfect" in bots.first.inner_html():
         bots.first.select_option("perfect")
+    page.wait_for_function(NOTE_SAID)
     scan(page, ids, "lobby: Shave a Sheep, the perfect bot", seen)
     page.click("#add-seat")
+    page.wait_for_function(NOTE_SAID.replace("about", "cannot"))
     scan(page, ids, "lobby: Shave a Sheep, three players", seen)
     page.screenshot(path=str(shots / "words-lobby.png"), full_page=True)
 

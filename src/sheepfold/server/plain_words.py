@@ -19,6 +19,7 @@ import functools
 import json
 from typing import Any
 
+from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.registry import game_spec
 
 #: rule sets' and options' informational fields: no rules
@@ -108,9 +109,9 @@ def _house_rules(game: str, key: str) -> tuple[str, ...]:
         if described and spec.differences is not None:
             try:
                 back = parse_rules(game, {**full, k: full_base.get(k)})
-            except Exception:  # it cannot go back alone: say it, to be sure nothing is hidden
-                back = None
-            if back is not None and spec.differences(base, back) != described:
+            except SheepfoldError:  # it cannot go back alone (a face names a verb): a part
+                continue
+            if spec.differences(base, back) != described:
                 continue  # its change is in the words above
         lines.append(option_line(spec.rules_class.model_fields[k].description, full[k]))
     return tuple(lines)

@@ -248,7 +248,7 @@ def setup(s: Setup, teams: tuple[tuple[int, ...], ...] = ()) -> str:
 
 def describe(program: Program) -> list[tuple[str, str]]:
     """The program part by part, as (part, sentence): the setup, the die, each verb a face
-    offers, each trigger, the end, the rerolls."""
+    offers, each trigger, the end, rolling again."""
     wolves = program.setup.wolves
     total = sum(program.counts)
     die = ", ".join(
@@ -267,7 +267,7 @@ def describe(program: Program) -> list[tuple[str, str]]:
         )
     out.append(("end", end(program.end)))
     if program.rerolls:
-        out.append(("rerolls", f"you may roll again {times(program.rerolls)} a turn"))
+        out.append(("rolling again", f"you may roll again {times(program.rerolls)} a turn"))
     return out
 
 

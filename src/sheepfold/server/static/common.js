@@ -152,9 +152,9 @@ SF.seatPicker = function (els, opts) {
   function botOptions(selected) {
     return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(l.title)}${unavailable[l.name] ? " (not for these rules)" : ""}</option>`).join("");
   }
-  function levelAbout(name) { // how the level plays, shown under the choice (no tooltip: phones have none)
+  function levelAbout(name) { // how the level plays, shown beside the choice (no tooltip: phones have none)
     const l = levels().find((x) => x.name === name);
-    return [l ? l.about : "", unavailable[name] || ""].filter(Boolean).join(" ");
+    return l ? l.about : "";
   }
   function assignBreeds() { // every seat a breed of its own: the first free one
     const names = breeds().map((b) => b.name);
