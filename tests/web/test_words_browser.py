@@ -243,3 +243,34 @@ def test_no_page_shows_an_internal_name(browser, make_server, shots):
         f"  {where}: {', '.join(found)}" for where, found in seen.items()
     )
     assert not page.errors
+
+
+def test_done_says_take_the_sheep_only_when_the_swaps_take_some(browser, live_server):
+    from playwright.sync_api import expect
+    from test_web_browser import NEIGHBOURS, sit
+
+    t = live_server.create(game="dolly-crush", seats=[{}, {}], seed=21)
+    page = new_page(browser)
+    sit(page, live_server.url + t["invite"], "Mia", 0)
+    state = live_server.manager.get(t["id"]).state
+    dog = state.observe(0)["dog_swaps"][0].index(1)  # a dog card of one swap
+
+    def takes(a: str, b: str) -> bool:
+        trial = state.clone()
+        trial.apply(dog)
+        trial.apply(trial.string_to_action(f"swap {a}-{b}"))
+        return bool(trial.last_taken)
+
+    none = next(s for s in NEIGHBOURS if not takes(*s))
+    some = next(s for s in NEIGHBOURS if takes(*s))  # this deal has both
+    page.click(f"#dog-{dog}")
+    for cell in none:
+        page.click(f"[data-cell='{cell}']")
+    expect(page.locator("#preview")).to_have_text("With these swaps you take no sheep.")
+    expect(page.locator("#confirm")).to_have_text("Done: end my turn (no sheep to take)")
+    page.click("#undo")
+    for cell in some:
+        page.click(f"[data-cell='{cell}']")
+    expect(page.locator("#preview")).to_contain_text("With these swaps you take")
+    expect(page.locator("#confirm")).to_have_text("Done: take the sheep!")
+    assert not page.errors
