@@ -274,3 +274,54 @@ def test_done_says_take_the_sheep_only_when_the_swaps_take_some(browser, live_se
     expect(page.locator("#preview")).to_contain_text("With these swaps you take")
     expect(page.locator("#confirm")).to_have_text("Done: take the sheep!")
     assert not page.errors
+
+
+def test_the_perfect_bot_is_offered_where_it_plays_and_its_wait_said_first(
+    browser, live_server, shots
+):
+    """The lobby asks before the click: three players of the rulebook (too many positions):
+    the level is offered disabled, saying why; two players whose solution must be computed
+    first: the wait is said, and Open the table waits for it and opens the table. (The
+    server's solutions are a stand-in here: no solver runs.)"""
+    from playwright.sync_api import expect
+
+    from sheepfold.server.solutions import NotReady
+
+    asked: list[tuple[int, bool]] = []
+
+    def require(game: Any, seats: list[int], start: bool = True) -> None:
+        asked.append((game.num_players, start))
+        if game.num_players > 2:
+            raise NotReady("too many positions", 422, why="too big")
+        if sum(1 for n, s in asked if s) < 3:  # ready at the third ask that starts it
+            raise NotReady("solving", 409, wait=2)
+
+    live_server.manager.solutions.require = require
+    page = new_page(browser)
+    page.goto(live_server.url + "/")
+    page.click("#game-choice [data-game='shave-a-sheep']")
+    bot = page.locator(".seat-row .bot").first
+    expect(bot.locator("option[value='perfect']")).to_have_text("Perfect")
+    bot.select_option("perfect")
+    note = page.locator("#perfect-note")
+    expect(note).to_have_text(
+        "The perfect bot first works out every position of these rules: about 2 s. "
+        "The table opens when it is ready."
+    )
+    expect(page.locator("#create-btn")).to_be_enabled()
+    assert asked and not any(s for _, s in asked)  # only asked: nothing started
+    page.click("#add-seat")
+    expect(note).to_contain_text("cannot play 3 players with these rules")
+    expect(page.locator("#create-btn")).to_be_disabled()
+    expect(
+        page.locator(".seat-row .bot").nth(1).locator("option[value='perfect']")
+    ).to_be_disabled()
+    page.screenshot(path=str(shots / "words-perfect-three.png"), full_page=True)
+    page.click("#remove-seat")
+    expect(page.locator("#create-btn")).to_be_enabled()
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    table = live_server.manager.get(page.url.rsplit("/", 1)[1])
+    assert [s.bot for s in table.seats] == [None, "perfect"]
+    assert [s for n, s in asked if n == 2].count(True) >= 3  # waited for, then opened
+    assert not page.errors

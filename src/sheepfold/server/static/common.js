@@ -239,6 +239,30 @@ SF.seatPicker = function (els, opts) {
   };
 };
 
+/* -- the perfect bot: offered where it can play, its wait said before a table opens ----------- */
+SF.PERFECT = "perfect";
+SF.usesPerfect = (body) => body.seats.some((s) => s.kind === "bot" && String(s.bot).split(":")[0] === SF.PERFECT);
+/* Whether the perfect bot could play a table of these settings (POST /api/tables/ready, every
+   seat asked as the perfect bot; nothing started): {ready, wait, message}, or null. */
+SF.perfectProbe = async function (body) {
+  const probe = Object.assign({}, body, { seats: body.seats.map(() => ({ kind: "bot", bot: SF.PERFECT })) });
+  try { return await SF.api("/api/tables/ready", { method: "POST", body: probe }); } catch (e) { return null; }
+};
+/* Open a table (POST /api/tables) once it can open: the perfect bot's solving started and
+   waited for (`say(text)` is told each wait); an Error with the reason when it cannot. */
+SF.openTable = async function (body, say) {
+  if (SF.usesPerfect(body)) {
+    for (let i = 0; ; i++) {
+      const r = await SF.api("/api/tables/ready?start=true", { method: "POST", body });
+      if (r.ready) break;
+      if (r.wait == null || i >= 600) throw new Error(r.message);
+      say(`Getting the perfect bot ready: about ${r.wait} s…`);
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+  return SF.api("/api/tables", { method: "POST", body });
+};
+
 /* -- the gallery of house rules (gallery.js, ruleset.js, table.js) --------------------------- */
 /* A lab figure for people, as the lab prints it (sheepfold.lab.metrics.fmt / fmt_diff): `pct` a
    share (50.2%), `pp` a difference of shares in percentage points, `num` a plain number. */

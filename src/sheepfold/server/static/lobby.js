@@ -6,7 +6,6 @@
   let games = null;
   let game = "dolly-crush";
   const specs = {}; // GET /api/rules/GAME by game (null: not to be had)
-  const PERFECT = "perfect"; // the bot that may need its rules worked out first
   let perfectKey = null; // what perfectNow was asked for
   let perfectNow = null; // the server's last answer for these rules: {ready, wait, message}
   const editor = SF.rulesEditor($("rules-form"), updateCreate);
@@ -111,7 +110,7 @@
     const editing = !!specs[game] && !$("rules-editor").hidden;
     const checking = editing && editor.checking();
     const bad = editing && !checking && !editor.valid();
-    $("create-btn").disabled = checking || bad;
+    $("create-btn").disabled = checking || bad || perfectCannot();
     $("rules-download").disabled = !editing || !editor.toml();
     $("publish-btn").disabled = !editing || !editor.valid();
     $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
@@ -151,40 +150,29 @@
   }
 
   // -- the perfect bot: offered only where it can play; its wait said before the click -------
-  const usesPerfect = (body) => body.seats.some((s) => s.kind === "bot" && String(s.bot).split(":")[0] === PERFECT);
   async function checkPerfect() {
-    const offered = games && games[game] && (games[game].levels || []).some((l) => l.name === PERFECT);
+    const offered = games && games[game] && (games[game].levels || []).some((l) => l.name === SF.PERFECT);
     if (!offered || (specs[game] && (editor.checking() || !editor.valid()))) return;
     const body = createBody();
-    const probe = Object.assign({}, body, { seats: body.seats.map(() => ({ kind: "bot", bot: PERFECT })) });
-    const key = JSON.stringify(probe);
+    const key = JSON.stringify(Object.assign({}, body, { seats: body.seats.length }));
     if (key === perfectKey) { renderPerfect(body); return; }
     perfectKey = key;
-    try {
-      const r = await SF.api("/api/tables/ready", { method: "POST", body: probe });
-      if (key !== perfectKey) return; // rules changed meanwhile
-      perfectNow = r;
-    } catch (e) { perfectNow = null; }
-    picker.setUnavailable(PERFECT, perfectNow && !perfectNow.ready && perfectNow.wait == null ? perfectNow.message : null);
+    const r = await SF.perfectProbe(body);
+    if (key !== perfectKey) return; // rules changed meanwhile
+    perfectNow = r;
+    picker.setUnavailable(SF.PERFECT, r && !r.ready && r.wait == null ? r.message : null);
     renderPerfect(createBody());
   }
   function renderPerfect(body) { // the wait, or why it cannot play, before the click
     const box = $("perfect-note");
-    const shown = perfectNow && usesPerfect(body) && !perfectNow.ready;
+    const shown = perfectNow && SF.usesPerfect(body) && !perfectNow.ready;
     box.textContent = shown ? perfectNow.message : "";
     box.className = shown ? "warning" : "";
-    if (shown && perfectNow.wait == null) $("create-btn").disabled = true;
+    const editing = !!specs[game] && !$("rules-editor").hidden;
+    $("create-btn").disabled = (editing && (editor.checking() || !editor.valid())) || perfectCannot();
   }
-  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
-  async function perfectReady(body) { // start its solving, and wait for it (the table opens then)
-    for (let i = 0; i < 600; i++) {
-      const r = await SF.api("/api/tables/ready?start=true", { method: "POST", body });
-      if (r.ready) return true;
-      if (r.wait == null) { $("create-error").innerHTML = `<div class="error">${SF.esc(r.message)}</div>`; return false; }
-      $("create-btn").textContent = `Getting the perfect bot ready: about ${r.wait} s…`;
-      await pause(1000);
-    }
-    return false;
+  function perfectCannot() { // a seat plays the perfect bot, which cannot play these rules
+    return !!perfectNow && !perfectNow.ready && perfectNow.wait == null && SF.usesPerfect(createBody());
   }
 
   $("create-btn").onclick = async () => {
@@ -193,8 +181,7 @@
     const btn = $("create-btn");
     btn.disabled = true;
     try {
-      if (usesPerfect(body) && !(await perfectReady(body))) return;
-      const t = await SF.api("/api/tables", { method: "POST", body });
+      const t = await SF.openTable(body, (text) => { btn.textContent = text; });
       location.href = t.invite;
     } catch (e) {
       $("create-error").innerHTML = `<div class="error">${SF.esc(e.message)}</div>`;
