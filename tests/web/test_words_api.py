@@ -238,3 +238,15 @@ def test_the_final_shear_is_in_the_log() -> None:
         None,
         "the game ends: the final shear moves the wool of every sheep onto its safe pile",
     )
+
+
+def test_names_become_words() -> None:
+    from sheepfold.server.plain_words import level_title, ruleset_title, value_words
+
+    assert ruleset_title("dolly-crush", "dolly-graded") == "Graded"
+    assert ruleset_title("shave-a-sheep", "my-friend-mr-wolf") == "My friend mr wolf"
+    assert ruleset_title("shave-a-sheep", "shave") == "Shave"  # never empty
+    assert level_title("expert:iterations=2000,time=0.5") == "Expert"
+    assert level_title("best-response:policy.npz") == "a bot"
+    assert value_words({"border-collie": [1, 2], "on": True}) == "border collie: 1, 2; on: yes"
+    assert value_words([1.0, 2.5]) == "1, 2.5"
