@@ -226,17 +226,11 @@ def test_no_page_shows_an_internal_name(browser, make_server, shots):
     page.screenshot(path=str(shots / "words-gallery-card.png"), full_page=True)
     page.goto(srv.url + "/gallery/dolly-crush/long-lines")
     page.wait_for_selector("#about .differences")
+    page.wait_for_selector(".seat-row .bot")
     scan(page, ids, "gallery: an old version", seen)
-    t = srv.http.post(
-        "/api/tables",
-        json={
-            "game": "dolly-crush",
-            "gallery": {"slug": "long-lines", "version": 1},
-            "seats": [{}, {"kind": "bot", "bot": "medium"}],
-        },
-    ).json()
-    page.goto(srv.url + t["invite"])
-    page.wait_for_selector("#house-rules .differences")
+    page.click("#try-btn")  # its table
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("#house-rules .differences li")
     scan(page, ids, "table: a gallery rule set", seen)
 
     assert not seen, "internal names a player sees:\n" + "\n".join(
