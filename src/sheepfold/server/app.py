@@ -425,8 +425,12 @@ def _add_api(
         wait, why = None, None
         if seats:
             game = manager().make_game(spec["game"], players, spec)
+            solutions = manager().solutions
             try:
-                manager().solutions.require(game, seats, start=start)
+                if start:  # on the event loop, as a table's creation: one job at a time
+                    solutions.require(game, seats)
+                else:  # counting the positions takes a while: not on the event loop
+                    await asyncio.to_thread(solutions.require, game, seats, False)
             except NotReady as e:
                 wait, why = e.wait, e.why or "not here"
         ready = not seats or (wait is None and why is None)

@@ -253,7 +253,7 @@ SF.perfectProbe = async function (body) {
 SF.openTable = async function (body, say) {
   if (SF.usesPerfect(body)) {
     for (let i = 0; ; i++) {
-      const r = await SF.api("/api/tables/ready?start=true", { method: "POST", body });
+      const r = await SF.api(`/api/tables/ready?start=${i === 0}`, { method: "POST", body }); // started once, then followed
       if (r.ready) break;
       if (r.wait == null || i >= 600) throw new Error(r.message);
       say(`Getting the perfect bot ready: about ${r.wait} s…`);
