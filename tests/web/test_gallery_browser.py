@@ -218,7 +218,7 @@ def test_try_it_seats_people_and_bots_as_the_lobby_does(browser, make_server):
     expect(page.locator(".dog-cards").nth(1)).to_have_text("dog cards: 4, 4, 4 swaps")
     page.locator(".seat-row .kind").nth(1).select_option("human")
     page.click("#add-seat")
-    page.locator(".seat-row .bot").select_option("greedy")
+    page.locator(".seat-row .bot").select_option("medium")  # Dolly Crush's greedy bot, by its level
     page.select_option("#first", "1")
     no_horizontal_scroll(page)
     page.click("#try-btn")
@@ -227,7 +227,7 @@ def test_try_it_seats_people_and_bots_as_the_lobby_does(browser, make_server):
     # Player 2 starts: the table's seats are players 2, 3 and 1
     assert [(s.kind, s.bot) for s in table.seats] == [
         ("human", None),
-        ("bot", "greedy"),
+        ("bot", "medium"),
         ("human", None),
     ]
     assert table.game.rules.dogs_per_player == 3

@@ -79,7 +79,10 @@ def test_add_a_verb_with_an_effect_fix_it_and_play_it(browser, live_server, shot
     die = [*table.game.rules.faces[:-1], "steal"]
     assert table.game.rules == parse_rules("shave-a-sheep", {"die": die, "verbs": {"steal": steal}})
     assert table.game.program.faces[-1].verbs == ("steal",)
-    expect(page.locator("#house-rules [data-option='verbs']")).to_be_visible()
+    # the table says the new face and its verb in the game's words
+    expect(
+        page.locator("#house-rules li", has_text="steal: none → choose another player")
+    ).to_be_visible()
     assert not page.errors
 
 

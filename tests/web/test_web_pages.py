@@ -58,7 +58,7 @@ def test_the_breed_is_a_choice_per_seat_and_the_rulebook_warns(browser, live_ser
     expect(breed.nth(1)).to_have_value("pastore-maremmano")
     # the printed edition is one click away, and says that it decides the game
     page.click("#use-rulebook")
-    expect(page.locator("#ruleset")).to_have_value("dolly-rulebook")
+    expect(page.locator("#ruleset")).to_have_value("")  # the printed edition: the rulebook
     warning = page.locator("#fairness .warning")
     expect(warning).to_contain_text(
         "The printed edition gives the Australian Shepherd 4 swaps a card against 1"

@@ -12,6 +12,9 @@ HTTP API (JSON)::
     GET  /api/tables/{id}           one table's public info
     POST /api/tables/{id}/join      {"name": ..., "seat": optional} -> {"seat", "token", "seat_link"}
                                     (with a profile's X-Sheepfold-Profile: the seat is its)
+    POST /api/tables/ready          whether a table of these settings opens now (the perfect
+                                    bot's wait, in words), without opening it
+    GET  /api/tables/{id}/rules     its house rules in words (server/plain_words.py)
     GET  /api/tables/{id}/replay    a finished game, move by move (public views)
     GET  /api/tables/{id}/record    a finished game's record (sheepfold-record/1, with "house")
     POST /api/tables/{id}/again     play again: the next table, same settings and seats
@@ -205,10 +208,11 @@ ROUTES = (
         too_big=TOO_BIG,
     ),
     Route("POST", r"/api/tables", body=MAX_WITH_RULES),  # a rule set the check accepts fits
+    Route("POST", r"/api/tables/ready", body=MAX_WITH_RULES, limit="check"),
     Route("GET", r"/api/rules/[^/]+", limit="read"),
     Route("GET", r"/api/games", limit="read"),
     Route("GET", r"/api/tables", limit="lobby"),
-    Route("GET", r"/api/tables/[^/]+/(replay|record)", limit="read"),
+    Route("GET", r"/api/tables/[^/]+/(replay|record|rules)", limit="read"),
     Route("GET", r"/api/gallery/[^/]+", limit="read"),  # the gallery's search (it scans)
     Route("POST", r"/api/gallery/.+", body=MAX_PUBLISH),
     Route("POST", r"/api/profiles", limit="profile"),
@@ -370,6 +374,7 @@ def _add_api(
         from sheepfold.bots import available_bots
         from sheepfold.core.registry import game_names, game_spec
         from sheepfold.rulesets import all_rulesets
+        from sheepfold.server.plain_words import is_rulebook, levels, ruleset_title
 
         out = {}
         for g in game_names():
@@ -378,9 +383,15 @@ def _add_api(
                 continue
             out[g] = {
                 "title": spec.title,
-                "bots": available_bots(g),
+                "bots": available_bots(g),  # every bot, for programs (the API)
+                "levels": levels(g),  # the bots a family is offered, in words
                 "rulesets": [
-                    {"name": r.name, "description": r.rules.description or ""}
+                    {
+                        "name": r.name,
+                        "title": ruleset_title(g, r.name),
+                        "description": r.rules.description or "",
+                        "rulebook": is_rulebook(g, r.rules),  # plays the rulebook's game
+                    }
                     for r in all_rulesets(g)
                 ],
             }
@@ -411,6 +422,50 @@ def _add_api(
         table = m.create({**resolve_spec(req), "gallery": house, "creator": client})
         response.headers[OWNER_HEADER] = table.id  # a balancer sends its requests here
         return {**table.public_info(), "invite": f"/t/{table.id}"}
+
+    @app.post("/api/tables/ready")
+    async def ready(req: CreateTable, start: bool = False) -> dict[str, Any]:
+        """Whether a table of these settings would open now: ``ready``, else the perfect bot's
+        ``wait`` (seconds; ``start``: its solving starts now) or why it cannot play, and the
+        ``message`` in words. Nothing is opened."""
+        from sheepfold.server.plain_words import perfect_words
+        from sheepfold.server.tables import perfect_seats
+
+        if req.gallery is not None:
+            _, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
+            req = req.model_copy(update={"rules": rules, "gallery": None, "ruleset": None})
+        spec = resolve_spec(req)
+        seats = perfect_seats(spec["seats"], spec["replacement_bot"])
+        players = len(spec["seats"])
+        wait, why = None, None
+        if seats:
+            game = manager().make_game(spec["game"], players, spec)
+            solutions = manager().solutions
+            try:
+                if start:  # on the event loop, as a table's creation: one job at a time
+                    solutions.require(game, seats)
+                else:  # counting the positions takes a while: not on the event loop
+                    await asyncio.to_thread(solutions.require, game, seats, False)
+            except NotReady as e:
+                wait, why = e.wait, e.why or "not here"
+        ready = not seats or (wait is None and why is None)
+        return {
+            "ready": ready,
+            "wait": wait,
+            "message": perfect_words(ready, players, wait, why) if seats else "",
+        }
+
+    @app.get("/api/tables/{table_id}/rules")
+    async def table_rules(table_id: str) -> dict[str, Any]:
+        """A table's rules in words: what they change from the rulebook, a sentence each."""
+        from sheepfold.server.plain_words import house_rules, ruleset_title
+
+        t = table_or_404(table_id)
+        name = t.config.get("ruleset")
+        return {
+            "ruleset": ruleset_title(t.name, name) if name else None,
+            "house_rules": house_rules(t.name, t.config.get("rules") or {}),
+        }
 
     @app.post("/api/tables/{table_id}/again")
     async def again(table_id: str, request: Request, response: Response) -> dict[str, Any]:

@@ -31,8 +31,10 @@ class EventLog:
                 self.note(seat, text)
         if probe.is_terminal():
             win = probe.winners()
-            if win:
-                names = " and ".join(t.seating.who(w) for w in win)
-                self.note(None, "game over: " + names + " won!")
+            names = " and ".join(t.seating.who(w) for w in win)
+            if len(win) > 1:  # the banner's words: a tie is nobody's win
+                self.note(None, f"game over: a tie between {names}")
+            elif win:
+                self.note(None, f"game over: {names} won!")
             else:
                 self.note(None, "game over")

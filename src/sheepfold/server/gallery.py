@@ -132,20 +132,26 @@ def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def differences(game: str, base: dict[str, Any], options: dict[str, Any]) -> list[str]:
-    """What ``options`` change from ``base`` (both valid option dicts), a line each: part by
-    part in the game's own words when its spec has them (:attr:`GameSpec.differences
-    <sheepfold.core.registry.GameSpec.differences>`: Shave a Sheep's setup, die, verbs,
-    triggers and end), else, or when those words see no change (an option that is no part of
-    the game's program, such as a turn limit), one line per option that differs."""
-    from sheepfold.core.registry import game_spec
-    from sheepfold.games import parse_rules
-    from sheepfold.rulesets import rules_differences
+    """What ``options`` change from ``base`` (both valid option dicts), a sentence each: part
+    by part in the game's own words (:attr:`GameSpec.differences
+    <sheepfold.core.registry.GameSpec.differences>`), then a line in words for each option no
+    part describes (:func:`sheepfold.server.plain_words.house_rules`, cached by content). The
+    pages read them made from a version's rules when they are read: a version published before
+    these words keeps its stored lines (``stored_differences``), shown in today's words."""
+    from sheepfold.server.plain_words import house_rules
 
-    generic = rules_differences(game, base, options)
-    described = game_spec(game).differences
-    if described is None or not generic:
-        return generic
-    return described(parse_rules(game, base), parse_rules(game, options)) or generic
+    return house_rules(game, options, base)
+
+
+def words_of(v: Version) -> list[str]:
+    """A version's differences from its base (:func:`base_of`) in today's words, made from its
+    stored rules; its stored lines if today's rules model no longer reads them."""
+    from sheepfold.core.protocol import SheepfoldError
+
+    try:
+        return differences(v.game, base_options(v.game, base_of(v.game, v.rules)[0]), v.rules)
+    except (SheepfoldError, ValueError):
+        return list(v.differences)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -243,7 +249,8 @@ class Gallery:
             "created": v.created,
             "url": url_of(v.game, v.slug),
             "changes": v.changes,
-            "differences": v.differences,
+            "differences": words_of(v),  # in today's words, against its base
+            "stored_differences": v.differences,  # as stored when it was published
             "base": base_of(v.game, v.rules)[1],
             "played": played,
             "finished": finished,
@@ -265,9 +272,35 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     for k in ("games", "metrics", "verdict", "exact", "engine", "bots", "base"):
         if k in card:
             out[k] = card[k]
+    if card.get("metrics"):
+        out["headline"] = headline(card["metrics"], card.get("base") or "the rulebook")
     if v.has_plot:
         out["plot"] = f"/api/gallery/{v.game}/{v.slug}/{v.version}/plot.svg"
     return out
+
+
+def headline(metrics: list[dict[str, Any]], against: str = "the rulebook") -> str:
+    """A lab card's verdict in one plain sentence, before its figures: how long the games last
+    and how evenly the seats win, against the rule set the card measured it against (its base in
+    words: ``With these rules games get 18% shorter, and every seat wins about as often as with
+    the graded edition.``)."""
+    by = {m.get("key"): m for m in metrics}
+    length, balance = by.get("length_mean"), by.get("balance")
+    text = "With these rules games last about as long"
+    if length and length.get("significant") and length.get("rel") is not None:
+        change = abs(round(100 * length["rel"]))
+        way = "longer" if length["rel"] > 0 else "shorter"
+        text = f"With these rules games get {change}% {way}" if change else text
+    if balance and balance.get("significant") and balance.get("diff") is not None:
+        fairer = balance["diff"] > 0
+        text += (
+            f", and the seats win more evenly than with {against}"
+            if fairer
+            else f", but the seats win less evenly than with {against}"
+        )
+    else:
+        text += f", and every seat wins about as often as with {against}"
+    return text + "."
 
 
 def _metric(entry: dict[str, Any], key: str, field: str) -> float | None:
@@ -307,7 +340,10 @@ def sort_entries(entries: list[dict[str, Any]], sort: str) -> list[dict[str, Any
 
 
 def _matches(e: dict[str, Any], q: str) -> bool:
-    hay = " ".join([e["name"], e["description"], e["author"], e["slug"], *e["differences"]])
+    hay = " ".join(
+        [e["name"], e["description"], e["author"], e["slug"], *e["differences"]]
+        + e["stored_differences"]
+    )
     return q.casefold() in hay.casefold()
 
 
@@ -447,7 +483,7 @@ def house_of(
         "version": v.version,
         "name": v.name,
         "author": v.author,
-        "differences": v.differences,
+        "differences": words_of(v),
         "url": url_of(game, v.slug),
     }
     return house, dict(v.rules)

@@ -26,9 +26,13 @@ class NotReady(SheepfoldError):
     """The perfect bot cannot play these rules now; ``status`` says whether it will (409:
     solving, try again soon) or not (422: not available here)."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(
+        self, message: str, status: int, wait: int | None = None, why: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.wait = wait  # seconds until it is ready (409), if it will be
+        self.why = why  # why it will not be (422): "too big", "failed"
 
 
 @dataclass
@@ -56,9 +60,10 @@ class Solutions:
         self.failed: dict[tuple[Any, ...], str] = {}
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
-    def require(self, game: Game, seats: list[int]) -> None:
+    def require(self, game: Game, seats: list[int], start: bool = True) -> None:
         """Return if the perfect bot can play ``seats`` of ``game`` now; else start the job if
-        it may, and raise NotReady saying when it will be ready, or that it will not."""
+        it may (``start``: False only says how long it would take), and raise NotReady saying
+        when it will be ready, or that it will not."""
         from sheepfold.games.shave_a_sheep import solver
 
         n = game.num_players
@@ -69,7 +74,9 @@ class Solutions:
         key = (game.rules.key(), n)
         if key in self.failed:
             raise NotReady(
-                f"the perfect bot is not available for these rules: {self.failed[key]}", 422
+                f"the perfect bot is not available for these rules: {self.failed[key]}",
+                422,
+                why="failed",
             )
         size = solver.Space(game.rules, n).size
         what = f"the {n}-player game of these rules ({size:,} positions)"
@@ -79,7 +86,11 @@ class Solutions:
                 f"server solves ({self.limit:,} positions); 'sheepfold solve' on the server "
                 "machine computes it",
                 422,
+                why="too big",
             )
+        if not start and (self.job is None or self.job.key != key or self.job.future.done()):
+            wait = max(1, round(2.0 + size / self.rate))
+            raise NotReady(f"the perfect bot would solve {what} first", 409, wait=wait)
         job = self._job(key, what, size, game, missing)
         left = max(1, round(job.estimate - (time.monotonic() - job.started)))
         if job.key != key:
@@ -87,8 +98,11 @@ class Solutions:
                 f"the perfect bot's solver is busy with another rule set: try again in about "
                 f"{left} s",
                 409,
+                wait=left,
             )
-        raise NotReady(f"the perfect bot is solving {what}: ready in about {left} s", 409)
+        raise NotReady(
+            f"the perfect bot is solving {what}: ready in about {left} s", 409, wait=left
+        )
 
     def _job(self, key: tuple[Any, ...], what: str, size: int, game: Game, seats: list[int]) -> Job:
         """The running job (this one, started now if none runs)."""

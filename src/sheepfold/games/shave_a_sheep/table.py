@@ -36,6 +36,20 @@ def decision_words(state: ShaveState, action: int) -> str:
     return f"{name}: {what}"
 
 
+def end_notes(state: ShaveState) -> list[Note]:
+    """The log's words when the game ends: the final shear (or that there is none), and what
+    it paid back to the middle."""
+    end = state.game.program.end
+    if state.truncated:
+        return []
+    if not end.final_shear:
+        return [(None, "the game ends: no final shear, only the safe piles count")]
+    text = "the game ends: the final shear moves the wool of every sheep onto its safe pile"
+    if state.final_paid:
+        text += f", paying {words.pieces(state.final_paid)} back to the middle"
+    return [(None, text)]
+
+
 class ShaveTable(GenericTable):
     renderer = "shave-a-sheep"
     messages: tuple[str, ...] = ("roll", "grab")  # its chance steps: the server answers them
@@ -64,7 +78,10 @@ class ShaveTable(GenericTable):
             notes.append((who, decision_words(probe, action)))
         elif text.startswith("roll "):
             notes.append((probe.turn, f"rolled {face_words(probe, action)}"))
+        over = probe.is_terminal()
         probe.apply_unchecked(action)
+        if not over and probe.is_terminal():
+            notes.extend(end_notes(probe))
         return notes
 
     def chance_actor(self, state: State, action: int) -> Seat | None:

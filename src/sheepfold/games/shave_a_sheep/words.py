@@ -43,6 +43,11 @@ def number(n: int) -> str:
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
 
+def times(n: int) -> str:
+    """``once``, ``twice``, ``three times``."""
+    return {1: "once", 2: "twice"}.get(n, f"{number(n)} times")
+
+
 def pieces(n: int) -> str:
     return f"{number(n)} piece{'' if n == 1 else 's'}"
 
@@ -243,7 +248,7 @@ def setup(s: Setup, teams: tuple[tuple[int, ...], ...] = ()) -> str:
 
 def describe(program: Program) -> list[tuple[str, str]]:
     """The program part by part, as (part, sentence): the setup, the die, each verb a face
-    offers, each trigger, the end, the rerolls."""
+    offers, each trigger, the end, rolling again."""
     wolves = program.setup.wolves
     total = sum(program.counts)
     die = ", ".join(
@@ -262,7 +267,7 @@ def describe(program: Program) -> list[tuple[str, str]]:
         )
     out.append(("end", end(program.end)))
     if program.rerolls:
-        out.append(("rerolls", f"you may roll again {number(program.rerolls)} times a turn"))
+        out.append(("rolling again", f"you may roll again {times(program.rerolls)} a turn"))
     return out
 
 

@@ -82,6 +82,14 @@ SF.cardHTML = function (code, cls) {
   return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(code)}">${SF.symbol(type)}${colour === "black" ? "★★" : "★"}</span>`;
 };
 
+/* A name of ours in words, for the rare name the server sent no words for (`my-friend-mr-wolf`:
+   "My friend mr wolf"); a bot's level as its title (`expert:time=2`: "Expert"). */
+SF.words = function (name) {
+  const t = String(name == null ? "" : name).replace(/[-_]+/g, " ").trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
+};
+SF.levelTitle = (spec) => SF.words(String(spec || "").split(":")[0]) || "a bot";
+
 SF.playerName = function (table, seat) {
   const s = table.seats[seat];
   return (s && s.name) || `Seat ${seat + 1}`;
@@ -137,9 +145,16 @@ SF.seatPicker = function (els, opts) {
   const info = () => { const g = opts.games(); return (g && g[opts.game()]) || null; };
   const breeds = () => (info() && info().breeds) || [];
   const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
+  /* the bot levels offered (GET /api/games: each with a title and how it plays, in words);
+     a level the lobby found unable to play these rules: disabled, with why */
+  const levels = () => (info() && info().levels) || [{ name: "random", title: "Random", about: "" }];
+  const unavailable = {}; // level name -> why it cannot play now (opts.levelProblem)
   function botOptions(selected) {
-    const bots = (info() && info().bots) || { random: "random moves" };
-    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
+    return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(l.title)}${unavailable[l.name] ? " (not for these rules)" : ""}</option>`).join("");
+  }
+  function levelAbout(name) { // how the level plays, shown beside the choice (no tooltip: phones have none)
+    const l = levels().find((x) => x.name === name);
+    return l ? l.about : "";
   }
   function assignBreeds() { // every seat a breed of its own: the first free one
     const names = breeds().map((b) => b.name);
@@ -174,14 +189,14 @@ SF.seatPicker = function (els, opts) {
           <option value="human" ${s.kind === "human" ? "selected" : ""}>a person</option>
           <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
         </select>
-        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select>` : `<span class="muted">takes the seat with the invite link</span>`}
+        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select><span class="level-about muted">${SF.esc(levelAbout(s.bot))}</span>` : `<span class="muted">takes the seat with the invite link</span>`}
         ${breeds().length ? breedHTML(s, i) : ""}
       </div>`).join("");
     els.seats.querySelectorAll(".seat-row").forEach((row) => {
       const i = +row.dataset.seat;
       row.querySelector(".kind").onchange = (e) => { seats[i].kind = e.target.value; if (!seats[i].bot) seats[i].bot = "random"; render(); };
       const b = row.querySelector(".bot");
-      if (b) b.onchange = (e) => { seats[i].bot = e.target.value; };
+      if (b) b.onchange = (e) => { seats[i].bot = e.target.value; render(); };
       const br = row.querySelector(".breed");
       if (br) br.onchange = (e) => { pickBreed(i, e.target.value); render(); };
     });
@@ -193,7 +208,7 @@ SF.seatPicker = function (els, opts) {
   }
   /* another game: bots it has, breeds of its own */
   function fit() {
-    const bots = info() ? Object.keys(info().bots) : ["random"];
+    const bots = levels().map((l) => l.name);
     seats.forEach((s) => { if (s.kind === "bot" && bots.indexOf(s.bot) < 0) s.bot = bots[0] || "random"; });
     assignBreeds();
     render();
@@ -207,6 +222,12 @@ SF.seatPicker = function (els, opts) {
     dogCards,
     render,
     fit,
+    /* a level that cannot play now (why, in words), or null: it can */
+    setUnavailable(name, why) {
+      if ((unavailable[name] || null) === (why || null)) return;
+      if (why) unavailable[name] = why; else delete unavailable[name];
+      render();
+    },
     /* the seats' part of POST /api/tables */
     body() {
       const out = { seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })) };
@@ -216,6 +237,30 @@ SF.seatPicker = function (els, opts) {
       return out;
     },
   };
+};
+
+/* -- the perfect bot: offered where it can play, its wait said before a table opens ----------- */
+SF.PERFECT = "perfect";
+SF.usesPerfect = (body) => body.seats.some((s) => s.kind === "bot" && String(s.bot).split(":")[0] === SF.PERFECT);
+/* Whether the perfect bot could play a table of these settings (POST /api/tables/ready, every
+   seat asked as the perfect bot; nothing started): {ready, wait, message}, or null. */
+SF.perfectProbe = async function (body) {
+  const probe = Object.assign({}, body, { seats: body.seats.map(() => ({ kind: "bot", bot: SF.PERFECT })) });
+  try { return await SF.api("/api/tables/ready", { method: "POST", body: probe }); } catch (e) { return null; }
+};
+/* Open a table (POST /api/tables) once it can open: the perfect bot's solving started and
+   waited for (`say(text)` is told each wait); an Error with the reason when it cannot. */
+SF.openTable = async function (body, say) {
+  if (SF.usesPerfect(body)) {
+    for (let i = 0; ; i++) {
+      const r = await SF.api(`/api/tables/ready?start=${i === 0}`, { method: "POST", body }); // started once, then followed
+      if (r.ready) break;
+      if (r.wait == null || i >= 600) throw new Error(r.message);
+      say(`Getting the perfect bot ready: about ${r.wait} s…`);
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+  }
+  return SF.api("/api/tables", { method: "POST", body });
 };
 
 /* -- the gallery of house rules (gallery.js, ruleset.js, table.js) --------------------------- */
@@ -257,7 +302,8 @@ SF.labSummary = function (lab, keyFigures) {
     case "done": {
       const figures = (lab.metrics || []).slice(0, keyFigures == null ? 2 : keyFigures).map((m) =>
         SF.el("li", { text: `${m.label}: ${SF.labNumber(m.rulebook, m.kind)} → ${SF.labNumber(m.house, m.kind)} (${SF.labNumber(m.diff, m.kind, true)})` }));
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el("b", { class: "verdict", text: lab.verdict || "done" }),
+      return SF.fill(box, lab.headline ? SF.el("p", { class: "headline" }, SF.el("b", { text: lab.headline })) : null,
+        SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el(lab.headline ? "span" : "b", { class: "verdict", text: lab.verdict || "done" }),
         lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games a side)` }) : null,
         figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
         note);

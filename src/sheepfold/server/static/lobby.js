@@ -6,6 +6,8 @@
   let games = null;
   let game = "dolly-crush";
   const specs = {}; // GET /api/rules/GAME by game (null: not to be had)
+  let perfectKey = null; // what perfectNow was asked for
+  let perfectNow = null; // the server's last answer for these rules: {ready, wait, message}
   const editor = SF.rulesEditor($("rules-form"), updateCreate);
   const BLURB = {
     "dolly-crush": "Swap neighbouring sheep cards to line up three or more of a kind, then collect them. Each player has 4 dog cards; a dog card says how many swaps you make.",
@@ -16,7 +18,7 @@
   const DEFAULT_RULESET = { "dolly-crush": "dolly-graded" }; // every breed's cards show 1, 2, 3, 4
   const picker = SF.seatPicker(
     { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
-    { games: () => games, game: () => game, dogCards, onRender: renderFairness },
+    { games: () => games, game: () => game, dogCards, onRender: () => { renderFairness(); checkPerfect(); } },
   );
   function dogCards(breed) { // this breed's dog cards, as the rules are edited
     return specs[game] ? SF.dogCardsOf(editor.values(), breed) : null;
@@ -29,7 +31,7 @@
     if (cards.every((c) => key(c) === key(cards[0]))) {
       box.innerHTML = `<p class="muted">Every player's dog cards are equal.
         <button type="button" class="secondary" id="use-rulebook">Use the printed edition's dog cards (the rulebook)</button></p>`;
-      $("use-rulebook").onclick = () => useRuleset("dolly-rulebook");
+      $("use-rulebook").onclick = () => useRuleset("");
       return;
     }
     const seats = picker.seats();
@@ -37,7 +39,7 @@
     box.innerHTML = `<div class="warning" role="alert"><strong>Unequal dog cards decide the game.</strong>
       The printed edition gives the Australian Shepherd 4 swaps a card against 1: in bot tests the seat holding it
       won every one of 200 games. Here: ${who}.
-      <button type="button" class="secondary" id="use-equal">Give everyone equal dog cards (dolly-graded)</button></div>`;
+      <button type="button" class="secondary" id="use-equal">Give everyone equal dog cards (the graded edition)</button></div>`;
     $("use-equal").onclick = () => useRuleset(DEFAULT_RULESET["dolly-crush"]);
   }
   function useRuleset(name) {
@@ -72,8 +74,9 @@
 
   document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
     $("game-blurb").textContent = BLURB[game];
-    const sets = (games && games[game].rulesets) || [];
-    $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}" title="${SF.esc(r.description)}">${SF.esc(r.name)}</option>`).join("");
+    // the rulebook once ("the rulebook"): a rule set that plays it is not offered again
+    const sets = ((games && games[game].rulesets) || []).filter((r) => !r.rulebook);
+    $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}">${SF.esc(r.title)}</option>`).join("");
     if (sets.some((r) => r.name === DEFAULT_RULESET[game])) $("ruleset").value = DEFAULT_RULESET[game];
     $("ruleset").onchange = pickRuleset;
     $("ruleset-about").textContent = "";
@@ -107,10 +110,11 @@
     const editing = !!specs[game] && !$("rules-editor").hidden;
     const checking = editing && editor.checking();
     const bad = editing && !checking && !editor.valid();
-    $("create-btn").disabled = checking || bad;
+    $("create-btn").disabled = checking || bad || perfectCannot();
     $("rules-download").disabled = !editing || !editor.toml();
     $("publish-btn").disabled = !editing || !editor.valid();
     $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
+    checkPerfect();
   }
   $("rules-download").onclick = () => {
     const text = editor.toml();
@@ -137,8 +141,7 @@
   };
   if (SF.profileSecret()) $("profile-link").textContent = localStorage.getItem(SF.PROFILE_NAME_KEY) || "Your profile";
 
-  $("create-btn").onclick = async () => {
-    $("create-error").innerHTML = "";
+  function createBody() {
     const body = Object.assign({
       game,
       show_scores: $("show-scores").checked,
@@ -150,13 +153,55 @@
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
     const rules = specs[game] ? editor.overrides() : {};
     if (Object.keys(rules).length) body.rules = rules;
+    return body;
+  }
+
+  // -- the perfect bot: offered only where it can play; its wait said before the click -------
+  async function checkPerfect() {
+    const offered = games && games[game] && (games[game].levels || []).some((l) => l.name === SF.PERFECT);
+    if (!offered || (specs[game] && (editor.checking() || !editor.valid()))) return;
+    const body = createBody();
+    const key = JSON.stringify(Object.assign({}, body, { seats: body.seats.length }));
+    if (key === perfectKey) { renderPerfect(body); return; }
+    perfectKey = key;
+    const r = await SF.perfectProbe(body);
+    if (key !== perfectKey) return; // rules changed meanwhile
+    perfectNow = r;
+    picker.setUnavailable(SF.PERFECT, r && !r.ready && r.wait == null ? r.message : null);
+    renderPerfect(createBody());
+  }
+  function renderPerfect(body) { // the wait, or why it cannot play, before the click
+    const box = $("perfect-note");
+    const shown = perfectNow && SF.usesPerfect(body) && !perfectNow.ready;
+    box.textContent = shown ? perfectNow.message : "";
+    box.className = shown ? "warning" : "";
+    const editing = !!specs[game] && !$("rules-editor").hidden;
+    $("create-btn").disabled = (editing && (editor.checking() || !editor.valid())) || perfectCannot();
+  }
+  function perfectCannot() { // a seat plays the perfect bot, which cannot play these rules
+    return !!perfectNow && !perfectNow.ready && perfectNow.wait == null && SF.usesPerfect(createBody());
+  }
+
+  $("create-btn").onclick = async () => {
+    $("create-error").innerHTML = "";
+    const body = createBody();
+    const btn = $("create-btn");
+    btn.disabled = true;
     try {
-      const t = await SF.api("/api/tables", { method: "POST", body });
+      const t = await SF.openTable(body, (text) => { btn.textContent = text; });
       location.href = t.invite;
     } catch (e) {
       $("create-error").innerHTML = `<div class="error">${SF.esc(e.message)}</div>`;
+    } finally {
+      btn.textContent = "Open the table";
+      updateCreate();
     }
   };
+
+  function rulesetTitle(g, name) {
+    const r = games && games[g] && games[g].rulesets.find((x) => x.name === name);
+    return r ? (r.rulebook ? "the rulebook" : r.title) : SF.words(name);
+  }
 
   async function loadTables() {
     try {
@@ -167,7 +212,7 @@
         const who = t.seats.map((s) => s.name || "free seat").join(", ");
         const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
         return SF.el("li", {},
-          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + t.ruleset : null, t.own_pace ? " · at your own pace" : null,
+          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + rulesetTitle(t.game, t.ruleset) : null, t.own_pace ? " · at your own pace" : null,
             t.house ? [" · ", SF.el("a", { class: "house-link", href: t.house.url, text: `house rules: ${t.house.name}` })] : null),
           SF.el("span", { class: "muted", text: `${who} — ${state}` }),
           SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(t.id)}`, text: t.finished ? "Replay" : free ? "Join" : "Watch" }));

@@ -153,7 +153,7 @@ SF.rulesEditor = function (box, onChange) {
         const here = [...path, k];
         const eid = register(ctl, here);
         return `<div class="rule-entry" data-field="${SF.esc(dotted(here))}">
-          <div class="rule-entry-head"><strong>${SF.esc(k)}</strong> ${button("remove", eid, "✕ remove", ` aria-label="remove ${SF.esc(k)}"`)}</div>
+          <div class="rule-entry-head"><strong>${SF.esc(SF.words(k))}</strong> ${button("remove", eid, "✕ remove", ` aria-label="remove ${SF.esc(SF.words(k))}"`)}</div>
           <div class="field-error" role="alert"></div>
           ${valueHTML(ctl.value, here, v[k])}</div>`;
       }).join("");

@@ -13,8 +13,26 @@
   const POLL_MS = 2000; // the lab card, while the lab works on it
   const picker = SF.seatPicker(
     { seats: $("seats"), first: $("first"), add: $("add-seat"), remove: $("remove-seat") },
-    { games: () => games, game: () => game, dogCards: (breed) => SF.dogCardsOf(entry && entry.rules, breed) },
+    { games: () => games, game: () => game, dogCards: (breed) => SF.dogCardsOf(entry && entry.rules, breed), onRender: checkPerfect },
   );
+  // the perfect bot: offered only where it can play these rules, its wait said before the click
+  let perfectKey = null;
+  let perfectNow = null;
+  const tryBody = () => Object.assign({ game, gallery: { slug, version: entry.version } }, picker.body());
+  async function checkPerfect() {
+    if (!entry || !games || !games[game] || !(games[game].levels || []).some((l) => l.name === SF.PERFECT)) return;
+    const body = tryBody();
+    const key = JSON.stringify([entry.version, body.seats.length]);
+    if (key !== perfectKey) {
+      perfectKey = key;
+      perfectNow = await SF.perfectProbe(body);
+      if (key !== perfectKey) return;
+      picker.setUnavailable(SF.PERFECT, perfectNow && !perfectNow.ready && perfectNow.wait == null ? perfectNow.message : null);
+    }
+    const shown = perfectNow && SF.usesPerfect(tryBody()) && !perfectNow.ready;
+    $("perfect-note").textContent = shown ? perfectNow.message : "";
+    $("perfect-note").className = shown ? "warning" : "";
+  }
   function fail(where, text) { SF.fill($(where), SF.el("div", { class: "error", text })); }
 
   // -- what it is ---------------------------------------------------------------------------
@@ -88,11 +106,11 @@
     SF.fill($("try-error"));
     $("try-btn").disabled = true;
     try {
-      const body = Object.assign({ game, gallery: { slug, version: entry.version } }, picker.body());
-      const t = await SF.api("/api/tables", { method: "POST", body });
+      const t = await SF.openTable(tryBody(), (text) => { $("try-btn").textContent = text; });
       location.href = t.invite;
     } catch (e) {
       fail("try-error", e.message);
+      $("try-btn").textContent = "Try it: open a table";
       $("try-btn").disabled = false;
     }
   };

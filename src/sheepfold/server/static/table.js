@@ -29,7 +29,7 @@
   let errorTimer = null;
   let grabbedAt = -1; // Howling Wolf: the position at which this page sent its grab
   let gone = false; // the server does not know this table
-  let ruleSpec; // GET /api/rules/GAME (the rulebook, each option's description); null: none to be had
+  let ruleWords; // GET /api/tables/ID/rules: the rules in words; null: asked, or none to be had
   let houseKey = null; // what the House rules box shows
 
   // -- connection ------------------------------------------------------------------------
@@ -129,6 +129,7 @@
     if ($("preview") && pending && !pending.live && pending.dog !== null) {
       const left = msg.view.dog_swaps[me()][pending.dog] - pending.swaps.length;
       $("preview").innerHTML = `<b>${previewText(left)}</b>`;
+      $("confirm").textContent = confirmText();
     }
   }
   function previewCells() { // null while the answer is on its way
@@ -175,7 +176,7 @@
       const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && r.rollerMoves && view.turn === i && view.phase === "roll"));
       const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
       const body = r.seat(view, i, shown);
-      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(s.bot)}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
+      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(SF.levelTitle(s.bot))}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
       const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ tie" : " ★ winner") : "";
       return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
         ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
@@ -288,6 +289,12 @@
     return left ? "No line of three yet." : "With these swaps you take no sheep.";
   }
 
+  function confirmText() { // "take the sheep" only when the swaps take some
+    const cells = previewCells();
+    if (!cells || preview.failed) return "Done: end my turn";
+    return cells.size ? "Done: take the sheep!" : "Done: end my turn (no sheep to take)";
+  }
+
   function renderDollyControls(view) {
     const box = $("controls");
     if (myTurn() && view.phase === "swap") { // a turn started decision by decision: finish it live
@@ -313,7 +320,7 @@
       <p id="preview"></p>
       <div class="turnbox">
         <button type="button" class="secondary" id="undo">↶ Undo</button>
-        <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>Done: take the sheep!</button>
+        <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>${confirmText()}</button>
       </div>`;
     $("undo").onclick = () => {
       if (pending.swaps.length) pending.swaps.pop(); else pending = { dog: null, swaps: [], sel: null };
@@ -348,7 +355,7 @@
     const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
     $("board").innerHTML = `<div class="middle">Wool in the middle: <b id="middle">${view.middle}</b></div>
       <div class="row centered">${die}</div>
-      ${view.variants.length ? `<div class="muted centered">Variants: ${view.variants.map(SF.esc).join(", ")}</div>` : ""}`;
+      ${view.variants.length ? `<div class="muted centered">Variants: ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
   }
 
   function renderShaveControls(view, race) {
@@ -509,29 +516,25 @@
     $("replay-close").onclick = () => { replay = null; render(); };
   }
 
-  // -- the table's rules: what differs from the rulebook ---------------------------------------
-  function ruleText(v) {
-    if (Array.isArray(v)) return v.map(ruleText).join(", ");
-    if (v !== null && typeof v === "object") return Object.keys(v).map((k) => `${k}: ${ruleText(v[k])}`).join("; ");
-    return String(v);
+  // -- the table's rules: what differs from the rulebook, in the game's words (the server's) ---
+  function loadRuleWords() { // asked once: a table's rules never change
+    if (ruleWords !== undefined) return;
+    ruleWords = null;
+    SF.api(`/api/tables/${encodeURIComponent(tableId)}/rules`).then((w) => { ruleWords = w; render(); }, () => {});
   }
   function renderHouseRules(table) {
+    loadRuleWords();
     if (table.house) { renderGalleryRules(table.house); return; }
-    if (ruleSpec === undefined) { // asked once; the summary shows at once, the descriptions when they come
-      ruleSpec = null;
-      SF.api(`/api/rules/${encodeURIComponent(table.game)}`).then((s) => { ruleSpec = s; render(); }, () => {});
-    }
-    const key = JSON.stringify([table.rules, !!ruleSpec]);
+    const key = JSON.stringify(ruleWords);
     if (key === houseKey) return;
     houseKey = key;
-    const rules = table.rules || {}; // the options the table set (the rulebook's are left out)
-    const rulebook = ruleSpec ? ruleSpec.rulebook : {};
-    const about = (k) => { const f = ruleSpec && ruleSpec.fields.find((x) => x.name === k); return f ? f.description : ""; };
-    const house = Object.keys(rules).filter((k) => k !== "name" && k !== "description" && JSON.stringify(rules[k]) !== JSON.stringify(rulebook[k]));
-    const from = table.ruleset ? ` <span class="muted">(${SF.esc(table.ruleset)})</span>` : "";
-    $("house-rules").innerHTML = house.length
-      ? `<strong>House rules</strong>${from}<ul>${house.map((k) => `<li data-option="${SF.esc(k)}"><code>${SF.esc(k)}</code> = <b>${SF.esc(ruleText(rules[k]))}</b>${about(k) ? ` <span class="muted">— ${SF.esc(about(k))}</span>` : ""}</li>`).join("")}</ul>`
-      : `<strong>House rules:</strong> none, the rulebook's rules${from}`;
+    const box = $("house-rules");
+    if (!ruleWords) { SF.fill(box); return; }
+    const from = ruleWords.ruleset ? SF.el("span", { class: "muted", text: ` (${ruleWords.ruleset})` }) : null;
+    const lines = ruleWords.house_rules;
+    SF.fill(box, lines.length
+      ? [SF.el("strong", { text: "House rules" }), from, SF.el("ul", { class: "differences" }, lines.map((d, i) => SF.el("li", { dataset: { part: String(i) }, text: d })))]
+      : [SF.el("strong", { text: "House rules:" }), " none, the rulebook's rules", from]);
   }
 
   /* A rule set from the gallery: its name, version, author and differences from the rulebook,
@@ -539,7 +542,7 @@
      rulebook asks that everyone knows the rules before the game starts. */
   function renderGalleryRules(house) {
     const fresh = !msg.table.finished && msg.seq === 0; // seq: the moves made so far
-    const key = JSON.stringify([house, fresh]);
+    const key = JSON.stringify([house, fresh, ruleWords]);
     if (key === houseKey) return;
     houseKey = key;
     const box = $("house-rules");
@@ -549,7 +552,7 @@
       SF.el("a", { class: "house-name", href: house.url, text: house.name }),
       SF.el("span", { class: "muted", text: ` version ${house.version} · by ` }), SF.el("span", { class: "house-author", text: house.author }),
       SF.el("p", { class: "muted", text: "What differs from the rulebook:" }),
-      SF.differencesList(house.differences));
+      SF.differencesList(ruleWords ? ruleWords.house_rules : house.differences));
   }
 
   // -- after a game with gallery rules: would you play them again? --------------------------
@@ -617,7 +620,7 @@
     if (!msg) return;
     const table = msg.table;
     document.title = tabTitle(msg.view, table);
-    $("title").textContent = table.title + (table.ruleset ? ` · ${table.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
+    $("title").textContent = table.title + (ruleWords && ruleWords.ruleset ? ` · ${ruleWords.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
     if (/^(dolly-crush|shave-a-sheep)$/.test(table.game)) { $("rules-link").href = "/rules/" + table.game; $("rules-link").hidden = false; } // the rules pages (server/learn.py)
     renderHouseRules(table);

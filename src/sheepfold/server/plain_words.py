@@ -1,0 +1,164 @@
+"""What a player reads about rules and bots, in words: never one of our identifiers.
+
+* :func:`house_rules`: what a table's (or a gallery rule set's) rules change from the rulebook,
+  a sentence each: part by part in the game's own words (:attr:`GameSpec.differences
+  <sheepfold.core.registry.GameSpec.differences>`, generated from the rules), then a line for
+  each option no part describes (a turn limit...), from the option's description. Cached by the
+  rules' content: a table's words are made once, however often they are read.
+* :func:`ruleset_title`: a rule set's name as a title (``greedy-wolf``: "Greedy wolf").
+* :func:`levels`: the bot levels a family is offered, each with a title and a sentence that
+  says how it plays (shown, not hidden in a tooltip); bots made for the lab are not offered.
+* :func:`perfect_words`: whether the perfect bot can play a table now, in words.
+
+Nothing here compares a game's name: what differs comes from the game's spec.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.registry import game_spec
+
+#: rule sets' and options' informational fields: no rules
+NOT_RULES = ("name", "description")
+
+#: the bot levels a family may choose, in the order they are offered: (title, how it plays).
+#: A bot not named here (``best-response``, a test's bot) is for the lab and the API only.
+LEVELS: dict[str, tuple[str, str]] = {
+    "random": ("Random", "Picks any allowed move at random: the easiest to beat."),
+    "easy": ("Easy", "Mostly plays at random; about one turn in four it takes the best move."),
+    "medium": ("Medium", "Always takes the most points it can this turn, never thinking ahead."),
+    "greedy": ("Greedy", "Makes the move that looks best right now, never thinking ahead."),
+    "hard": (
+        "Hard",
+        "Thinks a move ahead: what it scores now, less what the next player could score back.",
+    ),
+    "expert": (
+        "Expert",
+        "Plays out many possible futures before each turn: the strongest, and a little slower.",
+    ),
+    "perfect": (
+        "Perfect",
+        "Never makes a mistake: every move worked out exactly for these rules.",
+    ),
+}
+#: a level that is another one under a second name, where the game has both (one is offered)
+SAME_AS = {"greedy": "medium"}
+
+
+def levels(game: str) -> list[dict[str, str]]:
+    """The bot levels of ``game`` a family is offered: ``{"name", "title", "about"}`` each."""
+    from sheepfold.bots import available_bots
+
+    bots = available_bots(game)
+    return [
+        {"name": name, "title": title, "about": about}
+        for name, (title, about) in LEVELS.items()
+        if name in bots and SAME_AS.get(name) not in bots
+    ]
+
+
+def level_title(spec: str | None) -> str:
+    """A bot's level as a title (``expert:time=2``: "Expert"); a bot for the lab: "a bot"."""
+    name = (spec or "").partition(":")[0]
+    return LEVELS[name][0] if name in LEVELS else "a bot"
+
+
+# -- rule sets --------------------------------------------------------------------------------
+def ruleset_title(game: str, name: str) -> str:
+    """A rule set's name as a title: its words, the game's own name left out (``greedy-wolf``:
+    "Greedy wolf"; ``dolly-graded``: "Graded")."""
+    title_words = {w.casefold() for w in game_spec(game).title.split()}
+    parts = [w for w in name.replace("_", "-").split("-") if w]
+    while len(parts) > 1 and parts[0].casefold() in title_words:
+        parts = parts[1:]
+    text = " ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def is_rulebook(game: str, rules: Any) -> bool:
+    """Whether a rules model plays exactly the rulebook's game (a rule set that only names it)."""
+    return not house_rules(game, rules.model_dump(mode="json", exclude_defaults=True))
+
+
+# -- house rules ------------------------------------------------------------------------------
+def house_rules(game: str, rules: dict[str, Any], base: dict[str, Any] | None = None) -> list[str]:
+    """What ``rules`` (an option dict) change from ``base`` (None: the rulebook), a sentence
+    each, in the game's words; empty when they play alike."""
+    key = json.dumps([rules, base or {}], sort_keys=True, default=str)
+    return list(_house_rules(game, key))
+
+
+@functools.lru_cache(maxsize=512)
+def _house_rules(game: str, key: str) -> tuple[str, ...]:
+    from sheepfold.games import parse_rules
+
+    options, base_options = json.loads(key)
+    spec = game_spec(game)
+    base, rules = parse_rules(game, base_options), parse_rules(game, options)
+    full_base, full = base.model_dump(mode="json"), rules.model_dump(mode="json")
+    changed = [k for k in full if k not in NOT_RULES and full[k] != full_base.get(k)]
+    if not changed:
+        return ()
+    described = spec.differences(base, rules) if spec.differences is not None else []
+    lines = list(described)
+    for k in changed:  # the options the parts' words do not show
+        if described and spec.differences is not None:
+            try:
+                back = parse_rules(game, {**full, k: full_base.get(k)})
+            except SheepfoldError:  # it cannot go back alone (a face names a verb): a part
+                continue
+            if spec.differences(base, back) != described:
+                continue  # its change is in the words above
+        lines.append(option_line(spec.rules_class.model_fields[k].description, full[k]))
+    return tuple(lines)
+
+
+def option_line(description: str | None, value: Any) -> str:
+    """An option no part describes, in words: its description and its value
+    (``Howling Wolf: each seat's chance weight to grab the wolf first: 1, 1, 2.``)."""
+    about = (description or "another rule").strip().rstrip(".")
+    return f"{about[:1].upper()}{about[1:]}: {value_words(value)}."
+
+
+def value_words(value: Any) -> str:
+    """An option's value in words (names in words, lists joined, yes/no)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "not set"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{name_words(k)}: {value_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, str):
+        return name_words(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def name_words(name: str) -> str:
+    """A name of ours as words (``my-friend-mr-wolf``: "my friend mr wolf")."""
+    return name.replace("_", " ").replace("-", " ").strip()
+
+
+# -- the perfect bot --------------------------------------------------------------------------
+def perfect_words(ready: bool, players: int, wait: int | None, why: str | None) -> str:
+    """Whether the perfect bot plays a table now, in a sentence for the lobby."""
+    if ready:
+        return "The perfect bot is ready for these rules."
+    if wait is not None:
+        return (
+            f"The perfect bot first works out every position of these rules: about {wait} s. "
+            "The table opens when it is ready."
+        )
+    if why == "too big":
+        return (
+            f"The perfect bot cannot play {players} players with these rules: there are too "
+            "many positions for this server to work out. Choose another level."
+        )
+    return "The perfect bot cannot play these rules here. Choose another level."
