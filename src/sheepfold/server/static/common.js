@@ -139,7 +139,9 @@ SF.seatPicker = function (els, opts) {
   const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
   function botOptions(selected) {
     const bots = (info() && info().bots) || { random: "random moves" };
-    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(b)}</option>`).join("");
+    const preparing = (info() && info().preparing) || {}; // still compiling: say so, it plays later
+    const label = (b) => (preparing[b] ? `${b} (getting ready: compiling ${preparing[b]})` : b);
+    return Object.keys(bots).map((b) => `<option value="${SF.esc(b)}" title="${SF.esc(bots[b])}" ${b === selected ? "selected" : ""}>${SF.esc(label(b))}</option>`).join("");
   }
   function assignBreeds() { // every seat a breed of its own: the first free one
     const names = breeds().map((b) => b.name);
