@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_cold.py            # every row, cold then warm
     .venv/bin/python bench/bench_cold.py serve lab  # only these rows
+    .venv/bin/python bench/bench_cold.py --kernels  # which kernels the compile time goes to
 
 A row is a new Python process with its own empty caches: numba's compiled kernels
 (``NUMBA_CACHE_DIR``), ``SHEEPFOLD_HOME`` (the solver's solutions, the lab's perfect tables,
@@ -17,6 +18,10 @@ seconds are wall clock from starting the process (its imports included) to:
 - ``batch``: the first batched ``step`` (``ShaveBatch``, 64 envs, after its ``reset``);
 - ``solve``: ``sheepfold solve shave-a-sheep`` (the rulebook, 2 players) printing its answer;
 - ``expert``: the Dolly Crush expert's first decision (the rulebook's breeds).
+
+``--kernels``: each workload of ``sheepfold warm`` (:mod:`sheepfold.warm`) in a fresh process on
+an empty cache, numba's compile events recorded: its compile seconds and the kernels that take
+most of them, each kernel's own seconds (without the kernels it calls, compiled inside it).
 
 Goals (a 2-core machine, unloaded): the first page in 10 s, every other first result in 20 s.
 Cold compilation is CPU-bound: the load average is printed beside each row (a number measured
@@ -208,7 +213,75 @@ ROWS: dict[str, tuple[str, Callable[[dict[str, str], Path], tuple[float, float |
 }
 
 
+# argv: the workload's index in sheepfold.warm.WORKLOADS; prints {kernel: own seconds} as JSON
+PROFILE = """
+import json, sys, threading, time
+from collections import defaultdict
+from numba.core import event
+from sheepfold.warm import WORKLOADS
+
+own = defaultdict(float)
+stack = []
+
+class Watch(event.Listener):
+    def on_start(self, ev):
+        stack.append([time.process_time(), 0.0])
+
+    def on_end(self, ev):
+        start, inner = stack.pop()
+        took = time.process_time() - start
+        d = ev.data["dispatcher"]
+        own[f"{d.py_func.__module__}.{d.py_func.__qualname__}"] += took - inner
+        if stack:
+            stack[-1][1] += took
+
+label, work = WORKLOADS[int(sys.argv[1])]
+t = time.process_time()
+with event.install_listener("numba:compile", Watch()):
+    work()
+print(json.dumps({"label": label, "cpu": time.process_time() - t, "own": own}))
+"""
+
+
+def kernels(top: int = 8) -> int:
+    """Print, per workload of ``sheepfold warm``, the kernels its compile time goes to."""
+    from sheepfold.warm import WORKLOADS
+
+    print(f"compile time by kernel, empty caches; {os.cpu_count()} CPUs; {load()}", flush=True)
+    base = Path(tempfile.mkdtemp(prefix="sheepfold-cold-"))
+    try:
+        for k in range(len(WORKLOADS)):
+            folder = base / str(k)
+            folder.mkdir()
+            done = subprocess.run(
+                [sys.executable, "-c", PROFILE, str(k)],
+                env=fresh_env(folder),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+            if done.returncode != 0:
+                print(f"{WORKLOADS[k][0]}: failed: {done.stderr.strip()[-400:]}", flush=True)
+                continue
+            out = json.loads(done.stdout.strip().splitlines()[-1])
+            own = sorted(out["own"].items(), key=lambda kv: -kv[1])
+            total = sum(v for _, v in own)
+            print(
+                f"\n{out['label']}: {total:.1f} s CPU compiling ({len(own)} kernels), "
+                f"{out['cpu']:.1f} s CPU in all; {load()}",
+                flush=True,
+            )
+            for name, seconds in own[:top]:
+                print(f"  {seconds:7.1f} s {100 * seconds / total:5.1f}%  {name}", flush=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
 def main(names: list[str]) -> int:
+    if names == ["--kernels"]:
+        return kernels()
     unknown = [n for n in names if n not in ROWS]
     if unknown:
         print(f"unknown rows: {', '.join(unknown)} (rows: {', '.join(ROWS)})", file=sys.stderr)

@@ -95,30 +95,39 @@ def test_the_lab_compiles_in_its_first_game_before_the_counter_starts(
     assert again.column("scores").to_pylist() == table.column("scores").to_pylist()
 
 
-def test_the_batch_says_its_first_step_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_batch_says_its_first_calls_compile(monkeypatch: pytest.MonkeyPatch) -> None:
     from sheepfold.vector import ShaveBatch
     from sheepfold.vector import shave_kernel as K
 
-    said: list[tuple[str, bool]] = []
-    batch = ShaveBatch(2, seed=0, compiling=lambda w, s: said.append((w, s is None)))
-    kernel = fresh_kernel()
-    step = K.step_many
-
-    class Cold:  # the step kernel as in a fresh process: not compiled, its call compiles
-        signatures: list[Any] = []
+    class Cold:  # a batch kernel as in a fresh process: not compiled, its first call compiles
+        def __init__(self, result: Any = None) -> None:
+            self.signatures: list[Any] = []
+            self.result = result
+            self.kernel = fresh_kernel()
 
         def __call__(self, *args: Any) -> Any:
-            kernel(1)
-            return step(*args)
+            if not self.signatures:
+                self.kernel(1)
+                self.signatures.append("compiled")
+            return self.result
 
-    monkeypatch.setattr(K, "step_many", Cold())
+    for name in ("reset_many", "observe_all", "masks_all", "step_many"):
+        monkeypatch.setattr(K, name, Cold())
+    monkeypatch.setattr(K, "check_actions", Cold((-1, 0)))
+    said: list[tuple[str, bool]] = []
+    batch = ShaveBatch(2, seed=0, compiling=lambda w, s: said.append((w, s is None)))
     batch.reset()
-    said.clear()  # whatever the reset compiled in this process
-    batch.step(batch.sample_actions())
+    batch.step([0, 0])
     assert said == [
+        ("compiling the batched simulator's reset", True),
+        ("compiling the batched simulator's reset", False),
         ("compiling the batched simulator's step", True),
         ("compiling the batched simulator's step", False),
     ]
+    said.clear()
+    batch.reset()
+    batch.step([0, 0])
+    assert said == []  # compiled: nothing more to say
 
 
 def test_the_lobby_says_which_bots_are_getting_ready(
