@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_cold.py            # every row, cold then warm
     .venv/bin/python bench/bench_cold.py serve lab  # only these rows
     .venv/bin/python bench/bench_cold.py --kernels  # which kernels the compile time goes to
+    .venv/bin/python bench/bench_cold.py --kernels 3  # of workload 3 only (sheepfold.warm)
 
 A row is a new Python process with its own empty caches: numba's compiled kernels
 (``NUMBA_CACHE_DIR``), ``SHEEPFOLD_HOME`` (the solver's solutions, the lab's perfect tables,
@@ -47,7 +48,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 GOALS = {"serve": 10.0, "lab": 20.0, "batch": 20.0, "solve": 20.0, "expert": 20.0}
-TIMEOUT = 1200.0  # seconds a row may take before it is called failed
+#: seconds a row may take before it is called failed (SHEEPFOLD_BENCH_TIMEOUT: another)
+TIMEOUT = float(os.environ.get("SHEEPFOLD_BENCH_TIMEOUT", "1200"))
 
 # each child prints one JSON line: {"first": seconds since its start, "then": ... or None}
 LAB = """
@@ -243,24 +245,29 @@ print(json.dumps({"label": label, "cpu": time.process_time() - t, "own": own}))
 """
 
 
-def kernels(top: int = 8) -> int:
-    """Print, per workload of ``sheepfold warm``, the kernels its compile time goes to."""
+def kernels(which: list[int], top: int = 8) -> int:
+    """Print, per workload of ``sheepfold warm`` (``which``: their indices; none: all), the
+    kernels its compile time goes to."""
     from sheepfold.warm import WORKLOADS
 
     print(f"compile time by kernel, empty caches; {os.cpu_count()} CPUs; {load()}", flush=True)
     base = Path(tempfile.mkdtemp(prefix="sheepfold-cold-"))
     try:
-        for k in range(len(WORKLOADS)):
+        for k in which or range(len(WORKLOADS)):
             folder = base / str(k)
             folder.mkdir()
-            done = subprocess.run(
-                [sys.executable, "-c", PROFILE, str(k)],
-                env=fresh_env(folder),
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-                check=False,
-            )
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-c", PROFILE, str(k)],
+                    env=fresh_env(folder),
+                    capture_output=True,
+                    text=True,
+                    timeout=TIMEOUT,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                print(f"{WORKLOADS[k][0]}: over {TIMEOUT:.0f} s; {load()}", flush=True)
+                continue
             if done.returncode != 0:
                 print(f"{WORKLOADS[k][0]}: failed: {done.stderr.strip()[-400:]}", flush=True)
                 continue
@@ -280,8 +287,8 @@ def kernels(top: int = 8) -> int:
 
 
 def main(names: list[str]) -> int:
-    if names == ["--kernels"]:
-        return kernels()
+    if names[:1] == ["--kernels"]:
+        return kernels([int(k) for k in names[1:]])
     unknown = [n for n in names if n not in ROWS]
     if unknown:
         print(f"unknown rows: {', '.join(unknown)} (rows: {', '.join(ROWS)})", file=sys.stderr)

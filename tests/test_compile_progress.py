@@ -57,21 +57,29 @@ def test_the_words_of_a_step() -> None:
     assert compiling.words("compiling the simulator", None).startswith("compiling the simulator")
 
 
+_LAB_EVENTS: list[tuple[Any, ...]] = []  # what the lab's chunks did, in this process
+_LAB_KERNEL: list[Any] = []  # a fresh kernel: the first chunk's call compiles it
+
+
+def _compiling_chunk(job: Any, indices: Any) -> Any:
+    """The lab's chunk, compiling a kernel at its first call like a cold simulator (module
+    level: the lab's workers get it by name)."""
+    from sheepfold.lab import runner
+
+    _LAB_EVENTS.append(("chunk", os.getpid(), list(indices)))
+    _LAB_KERNEL[0](len(indices))
+    return runner.games_chunk(job, indices, runner._counted_engine_game, "engine")
+
+
 def test_the_lab_compiles_in_its_first_game_before_the_counter_starts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from sheepfold.lab import runner
 
-    events: list[tuple[Any, ...]] = []
-    kernel = fresh_kernel()
-    play = runner.run_chunk
-
-    def run_chunk(job: Any, indices: Any) -> Any:
-        events.append(("chunk", os.getpid(), list(indices)))
-        kernel(len(indices))  # the first call compiles, like a cold simulator
-        return play(job, indices)
-
-    monkeypatch.setattr(runner, "run_chunk", run_chunk)
+    events = _LAB_EVENTS
+    events.clear()
+    _LAB_KERNEL[:] = [fresh_kernel()]
+    monkeypatch.setattr(runner, "run_chunk", _compiling_chunk)
     job = runner.make_job("dolly-crush", games=6, bots=("random",), engine="engine")
     table = runner.run(
         job,
