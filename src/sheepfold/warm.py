@@ -99,7 +99,7 @@ def warm_all(progress: Progress | None = None, jobs: int = 1) -> list[tuple[str,
         found: dict[int, tuple[str, float | None]] = {}
         if progress is not None:
             progress(0, total, ", ".join(label for label, _ in WORKLOADS[:jobs]))
-        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
             futures = {pool.submit(_one, k): k for k in range(total)}
             for f in as_completed(futures):
                 found[futures[f]] = f.result()
