@@ -188,13 +188,25 @@ def test_the_server_warm_up_compiles_in_a_child_and_says_so(
 
 
 def test_serve_serves_its_first_page_before_the_bots_are_warm(tmp_path: Path) -> None:
-    """The page answers at once, and the bots become ready in the background (cold: the
-    child compiles; warm: loaded in a second)."""
+    """Cold (an empty cache folder), the page answers while the bots' playouts still wait to
+    compile, and the lobby's list says so: the test holds the warm-up's lock, so the bots
+    cannot be ready whatever the machine's speed."""
+    import fcntl
+    import re
+
     import httpx
 
+    from sheepfold.numba_cache import kernel_hash
+
+    cache = tmp_path / "numba"
+    folder = cache / f"sheepfold-{kernel_hash()[:16]}"  # numba_cache's folder for this source
+    folder.mkdir(parents=True)
+    lock = open(folder / ".warming.lock", "w")  # noqa: SIM115
+    fcntl.flock(lock, fcntl.LOCK_EX)
     proc = subprocess.Popen(
         [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0"]
         + ["--db", str(tmp_path / "tables.db")],
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -207,22 +219,31 @@ def test_serve_serves_its_first_page_before_the_bots_are_warm(tmp_path: Path) ->
 
     threading.Thread(target=read, daemon=True).start()
     try:
-        import re
-
         found = wait_until(
             lambda: re.search(r"serving at \S*?:(\d+)/", "".join(lines)) or proc.poll(),
             what="the server to print its address",
-            timeout=120,
+            timeout=300,
         )
         assert proc.poll() is None, "".join(lines)
         base = f"http://127.0.0.1:{found[1]}"
-        assert httpx.get(base + "/").status_code == 200
+        assert httpx.get(base + "/", timeout=60).status_code == 200
+        wanted = {"expert": "the expert's playouts"}  # named once its module is imported
         wait_until(
-            lambda: httpx.get(base + "/api/games").json()["dolly-crush"]["preparing"] == {},
-            what="the bots to be ready",
-            timeout=600,  # a cold numba cache compiles first
-            every=0.5,
+            lambda: (
+                httpx.get(base + "/api/games", timeout=60).json()["dolly-crush"]["preparing"]
+                == wanted
+            ),
+            what="the lobby to say the expert is getting ready",
+            timeout=120,
+            every=0.2,
+        )
+        wait_until(
+            lambda: "compiling the bots' playouts in the background" in "".join(lines),
+            what="the server to say it compiles the bots",
+            timeout=120,
         )
     finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
         proc.terminate()
         proc.wait()

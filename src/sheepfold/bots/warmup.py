@@ -36,7 +36,7 @@ Progress = Callable[[int, int, str], None]
 _lock = threading.Lock()  # one warm-up at a time (the web server's bots think in threads)
 
 
-def _module(name: str) -> ModuleType | None:
+def module(name: str) -> ModuleType | None:
     """The kernel module, or None when numba (the ``fast`` extra) is not installed: the bot that
     needs it says so when it is made."""
     try:
@@ -74,7 +74,7 @@ def warm_modules(
         todo = [
             (name, mod)
             for name in dict.fromkeys(modules)
-            if (mod := _module(name)) is not None and not mod.ready()
+            if (mod := module(name)) is not None and not mod.ready()
         ]
         for k, (_, mod) in enumerate(todo):
             if progress is not None:

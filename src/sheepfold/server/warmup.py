@@ -99,6 +99,8 @@ class BotWarmUp:
             return
         told = False
         try:
+            for name in modules:  # imported (not compiled): their LABEL names what is pending
+                warmup.module(name)
             if not cached_on_disk(modules):
                 told = True
                 if self.report is not None:
