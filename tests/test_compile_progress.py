@@ -242,8 +242,28 @@ def test_serve_serves_its_first_page_before_the_bots_are_warm(tmp_path: Path) ->
             what="the server to say it compiles the bots",
             timeout=120,
         )
+        fcntl.flock(lock, fcntl.LOCK_UN)  # now the server's child compiles...
+        child = wait_until(lambda: _compiling_child(proc.pid), what="the compiling child")
+        proc.terminate()  # ... and ends with the server: no compilation goes on for nobody
+        proc.wait(60)
+        wait_until(lambda: not Path(f"/proc/{child}").exists(), what="the child to end")
     finally:
-        fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
-        proc.terminate()
-        proc.wait()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _compiling_child(parent: int) -> int | None:
+    """The pid of the warm-up's compiling child of process ``parent`` (Linux's /proc)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"warm_up" in command:
+            return int(entry.name)
+    return None

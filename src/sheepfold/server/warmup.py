@@ -50,6 +50,18 @@ def cached_on_disk(modules: list[str]) -> bool:
     return all(m.rpartition(".")[2].partition(".")[0] in names for m in modules)
 
 
+def _die_with_parent() -> None:
+    """In the child, before it runs: killed when the server's process ends, however it ends
+    (Linux's parent-death signal), so no compilation goes on for nobody."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 @contextlib.contextmanager
 def _compile_lock() -> Iterator[None]:
     """One compiling child at a time per cache folder (the servers of a cluster share one)."""
@@ -123,6 +135,7 @@ class BotWarmUp:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         self.child = proc
         atexit.register(self.stop)
