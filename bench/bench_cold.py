@@ -281,6 +281,13 @@ def kernels(which: list[int], top: int = 8) -> int:
             )
             for name, seconds in own[:top]:
                 print(f"  {seconds:7.1f} s {100 * seconds / total:5.1f}%  {name}", flush=True)
+            by_module: dict[str, float] = {}
+            for name, seconds in own:
+                module = name.split(".<locals>")[0].rpartition(".")[0]
+                by_module[module] = by_module.get(module, 0.0) + seconds
+            print("  by module:", flush=True)
+            for module, seconds in sorted(by_module.items(), key=lambda kv: -kv[1])[:top]:
+                print(f"  {seconds:7.1f} s {100 * seconds / total:5.1f}%  {module}", flush=True)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     return 0
