@@ -596,9 +596,10 @@ def run(
     (:mod:`sheepfold.core.compiling`: compiling the simulator, solving for the perfect policy),
     each before the first ``progress`` call, so a games counter never stands still for them.
 
-    Cold, the first game compiles the simulator's kernels: it is played here, as its own step,
-    before the workers start (forked, they inherit the compiled code instead of each compiling
-    it again on a core of its own).
+    Cold, the first game compiles the simulator's kernels: the first chunk (one game, unless
+    ``chunk_size`` asks for more) is played here, as its own step, before the workers start
+    (forked, they inherit the compiled code instead of each compiling it again on a core of its
+    own).
     """
     import pyarrow.parquet as pq
 
@@ -641,11 +642,10 @@ def run(
         with compile_step("the exact solver", compiling):
             prepare(job.make_game(0), job.bots, job.exact)
     first: Chunk | None = None
-    if chunks and ray is None:  # the first game here: what it compiles is its own step
-        head, chunks[0] = chunks[0][:1], chunks[0][1:]
+    if chunks and ray is None:  # the first chunk here: what it compiles is its own step
         with compile_step(_what_compiles(job), compiling):
-            first = run_chunk(job, head)
-        chunks = [ch for ch in chunks if ch]
+            first = run_chunk(job, chunks[0])
+        chunks = chunks[1:]
     if progress:
         progress(finished, total)
     try:
