@@ -33,7 +33,10 @@ $(SYSTAMP): scripts/install-system-packages.sh
 	bash scripts/install-system-packages.sh
 	@mkdir -p $(VENV) && touch $(SYSTAMP)
 
+# the install, then every compiled kernel into numba's cache (two at a time): no later run,
+# page or test waits on compilation (without it each compiles what it needs on first use)
 setup: $(STAMP)
+	$(VENV)/bin/sheepfold warm --jobs $(or $(JOBS),2)
 
 system: $(SYSTAMP)
 

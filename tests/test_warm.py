@@ -44,3 +44,22 @@ def test_a_real_error_in_a_workload_is_not_hidden(monkeypatch) -> None:  # type:
 def test_every_workload_names_what_it_compiles() -> None:
     labels = [label for label, _ in warm.WORKLOADS]
     assert len(set(labels)) == len(labels) >= 5
+
+
+def test_warm_runs_its_workloads_two_at_a_time(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    def work(name: str):  # type: ignore[no-untyped-def]
+        return lambda: (tmp_path / name).write_text(str(os.getpid()))
+
+    names = ["a", "b", "c"]
+    monkeypatch.setattr(warm, "WORKLOADS", [(n, work(n)) for n in names])
+    calls: list[tuple[int, int, str]] = []
+    done = warm.warm_all(lambda *c: calls.append(c), jobs=2)
+    assert [label for label, _ in done] == names and all(s is not None for _, s in done)
+    pids = {(tmp_path / n).read_text() for n in names}
+    assert str(os.getpid()) not in pids  # each in a worker process, not here
+    assert calls[0][:2] == (0, 3) and calls[-1] == (3, 3, "")
+    r = CliRunner().invoke(app, ["warm", "--jobs", "2"])
+    assert r.exit_code == 0, r.output
+    assert all(f"{n}: " in r.output for n in names)

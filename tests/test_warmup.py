@@ -1,20 +1,19 @@
 """The bots' compiled code is warmed before the first decision, never charged to one (issue 11):
-``sheepfold.bots.warmup``, the expert's first decision in a fresh process, ``sheepfold serve``."""
+``sheepfold.bots.warmup``, the expert's first decision in a fresh process, the server's table
+(``sheepfold serve`` warms in the background: tests/test_compile_progress.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
-from polling import run_async, wait_until
+from polling import run_async
 from sheepfold.bots import dolly_mc, make_bot, warmup
 from sheepfold.core.play import resolve_chance
 from sheepfold.games import make
@@ -89,36 +88,6 @@ def test_the_first_expert_decision_of_a_fresh_process_has_its_whole_budget(
     # playouts (about 0.1 s here), not the handful a compilation-eaten clock leaves (4 each)
     action, playouts = out["expert"]
     assert playouts >= 30000 // 4, f"the first decision played {playouts} playouts"
-
-
-def test_serve_warms_up_before_it_serves(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0"]
-        + ["--db", str(tmp_path / "tables.db")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: list[str] = []
-
-    def read() -> None:  # to the end, so the server never blocks on its output
-        assert proc.stdout is not None
-        lines.extend(proc.stdout)
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        wait_until(
-            lambda: any("serving at" in x for x in lines) or proc.poll() is not None,
-            what="the server to print its address",
-            timeout=600,  # a cold numba cache compiles first
-        )
-    finally:
-        proc.terminate()
-        proc.wait()
-    text = "".join(lines)
-    warmed = re.search(r"warmed up the bots' compiled code \(the expert's playouts\) in", text)
-    serving = text.find("serving at")
-    assert warmed and serving > warmed.start(), text
 
 
 def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(

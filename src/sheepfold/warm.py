@@ -68,21 +68,45 @@ WORKLOADS: list[tuple[str, Callable[[], None]]] = [
 ]
 
 
-def warm_all(progress: Progress | None = None) -> list[tuple[str, float | None]]:
-    """Run every workload: each one's label and seconds (None: skipped, its extra is missing)."""
-    out: list[tuple[str, float | None]] = []
-    for k, (label, work) in enumerate(WORKLOADS):
+def _one(k: int) -> tuple[str, float | None]:
+    """Workload ``k``: its label and seconds (None: skipped, its extra is missing)."""
+    label, work = WORKLOADS[k]
+    start = time.perf_counter()
+    try:
+        work()
+    except ModuleNotFoundError as e:
+        if e.name not in ("numba", "llvmlite", "gymnasium", "pyarrow", "scipy"):
+            raise
+        return label, None
+    return label, time.perf_counter() - start
+
+
+def warm_all(progress: Progress | None = None, jobs: int = 1) -> list[tuple[str, float | None]]:
+    """Run every workload: each one's label and seconds (None: skipped, its extra is missing).
+    ``jobs`` > 1: that many at once, each in a process of its own (numba compiles on one core:
+    two cores compile two workloads in the time of one; they share the cache folder)."""
+    total = len(WORKLOADS)
+    if jobs <= 1:
+        out: list[tuple[str, float | None]] = []
+        for k, (label, _) in enumerate(WORKLOADS):
+            if progress is not None:
+                progress(k, total, label)
+            out.append(_one(k))
+    else:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        found: dict[int, tuple[str, float | None]] = {}
         if progress is not None:
-            progress(k, len(WORKLOADS), label)
-        start = time.perf_counter()
-        try:
-            work()
-        except ModuleNotFoundError as e:
-            if e.name not in ("numba", "llvmlite", "gymnasium", "pyarrow", "scipy"):
-                raise
-            out.append((label, None))
-            continue
-        out.append((label, time.perf_counter() - start))
+            progress(0, total, ", ".join(label for label, _ in WORKLOADS[:jobs]))
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork")) as pool:
+            futures = {pool.submit(_one, k): k for k in range(total)}
+            for f in as_completed(futures):
+                found[futures[f]] = f.result()
+                if progress is not None and len(found) < total:
+                    left = [WORKLOADS[k][0] for k in range(total) if k not in found]
+                    progress(len(found), total, ", ".join(left[:jobs]))
+        out = [found[k] for k in range(total)]
     if progress is not None:
-        progress(len(WORKLOADS), len(WORKLOADS), "")
+        progress(total, total, "")
     return out

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 
 from sheepfold.bots import kernels_of
+from sheepfold.core.compiling import Report, step
 
 #: ``progress(done, total, label)``: before kernel ``done + 1`` of ``total`` (``label`` names it)
 #: and once more at the end (``done == total``, ``label`` empty).
@@ -35,7 +36,7 @@ Progress = Callable[[int, int, str], None]
 _lock = threading.Lock()  # one warm-up at a time (the web server's bots think in threads)
 
 
-def _module(name: str) -> ModuleType | None:
+def module(name: str) -> ModuleType | None:
     """The kernel module, or None when numba (the ``fast`` extra) is not installed: the bot that
     needs it says so when it is made."""
     try:
@@ -62,25 +63,52 @@ def ready(modules: Iterable[str]) -> bool:
     return True
 
 
-def warm_modules(modules: Iterable[str], progress: Progress | None = None) -> float:
-    """Warm these kernel modules (those not ready yet); the seconds it took."""
+def warm_modules(
+    modules: Iterable[str], progress: Progress | None = None, compiling: Report | None = None
+) -> float:
+    """Warm these kernel modules (those not ready yet); the seconds it took. ``compiling`` is
+    told of each module that compiles (not one loaded from the cache) as its own step
+    (:mod:`sheepfold.core.compiling`: "compiling the expert's playouts: 40 s")."""
     start = time.perf_counter()
     with _lock:
         todo = [
             (name, mod)
             for name in dict.fromkeys(modules)
-            if (mod := _module(name)) is not None and not mod.ready()
+            if (mod := module(name)) is not None and not mod.ready()
         ]
         for k, (_, mod) in enumerate(todo):
             if progress is not None:
                 progress(k, len(todo), str(mod.LABEL))
-            mod.warm()
+            with step(str(mod.LABEL), compiling):
+                mod.warm()
         if progress is not None:
             progress(len(todo), len(todo), "")
     return time.perf_counter() - start
 
 
-def warm_up(names: Iterable[str] | None = None, progress: Progress | None = None) -> float:
+def warm_up(
+    names: Iterable[str] | None = None,
+    progress: Progress | None = None,
+    compiling: Report | None = None,
+) -> float:
     """Compile (or load from numba's cache) every kernel the named bots use (None: every bot),
-    reporting ``progress``; the seconds it took. Kernels already ready are skipped."""
-    return warm_modules(kernels(names), progress)
+    reporting ``progress`` and ``compiling`` (as :func:`warm_modules`); the seconds it took.
+    Kernels already ready are skipped."""
+    return warm_modules(kernels(names), progress, compiling)
+
+
+def not_ready(names: Iterable[str] | None = None) -> dict[str, str]:
+    """The named bots (None: every bot) whose compiled code is not ready in this process, each
+    with what it waits for in words ("the expert's playouts"); bots that need none are never
+    listed. Imports nothing (an event loop may ask)."""
+    from sheepfold.bots import _KERNELS, _load_all
+
+    _load_all()
+    wanted = None if names is None else {n.partition(":")[0] for n in names}
+    out: dict[str, str] = {}
+    for name, mods in sorted(_KERNELS.items()):
+        if (wanted is None or name in wanted) and not ready(mods):
+            loaded = [sys.modules.get(m) for m in mods]
+            labels = [str(getattr(m, "LABEL", "")) for m in loaded if m is not None]
+            out[name] = ", ".join(x for x in labels if x) or "its compiled code"
+    return out

@@ -153,30 +153,73 @@ def unequal_seats_warning(game: Any) -> None:
         err_console.print(f"[bold yellow]Warning:[/] {escape(text)}", highlight=False)
 
 
+def compile_report() -> Any:
+    """A :data:`sheepfold.core.compiling.Report` on stderr: each step (compiling the simulator)
+    as a spinner with its seconds going on a terminal, then one line ("compiling the simulator:
+    12 s"); elsewhere (a log, CI) a line when it starts and one when it ends."""
+    from rich.errors import LiveError
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from sheepfold.core.compiling import words
+
+    live: dict[str, Any] = {}
+
+    def report(what: str, seconds: float | None) -> None:
+        if seconds is None:
+            if err_console.is_terminal:
+                spinner = Progress(
+                    SpinnerColumn(),
+                    TextColumn("{task.description}"),
+                    TimeElapsedColumn(),
+                    console=err_console,
+                    transient=True,
+                )
+                try:
+                    spinner.start()
+                except LiveError:  # another display is live: plain lines
+                    pass
+                else:
+                    spinner.add_task(escape(words(what, None)))
+                    live[what] = spinner
+                    return
+            err_console.print(escape(words(what, None)), highlight=False)
+            return
+        spinner = live.pop(what, None)
+        if spinner is not None:
+            spinner.stop()
+        err_console.print(escape(words(what, seconds)), highlight=False)
+
+    return report
+
+
 def warm_bots(names: list[str] | None = None) -> None:
-    """Warm the compiled code of the named bots (None: every bot) before the first game, with a
-    progress line on stderr (a spinner on a terminal, then one line; only that line elsewhere);
-    nothing when they need none or it is ready (:mod:`sheepfold.bots.warmup`)."""
+    """Warm the compiled code of the named bots (None: every bot) before the first game: each
+    kernel that compiles is its own step on stderr (:func:`compile_report`: "compiling the
+    expert's playouts: 40 s"); nothing when they need none, are ready or load from the cache
+    (:mod:`sheepfold.bots.warmup`)."""
     from sheepfold.bots import warmup
 
     modules = warmup.kernels(names)
     if warmup.ready(modules):
         return
-    what = "warming up the bots' compiled code"
-    labels: list[str] = []
-    with err_console.status(what) as status:  # shown on a terminal only
+    warmup.warm_modules(modules, compiling=compile_report())
 
-        def progress(done: int, total: int, label: str) -> None:
-            if done < total:
-                labels.append(label)
-                status.update(f"{what} {done + 1}/{total}: {label}")
 
-        seconds = warmup.warm_modules(modules, progress)
-    if labels:
-        err_console.print(
-            f"warmed up the bots' compiled code ({', '.join(labels)}) in {seconds:.1f} s",
-            highlight=False,
-        )
+def compile_solver(players: int, quiet: bool = False) -> None:
+    """Compile the exact solver's kernels (cold: a minute or more) as a step of their own
+    ("compiling the exact solver: 40 s") before a solve's progress bar starts, so the bar never
+    stands at 0 for it: a tiny game of the same number of seats is solved (the kernels' types
+    do not depend on the rules). Nothing is shown when they are compiled or cached already."""
+    from sheepfold.core.compiling import step
+    from sheepfold.games.shave_a_sheep import solver
+    from sheepfold.games.shave_a_sheep.rules import ShaveRules
+
+    small = ShaveRules(wool=6, max_wool=2)
+    with step("the exact solver", None if quiet else compile_report()):
+        if players == 2:
+            solver.solve_minimax(small)
+        else:
+            solver.guaranteed_shares_all(small, players)
 
 
 def prepare_bots(bots: Sequence[Any]) -> None:
@@ -195,6 +238,8 @@ def prepare_bots(bots: Sequence[Any]) -> None:
         what = bot.preparation() if bot is not None else None
         if what is None:
             continue
+        if getattr(bot, "solve", False):  # the perfect bot: its solver compiles first
+            compile_solver(bot.game.num_players)
         with Progress(
             TextColumn("{task.description}"),
             BarColumn(),

@@ -15,6 +15,7 @@ import typer
 from sheepfold.cli.common import (
     GAME_HELP,
     check_game,
+    compile_report,
     console,
     err_console,
     fail,
@@ -221,30 +222,36 @@ def _play(
         # the bots' compiled code, its own step: forked workers inherit it, and the bar does
         # not sit at 0 while the first games wait on compilation
         warm_bots(list(job.bots))
-    with _progress() as prog:
-        task = prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=job.games)
+    # the games' bar starts with the first game: what comes before it (compiling the
+    # simulator, solving for the perfect policy) is a step of its own, not a counter at 0
+    prog = _progress()
+    task: list[Any] = []
 
-        def update(done: int, total: int) -> None:
-            prog.update(task, completed=done, total=total)
+    def update(done: int, total: int) -> None:
+        if not task:
+            prog.start()
+            task.append(prog.add_task(f"{label} {job.ruleset} ({job.engine})", total=total))
+        prog.update(task[0], completed=done, total=total)
 
-        try:
-            return run(
-                job,
-                out,
-                workers=workers,
-                ray=ray,
-                resume=resume,
-                overwrite=overwrite,
-                progress=update,
-                standings=keep,
-                chunk_size=chunk_size,
-            )
-        except KeyboardInterrupt:
-            if out is not None:
-                err_console.print(
-                    f"stopped: the finished games are in {out}; add --resume to go on"
-                )
-            raise
+    try:
+        return run(
+            job,
+            out,
+            workers=workers,
+            ray=ray,
+            resume=resume,
+            overwrite=overwrite,
+            progress=update,
+            standings=keep,
+            chunk_size=chunk_size,
+            compiling=compile_report(),
+        )
+    except KeyboardInterrupt:
+        if out is not None:
+            err_console.print(f"stopped: the finished games are in {out}; add --resume to go on")
+        raise
+    finally:
+        prog.stop()
 
 
 def print_table(table: Any) -> None:

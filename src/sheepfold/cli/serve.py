@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from sheepfold.cli.common import console, fail, friendly_errors, warm_bots
+from sheepfold.cli.common import compile_report, console, fail, friendly_errors
 
 
 @friendly_errors
@@ -99,7 +99,6 @@ def serve_command(
         ws_ping_interval=ws_ping,
         ws_ping_timeout=ws_ping,
     )
-    warm_bots()  # every bot's compiled code, before the first table (never charged to a move)
     options: dict[str, Any] = dict(
         bot_delay=bot_delay,
         race_timeout=race_timeout,
@@ -112,6 +111,11 @@ def serve_command(
     )
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
+    # every bot's compiled code, in the background: the first page does not wait for it, and a
+    # bot asked to move before it is ready says so and warms up first (never charged to a move)
+    from sheepfold.server.warmup import BotWarmUp
+
+    app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
     config = uvicorn_config(app, host, port, limits.lifted() if no_limits else limits, log_level)
 
     def listening(real: int) -> None:  # a cluster's other processes relay to this address

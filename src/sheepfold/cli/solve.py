@@ -24,6 +24,8 @@ from sheepfold.cli import solve_plan
 from sheepfold.cli.common import (
     GAME_HELP,
     check_game,
+    compile_report,
+    compile_solver,
     console,
     err_console,
     fail,
@@ -33,6 +35,7 @@ from sheepfold.cli.common import (
     set_option,
     variant_option,
 )
+from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.registry import game_spec
 
 
@@ -107,7 +110,10 @@ def _solutions(
     """The minimax solution (2 players) or every seat's guaranteed share, with a progress bar."""
     from sheepfold.games.shave_a_sheep import solver
 
-    space = solver.Space(rules, players)
+    with compile_step("the exact solver's index", None if quiet else compile_report()):
+        space = solver.Space(rules, players)
+    if not (use_cache and solver.cache_path(rules, players).exists()):
+        compile_solver(players, quiet)  # its own step, before the bars
     t0 = time.perf_counter()
     with _progress(quiet) as prog:
 

@@ -9,6 +9,9 @@ from sheepfold.cli.common import err_console
 
 def warm_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing but errors"),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=1, help="compile this many parts at once, a process each (cores)"
+    ),
 ) -> None:
     """Compile every compiled kernel (the batched simulator, the lab's fast games, the bots'
     playouts, the exact solver) into numba's cache folder, so that no later run waits for it.
@@ -20,9 +23,9 @@ def warm_command(
 
         def progress(done: int, total: int, label: str) -> None:
             if done < total:
-                status.update(f"compiling {done + 1}/{total}: {label}")
+                status.update(f"compiling ({done}/{total} done): {label}")
 
-        done = warm_all(None if quiet else progress)
+        done = warm_all(None if quiet else progress, jobs)
     if not quiet:
         for label, seconds in done:
             took = "skipped: its extra is not installed" if seconds is None else f"{seconds:.1f} s"

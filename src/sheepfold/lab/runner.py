@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.compiling import Report
+from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
 from sheepfold.core.registry import game_spec
@@ -581,6 +583,7 @@ def run(
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
     standings: bool = True,
+    compiling: Report | None = None,
 ) -> Any:
     """Play ``job``; returns the table of all its games (and writes ``out`` if given).
 
@@ -589,6 +592,14 @@ def run(
     Interrupting (KeyboardInterrupt) keeps every finished game in ``out`` and re-raises.
     ``standings=False`` (no ``out`` only) leaves the per-turn standings out of the returned
     table, to keep millions of games in memory (the metrics do not need them).
+    ``compiling``: told about the steps before the first game that are not games
+    (:mod:`sheepfold.core.compiling`: compiling the simulator, solving for the perfect policy),
+    each before the first ``progress`` call, so a games counter never stands still for them.
+
+    Cold, the first game compiles the simulator's kernels: the first chunk (one game, unless
+    ``chunk_size`` asks for more) is played here, as its own step, before the workers start
+    (forked, they inherit the compiled code instead of each compiling it again on a core of its
+    own).
     """
     import pyarrow.parquet as pq
 
@@ -599,8 +610,6 @@ def run(
     todo = [i for i in range(job.games) if i not in done]
     total = job.games
     finished = total - len(todo)
-    if progress:
-        progress(finished, total)
     workers = workers or os.cpu_count() or 1
     parallel = 1 if ray is None and workers == 1 else max(workers, 2)
     size = chunk_size or default_chunk_size(job, len(todo), parallel)
@@ -630,8 +639,18 @@ def run(
     prepare = getattr(fast_simulator(job.game), "exact_for", None) if job.engine == "fast" else None
     if chunks and prepare is not None:
         # solve once here: forked workers inherit the tables, others read the disk caches
-        prepare(job.make_game(0), job.bots, job.exact)
+        with compile_step("the exact solver", compiling):
+            prepare(job.make_game(0), job.bots, job.exact)
+    first: Chunk | None = None
+    if chunks and ray is None:  # the first chunk here: what it compiles is its own step
+        with compile_step(_what_compiles(job), compiling):
+            first = run_chunk(job, chunks[0])
+        chunks = chunks[1:]
+    if progress:
+        progress(finished, total)
     try:
+        if first is not None:
+            collect(first)
         if ray is not None:
             _run_ray(job, chunks, ray, collect)
         elif workers <= 1 or len(chunks) <= 1:
@@ -645,6 +664,13 @@ def run(
     if out_path is None:
         table = _memory_table(job, tables, standings)
     return table
+
+
+def _what_compiles(job: Job) -> str:
+    """What a job's first game compiles, in words."""
+    if job.engine == "fast":
+        return "the simulator"
+    return "the bots' code"
 
 
 def _done_games(job: Job, out_path: Path, resume: bool, overwrite: bool) -> set[int]:

@@ -372,6 +372,7 @@ def _add_api(
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
         from sheepfold.bots import available_bots
+        from sheepfold.bots.warmup import not_ready
         from sheepfold.core.registry import game_names, game_spec
         from sheepfold.rulesets import all_rulesets
         from sheepfold.server.plain_words import is_rulebook, levels, ruleset_title
@@ -381,10 +382,13 @@ def _add_api(
             spec = game_spec(g)
             if not spec.listed:  # an example game: played by name only, not offered
                 continue
+            bots = available_bots(g)
             out[g] = {
                 "title": spec.title,
-                "bots": available_bots(g),  # every bot, for programs (the API)
+                "bots": bots,  # every bot, for programs (the API)
                 "levels": levels(g),  # the bots a family is offered, in words
+                # bots whose compiled code is still compiling (server/warmup.py), in words
+                "preparing": not_ready(list(bots)),
                 "rulesets": [
                     {
                         "name": r.name,

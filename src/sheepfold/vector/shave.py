@@ -28,15 +28,22 @@ ended game and ``info["_final"]`` says which envs ended.
 
 Seats may also be played inside the batch (``opponents``): the learner's view that the
 Gymnasium vector env (:mod:`sheepfold.vector.gym_shave`) gives.
+
+The first ``reset`` and ``step`` of a process compile the kernel (cold: minutes, then loaded
+from numba's cache in seconds): each is a step said on stderr, "compiling the batched
+simulator: 40 s" (:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any report).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
+from sheepfold.core.compiling import Report, print_report
+from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.protocol import IllegalAction, SheepfoldError
 from sheepfold.games.shave_a_sheep.game import PHASE_NAMES, ShaveGame
 from sheepfold.games.shave_a_sheep.kernel import layout as L
@@ -49,6 +56,8 @@ from sheepfold.vector import shave_kernel as K
 INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
 #: the history kept per env with ``record=True`` when the game has no turn limit
 UNLIMITED_RECORD = 100_000
+#: the default report of a compile step: a line on stderr
+_STDERR = print_report()
 
 
 class ShaveBatch:
@@ -75,6 +84,7 @@ class ShaveBatch:
         seat: int | str = 0,
         autoreset: bool = True,
         record: bool = False,
+        compiling: Report | None = _STDERR,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
@@ -89,6 +99,7 @@ class ShaveBatch:
         self.obs_size = self.encoder.size
         self.prm = L.rules_record(self.game)
         self.autoreset = autoreset
+        self.compiling = compiling
         self.seed = int(seed)
         opp, learner, random_seat = _seats(opponents, seat, n)
         self.opponents = opponents
@@ -198,9 +209,12 @@ class ShaveBatch:
             self.seed = int(seed)
             self._games[:] = 0
         which = np.ones(self.num_envs, np.bool_) if envs is None else self._env_mask(envs)
-        K.reset_many(which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg)
-        K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._obs)
-        K.masks_all(self._state, self._kit, self._mask)
+        with self._first_call(K.reset_many, "the batched simulator's reset"):
+            K.reset_many(
+                which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg
+            )
+            K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._obs)
+            K.masks_all(self._state, self._kit, self._mask)
         return self._obs.copy(), {"action_mask": self._mask.copy()}
 
     def step(
@@ -211,20 +225,35 @@ class ShaveBatch:
         ``info["action_mask"]`` is the legal mask of the new decisions. An action that is not
         legal (or an env whose game is over, without autoreset) raises IllegalAction naming
         the env, its decision and its legal actions; nothing is played then."""
-        E = self.num_envs
         acts = self._actions(actions)
-        skip = np.zeros(E, np.bool_) if resets is None else self._env_mask(resets)
-        bad, why = K.check_actions(acts, skip, self._state, self._kit)
+        skip = np.zeros(self.num_envs, np.bool_) if resets is None else self._env_mask(resets)
+        with self._first_call(K.step_many, "the batched simulator's step"):
+            bad, why = K.check_actions(acts, skip, self._state, self._kit)
+            if bad < 0:
+                out = self._step(acts, skip)
         if bad >= 0:
             raise IllegalAction(self._illegal(int(bad), int(acts[bad]), int(why)))
+        return out
+
+    def _first_call(self, kernel: Any, what: str) -> Any:
+        """The first call of ``kernel`` in this process, as a compile step; later: nothing."""
+        if getattr(kernel, "signatures", True):
+            return nullcontext()
+        return compile_step(what, self.compiling)
+
+    def _step(
+        self, acts: np.ndarray, skip: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`step` once its actions are checked."""
+        E = self.num_envs
         rew = np.zeros((E, self.num_players), dtype=np.float32)
         term = np.zeros(E, np.bool_)
         trunc = np.zeros(E, np.bool_)
         ended = np.zeros(E, np.bool_)
         final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
-        out = (self._obs, self._mask, rew, term, trunc, final, ended)
+        into = (self._obs, self._mask, rew, term, trunc, final, ended)
         K.step_many(
-            acts, skip, self.seed, self._games, self._keys, self._state, self._kit, self._cfg, out
+            acts, skip, self.seed, self._games, self._keys, self._state, self._kit, self._cfg, into
         )
         info: dict[str, Any] = {"action_mask": self._mask.copy()}
         if self.autoreset:

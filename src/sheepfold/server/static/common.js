@@ -150,7 +150,9 @@ SF.seatPicker = function (els, opts) {
   const levels = () => (info() && info().levels) || [{ name: "random", title: "Random", about: "" }];
   const unavailable = {}; // level name -> why it cannot play now (opts.levelProblem)
   function botOptions(selected) {
-    return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(l.title)}${unavailable[l.name] ? " (not for these rules)" : ""}</option>`).join("");
+    const preparing = (info() && info().preparing) || {}; // still compiling: say so, it plays later
+    const label = (l) => (preparing[l.name] ? `${l.title} (getting ready: compiling ${preparing[l.name]})` : l.title);
+    return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(label(l))}${unavailable[l.name] ? " (not for these rules)" : ""}</option>`).join("");
   }
   function levelAbout(name) { // how the level plays, shown beside the choice (no tooltip: phones have none)
     const l = levels().find((x) => x.name === name);
