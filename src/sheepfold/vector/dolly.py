@@ -129,7 +129,7 @@ class DollyBatch:
             at = self.observer.from_flat(np.arange(self.obs_size, dtype=np.float32))
             self._grid = at.astype(np.int64)
         self.autoreset = autoreset
-        self.seed = 0
+        self.seed = int(seed) & (2**64 - 1)
         self.opponents = opponents
         self._opp = _seats(opponents, seat, n)
         self._cfg = np.array(

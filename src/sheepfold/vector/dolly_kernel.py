@@ -58,7 +58,8 @@ F_INV_POINTS, F_INV_TURNS, F_MAX_SWAPS = range(3)
 C_AUTORESET, C_RANDOM_SEAT, C_SEAT = range(3)
 # the error codes of check_actions
 ERR_OVER, ERR_ILLEGAL = 1, 2
-#: a new game that ends at its deal (a deck too small for the flock) is dealt again, this often
+#: a new game that ends before the caller's first decision (at its deal: a deck too small, a
+#: clean-up that gives up) is dealt again, at most this often
 DEALS = 16
 
 
