@@ -155,3 +155,16 @@ def test_a_short_maskable_ppo_run() -> None:
     bad = np.argmin(get_action_masks(venv), axis=1)
     with pytest.raises(IllegalAction, match="not legal"):
         venv.step(bad)
+
+
+def test_the_documented_training_command_writes_its_curve(tmp_path) -> None:
+    import csv
+
+    from sheepfold.vector.dolly_train import main
+
+    argv = ["--steps", "512", "--every", "512", "--envs", "16", "--n-steps", "32"]
+    main([*argv, "--games", "6", "--out", str(tmp_path)])
+    rows = list(csv.DictReader((tmp_path / "curve.csv").open()))
+    assert [int(r["steps"]) for r in rows] == [0, 512]
+    assert all(0.0 <= float(r[k]) <= 1.0 for r in rows for k in ("vs_random", "vs_greedy"))
+    assert (tmp_path / "model.zip").exists()

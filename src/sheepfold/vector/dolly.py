@@ -113,9 +113,9 @@ class DollyBatch:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
         built = game if game is not None else build_game("dolly-crush", players, rules)
         why = refusal(built)
-        if why is not None:
+        if why is not None or not isinstance(built, DollyGame):
             raise SheepfoldError(why)
-        g: DollyGame = built
+        g = built
         self.game = g
         self.num_envs = E = num_envs
         self.num_players = n = g.num_players
