@@ -183,6 +183,7 @@ SEAM_CLEAN_LAYERS = {"bots", "lab", "interop", "vector", "analysis", "rulesets",
 ONE_GAME_MODULES = {
     "sheepfold.bots.dolly": "Dolly Crush's bots (levels easy to expert, on its search)",
     "sheepfold.vector.shave": "Shave a Sheep's batched simulator",
+    "sheepfold.vector.dolly": "Dolly Crush's batched simulator",
     "sheepfold.analysis.exploitability": "Shave a Sheep's exploitability, on its exact solver",
 }
 

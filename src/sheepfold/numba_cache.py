@@ -49,6 +49,7 @@ KERNEL_MODULES = (
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",
     "sheepfold.vector.shave_kernel",
+    "sheepfold.vector.dolly_kernel",
     "sheepfold.analysis.stochastic",
 )
 

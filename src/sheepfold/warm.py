@@ -32,6 +32,17 @@ def _vector() -> None:
     batch.observe()
 
 
+def _dolly_vector() -> None:
+    from sheepfold.vector import DollyBatch
+
+    for opponents in (None, "greedy"):
+        batch = DollyBatch(4, players=2, seed=0, opponents=opponents)
+        batch.reset()
+        for _ in range(4):
+            batch.step(batch.sample_actions())
+        batch.observe()
+
+
 def _lab(game: str) -> Callable[[], None]:
     def run() -> None:
         from sheepfold.lab.runner import make_job, run
@@ -61,6 +72,7 @@ def _bots() -> None:
 #: (what it compiles, the workload), in the order the test suite needs them last-first
 WORKLOADS: list[tuple[str, Callable[[], None]]] = [
     ("the batched Shave a Sheep simulator", _vector),
+    ("the batched Dolly Crush simulator", _dolly_vector),
     ("the lab's fast Shave a Sheep games", _lab("shave-a-sheep")),
     ("the lab's fast Dolly Crush games", _lab("dolly-crush")),
     ("the bots' playouts", _bots),

@@ -62,7 +62,10 @@ from sheepfold.interop.policy import WHAT_A_POLICY_IS, BatchFn, batch_policy, is
 ENV_IDS = {g: game_spec(g).env_id for g in game_names()}
 #: the batched simulators of the vector layer, for the games that have one
 #: (gymnasium.make_vec(..., vectorization_mode="vector_entry_point"))
-_VECTOR_ENTRY = {"shave-a-sheep": "sheepfold.vector.gym_shave:make"}
+_VECTOR_ENTRY = {
+    "shave-a-sheep": "sheepfold.vector.gym_shave:make",
+    "dolly-crush": "sheepfold.vector.gym_dolly:make",
+}
 _ILLEGAL = ("lose", "random", "raise")
 #: what ``reward=`` takes: the win share at the end, or that plus the shaped points margin
 REWARDS = ("win", "points")

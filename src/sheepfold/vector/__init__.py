@@ -7,19 +7,32 @@
   game behind the real API is :func:`sheepfold.interop.pettingzoo.parallel_env`);
 - :mod:`sheepfold.vector.gym_shave`: a ``gymnasium.vector.VectorEnv`` on top of it
   (``gymnasium.make_vec("sheepfold/ShaveASheep-v0", num_envs=N,
-  vectorization_mode="vector_entry_point")``).
+  vectorization_mode="vector_entry_point")``);
+- :class:`sheepfold.vector.dolly.DollyBatch`: Dolly Crush on the grid kernel (every rule file),
+  with :class:`sheepfold.vector.dolly_parallel.DollyParallelBatch` and
+  :mod:`sheepfold.vector.gym_dolly` (``"sheepfold/DollyCrush-v0"``) as for Shave a Sheep;
+- :mod:`sheepfold.vector.sb3`: Stable-Baselines3 ``VecEnv`` s over both batches.
 
-Needs numba (the ``fast`` extra); Gymnasium only for :mod:`~sheepfold.vector.gym_shave`.
+Needs numba (the ``fast`` extra); Gymnasium only for the ``gym_*`` modules, stable-baselines3
+for :mod:`~sheepfold.vector.sb3`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ShaveBatch", "ShaveParallelBatch"]
+__all__ = ["DollyBatch", "DollyParallelBatch", "ShaveBatch", "ShaveParallelBatch"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "DollyBatch":
+        from sheepfold.vector.dolly import DollyBatch
+
+        return DollyBatch
+    if name == "DollyParallelBatch":
+        from sheepfold.vector.dolly_parallel import DollyParallelBatch
+
+        return DollyParallelBatch
     if name == "ShaveBatch":
         from sheepfold.vector.shave import ShaveBatch
 

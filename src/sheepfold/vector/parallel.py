@@ -85,14 +85,16 @@ class ShaveParallelBatch:
         if self._spaces is None:
             from gymnasium import spaces
 
+            from sheepfold.vector.gym_batch import single_spaces
+
             b = self.batch
+            observation, act = single_spaces(b)
             obs = spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, 1.0, (b.obs_size,), np.float32),
+                    "observation": observation,
                     "action_mask": spaces.Box(0, 1, (b.num_actions,), np.int8),
                 }
             )
-            act = spaces.Discrete(b.num_actions)
             self._spaces = (
                 dict.fromkeys(self.possible_agents, obs),
                 dict.fromkeys(self.possible_agents, act),

@@ -15,6 +15,7 @@ checked against the rules engine position by position (``tests/test_dolly_kernel
   exactly ``n``; house rule up-to: at most ``n``, fewer preferred on ties);
 * :func:`settle` and :func:`fall`: the refill (in place or by gravity; Dolly Crush ruling 6's
   clean-up, or cascades: the refill's lines go to the player, again and again);
+  :func:`settle_noted` also notes the cards it draws (the batched simulator's record);
 * :func:`greedy_turn` and :func:`deny`: the greedy policy (the lab's fast path, the playouts).
 
 Scratch arrays are passed in (``hit``: bool[cells]) so the hot loops allocate nothing.
@@ -310,6 +311,18 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
 
     Returns ``(n, aborted, gained)``: the cards left in the deck, whether the clean-up gave up,
     the points the cascades gave the player (bonuses included)."""
+    n, aborted, gained, _ = settle_noted(
+        f, deck, n, max_rounds, rng, cascades, geo, hit, np.empty(0, dtype=np.int64), 0
+    )
+    return n, aborted, gained
+
+
+@jit
+def settle_noted(f, deck, n, max_rounds, rng, cascades, geo, hit, notes, at):  # type: ignore[no-untyped-def]
+    """:func:`settle`, noting every card it places: the ``k``-th card drawn goes to
+    ``notes[at + k]`` while there is room (the engine's chance outcomes, in its order: the
+    batched simulator's record). Returns ``(n, aborted, gained, at)``, ``at`` past the last
+    card drawn (counted even when ``notes`` has no room left)."""
     ret = np.empty(f.shape[0], dtype=np.int64)
     n_ret = 0
     rounds = 0
@@ -320,6 +333,9 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
             if n > 0 and f[c] < 0:
                 n -= 1
                 f[c] = deck[n]
+                if at < notes.shape[0]:
+                    notes[at] = deck[n]
+                at += 1
         if n_ret:
             deck[n : n + n_ret] = ret[:n_ret]
             n += n_ret
@@ -328,12 +344,12 @@ def settle(f, deck, n, max_rounds, rng, cascades, geo, hit):  # type: ignore[no-
             continue
         v = points(f, geo, hit)  # marks the combination's cells
         if not hit.any():
-            return n, False, gained
+            return n, False, gained, at
         if cascades:
             gained += v
         else:
             if rounds >= max_rounds:
-                return n, True, gained
+                return n, True, gained, at
             rounds += 1
         for c in range(f.shape[0]):
             if hit[c]:
