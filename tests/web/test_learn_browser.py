@@ -23,7 +23,11 @@ LESSON = {"bot_delay": 0.0, "bot_deadline": 30.0}
 #: often the page redraws it); "done" once the lesson is over
 NEXT = """(last) => {
   if (document.querySelector('#coach-step[data-done="1"]')) return {done: true};
-  const el = document.querySelector('.coach-target');
+  let el = document.querySelector('.coach-target');
+  // no hint this time (the bot's answer was late on a busy machine): the coach says to play any
+  // move, and a newcomer clicks the first one offered
+  if (!el && /no suggestion/.test(document.getElementById('coach-do').textContent))
+    el = document.querySelector('#controls .act:not([disabled])');
   if (!el || el.disabled) return null;
   const sel = el.id ? '#' + el.id : el.dataset.cell ? `#flock [data-cell="${el.dataset.cell}"]`
     : `#controls .act[data-action="${el.dataset.action}"]`;
