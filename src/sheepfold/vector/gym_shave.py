@@ -125,7 +125,7 @@ class ShaveASheepVectorEnv(gymnasium.vector.VectorEnv):
     def _outcomes(self, ended: np.ndarray) -> dict[str, Any]:
         """The single env's end-of-game info in each env whose game just ended (Gymnasium's
         vector convention: ``info[key][i]``, valid where ``info["_" + key][i]``): ``scores``
-        (float ``(num_envs, players)``: the safe piles), ``winners`` (a list of seats per env,
+        (float ``(num_envs, players)``: the safe piles, a team's together), ``winners`` (a list of seats per env,
         empty when truncated) and ``truncated`` (bool)."""
         if not ended.any():
             return {}
