@@ -487,3 +487,82 @@ def test_the_solver_solves_the_new_state_exactly() -> None:
     start = base.space.index(1, [2, 2], [0, 0], None)
     got = S.solve_minimax(ShaveRules(wool=10, max_wool=3, setup={"sheep": 2, "first": 1}))
     assert abs(got.start_value - float(base.V[start, 0])) < 1e-12
+
+
+# -- the short paths of step.py (a verb's shape, layout's V_FAST) ---------------------------------
+#: rule sets whose verbs take every short path: a grow of a number, a shear (a cost and a bonus),
+#: a swap, a take to the middle or to the roller's pile; a rule set's own verbs of those shapes
+SHAPED: list[tuple[int, dict[str, Any]]] = [
+    (2, {}),
+    (4, {}),
+    (3, dict(wolf_takes="half", wolf_to="roller", variants=["cutting-costs"], full_bonus=2)),
+    (2, dict(wolf_takes=2, rerolls=1)),
+    (2, dict(wool=20, die=["white", "x2", "pink", "green", "gray", "sprout", "snip"], verbs={
+        "sprout": {"when": ["room on my sheep"],
+                   "effects": [{"move": 3, "from": "middle", "to": "my sheep"}]},
+        "snip": {"effects": [{"shear": "my", "cost": 2, "bonus": 1}]}})),
+]  # fmt: skip
+
+
+def _shapes(game: ShaveGame, prm: np.ndarray) -> dict[str, tuple[int, ...]]:
+    rows = (L.P_VERB + i * L.VW for i in range(len(game.program.verbs)))
+    return {
+        v.name: tuple(int(x) for x in prm[r + L.V_FAST : r + L.V_A1 + 1])
+        for v, r in zip(game.program.verbs, rows, strict=True)
+    }
+
+
+def test_a_verbs_shape_comes_from_its_data_not_its_name() -> None:
+    """The encoder finds a verb's shape in its conditions and effects: a rule set's own verb
+    of a printed verb's shape takes its short path, a printed verb changed takes the rows."""
+    game = game_of(*SHAPED[-1])
+    shapes = _shapes(game, L.rules_record(game))
+    assert shapes["grow"] == (L.FAST_GROW, 1, 0) and shapes["double"] == (L.FAST_GROW, 2, 0)
+    assert shapes["sprout"] == (L.FAST_GROW, 3, 0)
+    assert shapes["shear"] == (L.FAST_SHEAR, 0, 0) and shapes["snip"] == (L.FAST_SHEAR, 2, 1)
+    assert shapes["swap"][0] == L.FAST_SWAP and shapes["wolf"] == (L.FAST_TAKE, 0, 0)
+    half = game_of(*SHAPED[2])
+    assert _shapes(half, L.rules_record(half))["wolf"] == (L.FAST_TAKE, 1, 0)
+    for players, opts in LANGUAGE:  # a condition, a second effect, another place: the rows
+        g = game_of(players, opts)
+        for v in g.program.verbs:
+            shape = _shapes(g, L.rules_record(g))[v.name][0]
+            if v.name in ("steal", "gift", "tax", "nudge", "turn", "wolf2", "raid", "raid2"):
+                assert shape == L.FAST_NONE, v.name
+    third = game_of(*LANGUAGE[5])
+    assert _shapes(third, L.rules_record(third))["wolf"][0] == L.FAST_NONE  # onto my sheep
+    after_shear = game_of(*LANGUAGE[10])
+    assert after_shear.program.triggers
+    assert _shapes(after_shear, L.rules_record(after_shear))["shear"][0] == L.FAST_NONE
+
+
+def _rows_only(prm: np.ndarray) -> np.ndarray:
+    """``prm`` with every verb's shape cleared: every verb played from its rows."""
+    out = prm.copy()
+    for v in range(L.MAX_VERBS):
+        out[L.P_VERB + v * L.VW + L.V_FAST] = L.FAST_NONE
+    return out
+
+
+@pytest.mark.parametrize("players,opts", SHAPED, ids=ids(SHAPED))
+def test_the_short_paths_play_what_the_rows_say(players: int, opts: dict[str, Any]) -> None:
+    """The same games, random and greedy, with every verb on its short path and with every
+    verb played from its rows."""
+    from sheepfold.games.shave_a_sheep.kernel import play
+    from sheepfold.lab.fastsim_shave import exact_for
+
+    game = game_of(players, opts)
+    prm = L.rules_record(game)
+    rows = _rows_only(prm)
+    assert not np.array_equal(prm, rows)
+    legal = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    ix = exact_for(game, ("greedy",)).ix
+    greedy = (np.full(players, play.GREEDY, dtype=np.int64), np.zeros((0, 1, 1), dtype=np.int8))
+    for seed in range(200):
+        a = np.zeros(L.STATE_LEN, dtype=np.int64)
+        b = np.zeros(L.STATE_LEN, dtype=np.int64)
+        assert play.play_random(seed, a, prm, legal) == play.play_random(seed, b, rows, legal)
+        assert np.array_equal(a, b), seed
+        ta = play.play(seed, a, greedy, prm, ix, play.scratch())
+        assert ta == play.play(seed, b, greedy, rows, ix, play.scratch())
+        assert np.array_equal(a, b), seed

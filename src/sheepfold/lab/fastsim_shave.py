@@ -135,7 +135,7 @@ ENDED = ("middle", "target", "turn-limit")
 def _needs_last_turn(prm):  # type: ignore[no-untyped-def]
     """Whether the final state cannot tell why the game ended: with a target, a final shear
     that pays a shear cost back may refill an empty middle."""
-    return prm[L.P_TARGET] > 0 and prm[L.P_FINAL] > 0 and prm[L.P_CUT] > 0
+    return prm[L.P_TARGET] > 0 and prm[L.P_FINAL] > 0 and prm[L.P_FCOST] > 0
 
 
 @jit

@@ -139,10 +139,12 @@ P_FV = P_FNV + MAX_FACES
 #: ``P_ACT + a``: the verb number of action id a (-1: none)
 P_ACT = P_FV + MAX_FACES * MAX_FACE_VERBS
 #: the verbs, ``VW`` slots each from ``P_VERB + v * VW``: V_BASE (first id), V_TGT (targeted),
-#: V_NC / V_C0 (its conditions: how many, the first row), V_NE / V_E0 (its effects)
+#: V_NC / V_C0 (its conditions: how many, the first row), V_NE / V_E0 (its effects), V_FAST
+#: (its shape, ``FAST_*`` below, read by step.py's short paths) and its two numbers
+#: (V_A0, V_A1)
 P_VERB = P_ACT + MAX_ACTIONS
-V_BASE, V_TGT, V_NC, V_C0, V_NE, V_E0 = range(6)
-VW = 6
+V_BASE, V_TGT, V_NC, V_C0, V_NE, V_E0, V_FAST, V_A0, V_A1 = range(9)
+VW = 9
 #: the race (one verb of a program at most: the printed wolf's ids): its take (an amount), its
 #: destination (a place), its ``then`` verbs (how many, then their numbers by ascending id)
 P_RTAKE = P_VERB + MAX_VERBS * VW
@@ -197,6 +199,15 @@ CONDITION_KINDS = {
     "alone-leader": C_ALONE_LEADER,
 }
 ON_TURN_START, ON_AFTER_SHEAR, ON_MIDDLE_EMPTY = 0, 1, 2
+#: a verb's shape (``V_FAST``), found in its data (its conditions and effects, whatever rule or
+#: option wrote them): step.py plays the shapes but the general one on a short path of their
+#: own, the same effect as its rows. FAST_GROW: no target, "my sheep has room" alone, one move
+#: of V_A0 pieces from the middle to my sheep; FAST_SHEAR: no target, no condition, one shear of
+#: my sheep at cost V_A0 and bonus V_A1, and no after-shear trigger; FAST_SWAP: a target, no
+#: condition, one swap of my sheep with the target's; FAST_TAKE: a target, no condition, one
+#: move of an amount (the effect's row) of the target's sheep to the middle (V_A0 = 0) or my
+#: pile (V_A0 = 1)
+FAST_NONE, FAST_GROW, FAST_SHEAR, FAST_SWAP, FAST_TAKE = range(5)
 EVENTS = {
     "turn-start": ON_TURN_START,
     "after-shear": ON_AFTER_SHEAR,
@@ -342,6 +353,7 @@ class _Encoder:
         prm[row + V_BASE], prm[row + V_TGT] = v.base, int(v.targeted)
         prm[row + V_NC], prm[row + V_C0] = self.conditions(v.when)
         prm[row + V_NE], prm[row + V_E0] = self.effects(v.effects)
+        prm[row + V_FAST : row + V_A1 + 1] = self.shape(v)
         if v.name == "reroll":
             return  # REROLL is the turn's (rerolls), not a verb's
         for a in v.ids:
@@ -350,6 +362,35 @@ class _Encoder:
                     f"the verb {v.name!r} uses action id {a} (at most {MAX_ACTIONS - 1})"
                 )
             prm[P_ACT + a] = i
+
+    def shape(self, v: program.Verb) -> tuple[int, int, int]:
+        """A verb's ``(V_FAST, V_A0, V_A1)``: its shape (``FAST_*``) from its data."""
+        effects, when = v.effects, v.when
+        if v.race is not None or len(effects) != 1:
+            return FAST_NONE, 0, 0
+        (e,) = effects
+        if not v.targeted:
+            if (
+                when == (program.Condition("room", program.MY_SHEEP),)
+                and isinstance(e, program.Move)
+                and e.amount.kind == "number"
+                and (e.source, e.to) == (program.MIDDLE, program.MY_SHEEP)
+            ):
+                return FAST_GROW, e.amount.n, 0
+            if not when and isinstance(e, program.Shear) and e.whose == "me":
+                return (FAST_NONE, 0, 0) if self.any_shear else (FAST_SHEAR, e.cost, e.bonus)
+            return FAST_NONE, 0, 0
+        if when:
+            return FAST_NONE, 0, 0
+        if isinstance(e, program.Swap) and {e.a, e.b} == {"me", "target"}:
+            return FAST_SWAP, 0, 0
+        if (
+            isinstance(e, program.Move)
+            and e.source == program.TARGET_SHEEP
+            and e.to in (program.MIDDLE, program.MY_PILE)
+        ):
+            return FAST_TAKE, int(e.to == program.MY_PILE), 0
+        return FAST_NONE, 0, 0
 
     def face(self, f: int, face: program.Face) -> None:
         prm, prog = self.prm, self.prog

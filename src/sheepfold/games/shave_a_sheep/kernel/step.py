@@ -21,8 +21,12 @@ against the engine. A turn, as the kernels play it::
 Each part of the language is played once here: a verb's conditions (:func:`holds`) and effects
 (:func:`effect`: Move, Shear, Swap, PlaceWolf, HomeWolf, each over the seats its places name,
 :func:`seat_of`), the triggers (:func:`fire`), the end (:func:`end_turn`, :func:`final_shear`)
-and the teams (:func:`share`). The rows are short: a printed verb is one or two effects, so the
-common case is a loop of one or two.
+and the teams (:func:`share`). A verb whose data has one of a few shapes (layout's ``V_FAST``,
+found by the encoder in its conditions and effects, whoever wrote them: a grow of a number, a
+shear of my sheep, a swap with the target, a take of the target's sheep) is offered and played on
+a short path of its own in :func:`offer` and :func:`act`, the same effect as its rows
+(``tests/test_shave_language_kernel.py`` plays every game both ways): the printed verbs have those
+shapes, and the rulebook's hot loop reads no effect row.
 
 Every function changes ``st`` in place; the legal-action functions write ascending engine action
 ids into ``out`` and return how many (the engine's ``legal_actions`` order).
@@ -66,6 +70,10 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     E_SW,
     E_SWH,
     EW,
+    FAST_GROW,
+    FAST_NONE,
+    FAST_SHEAR,
+    FAST_SWAP,
     K_HOME_WOLF,
     K_MOVE,
     K_PLACE_WOLF,
@@ -129,9 +137,12 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     TURN,
     TURNS,
     TW,
+    V_A0,
+    V_A1,
     V_BASE,
     V_C0,
     V_E0,
+    V_FAST,
     V_NC,
     V_NE,
     V_TGT,
@@ -488,8 +499,26 @@ def fire(st, prm, on, me):  # type: ignore[no-untyped-def]
 @inline
 def offer(st, prm, v, me, out, c):  # type: ignore[no-untyped-def]
     """Write verb ``v``'s ids that are offered (a targeted verb: each other seat for which its
-    conditions hold) into ``out`` from ``c``; returns the new count."""
+    conditions hold) into ``out`` from ``c``; returns the new count. A verb of a shape
+    (layout's ``V_FAST``) is offered on its short path: a grow when my sheep has room, a swap or
+    a take (no condition) for every other seat, a shear always."""
     vr = P_VERB + v * VW
+    fast = prm[vr + V_FAST]
+    if fast != FAST_NONE:
+        if fast == FAST_GROW:
+            if room(st, me, prm) > 0:
+                out[c] = prm[vr + V_BASE]
+                c += 1
+        elif fast == FAST_SHEAR:
+            out[c] = prm[vr + V_BASE]
+            c += 1
+        else:
+            base = prm[vr + V_BASE]
+            for k in range(prm[P_N]):
+                if k != me:
+                    out[c] = base + k
+                    c += 1
+        return c
     nc, c0 = prm[vr + V_NC], prm[vr + V_C0]
     if prm[vr + V_TGT]:
         for k in range(prm[P_N]):
@@ -596,6 +625,27 @@ def act(st, a, prm):  # type: ignore[no-untyped-def]
     vr = P_VERB + v * VW
     me = st[TURN]
     tgt = a - prm[vr + V_BASE] if prm[vr + V_TGT] else -1
+    fast = prm[vr + V_FAST]
+    if fast != FAST_NONE:  # a verb of a shape (layout's V_FAST): its one effect, short
+        if fast == FAST_GROW:
+            put = room(st, me, prm)
+            if prm[vr + V_A0] < put:
+                put = prm[vr + V_A0]
+            if put > 0:
+                st[SHEEP + me] += put
+                st[MIDDLE] -= put
+        elif fast == FAST_SHEAR:
+            shear_seat(st, me, prm[vr + V_A0], prm[vr + V_A1], prm)
+        elif fast == FAST_SWAP:
+            x = st[SHEEP + me]
+            st[SHEEP + me] = st[SHEEP + tgt]
+            st[SHEEP + tgt] = x
+        else:  # FAST_TAKE
+            have = st[SHEEP + tgt]
+            take = amount(prm, P_EFF + prm[vr + V_E0] * EW + E_AK, have)
+            st[SHEEP + tgt] = have - take
+            st[PILE + me if prm[vr + V_A0] else MIDDLE] += take
+        return
     for e in range(prm[vr + V_NE]):
         effect(st, prm, P_EFF + (prm[vr + V_E0] + e) * EW, me, tgt)
 
