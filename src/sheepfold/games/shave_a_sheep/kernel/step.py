@@ -128,6 +128,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     REROLL,
     REROLLED,
     SHEEP,
+    STATE_LEN,
     T_C0,
     T_E0,
     T_NC,
@@ -172,8 +173,11 @@ inline: Any = njit(cache=True, nogil=True, inline="always")
 
 @inline
 def copy(dst, src):  # type: ignore[no-untyped-def]
-    """``dst[:] = src`` for two state vectors, as a plain loop (no slice objects)."""
-    for i in range(src.shape[0]):
+    """``dst[:STATE_LEN] = src[:STATE_LEN]`` for two state vectors, as a plain loop (no slice
+    objects). Only the state's slots: a scratch row may be longer than a state vector (the
+    solver's are ``max(STATE_LEN, MAX_LEGAL)`` wide), and copying a longer row's tail into a
+    state vector wrote past its end (a heap corruption, the solver's abort with rerolls)."""
+    for i in range(STATE_LEN):
         dst[i] = src[i]
 
 
