@@ -224,3 +224,19 @@ def test_index_roundtrip_and_start() -> None:
         assert space.index(*space.decode(x)) == x
     assert space.decode(space.start_index()) == (0, (0, 0, 0), (0, 0, 0), None)
     assert space.index_of(space.state_at(123)) == 123
+
+
+def test_a_state_copy_writes_the_state_slots_only() -> None:
+    """``step.copy`` from a scratch row longer than a state vector (the solver's rows are
+    ``max(STATE_LEN, MAX_LEGAL)`` wide) into a state vector writes its STATE_LEN slots and
+    nothing past them (it wrote the longer row's tail past the end: the heap corruption that
+    aborted the greedy policy's evaluation with rerolls)."""
+    from sheepfold.games.shave_a_sheep.kernel import layout as L
+    from sheepfold.games.shave_a_sheep.kernel.step import copy
+
+    src = np.arange(max(L.STATE_LEN, L.MAX_LEGAL), dtype=np.int64) + 1
+    assert src.shape[0] > L.STATE_LEN
+    big = np.full(src.shape[0] + 8, -7, dtype=np.int64)
+    copy(big[: L.STATE_LEN], src)
+    assert np.array_equal(big[: L.STATE_LEN], src[: L.STATE_LEN])
+    assert np.all(big[L.STATE_LEN :] == -7)

@@ -28,12 +28,13 @@ import numpy as np  # noqa: E402
 from sheepfold.core.protocol import SheepfoldError  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.index import decode, encode, layer_of  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
+    MAX_LEGAL,
     OVER,
     P_COL,
     P_FACES,
     P_N,
     P_RACE,
-    P_SHEAR_AT,
+    P_SKIP,
     PROB_GRAB,
     REROLL,
     SHEEP,
@@ -47,9 +48,9 @@ from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     copy,
     finish,
     howl_choices,
-    howl_take,
     howl_targets,
     jit,
+    race_take,
     reroll,
     share,
 )
@@ -79,15 +80,17 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
     st2 = np.zeros(STATE_LEN, dtype=np.int64)
     st3 = np.zeros(STATE_LEN, dtype=np.int64)
     trial = np.zeros(STATE_LEN, dtype=np.int64)
-    acts = np.zeros(16, dtype=np.int64)
-    acts2 = np.zeros(16, dtype=np.int64)
+    acts = np.zeros(MAX_LEGAL, dtype=np.int64)
+    acts2 = np.zeros(MAX_LEGAL, dtype=np.int64)
     cap = out_i.shape[0]
     j = 0
     grp = 0
     for x in range(size):
         decode(x, layer_of(x, ix), prm, ix, st)
         t = st[TURN]
-        if st[SHEEP + t] >= prm[P_SHEAR_AT]:  # not a turn start: its auto-shear came first
+        if (
+            st[SHEEP + t] >= prm[P_SKIP]
+        ):  # not a turn start: its turn-start trigger (the auto-shear) came first
             continue
         for f in range(prm[P_FACES]):
             col = prm[P_COL + f]
@@ -106,7 +109,7 @@ def transitions(prm, probs, ix, size, out_i, out_f):  # type: ignore[no-untyped-
                     s = st
                     if race:
                         copy(st3, st)
-                        howl_take(st3, k)
+                        race_take(st3, k, prm)
                         s = st3
                         c = howl_choices(st3, prm, acts)
                     else:

@@ -38,7 +38,7 @@ from sheepfold.games.shave_a_sheep.kernel.play import (
     turn,
     turn_random,
 )
-from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game
+from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game, score
 
 PERFECT = TABLE
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
@@ -99,7 +99,7 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
         if random:  # the hot loop of random play: no position index, no records
             started += 1
             turn_random(st, key, prm, kit[0])
-            rows = _stand(stand, first, rows, st, n)
+            rows = _stand(stand, first, rows, st, n, prm)
             if st[L.OVER]:
                 return started, rows
             continue
@@ -108,20 +108,21 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
             ubuf[started] = _uncertainty(V, x, n)
         started += 1
         turn(st, key, seats, prm, x, kit, notrace, 0)
-        rows = _stand(stand, first, rows, st, n)
+        rows = _stand(stand, first, rows, st, n, prm)
         if st[L.OVER]:
             return started, rows
 
 
 @inline
-def _stand(stand, first, rows, st, n):  # type: ignore[no-untyped-def]
-    """The piles after a turn into row ``first + rows`` of ``stand`` (when it has rows)."""
+def _stand(stand, first, rows, st, n, prm):  # type: ignore[no-untyped-def]
+    """The scores after a turn (the piles; a team's together) into row ``first + rows`` of
+    ``stand`` (when it has rows)."""
     if stand.shape[0] == 0:
         return rows
     r = first + rows
     if r < stand.shape[0]:
         for s in range(n):
-            stand[r, s] = st[L.PILE + s]
+            stand[r, s] = score(st, s, prm)
     return rows + 1
 
 
@@ -134,7 +135,7 @@ ENDED = ("middle", "target", "turn-limit")
 def _needs_last_turn(prm):  # type: ignore[no-untyped-def]
     """Whether the final state cannot tell why the game ended: with a target, a final shear
     that pays a shear cost back may refill an empty middle."""
-    return prm[L.P_TARGET] > 0 and prm[L.P_FINAL] > 0 and prm[L.P_CUT] > 0
+    return prm[L.P_TARGET] > 0 and prm[L.P_FINAL] > 0 and prm[L.P_FCOST] > 0
 
 
 @jit
@@ -200,7 +201,7 @@ def _batch(seeds, pols, tab, prm, ix, V, want_stand, res):  # type: ignore[no-un
             started, rows = _play(seeds[g], st, seats, prm, ix, kit, V, (stand, base, ubuf, pre))
         ended[g] = _ended(seeds[g], st, pre, seats, prm, ix, kit)
         for s in range(n):
-            scores[g, s] = st[L.PILE + s]
+            scores[g, s] = score(st, s, prm)
         length[g] = started
         trunc[g] = st[L.TRUNCATED]
         offsets[g + 1] = base + rows
@@ -258,12 +259,12 @@ def exact_for(game: Any, specs: Sequence[str], uncertainty: bool = False) -> Exa
 
 
 def unsupported(job: Any) -> str | None:
-    """None if this simulator plays ``job``; else the reason."""
-    from sheepfold.games.shave_a_sheep.kernel.layout import kernel_refusal
-
-    why = kernel_refusal(job.make_game(0).rules)
-    if why:
-        return why
+    """None if this simulator plays ``job``; else the reason (a rule set the kernel cannot
+    play is refused with the kernel's reason, never played as something else)."""
+    try:
+        L.rules_record(job.make_game(0))
+    except L.KernelRefusal as e:
+        return str(e)
     for spec in job.bots:
         name, _, arg = spec.partition(":")
         if name not in POLICIES or arg:

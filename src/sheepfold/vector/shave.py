@@ -175,12 +175,21 @@ class ShaveBatch:
     def outcomes(self, envs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """How the games of the envs in the bool mask ``envs`` ended, read while they stand
         over (before their next game starts): ``(scores, winners, truncated)``, the single env's
-        end-of-game entries: every seat's safe pile (float ``(num_envs, players)``), the
+        end-of-game entries: every seat's safe pile, a team's piles together (float ``(num_envs, players)``), the
         winning seats (an object array of lists, empty when truncated) and whether the game was
         cut at ``max_turns`` (bool). Envs outside ``envs``: zeros, None and False."""
         ended = self._env_mask(envs)
         st = self._state[0]
-        piles = st[:, L.PILE : L.PILE + self.num_players].astype(np.float64)
+        n = self.num_players
+        piles = st[:, L.PILE : L.PILE + n].astype(np.float64)
+        teams = self.game.program.teams
+        if teams:  # a team's piles count together (the engine's scores)
+            same = np.eye(n)
+            for team in teams:
+                for a in team:
+                    for b in team:
+                        same[a, b] = 1.0
+            piles = piles @ same
         truncated = (st[:, L.TRUNCATED] == 1) & ended
         best = piles.max(axis=1, keepdims=True)
         winners = np.full(self.num_envs, None, dtype=object)
@@ -332,16 +341,19 @@ def _seats(
 def kernel_kit(game: ShaveGame, prm: np.ndarray) -> tuple[np.ndarray, ...]:
     """What the batch kernels take besides the envs: (rules ``prm``, a legal-action buffer, a
     trial state vector, and the observation's layout of ``game``'s encoder)."""
-    kit = (prm, np.zeros(16, np.int64), np.zeros(L.STATE_LEN, np.int64))
+    kit = (prm, np.zeros(L.MAX_LEGAL, np.int64), np.zeros(L.STATE_LEN, np.int64))
     return kit + _encoding(encoder_for(game), game)
 
 
 def _encoding(enc: Any, game: ShaveGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The encoder's layout for the kernel: (piece offsets and size, float constants, verbs)."""
     names = "seat phase turn to_move middle sheep piles wolf roll roll_verbs grabber progress"
-    lay = np.array([enc.o[k] for k in names.split()] + [enc.size], dtype=np.int64)
+    lay = np.array(
+        [enc.o[k] for k in names.split()] + [enc.size, enc.o.get("wolf2", -1)], dtype=np.int64
+    )
     fl = np.array([enc.inv_wool, enc.inv_max, enc.inv_turns], dtype=np.float64)
-    verbs = np.zeros((len(game.faces), 5), dtype=np.int64)
+    width = max([5, *(v + 1 for vs in enc.face_verbs for v in vs)])  # the rule set's own verbs too
+    verbs = np.zeros((len(game.faces), width), dtype=np.int64)
     for f, vs in enumerate(enc.face_verbs):
         verbs[f, vs] = 1
     return lay, fl, verbs

@@ -39,7 +39,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     P_GRAB,
     P_N,
     P_RACE,
-    P_SHEAR_AT,
+    P_SKIP,
     PILE,
     REROLL,
     REROLLED,
@@ -50,6 +50,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     TURNS,
     WOLF,
     WOLF0,
+    WOLF1,
 )
 from sheepfold.games.shave_a_sheep.kernel.play import _mix, decide, draw, game_key, uniform
 from sheepfold.games.shave_a_sheep.kernel.step import (
@@ -57,11 +58,11 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     finish,
     grab,
     howl_choices,
-    howl_take,
     howl_targets,
     inline,
     jit,
     new_game,
+    race_take,
     reroll,
     roll,
     share,
@@ -76,7 +77,7 @@ PH, FACE, GRABBER, LAST, LEARNER = range(5)
 PH_LEN = 5
 # lay: the observation's piece offsets (ShaveEncoder's order), then its size
 O_SEAT, O_PHASE, O_TURN, O_MOVE, O_MIDDLE, O_SHEEP, O_PILES, O_WOLF = range(8)
-O_ROLL, O_VERBS, O_GRABBER, O_PROGRESS, O_SIZE = range(8, 13)
+O_ROLL, O_VERBS, O_GRABBER, O_PROGRESS, O_SIZE, O_WOLF2 = range(8, 14)
 # fl: the encoder's float constants
 F_INV_WOOL, F_INV_MAX, F_INV_TURNS = range(3)
 # cfg: the batch's switches
@@ -158,7 +159,7 @@ def apply(st, ph, a, key, prm, trace, tlen, i):  # type: ignore[no-untyped-def]
     ph[LAST] = to_move(st, ph)
     p = ph[PH]
     if p == HOWL_TARGET:
-        howl_take(st, a - WOLF0)
+        race_take(st, a - WOLF0, prm)
         ph[PH] = HOWL_GROW
         return
     if p == CHOOSE and a == REROLL:
@@ -384,6 +385,9 @@ def observe(st, ph, seat, kit, out):  # type: ignore[no-untyped-def]
     if ph[GRABBER] >= 0:
         out[lay[O_GRABBER] + _rel(seat, ph[GRABBER], n)] = 1.0
     out[lay[O_PROGRESS]] = min(1.0, st[TURNS] * fl[F_INV_TURNS])
+    if lay[O_WOLF2] >= 0:  # a second wolf piece (-1: none in the rules)
+        w2 = st[WOLF1]
+        out[lay[O_WOLF2] + (n if w2 == 0 else _rel(seat, w2 - 1, n))] = 1.0
 
 
 @jit
@@ -440,7 +444,9 @@ def decisions(x0, x1, ix, kit, out):  # type: ignore[no-untyped-def]
     for x in range(x0, x1):
         decode(x, layer_of(x, ix), prm, ix, st)
         t = st[TURN]
-        if st[SHEEP + t] >= prm[P_SHEAR_AT]:  # not a turn start: its auto-shear came first
+        if (
+            st[SHEEP + t] >= prm[P_SKIP]
+        ):  # not a turn start: its turn-start trigger (the auto-shear) came first
             continue
         for f in range(prm[P_FACES]):
             col = prm[P_COL + f]
@@ -462,6 +468,6 @@ def decisions(x0, x1, ix, kit, out):  # type: ignore[no-untyped-def]
                         continue
                     for i in range(STATE_LEN):
                         st2[i] = st[i]
-                    howl_take(st2, k)
+                    race_take(st2, k, prm)
                     j = _cell(j, out, x, col + 1 + n + g * n + k, t, 0, st2, ph, kit)
     return j

@@ -55,22 +55,28 @@ from sheepfold.games.shave_a_sheep.game import (
     ShaveGame,
     ShaveState,
 )
+from sheepfold.games.shave_a_sheep.kernel import layout as L
 from sheepfold.games.shave_a_sheep.kernel import play
+from sheepfold.games.shave_a_sheep.kernel import step as kstep
 from sheepfold.games.shave_a_sheep.kernel.layout import (
+    MAX_LEGAL,
     P_COL,
     P_COLS,
-    P_MASK,
     P_MAXT,
     P_RACE,
+    P_SKIP,
     PROB_GRAB,
     STATE_LEN,
     Index,
+    KernelRefusal,
     columns,
     position_index,
     probabilities,
+    program_of,
     race_slots,
     rules_record,
 )
+from sheepfold.games.shave_a_sheep.program import Move, Program
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 from sheepfold.numba_cache import source_hash
 
@@ -131,19 +137,24 @@ class Space:
         game = ShaveGame(players, rules)
         self.game = game
         self.rules = rules
+        prog = self.program = program_of(game)
+        refusal = unsolvable(prog, players)
+        if refusal:
+            raise SolverError(f"the solver cannot solve this rule set: {refusal}")
         n = self.n = players
-        W = self.W = rules.wool
-        cap = self.cap = rules.max_wool
-        self.shear_at = rules.shear_at
-        self.cc = rules.cutting_costs
-        self.mr = rules.mr_wolf
-        self.hw = rules.howling_wolf
-        self.NR = rules.rerolls + 1  # a roll after r rerolls is a position of its own
-        self.NW = (n + 1 if self.mr else 1) * self.NR
-        self.F = len(game.faces)
-        self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
+        W = self.W = prog.setup.wool
+        cap = self.cap = prog.setup.cap
+        self.wolves = prog.setup.wolves
+        self.NR = prog.rerolls + 1  # a roll after r rerolls is a position of its own
+        self.NW = int((n + 1) ** self.wolves * self.NR)
+        self.F = len(prog.faces)
+        try:
+            self.prm = rules_record(game, turn_limit=False)  # the kernel's rules
+        except KernelRefusal as e:
+            raise SolverError(str(e)) from None
+        #: the roller's sheep from which a position is no turn start (kernel.layout P_SKIP)
+        self.shear_at = int(self.prm[P_SKIP])
         self.probs = probabilities(game)
-        self.face_mask = self.prm[P_MASK : P_MASK + self.F]
         self.race = self.prm[P_RACE : P_RACE + self.F].astype(np.bool_)
         self.C = int(self.prm[P_COLS])  # decision-table columns (kernel.layout.columns)
         self.face_prob = self.probs[: self.F]
@@ -152,7 +163,7 @@ class Space:
             raise SolverError(f"a cap of {cap} for {n} players is too big for the solver")
         if (W + 1) ** n > 50_000_000:
             raise SolverError(f"{W} wool for {n} players is too big for the solver")
-        self.ix, self.size = position_index(n, W, cap, self.mr, rerolls=rules.rerolls)
+        self.ix, self.size = position_index(n, W, cap, self.wolves, rerolls=prog.rerolls)
         (
             self.off,
             self.cnt_le,
@@ -187,7 +198,7 @@ class Space:
     def seat0_index(self) -> tuple[Index, int]:
         """The index of the positions where seat 0 rolls (the rotating solve's), and its size."""
         return position_index(
-            self.n, self.W, self.cap, self.mr, seat0_only=True, rerolls=self.NR - 1
+            self.n, self.W, self.cap, self.wolves, seat0_only=True, rerolls=self.NR - 1
         )
 
     # positions <-> indexes
@@ -196,18 +207,25 @@ class Space:
         turn: int,
         sheep: Sequence[int],
         piles: Sequence[int],
-        wolf: int | None,
+        wolf: int | None | Sequence[int | None],
         rerolled: int = 0,
     ) -> int:
+        """The index of a turn start; ``wolf``: the wolf's seat, or the wolf pieces' seats
+        (None: at home)."""
         B = sum(piles)
         ns = int(self.cnt_le[self.W - B - 1])
         pr = int(self.pile_rank[int(np.dot(piles, self.pw_p))])
         sr = int(self.sv_rank[int(np.dot(sheep, self.pw_s))])
-        wc = (0 if wolf is None else wolf + 1) * self.NR + rerolled
+        pieces = list(wolf) if isinstance(wolf, Sequence) else [wolf]
+        code = sum(
+            (0 if w is None else w + 1) * int((self.n + 1) ** i) for i, w in enumerate(pieces)
+        )
+        wc = code * self.NR + rerolled
         return int(self.off[B]) + ((pr * ns + sr) * self.n + turn) * self.NW + wc
 
     def decode(self, x: int) -> tuple[int, tuple[int, ...], tuple[int, ...], int | None]:
-        """(turn, sheep, piles, wolf) of index x (the rerolls used: :meth:`rerolled`)."""
+        """(turn, sheep, piles, wolf) of index x (the rerolls used: :meth:`rerolled`; the
+        second wolf piece: :meth:`wolves_at`)."""
         B = int(np.searchsorted(self.off, x, side="right")) - 1
         ns = int(self.cnt_le[self.W - B - 1])
         rest = x - int(self.off[B])
@@ -219,7 +237,18 @@ class Space:
         pr = rest // ns
         sheep = tuple(int(v) for v in self.sv_arr[sr])
         piles = tuple(int(v) for v in self.pv_all[int(self.block_start[B]) + pr])
+        wc %= self.n + 1
         return t, sheep, piles, (None if wc == 0 else wc - 1)
+
+    def wolves_at(self, x: int) -> list[int | None]:
+        """The seats of the wolf pieces at index x (None: at home)."""
+        B = int(np.searchsorted(self.off, x, side="right")) - 1
+        wc = (x - int(self.off[B])) % self.NW // self.NR
+        out: list[int | None] = []
+        for _ in range(self.wolves):
+            out.append(None if wc % (self.n + 1) == 0 else wc % (self.n + 1) - 1)
+            wc //= self.n + 1
+        return out
 
     def rerolled(self, x: int) -> int:
         """The rerolls of the turn used before the roll of index x (house rule rerolls)."""
@@ -231,23 +260,85 @@ class Space:
         HOWL_TARGET too, as the grab has not changed anything yet)."""
         if state.phase not in (ROLL, CHOOSE, GRAB, HOWL_TARGET):
             raise SolverError("the position is not at the start of a turn")
-        return self.index(state.turn, state.sheep, state.piles, state.wolf, state.rerolls_used)
+        wolves = getattr(state, "wolves", None)
+        return self.index(
+            state.turn,
+            state.sheep,
+            state.piles,
+            state.wolf if wolves is None else wolves,
+            state.rerolls_used,
+        )
 
     def start_index(self) -> int:
-        return self.index(0, [0] * self.n, [0] * self.n, None)
+        """The index of the set-up (the kernel's new game: the starting wool, the first seat,
+        its turn-start triggers)."""
+        st = np.zeros(STATE_LEN, dtype=np.int64)
+        kstep.new_game(st, self.prm)
+        if st[L.OVER]:
+            raise SolverError("the game is over before its first roll: there is nothing to solve")
+        n = self.n
+        wolves = [None if w == 0 else int(w) - 1 for w in (st[L.WOLF], st[L.WOLF1])]
+        return self.index(
+            int(st[L.TURN]),
+            st[L.SHEEP : L.SHEEP + n].tolist(),
+            st[L.PILE : L.PILE + n].tolist(),
+            wolves[: self.wolves] or None,
+        )
 
     def state_at(self, x: int, seed: int = 0) -> ShaveState:
         """An engine state (ROLL phase) for index x."""
         t, sheep, piles, wolf = self.decode(x)
         s = self.game.new_initial_state(seed)
         s.turn, s.sheep, s.piles, s.wolf = t, list(sheep), list(piles), wolf
+        if self.wolves > 1:
+            s.wolves = self.wolves_at(x)
+            s.wolf = s.wolves[0]
         s.rerolls_used = self.rerolled(x)
         s.middle = self.W - sum(sheep) - sum(piles)
+        s.phase = ROLL
         return s
 
     def turn_of(self) -> np.ndarray:
         """The seat to roll, for every index."""
         return (np.arange(self.size, dtype=np.int64) // self.NW) % self.n
+
+
+def unsolvable(prog: Program, players: int) -> str | None:
+    """Why the solver cannot solve a program, in words (None: it can). Its positions are turn
+    starts numbered by the wool banked (piles never shrink, the middle is never empty at a turn
+    start), the seats and the wool on the sheep, the wolf pieces and the rerolls used."""
+    places = [
+        p
+        for e in _all_effects(prog)
+        if isinstance(e, Move)
+        for p in (e.source,)
+        if p.where == "pile"
+    ]
+    if places:
+        return (
+            "a rule takes wool out of a safe pile, and the solver numbers positions by the wool "
+            "banked, which must never go down"
+        )
+    if prog.end.turns_each is not None:
+        return (
+            "the game ends after a number of turns each, and the solver's positions do not "
+            "count the turns played"
+        )
+    if not prog.end.middle_empty:
+        return (
+            "the game goes on with an empty middle, and the solver's positions always have "
+            "wool in the middle at a turn start"
+        )
+    return None
+
+
+def _all_effects(prog: Program) -> list[Any]:
+    out: list[Any] = []
+    for v in prog.verbs:
+        out.extend(v.effects)
+    for t in prog.triggers:
+        out.extend(t.effects)
+    return out
 
 
 def count_positions(rules: ShaveRules, players: int) -> int:
@@ -419,9 +510,9 @@ def _buffer_shapes(space: Space, workers: int, nv: int, programs: int) -> tuple[
     has_race = bool(space.race.any())
     g1_rows = max_st * F * (n if has_race else 1)
     g2_rows = max_st * F * n * (n - 1) if has_race else 1
-    ref_rows = max_st * F * max(13, 2 * n * (n - 1))
+    ref_rows = max_st * F * max(MAX_LEGAL, 2 * n * (n - 1))
     w, P, i8, f8 = workers, programs, np.int64, np.float64
-    bufs: Shapes = [((w, 3, max(nv, 1)), f8), ((w, 6, STATE_LEN), i8)]
+    bufs: Shapes = [((w, 3, max(nv, 1)), f8), ((w, 6, max(STATE_LEN, MAX_LEGAL)), i8)]
     progs: Shapes = [
         ((w, P, max_st, 3), i8),
         ((w, P, max_st, nv), f8),
@@ -681,9 +772,13 @@ def guaranteed_share(
 
 
 def symmetric(space: Space) -> bool:
-    """Every seat is alike up to the seating order (equal reaction weights): then the
-    guaranteed shares of all seats come from one solve (:func:`guaranteed_shares_all`)."""
-    return bool(np.all(space.grab_prob == space.grab_prob[0]))
+    """Every seat is alike up to the seating order (equal reaction weights, teams that turning
+    the table maps onto themselves): then the guaranteed shares of all seats come from one
+    solve (:func:`guaranteed_shares_all`)."""
+    n, teams = space.n, space.program.teams
+    same = {frozenset(t) for t in teams}
+    turned = all({frozenset((s + r) % n for s in t) for t in teams} == same for r in range(n))
+    return bool(np.all(space.grab_prob == space.grab_prob[0])) and turned
 
 
 def _orbits(space: Space, B: int) -> tuple[np.ndarray, np.ndarray]:
@@ -717,7 +812,10 @@ def guaranteed_shares_all(
     all fit in memory at once)."""
     space = _space(rules, players)
     if not symmetric(space):
-        raise SolverError("the seats are not alike (unequal reaction weights): solve seat by seat")
+        raise SolverError(
+            "the seats are not alike (unequal reaction weights, or teams that differ when the "
+            "table turns): solve seat by seat"
+        )
     n = space.n
     ix0, size0 = space.seat0_index()
     _check_rotating_memory(space, size0, 1 if on_seat is not None else n)

@@ -47,7 +47,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     P_FACES,
     P_N,
     P_RACE,
-    P_SHEAR_AT,
+    P_SKIP,
     P_WOOL,
     PROB_GRAB,
     REROLL,
@@ -65,9 +65,9 @@ from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
     copy,
     finish,
     howl_choices,
-    howl_take,
     howl_targets,
     jit,
+    race_take,
     reroll,
     share,
 )
@@ -234,7 +234,7 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
                         if k == g or (chosen_k >= 0 and k != chosen_k):
                             continue
                         copy(st3, st)
-                        howl_take(st3, k)
+                        race_take(st3, k, prm)
                         s, slot = st3, 1 + n + g * n + k
                         c = howl_choices(st3, prm, acts)
                     else:
@@ -317,7 +317,7 @@ def block_positions(B, bi, prm, ix):  # type: ignore[no-untyped-def]
     c = 0
     for sr in range(ns - 1, -1, -1):
         for t in range(nt):
-            if ix.sv_arr[sr, t] >= prm[P_SHEAR_AT]:
+            if ix.sv_arr[sr, t] >= prm[P_SKIP]:
                 continue
             for wc in range(nw):
                 out[c] = base + (sr * nt + t) * nw + wc
@@ -485,7 +485,7 @@ def _orbit_positions(B, orbits, oi, prm, ix):  # type: ignore[no-untyped-def]
     out = np.empty(ns * (ptr[oi + 1] - ptr[oi]) * nw, dtype=np.int64)
     c = 0
     for sr in range(ns - 1, -1, -1):
-        if ix.sv_arr[sr, 0] >= prm[P_SHEAR_AT]:
+        if ix.sv_arr[sr, 0] >= prm[P_SKIP]:
             continue
         for mi in range(ptr[oi], ptr[oi + 1]):
             for wc in range(nw):

@@ -8,7 +8,7 @@ reachable position of small rule sets (``tests/test_shave_kernel.py``). Its publ
 * :mod:`.layout` (no numba): the state vector's slots, the engine's action ids, the face bits,
   the wolf code, :func:`~.layout.rules_record` (the rules every kernel takes), :func:`~.layout.from_state`
   and :func:`~.layout.position_index` (the solver's numbering of turn starts);
-* :mod:`.step`: ``roll``, ``grab``, ``choices``, ``howl_targets``, ``howl_take``,
+* :mod:`.step`: ``roll``, ``grab``, ``choices``, ``howl_targets``, ``howl_take``, ``race_take``,
   ``howl_choices``, ``act``, ``end_turn`` (with the turn limit), ``finish``, ``share``;
 * :mod:`.index`: ``encode``, ``decode``, ``layer_of``, ``turn_round``;
 * :mod:`.policy`: ``value`` and ``greedy`` (the greedy heuristic of

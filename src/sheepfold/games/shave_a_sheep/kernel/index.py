@@ -12,6 +12,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     SHEEP,
     TURN,
     WOLF,
+    WOLF1,
 )
 from sheepfold.games.shave_a_sheep.kernel.step import inline, jit
 
@@ -19,7 +20,8 @@ from sheepfold.games.shave_a_sheep.kernel.step import inline, jit
 @inline
 def encode(st, prm, ix):  # type: ignore[no-untyped-def]
     """The index of the turn-start position ``st`` (in a seat-0 index, seat 0 must roll); a
-    roll after rerolls (house rule) has its own."""
+    roll after rerolls (house rule) has its own. The wolf code is ``w0 + (n + 1) * w1`` (the
+    second piece's code 0 unless the program has two)."""
     pw_s, pw_p = ix.pw_s, ix.pw_p
     n = prm[P_N]
     nt, nw, nr = ix.shape[0], ix.shape[1], ix.shape[2]
@@ -31,7 +33,7 @@ def encode(st, prm, ix):  # type: ignore[no-untyped-def]
         cs += st[SHEEP + i] * pw_s[i]
         cp += st[PILE + i] * pw_p[i]
     ns = ix.cnt_le[prm[P_WOOL] - B - 1]
-    code = st[WOLF] * nr + st[REROLLED]
+    code = (st[WOLF] + (n + 1) * st[WOLF1]) * nr + st[REROLLED]
     return ix.off[B] + ((ix.pile_rank[cp] * ns + ix.sv_rank[cs]) * nt + st[TURN]) * nw + code
 
 
@@ -59,7 +61,9 @@ def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
     ns = cnt_le[prm[P_WOOL] - B - 1]
     rest = x - off[B]
     st[:] = 0
-    st[WOLF] = rest % nw // nr
+    wc = rest % nw // nr
+    st[WOLF] = wc % (n + 1)
+    st[WOLF1] = wc // (n + 1)
     st[REROLLED] = rest % nr
     rest //= nw
     st[TURN] = rest % nt
@@ -76,7 +80,8 @@ def decode(x, B, prm, ix, st):  # type: ignore[no-untyped-def]
 
 @inline
 def turn_round(st, r, prm):  # type: ignore[no-untyped-def]
-    """Turn the table ``r`` seats: seat ``i + r`` becomes seat ``i`` (the wolf and the turn too)."""
+    """Turn the table ``r`` seats: seat ``i + r`` becomes seat ``i`` (the wolves and the turn
+    too)."""
     n = prm[P_N]
     for _ in range(r):
         a = st[SHEEP]
@@ -89,3 +94,5 @@ def turn_round(st, r, prm):  # type: ignore[no-untyped-def]
     st[TURN] = (st[TURN] - r + n) % n
     if st[WOLF] > 0:
         st[WOLF] = (st[WOLF] - 1 - r + n) % n + 1
+    if st[WOLF1] > 0:
+        st[WOLF1] = (st[WOLF1] - 1 - r + n) % n + 1

@@ -23,6 +23,7 @@ import numpy as np
 
 from sheepfold.games.shave_a_sheep.kernel.index import encode
 from sheepfold.games.shave_a_sheep.kernel.layout import (
+    MAX_LEGAL,
     OVER,
     P_COL,
     P_N,
@@ -40,11 +41,11 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     finish,
     grab,
     howl_choices,
-    howl_take,
     howl_targets,
     inline,
     jit,
     new_game,
+    race_take,
     reroll,
     roll,
 )
@@ -139,7 +140,7 @@ def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyp
             u = uniform(key, 2, 4 * t + 1)
             k = _decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
             tlen = _note(trace, tlen, WOLF0 + k)
-            howl_take(st, k)
+            race_take(st, k, prm)
             c = howl_choices(st, prm, legal)
             where = (x, face, 1 + n + g * n + k)
             a = _decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
@@ -193,7 +194,7 @@ def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
         if prm[P_RACE + face]:
             g = grab(draw(key, 1, t), prm)
             c = howl_targets(g, prm, legal)
-            howl_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0)
+            race_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0, prm)
             c = howl_choices(st, prm, legal)
             u = uniform(key, 2, 4 * t + 2)
             break
@@ -232,4 +233,4 @@ def all_random(pols, n):  # type: ignore[no-untyped-def]
 @jit
 def scratch():  # type: ignore[no-untyped-def]
     """Fresh scratch buffers for :func:`turn` and :func:`play`: (legal actions, trial state)."""
-    return np.zeros(16, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)
+    return np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(STATE_LEN, dtype=np.int64)

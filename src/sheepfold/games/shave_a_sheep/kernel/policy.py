@@ -28,8 +28,8 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     choices,
     copy,
     finish,
-    howl_take,
     jit,
+    race_take,
     reroll,
 )
 
@@ -80,7 +80,7 @@ def reroll_value(st, me, prm):  # type: ignore[no-untyped-def]
     base = st.copy()
     reroll(base)
     here = value(base, me, prm)
-    acts = np.zeros(16, dtype=np.int64)
+    acts = np.zeros(32, dtype=np.int64)  # layout.MAX_LEGAL
     trial = np.zeros(STATE_LEN, dtype=np.int64)
     total = 0.0
     for f in range(prm[P_FACES]):
@@ -115,7 +115,7 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
         else:
             copy(trial, st)
             if target:
-                howl_take(trial, a - WOLF0)
+                race_take(trial, a - WOLF0, prm)
             else:
                 finish(trial, a, prm)
             v = value(trial, me, prm)
