@@ -30,9 +30,20 @@ def expected(t: Table, seat: int | None) -> dict[str, Any]:
                 "table": t.public_info(),
                 "race": None,
                 "events": t.log.events[-8:],
+                "ended": ended(t),
             }
         )
     )
+
+
+def ended(t: Table) -> str | None:
+    """Why the game ended, as the terminal's end screen says it (None while it goes on)."""
+    from sheepfold.core.drivers import terminal_driver
+
+    if not t.state.is_terminal():
+        return None
+    names = [t.seating.who(s) for s in range(t.game.num_players)]
+    return terminal_driver(t.game).end_reason(t.state, names)
 
 
 def last_state(c: Conn) -> dict[str, Any]:

@@ -10,7 +10,9 @@ move is applied and written, the summary's fields) is the game's :class:`RecordC
 :class:`~sheepfold.core.registry.GameSpec` carries (``games/<game>/record.py``).
 
 Extensions (optional fields, allowed by the contract): Dolly Crush ``draws`` (the cards drawn,
-in order, when they are not simply the top of ``deck``) and Shave a Sheep's summary ``middle``.
+in order, when they are not simply the top of ``deck``), Shave a Sheep's summary ``middle``, and
+a finished game's ``ended_by`` (why it ended: :func:`end_reason`; written, not read: a replay
+works it out again).
 """
 
 from __future__ import annotations
@@ -313,6 +315,24 @@ def replay(data: Any) -> Replay:
 
 
 # -- writing ----------------------------------------------------------------------------------
+#: the end reason of a game its turn limit stopped (whatever the game)
+TURN_LIMIT = "turn-limit"
+
+
+def end_reason(state: State) -> str | None:
+    """Why a finished game ended, as its engine notes it (its view's ``ended_by``: Shave a
+    Sheep ``middle``, ``target``, ``turns``; Dolly Crush ``dogs``, ``deck``, ``cleanup``,
+    ``points``, ``rounds``), :data:`TURN_LIMIT` when the turn limit stopped it; None while it
+    goes on, or for a game that names no reason."""
+    if not state.is_terminal():
+        return None
+    view = state.observe(None)
+    if view.get("truncated"):
+        return TURN_LIMIT
+    reason = view.get("ended_by")
+    return str(reason) if reason else None
+
+
 def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of a game so far (whole turns; a turn in progress is left out)."""
     g = state.game
@@ -327,6 +347,9 @@ def to_record(state: State, names: Sequence[str] | None = None) -> dict[str, Any
         rec["rules"] = options
     rec["seed"] = state.seed
     codec.write_moves(state, rec)
+    reason = end_reason(state)
+    if reason is not None:
+        rec["ended_by"] = reason
     return rec
 
 

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-TURN_LIMIT = "turn-limit"
+from sheepfold.core.records import TURN_LIMIT, end_reason
+
 #: an ending the engine did not name (a game without end reasons)
 OTHER = "rules"
 
@@ -39,10 +40,7 @@ UNINTENDED = ("deck", "cleanup", TURN_LIMIT)
 
 def reason_of(state: Any) -> str:
     """The end reason of a finished engine state (from its view, so any game)."""
-    view = state.observe(None)
-    if view.get("truncated"):
-        return TURN_LIMIT
-    return str(view.get("ended_by") or OTHER)
+    return end_reason(state) or OTHER
 
 
 def words(reason: str, now: bool = False) -> str:

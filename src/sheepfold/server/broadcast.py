@@ -94,6 +94,7 @@ class Broadcaster:
         self._shown = Memo()
         # the log's entries already encoded: id(entry) -> (a copy of the entry, its JSON)
         self._events: dict[int, tuple[dict[str, Any], str]] = {}
+        self._ended: str | None = None  # why the finished game ended, encoded once
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         t = self.table
@@ -110,7 +111,23 @@ class Broadcaster:
             }
         info = self._info.dumps(self.table.public_info())
         race_text = "null" if race is None else dumps(race)
-        return f',"table":{info},"race":{race_text},"events":{self.events_json()}}}'
+        return (
+            f',"table":{info},"race":{race_text},"events":{self.events_json()},'
+            f'"ended":{self.ended_json()}}}'
+        )
+
+    def ended_json(self) -> str:
+        """Why the finished game ended, in the words of the terminal's end screen (the game's
+        driver: ``end_reason``), as JSON; ``null`` while it goes on."""
+        t = self.table
+        if not t.state.is_terminal():
+            return "null"
+        if self._ended is None:
+            from sheepfold.core.drivers import terminal_driver
+
+            names = [t.seating.who(s) for s in range(t.game.num_players)]
+            self._ended = dumps(terminal_driver(t.game).end_reason(t.state, names))
+        return self._ended
 
     def events_json(self) -> str:
         """The log's last 8 entries as JSON, each entry encoded once (again if it changed)."""

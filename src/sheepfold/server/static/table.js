@@ -633,6 +633,8 @@
     const [cls, text] = bannerText(view, table, live, r);
     $("banner").className = "banner " + cls;
     $("banner").textContent = replay ? `Replay — ${text}` : text;
+    $("ended").textContent = !replay && view.finished && msg.ended ? msg.ended : ""; // why it ended
+    $("ended").hidden = !$("ended").textContent;
     renderPlayers(view, table, live, r, shown);
     r.draw(view, live, shown);
     renderLog(msg.events || []);
