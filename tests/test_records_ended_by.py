@@ -40,6 +40,7 @@ def test_a_finished_games_record_says_why_it_ended(game, rules, reason) -> None:
     assert end_reason(s) == reason and rec["ended_by"] == reason
     again = replay(json.dumps(rec))  # the field is read back as an extension: replays the same
     assert again.state.is_terminal() and end_reason(again.state) == reason
+    assert "ended_by" not in summary(again.state, again.moves_applied)  # the contract's fields
 
 
 def test_a_game_still_going_on_has_no_end_reason() -> None:
