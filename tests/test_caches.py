@@ -121,8 +121,8 @@ def test_the_solver_cache_key_follows_the_solver_source(tmp_path):
     # the rules kernel it imports counts too
     edit(
         root / "sheepfold/games/shave_a_sheep/kernel/layout.py",
-        "PRM_LEN = P_COUNT",
-        "PRM_LEN = 1 + P_COUNT",
+        "PRM_LEN = P_COND + MAX_CONDS * CW",
+        "PRM_LEN = 1 + P_COND + MAX_CONDS * CW",
     )
     rules_edited = run_in(root, tmp_path, KEY)["key"]
     assert rules_edited not in (key, kernel_edited)

@@ -10,6 +10,7 @@ its line.
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,12 @@ def test_the_lab_cards_verdict_and_plot_name_the_base(monkeypatch: pytest.Monkey
     assert out["card"]["base"] == "the graded edition"
     assert "from the graded edition to this rule set" in out["card"]["verdict"]
     assert "the graded edition" in out["plot"] and "rulebook" not in out["plot"]
+
+
+def test_a_shape_on_the_default_base_says_the_flocks_size_itself(tmp_path) -> None:
+    """The default base's rows and columns give way to a file's shape (its size is the shape's)."""
+    from sheepfold.rulesets import parse_ruleset
+
+    text = 'game = "dolly-crush"\nname = "t"\nshape = ["XXXX", "XXXX", "XXXX", "XXXX"]\n'
+    rs = parse_ruleset(tomllib.loads(text), "t.toml", text=text)
+    assert (rs.rules.rows, rs.rules.cols) == (4, 4)

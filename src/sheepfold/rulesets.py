@@ -107,6 +107,9 @@ def rebased_options(game: str, base: Any | None, changes: dict[str, Any]) -> dic
     data = base.model_dump(mode="json", by_alias=True, exclude_none=True)
     for key in TEXTS:
         data.pop(key, None)
+    given_by = getattr(base, "given_by", None)  # options a change says itself (a shape: its size)
+    for key in given_by(changes) if given_by else ():
+        data.pop(key, None)
     follow = getattr(base, "follow", None)
     for key, value in (follow(changes) if follow else {}).items():
         own = changes.get(key)

@@ -12,11 +12,15 @@ from typing import Any
 import pytest
 from test_web_browser import PHONE, new_page
 
+from sheepfold.server.limits import Rate
+
 pytestmark = pytest.mark.browser
 
 #: the lessons' servers: bots at once; a coach's hint (a bot decision) bounded for a loaded
 #: machine, not by the default 3 s a busy CI box can pass (the page asks again, but only 5 times)
-LESSON = {"bot_delay": 0.0, "bot_deadline": 30.0}
+#: a test clicks faster than a person: the hints it asks for (the read rate's) would leave no
+#: room for the replay at the end (tests/web/test_learn_api.py checks the hints' limits)
+LESSON = {"bot_delay": 0.0, "bot_deadline": 30.0, "read_rate": Rate(0, 0)}
 
 #: the coach's next thing to click, framed and enabled, as a selector (with what the step is:
 #: the position, the coach's words and the selector, so that one step is clicked once however

@@ -389,11 +389,13 @@ def test_the_gallery_says_an_own_verb_in_the_games_words(make_server):
     # the registered function is the game's; a game without one keeps one line per option
     assert game_spec(GAME).differences is not None
     assert game_spec("pig-pen").differences is None
+    # a game without its own words: a line per option, its description in words and its value
+    from sheepfold.server.plain_words import option_line
+
     assert differences("pig-pen", {}, {"target": 50}) == [
-        f"target ({rules_class('pig-pen').model_fields['target'].description}): "
-        f"{rules_class('pig-pen').model_fields['target'].default} → 50"
+        option_line(rules_class("pig-pen").model_fields["target"].description, 50)
     ]
     # an option that is no part of the program (a simulation's turn limit) is still said
     assert differences(GAME, {}, {"max_turns": 50}) == [
-        "max_turns (simulations only: stop and report a truncated game): unset → 50"
+        "Simulations only: stop and report a truncated game: 50."
     ]

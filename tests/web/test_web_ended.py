@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from polling import run_async
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.storage import Storage
 from sheepfold.server.tables import Settings, TableManager
@@ -56,4 +57,4 @@ def test_a_finished_table_says_why_its_game_ended(tmp_path, game, rules, words) 
         assert words in ended, ended
         await m.close()
 
-    asyncio.run(run())
+    run_async(run())

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
+from polling import run_async
 from sheepfold.server.broadcast import Conn, Memo
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 from sheepfold.server.tables import Settings, Table, TableManager
@@ -105,7 +106,7 @@ def test_every_broadcast_equals_the_message_encoded_from_nothing(tmp_path, game)
             await asyncio.sleep(0)  # the group commit, then the broadcast
         await m.close()
 
-    asyncio.run(run())
+    run_async(run())
 
 
 def test_a_memo_encodes_again_only_what_changed():

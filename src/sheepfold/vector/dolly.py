@@ -13,7 +13,7 @@ Every env stands at a decision of the seat to move (``current_player()``), exact
 decisions and action ids (:mod:`sheepfold.games.dolly_crush.game`: ``dog D``, each swap, ``stop``
 under up-to swaps), on any rule set the grid kernel plays: every rule file of the rule language
 (docs/spec/rule-language.md: shaped flocks, diagonal swaps, line and pattern combinations,
-bonuses by length, gravity, cascades, rounds, end points). Chance (the deck's order, ruling 6's
+bonuses by length, gravity, cascades, rounds, end points). Chance (the deck's order, Dolly Crush ruling 6's
 reshuffles) is drawn inside with splitmix64 streams keyed by ``(seed, env, game)``: env ``i``'s
 ``g``-th game after ``reset(seed=s)`` is the same whatever the other envs do; it is not the
 engine's game of the same seed (the engine shuffles with Python's generator). ``record=True``

@@ -131,8 +131,8 @@ def _counts(i, state, kit, out):  # type: ignore[no-untyped-def]
 
 @jit
 def _end_turn(i, state, kit):  # type: ignore[no-untyped-def]
-    """After the last swap: the take (Dolly Crush ruling 5), the refill (ruling 6: clean-up, or
-    the house rule's cascades), then the end of the game (ruling 8, rounds, end points) or the
+    """After the last swap: the take (Dolly Crush ruling 5), the refill (Dolly Crush ruling 6: clean-up, or
+    the house rule's cascades), then the end of the game (Dolly Crush ruling 8, rounds, end points) or the
     next seat's turn (its dog cards back when the game is played in rounds)."""
     st, fl, dk, rng, dogs, coll, score = state[:7]
     trace, tlen = state[8], state[9]
@@ -271,8 +271,8 @@ def advance(i, state, kit):  # type: ignore[no-untyped-def]
 
 @jit
 def new_game(i, key, state, kit, cfg, opp):  # type: ignore[no-untyped-def]
-    """Env ``i`` starts a game: the deck shuffled from ``key``, the flock dealt (Dolly Crush
-    ruling 1, with ruling 6's clean-up), the learner's seat drawn when it is random, the seats
+    """Env ``i`` starts a game: the deck shuffled from ``key``, the flock dealt
+    (Dolly Crush ruling 1, with Dolly Crush ruling 6's clean-up), the learner's seat drawn when it is random, the seats
     played inside play up to the caller's decision."""
     st, fl, dk, rng, dogs, coll, score, codes, trace, tlen = state
     prm, geo, comp = kit[0], kit[1], kit[3]
@@ -321,7 +321,7 @@ def new_game(i, key, state, kit, cfg, opp):  # type: ignore[no-untyped-def]
         return
     for c in range(fl.shape[1]):
         if fl[i, c] < 0:
-            st[i, PH] = OVER  # a flock the deck cannot fill is never played (ruling 8)
+            st[i, PH] = OVER  # a flock the deck cannot fill is never played (Dolly Crush ruling 8)
             return
     st[i, PH] = DOG
     advance(i, state, kit)

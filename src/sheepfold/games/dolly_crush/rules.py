@@ -451,6 +451,14 @@ class DollyRules(BaseModel):
             ),
         }
 
+    def given_by(self, changes: Mapping[str, Any]) -> set[str]:
+        """The options of these rules that ``changes`` say by themselves when a rule set is
+        made from them (:func:`sheepfold.rulesets.rebased_options`): a ``shape`` gives the
+        flock's ``rows`` and ``cols``."""
+        if changes.get("shape") is None:
+            return set()
+        return {"rows", "cols"} - set(changes)
+
     def follow(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """What a rule set made from these rules with ``changes`` (options) changes with them
         (:func:`sheepfold.rulesets.rebase`): a new ``dogs_per_player`` keeps each breed's

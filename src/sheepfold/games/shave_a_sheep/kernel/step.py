@@ -561,8 +561,8 @@ def reroll(st):  # type: ignore[no-untyped-def]
 
 @inline
 def howl_targets(grabber, prm, out):  # type: ignore[no-untyped-def]
-    """The race: the grabber's choices, ``WOLF0 + k`` for every other seat (Shave a Sheep
-    ruling 8; a race is the wolf's verb, layout's encoder refuses others)."""
+    """The race: the grabber's choices, ``WOLF0 + k`` for every other seat
+    (Shave a Sheep ruling 8; a race is the wolf's verb, layout's encoder refuses others)."""
     c = 0
     for k in range(prm[P_N]):
         if k != grabber:
@@ -669,8 +669,8 @@ def game_ends(st, prm):  # type: ignore[no-untyped-def]
 
 @inline
 def start_turn(st, prm):  # type: ignore[no-untyped-def]
-    """A turn's start, before its roll: the turn-start triggers (the printed auto-shear, Shave
-    a Sheep ruling 5: ``P_AUTO``, read near), then the end at once if they emptied the
+    """A turn's start, before its roll: the turn-start triggers (the printed auto-shear,
+    Shave a Sheep ruling 5: ``P_AUTO``, read near), then the end at once if they emptied the
     middle."""
     if prm[P_AUTO]:
         t = st[TURN]
@@ -708,8 +708,8 @@ def end_turn(st, prm):  # type: ignore[no-untyped-def]
 
 @jit
 def final_shear(st, prm):  # type: ignore[no-untyped-def]
-    """The end: every sheep shorn one last time in seat order at the final cost (Shave a Sheep
-    ruling 6, unless the house rule final_shear is off; no bonus, no trigger, its payments do
+    """The end: every sheep shorn one last time in seat order at the final cost
+    (Shave a Sheep ruling 6, unless the house rule final_shear is off; no bonus, no trigger, its payments do
     not restart the game)."""
     if prm[P_FINAL]:
         for s in range(prm[P_N]):
