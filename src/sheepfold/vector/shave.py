@@ -51,6 +51,7 @@ from sheepfold.games.shave_a_sheep.kernel.play import GREEDY, RANDOM, TRACE_PER_
 from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import encoder_for
 from sheepfold.vector import shave_kernel as K
+from sheepfold.vector.checks import checked_actions, checked_env_mask
 
 #: the policies a batch can play inside, by bot name
 INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
@@ -279,25 +280,10 @@ class ShaveBatch:
 
     # -- checks ---------------------------------------------------------------------------------
     def _actions(self, actions: Any) -> np.ndarray:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(
-                f"actions must be one int per env, shape ({self.num_envs},), not {a.shape}"
-            )
-        if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(a == np.round(a)):
-                a = a.astype(np.int64)
-            else:
-                raise ValueError(f"actions must be integers, not {a.dtype}")
-        return np.ascontiguousarray(a, dtype=np.int64)
+        return checked_actions(actions, self.num_envs)
 
     def _env_mask(self, envs: Any) -> np.ndarray:
-        m = np.asarray(envs)
-        if m.shape != (self.num_envs,) or m.dtype != np.bool_:
-            raise ValueError(
-                f"an env mask is bool of shape ({self.num_envs},), not {m.dtype} {m.shape}"
-            )
-        return np.ascontiguousarray(m)
+        return checked_env_mask(envs, self.num_envs)
 
     def _illegal(self, env: int, action: int, why: int) -> str:
         if why == K.ERR_OVER:
