@@ -34,3 +34,42 @@ def test_an_interrupt_stops_the_pool_without_a_thread_traceback(
             run_pool(_work, ((k,) for k in range(40)), 2, collect, ahead=8)
         assert len(got) == 1
     assert failures == []
+
+
+_CTRL_C_WHILE_FORKING = """
+import os, signal
+from sheepfold.core.pool import run_pool
+
+armed = [True]
+
+def ctrl_c_in_an_at_fork_handler():
+    # as a Ctrl-C lands while the logging module's at-fork handler runs: the interrupt is
+    # raised inside the handler, where Python prints "Exception ignored" and goes on
+    if armed[0]:
+        armed[0] = False
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+
+os.register_at_fork(after_in_parent=ctrl_c_in_an_at_fork_handler)
+got = []
+try:
+    run_pool(abs, ((-k,) for k in range(200)), 2, got.append)
+except KeyboardInterrupt:
+    print("interrupted after", len(got))
+else:
+    print("played to the end:", len(got))
+"""
+
+
+def test_a_ctrl_c_while_the_workers_are_forked_still_stops_the_run() -> None:
+    """CI's failure: SIGINT landed as `lab run` forked its workers, inside an at-fork handler,
+    was printed as "Exception ignored" and lost, and the run played all its games."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_WHILE_FORKING], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.startswith("interrupted after"), done.stdout + done.stderr
+    assert "Exception ignored" not in done.stderr, done.stderr

@@ -82,9 +82,9 @@ def test_a_starting_server_requeues_only_the_cards_of_servers_that_are_gone(post
         queue = LabQueue(GalleryStore(starting), Settings(lab_workers=0))
         queue.start()
 
-    import asyncio
+    from polling import run_async
 
-    asyncio.run(start())
+    run_async(start())
     assert status(live, computing) == ("running", 1)  # a live server computes it
     assert status(live, orphan) == ("queued", 1)  # queued again, once
     live.close()

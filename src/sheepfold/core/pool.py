@@ -4,9 +4,32 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold a Ctrl-C until the block ends, then act on it as usual.
+
+    The first ``submit`` forks the workers, and a fork runs Python's at-fork handlers (the
+    logging module's, among others) in this process: a KeyboardInterrupt raised inside one of
+    them is printed as "Exception ignored" and lost, and the run went on to its end. While the
+    workers are forked the interrupt is only noted; it is raised once they are all started."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if noted and callable(before):
+            before(signal.SIGINT, None)
 
 
 def _ignore_sigint() -> None:
@@ -32,10 +55,11 @@ def run_pool(
     pending: set[Future[Any]] = set()
     it = iter(tasks)
     try:
-        for task in it:
-            pending.add(pool.submit(fn, *task))
-            if len(pending) >= workers * ahead:
-                break
+        with _ctrl_c_held():
+            for task in it:
+                pending.add(pool.submit(fn, *task))
+                if len(pending) >= workers * ahead:
+                    break
         while pending:
             ready, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in ready:
