@@ -74,6 +74,33 @@ def test_house_rules_are_made_once_per_rule_set() -> None:
 
 
 # -- what the lobby offers ---------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["dolly-crush", "shave-a-sheep"])
+def test_the_rule_editor_describes_its_options_in_words(srv: Any, game: str) -> None:
+    """An option's description that names another option says its label, not its key
+    (Dolly Crush's combinations once read "colour by match_colour"), and so do the words for
+    an option left unset, also after a check."""
+    spec = srv.http.get(f"/api/rules/{game}").json()
+    texts: list[str] = []
+
+    def walk(ctl: dict[str, Any]) -> None:
+        texts.extend(ctl.get(k) or "" for k in ("description", "about"))
+        for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
+            if sub:
+                walk(sub)
+
+    for f in spec["fields"]:
+        walk(f)
+    checked = srv.http.post(f"/api/rules/{game}/check", json={}).json()
+    texts += [meaning for meaning, _ in (*spec["unset"].values(), *checked["unset"].values())]
+    keys = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+    assert [t for t in texts if keys.search(t)] == []
+    said = " ".join(texts)
+    if game == "dolly-crush":
+        assert "colour by \u201cMatch colour\u201d" in said
+    else:
+        assert "at most \u201cMax wool\u201d" in said and "cutting costs variant" in said
+
+
 def test_the_lobby_offers_rule_sets_and_bots_in_words(srv: Any) -> None:
     games = srv.http.get("/api/games").json()
     for g in games.values():

@@ -239,6 +239,43 @@ def test_no_page_shows_an_internal_name(browser, make_server, shots):
     assert not page.errors
 
 
+#: open every part of the rule editor a player can open: each optional part set, each example
+#: taken (a round at a time: what one round opens is scanned after it)
+OPEN_PARTS = """() => { const box = document.getElementById("rules-editor");
+  const buttons = [...box.querySelectorAll("button[data-act='set'], button[data-act='example']")]
+    .filter((b) => b.checkVisibility() && !b.closest(".rule-add"));
+  buttons.forEach((b) => b.click());
+  return buttons.length; }"""
+
+
+def test_the_rule_editor_says_its_options_in_words(browser, live_server, shots):
+    """The lobby's rule editor of both games, opened and every part of it opened: its labels,
+    descriptions, what an unset option means and its choices are words, never an option's key
+    (a description once read "colour by match_colour")."""
+    from playwright.sync_api import expect
+
+    ids = ids_of(live_server)
+    seen: dict[str, list[str]] = {}
+    page = new_page(browser)
+    page.goto(live_server.url + "/")
+    for game in ("dolly-crush", "shave-a-sheep"):
+        page.click(f"#game-choice [data-game='{game}']")
+        page.click("#rules-editor summary")
+        expect(page.locator("#rules-editor .rule-field").first).to_be_visible()
+        scan(page, ids, f"rule editor: {game}", seen)
+        for round_ in range(3):  # the parts inside parts
+            opened = page.evaluate(OPEN_PARTS)
+            scan(page, ids, f"rule editor: {game}, parts opened ({round_ + 1})", seen)
+            if not opened:
+                break
+        page.screenshot(path=str(shots / f"words-rule-editor-{game}.png"), full_page=True)
+        page.click("#rules-editor summary")  # closed again
+    assert not seen, "internal names a player sees:\n" + "\n".join(
+        f"  {where}: {', '.join(found)}" for where, found in seen.items()
+    )
+    assert not page.errors
+
+
 def test_done_says_take_the_sheep_only_when_the_swaps_take_some(browser, live_server):
     from playwright.sync_api import expect
     from test_web_browser import NEIGHBOURS, sit

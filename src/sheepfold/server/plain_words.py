@@ -9,6 +9,9 @@
 * :func:`levels`: the bot levels a family is offered, each with a title and a sentence that
   says how it plays (shown, not hidden in a tooltip); bots made for the lab are not offered.
 * :func:`perfect_words`: whether the perfect bot can play a table now, in words.
+* :func:`editor_words`, :func:`in_words`: the rule editor's descriptions, which name other
+  options by their keys (``colour by match_colour``), with each key said as that option's label
+  ("Match colour").
 
 Nothing here compares a game's name: what differs comes from the game's spec.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from sheepfold.core.protocol import SheepfoldError
@@ -144,6 +148,51 @@ def value_words(value: Any) -> str:
 def name_words(name: str) -> str:
     """A name of ours as words (``my-friend-mr-wolf``: "my friend mr wolf")."""
     return name.replace("_", " ").replace("-", " ").strip()
+
+
+# -- the rule editor -------------------------------------------------------------------------
+#: a key of ours in a description: snake_case, or a hyphenated name the editor offers
+NAMED = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
+
+
+def option_names(fields: list[dict[str, Any]]) -> dict[str, str]:
+    """What each name the rule editor shows stands for, in words: an option's key (at any depth
+    of :func:`sheepfold.server.rules_api.rule_fields`) its label in quotes ("Max wool"), a choice
+    it offers (``cutting-costs``) in words."""
+    said: dict[str, str] = {}
+
+    def collect(ctl: dict[str, Any]) -> None:
+        if ctl.get("name"):
+            said.setdefault(
+                ctl["name"], f"\u201c{ctl.get('label') or name_words(ctl['name'])}\u201d"
+            )
+        for choice in ctl.get("choices", ()):
+            if isinstance(choice, str):
+                said.setdefault(choice, name_words(choice))
+        for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
+            if sub:
+                collect(sub)
+
+    for f in fields:
+        collect(f)
+    return said
+
+
+def in_words(text: str, names: dict[str, str]) -> str:
+    """``text`` with each of ``names`` it names said in words (``at most max_wool``: at most
+    "Max wool"); nothing else is changed."""
+    return NAMED.sub(lambda m: names.get(m[0], m[0]), text)
+
+
+def editor_words(fields: list[dict[str, Any]], names: dict[str, str]) -> None:
+    """The rule editor's descriptions (an option's, a part's) said in words, in place."""
+    for ctl in fields:
+        for key in ("description", "about"):
+            if isinstance(ctl.get(key), str):
+                ctl[key] = in_words(ctl[key], names)
+        editor_words(
+            [s for s in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")) if s], names
+        )
 
 
 # -- the perfect bot --------------------------------------------------------------------------

@@ -28,6 +28,7 @@ else its key in words (``turns_each``: "Turns each"), never the key itself.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -219,21 +220,39 @@ def rule_fields(cls: Any) -> list[dict[str, Any]]:
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _names(cls: Any) -> dict[str, str]:
+    """The names a rules model's editor shows, in words (read only)."""
+    from sheepfold.server.plain_words import option_names
+
+    return option_names(rule_fields(cls))
+
+
 def _unset(rules: Any) -> dict[str, Any]:
-    """What each option left unset amounts to under these rules: {name: [meaning, value]}."""
-    return {k: list(v) for k, v in getattr(rules, "unset_options", dict)().items()}
+    """What each option left unset amounts to under these rules: {name: [meaning, value]}, the
+    meaning in words."""
+    from sheepfold.server.plain_words import in_words
+
+    names = _names(type(rules))
+    return {
+        k: [in_words(str(meaning), names), value]
+        for k, (meaning, value) in getattr(rules, "unset_options", dict)().items()
+    }
 
 
 def game_rules(game: str) -> dict[str, Any]:
     """``GET /api/rules/{game}``."""
     from sheepfold.games import rules_class
     from sheepfold.rulesets import all_rulesets
+    from sheepfold.server.plain_words import editor_words
 
     cls = rules_class(game)
     rulebook = cls()
+    fields = rule_fields(cls)
+    editor_words(fields, _names(cls))  # descriptions name other options by their keys
     return {
         "game": game,
-        "fields": rule_fields(cls),
+        "fields": fields,
         "rulebook": rulebook.model_dump(mode="json"),
         "unset": _unset(rulebook),
         "limits": {"max_bytes": MAX_BODY, "max_depth": MAX_DEPTH, "too_big": TOO_BIG},

@@ -91,7 +91,7 @@ SF.rulesEditor = function (box, onChange) {
   }
   function shown(v) { // a value in a line of help
     if (Array.isArray(v)) return v.map(shown).join(", ");
-    if (v !== null && typeof v === "object") return Object.keys(v).map((k) => `${k}: ${shown(v[k])}`).join("; ");
+    if (v !== null && typeof v === "object") return Object.keys(v).map((k) => `${SF.words(k).toLowerCase()}: ${shown(v[k])}`).join("; ");
     return v == null ? "" : String(v);
   }
   function register(ctl, path) {
@@ -105,7 +105,7 @@ SF.rulesEditor = function (box, onChange) {
   function leafHTML(ctl, path, v, placeholder) {
     const id = register(ctl, path);
     const ph = placeholder ? ` placeholder="${SF.esc(placeholder)}"` : "";
-    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? `number ${k + 1}` : k)).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
+    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? `number ${k + 1}` : SF.words(k))).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
     const at = `id="${id}" data-leaf="${id}"${inner}`;
     switch (ctl.kind) {
       case "integer": case "number":
@@ -120,7 +120,7 @@ SF.rulesEditor = function (box, onChange) {
         return `<input type="text" ${at} value="${SF.esc(v == null ? "" : v)}"${ctl.max_length ? ` maxlength="${ctl.max_length}"` : ""}${list ? ` list="${list}"` : ""}${ph}>${words}`;
       }
       case "choices": // a list of choices: a box to tick for each
-        return `<span ${at} class="rule-choices">${ctl.item.choices.map((c, i) => `<label><input type="checkbox" value="${i}" ${(v || []).some((x) => same(x, c)) ? "checked" : ""}> ${SF.esc(c)}</label>`).join("")}</span>`;
+        return `<span ${at} class="rule-choices">${ctl.item.choices.map((c, i) => `<label><input type="checkbox" value="${i}" ${(v || []).some((x) => same(x, c)) ? "checked" : ""}> ${SF.esc(SF.words(c))}</label>`).join("")}</span>`;
       default:
         return `<textarea ${at} rows="2" spellcheck="false">${SF.esc(v == null ? "" : JSON.stringify(v))}</textarea>`;
     }
