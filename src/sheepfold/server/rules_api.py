@@ -28,7 +28,6 @@ else its key in words (``turns_each``: "Turns each"), never the key itself.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any
@@ -220,12 +219,17 @@ def rule_fields(cls: Any) -> list[dict[str, Any]]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
-def _names(cls: Any) -> dict[str, str]:
-    """The names a rules model's editor shows, in words (read only)."""
+#: each rules model's names in its editor, in words (made once; read only)
+_NAMES: dict[type, dict[str, str]] = {}
+
+
+def _names(cls: type) -> dict[str, str]:
+    """The names a rules model's editor shows, in words."""
     from sheepfold.server.plain_words import option_names
 
-    return option_names(rule_fields(cls))
+    if cls not in _NAMES:
+        _NAMES[cls] = option_names(rule_fields(cls))
+    return _NAMES[cls]
 
 
 def _unset(rules: Any) -> dict[str, Any]:
