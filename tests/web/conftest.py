@@ -108,10 +108,11 @@ def make_server(tmp_path: Path) -> Iterator[Any]:
 class WSClient:
     """A blocking WebSocket client that keeps every message it receives."""
 
-    def __init__(self, url: str, token: str | None = None) -> None:
+    def __init__(self, url: str, token: str | None = None, source: str | None = None) -> None:
         from websockets.sync.client import connect
 
-        self._cm = connect(url, open_timeout=10, max_size=1 << 22)
+        at = {"source_address": (source, 0)} if source else {}  # a client at 127.0.0.x
+        self._cm = connect(url, open_timeout=10, max_size=1 << 22, **at)
         self.ws = self._cm.__enter__()
         self.received: list[str] = []
         self.last_state: dict[str, Any] | None = None
@@ -165,8 +166,8 @@ class WSClient:
 def ws_client() -> Iterator[Any]:
     made: list[WSClient] = []
 
-    def make(url: str, token: str | None = None) -> WSClient:
-        c = WSClient(url, token)
+    def make(url: str, token: str | None = None, source: str | None = None) -> WSClient:
+        c = WSClient(url, token, source)
         made.append(c)
         return c
 

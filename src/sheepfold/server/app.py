@@ -558,6 +558,7 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
             return
         client, settings = client_of(ws), m.settings
         conn = Conn(ws.send_text, lambda: ws.close(code=1008))
+        conn.client = client
         writer = asyncio.get_event_loop().create_task(conn.writer())
         t.attach(conn)
         try:

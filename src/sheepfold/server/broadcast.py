@@ -34,6 +34,7 @@ class Conn:
         self._send = send
         self._close = close
         self.seat: int | None = None
+        self.client: str | None = None  # the address it came from (the chat's limit)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 

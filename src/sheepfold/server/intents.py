@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sheepfold.core.drivers import table_driver
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
 from sheepfold.server.broadcast import Conn
+from sheepfold.server.chat import MESSAGES as CHAT
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import Table
@@ -59,6 +60,8 @@ class Intents:
                 conn.push(json.dumps({"type": "pong", "ref": ref}))
             elif kind == "state":
                 t.send_state(conn)
+            elif kind in CHAT:
+                t.chat.handle(conn, msg)
             elif kind in SEATED or kind in t.driver.messages:
                 self._seated(conn, kind, msg, ref)
             else:

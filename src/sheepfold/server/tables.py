@@ -34,6 +34,7 @@ from sheepfold.core.registry import game_spec
 from sheepfold.server.bot_pool import BotPool
 from sheepfold.server.bot_seats import BotSeats
 from sheepfold.server.broadcast import Broadcaster, Conn
+from sheepfold.server.chat import Chat
 from sheepfold.server.events import EventLog
 from sheepfold.server.intents import MAX_MESSAGE, Intents
 from sheepfold.server.limits import Rate, RateLimited, RateLimiter
@@ -92,6 +93,7 @@ class Settings:
     create_rate: Rate = field(default=Rate(0.1, 5))  # tables created: 5, then one per 10 s
     join_rate: Rate = field(default=Rate(0.5, 10))  # seats taken
     message_rate: Rate = field(default=Rate(20.0, 60))  # WebSocket messages
+    chat_rate: Rate = field(default=Rate(0.5, 5))  # chat lines, per seat and per address
     check_rate: Rate = field(default=Rate(4.0, 30))  # rule sets checked (the rule editor)
     read_rate: Rate = field(default=Rate(2.0, 30))  # costly reads: replays, records, rules, gallery
     profile_rate: Rate = field(default=Rate(1 / 60, 3))  # profiles made: 3, then one a minute
@@ -131,6 +133,7 @@ class Settings:
             create_rate=off,
             join_rate=off,
             message_rate=off,
+            chat_rate=off,
             publish_rate=off,
             check_rate=off,
             read_rate=off,
@@ -166,6 +169,7 @@ class Table:
         self.log = EventLog(self)
         self.intents = Intents(self)
         self.bots = BotSeats(self)
+        self.chat = Chat(self)
         self.rank = self.lobby_rank()
 
     # -- facts -------------------------------------------------------------------------------
@@ -241,6 +245,7 @@ class Table:
 
     def attach(self, conn: Conn) -> None:
         self.seating.attach(conn)
+        self.chat.welcome(conn)
 
     def detach(self, conn: Conn) -> None:
         self.seating.detach(conn)
@@ -354,6 +359,7 @@ class TableManager:
             "create": RateLimiter(st.create_rate, "tables opened"),
             "join": RateLimiter(st.join_rate, "seats taken"),
             "message": RateLimiter(st.message_rate, "messages"),
+            "chat": RateLimiter(st.chat_rate, "chat lines"),
             "publish": RateLimiter(st.publish_rate, "rule sets published"),
             "check": RateLimiter(st.check_rate, "rule sets checked"),
             "read": RateLimiter(st.read_rate, "requests for replays, records and rule sets"),
