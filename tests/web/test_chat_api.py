@@ -11,6 +11,8 @@ import pytest
 from sheepfold.server.chat import MAX_CHARS, REACTIONS, clean
 from sheepfold.server.limits import Rate
 
+FIRST = next(iter(REACTIONS))
+
 
 def chat_lines(c: Any) -> list[dict[str, Any]]:
     import json
@@ -43,8 +45,8 @@ def test_a_line_reaches_everyone_as_text(two: Any) -> None:
         line = c.wait(lambda m: m["type"] == "chat")["line"]
         assert line["text"] == "<script>alert(1)</script> hello"  # as typed, cleaned of controls
         assert (line["seat"], line["who"], line["n"]) == (0, "Mia", 1)
-    b.send({"type": "chat", "react": REACTIONS[0], "ref": "chat"})
-    assert a.wait(lambda m: m["type"] == "chat")["line"]["react"] == REACTIONS[0]
+    b.send({"type": "chat", "react": FIRST, "ref": "chat"})
+    assert a.wait(lambda m: m["type"] == "chat")["line"]["react"] == FIRST
     # a newcomer gets the chat so far
     late = type(a)(url, source="127.0.0.5")
     try:
@@ -52,7 +54,7 @@ def test_a_line_reaches_everyone_as_text(two: Any) -> None:
         assert log["on"] and log["host"] == 0
         assert [ln.get("text") or ln.get("react") for ln in log["lines"]] == [
             "<script>alert(1)</script> hello",
-            REACTIONS[0],
+            FIRST,
         ]
     finally:
         late.close()
@@ -94,7 +96,7 @@ def test_the_rate_is_limited_per_seat_and_per_address(make_server: Any, ws_clien
     # Leo and Ada behind one address: its bucket holds for both seats
     leo, ada = ws_client(url, tokens[1], "127.0.0.4"), ws_client(url, tokens[2], "127.0.0.4")
     for i in range(3):
-        (leo if i % 2 else ada).send({"type": "chat", "react": REACTIONS[1], "ref": "chat"})
+        (leo if i % 2 else ada).send({"type": "chat", "react": FIRST, "ref": "chat"})
         leo.wait(lambda m, n=4 + i: m["type"] == "chat" and m["line"]["n"] == n)
     leo.send({"type": "chat", "text": "hello", "ref": "chat"})
     assert error_of(leo).startswith("too many chat lines from your address")

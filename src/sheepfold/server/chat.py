@@ -14,7 +14,7 @@
 Messages (client to server): ``{"type": "chat", "text": "..."}``, ``{"type": "chat",
 "react": "👍"}``, ``{"type": "chat_switch", "on": false}`` (the host only). Server to client:
 ``{"type": "chat", "line": {...}}`` for each new line, ``{"type": "chat_log", "on", "host",
-"lines": [...]}`` on arrival and after each switch.
+"lines": [...], "reactions": [{"react", "words"}]}`` on arrival and after each switch.
 """
 
 from __future__ import annotations
@@ -34,7 +34,15 @@ if TYPE_CHECKING:
 
 MAX_CHARS = 200  # characters of one line
 KEEP = 50  # lines a table keeps (and sends to a newcomer)
-REACTIONS = ("👍", "😂", "😮", "👏", "🐑", "😢")  # the quick reactions (a phone's buttons)
+#: the quick reactions (a phone's buttons), each with its words (what a screen reader says)
+REACTIONS = {
+    "👍": "thumbs up",
+    "😂": "laughing",
+    "😮": "surprised",
+    "👏": "applause",
+    "🐑": "a sheep",
+    "😢": "sad",
+}
 MESSAGES = ("chat", "chat_switch")
 
 
@@ -121,5 +129,13 @@ class Chat:
         """What a connection is told as it arrives (or after a switch): the chat so far."""
         lines = list(self.lines) if self.on else []
         conn.push(
-            json.dumps({"type": "chat_log", "on": self.on, "host": self.host(), "lines": lines})
+            json.dumps(
+                {
+                    "type": "chat_log",
+                    "on": self.on,
+                    "host": self.host(),
+                    "lines": lines,
+                    "reactions": [{"react": r, "words": w} for r, w in REACTIONS.items()],
+                }
+            )
         )

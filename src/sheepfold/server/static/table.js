@@ -31,6 +31,7 @@
   let gone = false; // the server does not know this table
   let ruleWords; // GET /api/tables/ID/rules: the rules in words; null: asked, or none to be had
   let houseKey = null; // what the House rules box shows
+  const chat = SF.tableChat($("chat"), (m) => send(m)); // the table's chat (chat.js)
 
   // -- connection ------------------------------------------------------------------------
   function connect() {
@@ -48,6 +49,8 @@
       const m = JSON.parse(ev.data);
       if (m.type === "state") onState(m);
       else if (m.type === "preview") onPreview(m);
+      else if (m.type === "chat" || m.type === "chat_log") chat.onMessage(m);
+      else if (m.type === "error" && m.ref === "chat") chat.error(m.message);
       else if (m.type === "error") {
         if (m.message.startsWith("no table")) gone = true;
         if (preview && m.ref === "preview-" + preview.ref) { preview.cells = new Set(); preview.failed = true; }
@@ -638,6 +641,7 @@
     renderPlayers(view, table, live, r, shown);
     r.draw(view, live, shown);
     renderLog(msg.events || []);
+    chat.update(table, me());
     renderReplayBox();
     renderEnd(table);
     renderVote(table);

@@ -1,0 +1,75 @@
+/* sheepfold — a table's chat (server/chat.py): each line shown as text (never as HTML), quick
+   reactions for phones, and the host's switch. `send` sends a message on the table's socket. */
+"use strict";
+SF.tableChat = function (box, send) {
+  let on = true;
+  let lines = [];
+  let reactions = [];
+  let you = null;
+  let host = null;
+  const list = SF.el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": "the table's chat", tabindex: "0" });
+  const input = SF.el("input", { type: "text", id: "chat-text", maxlength: "200", autocomplete: "off", "aria-label": "your message to the table", placeholder: "Say something to the table" });
+  const form = SF.el("form", { class: "chat-say", id: "chat-form" }, input, SF.el("button", { type: "submit", id: "chat-send", text: "Send" }));
+  const reacts = SF.el("div", { class: "chat-reacts", id: "chat-reacts", role: "group", "aria-label": "quick reactions" });
+  const toggle = SF.el("input", { type: "checkbox", id: "chat-on", checked: true });
+  const hostBox = SF.el("label", { class: "chat-switch", id: "chat-switch" }, toggle, " Chat on (you are the host: you may turn it off)");
+  const note = SF.el("p", { class: "muted", id: "chat-note" });
+  const error = SF.el("div", { id: "chat-error", role: "alert" });
+  SF.fill(box, SF.el("h2", { text: "Table chat" }), list, note, form, reacts, error, hostBox);
+
+  form.onsubmit = (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    send({ type: "chat", text, ref: "chat" });
+    input.value = "";
+  };
+  toggle.onchange = () => send({ type: "chat_switch", on: toggle.checked, ref: "chat" });
+
+  function lineNode(l) {
+    return SF.el("li", { dataset: { n: String(l.n) } }, SF.el("b", { text: l.who }), ": ",
+      l.react ? SF.el("span", { class: "react", text: l.react }) : SF.el("span", { class: "said", text: l.text }));
+  }
+  function draw() {
+    const seated = you !== null;
+    SF.fill(list, lines.map(lineNode));
+    list.hidden = !on || !lines.length;
+    list.scrollTop = list.scrollHeight;
+    form.hidden = reacts.hidden = !on || !seated;
+    hostBox.hidden = !seated || you !== host;
+    toggle.checked = on;
+    note.textContent = !on ? "The host turned the chat off." : !seated ? "Take a seat to chat; you can read along." : lines.length ? "" : "Nothing said yet.";
+    note.hidden = !note.textContent;
+    if (!reacts.childElementCount && reactions.length) {
+      SF.fill(reacts, reactions.map((r) => SF.el("button", { type: "button", class: "secondary react", "aria-label": `react: ${r.words}`, title: r.words, text: r.react,
+        onclick: () => send({ type: "chat", react: r.react, ref: "chat" }) })));
+    }
+  }
+  draw();
+  return {
+    /* the server's messages: one new line, or the chat so far (on arrival, after a switch) */
+    onMessage(m) {
+      if (m.type === "chat") {
+        if (!lines.some((l) => l.n === m.line.n)) lines = lines.concat([m.line]).slice(-50);
+      } else {
+        on = m.on;
+        lines = m.lines;
+        reactions = m.reactions || reactions;
+      }
+      draw();
+    },
+    /* the table changed: who I am, who the host is (the lowest seat a person holds) */
+    update(table, seat) {
+      const first = table.seats.find((s) => s.kind === "human" && !s.free);
+      const h = first ? first.seat : null;
+      if (seat === you && h === host) return;
+      you = seat;
+      host = h;
+      draw();
+    },
+    error(text) {
+      SF.fill(error, SF.el("div", { class: "error", text }));
+      setTimeout(() => { if (error.textContent === text) SF.fill(error); }, 6000);
+    },
+  };
+};
