@@ -618,11 +618,39 @@
     return mover(view) === me() ? `● Your turn — ${base}` : base;
   }
 
+  // -- your turn: the tab's title says it; a notice says it too while the tab is hidden, once
+  // the player asked for notices (a button: the browser asks them to allow it)
+  const NOTIFY_KEY = "sheepfold:notify";
+  let wasMine = null; // whether it was my turn at the last state (null: no state yet)
+  const noticesOn = () => "Notification" in window && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "1";
+  function renderNotify() {
+    const b = $("notify");
+    b.hidden = !("Notification" in window) || me() === null || msg.table.finished;
+    b.textContent = noticesOn() ? "🔔 Turn notices on" : "🔔 Tell me when it is my turn";
+    b.setAttribute("aria-pressed", String(noticesOn()));
+  }
+  $("notify").onclick = async () => {
+    if (noticesOn()) localStorage.removeItem(NOTIFY_KEY); // a second click: no more notices
+    else if ((await Notification.requestPermission()) === "granted") localStorage.setItem(NOTIFY_KEY, "1");
+    else showError("Your browser does not allow notices from this page: allow them in its settings for this site.");
+    renderNotify();
+  };
+  function turnNotice(view, table) {
+    const mine = me() !== null && !view.finished && (view.phase === "grab" || mover(view) === me());
+    if (mine && wasMine === false && document.hidden && noticesOn()) {
+      const n = new Notification(`Your turn — ${table.title}`, { body: view.phase === "grab" ? "Grab the wolf!" : "It is your turn at the table.", tag: "sheepfold-" + tableId });
+      n.onclick = () => { window.focus(); n.close(); };
+    }
+    wasMine = mine;
+  }
+
   // -- render ----------------------------------------------------------------------------
   function render() {
     if (!msg) return;
     const table = msg.table;
     document.title = tabTitle(msg.view, table);
+    turnNotice(msg.view, table);
+    renderNotify();
     $("title").textContent = table.title + (ruleWords && ruleWords.ruleset ? ` · ${ruleWords.ruleset}` : "") + (table.house ? ` · ${table.house.name}` : "");
     renderJoin();
     if (/^(dolly-crush|shave-a-sheep)$/.test(table.game)) { $("rules-link").href = "/rules/" + table.game; $("rules-link").hidden = false; } // the rules pages (server/learn.py)
