@@ -1,31 +1,65 @@
-"""The table's log: what happened, in plain words (never a card drawn from the deck)."""
+"""The table's log: what happened, in plain words (never a card drawn from the deck).
+
+The log keeps the whole game (up to :data:`MAX_EVENTS` entries), each entry numbered (``n``)
+and marked with its turn (``turn``: a run of entries by one seat; an entry of nobody's, the
+table opening or the game's end, belongs to the turn it falls in), so that a page shows
+everything since its player's last turn, turn by turn. The state message carries the last few
+entries; a page that missed some asks for them (``{"type": "log", "since": n}``, answered by
+``{"type": "log", "events": [...]}``, at most :data:`MAX_SENT` entries). A table read back
+from the database (a restart) tells its log again from its actions when it is first asked
+for it: what the bots and seats said (a bot warming up, a player away) is not kept.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.core.protocol import IllegalAction
+
 if TYPE_CHECKING:
+    from sheepfold.server.broadcast import Conn
     from sheepfold.server.tables import Table
+
+MAX_EVENTS = 1000  # entries a table keeps (the oldest go first)
+MAX_SENT = 500  # entries one answer to "log" carries
 
 
 class EventLog:
-    """The last few things that happened at a table (``events`` in the state message)."""
+    """What happened at a table (the last few are ``events`` in the state message)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.events: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] | None = []  # None: to be told from the actions
+        self.count = 0  # entries ever noted (each entry's number)
+        self.turn = 0
+        self.turn_seat: int | None = None
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        if self._events is None:
+            self._events = []
+            self.retell()
+        return self._events
 
     def note(self, seat: int | None, text: str) -> None:
+        events = self.events
+        if seat is not None and seat != self.turn_seat:
+            self.turn, self.turn_seat = self.turn + 1, seat
         who = self.table.seating.who(seat) if seat is not None else None
-        self.events.append({"seat": seat, "who": who, "text": text})
-        del self.events[:-20]
+        self.count += 1
+        events.append({"seat": seat, "who": who, "text": text, "n": self.count, "turn": self.turn})
+        del events[:-MAX_EVENTS]
 
     def describe(self, new: Sequence[tuple[int, int]]) -> None:
         """Notes for actions about to be applied to the table's state (in the game's words:
         its driver's)."""
+        self.tell(self.table.state.clone(), new)
+
+    def tell(self, probe: Any, new: Sequence[tuple[int, int]]) -> None:
+        """Notes for ``new`` applied to ``probe`` (a scratch state), and the end if they end it."""
         t = self.table
-        probe = t.state.clone()
         for who, a in new:
             for seat, text in t.driver.narrate(probe, who, a, t.show_scores):
                 self.note(seat, text)
@@ -38,3 +72,22 @@ class EventLog:
                 self.note(None, f"game over: {names} won!")
             else:
                 self.note(None, "game over")
+
+    def retell_later(self) -> None:
+        """A table read back from the database: its log is told from its actions when first
+        asked for (a table nobody looks at costs nothing)."""
+        self._events = None
+
+    def retell(self) -> None:
+        t = self.table
+        history = list(t.state.history)
+        self.note(None, "the table is open")
+        if history:
+            self.tell(t.manager.new_state(t.game, t.seed), history)
+
+    def send(self, conn: Conn, since: Any, ref: Any = None) -> None:
+        """The entries after number ``since``, to ``conn`` (the last MAX_SENT of them)."""
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            raise IllegalAction("'since' must be the number of an entry of the log (0: all)")
+        events = [e for e in self.events[-MAX_SENT:] if e["n"] > since]
+        conn.push(json.dumps({"type": "log", "ref": ref, "events": events}))

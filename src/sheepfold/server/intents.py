@@ -60,6 +60,8 @@ class Intents:
                 conn.push(json.dumps({"type": "pong", "ref": ref}))
             elif kind == "state":
                 t.send_state(conn)
+            elif kind == "log":
+                t.log.send(conn, msg.get("since"), ref)
             elif kind in CHAT:
                 t.chat.handle(conn, msg)
             elif kind in SEATED or kind in t.driver.messages:

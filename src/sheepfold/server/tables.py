@@ -478,6 +478,7 @@ class TableManager:
             return None
         table = Table(self, row, game, state)
         table.stored = table.applied = len(state.history)
+        table.log.retell_later()  # told from its actions when first asked for
         if kept is not None:
             table.next_id = kept.next_id
         if table.finished():

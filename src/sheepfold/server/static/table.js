@@ -40,6 +40,8 @@
     ws.onopen = () => {
       retry = 0;
       preview = null; // asked again on the new connection
+      story = []; // the log too (a restarted server tells it again)
+      askedFor = -1;
       setStatus(true);
       const token = localStorage.getItem(TOKEN_KEY);
       const profile = SF.profileSecret(); // the profile's seat, from any of its devices
@@ -50,6 +52,7 @@
       if (m.type === "state") onState(m);
       else if (m.type === "preview") onPreview(m);
       else if (m.type === "chat" || m.type === "chat_log") chat.onMessage(m);
+      else if (m.type === "log") { heard(m.events, true); render(); }
       else if (m.type === "error" && m.ref === "chat") chat.error(m.message);
       else if (m.type === "error") {
         if (m.message.startsWith("no table")) gone = true;
@@ -483,8 +486,48 @@
     if (text === "reroll") return "rolled again";
     return text;
   }
-  function renderLog(events) {
-    $("log").innerHTML = events.slice().reverse().map((e) => `<li>${e.who ? `<b>${SF.esc(e.who)}</b>: ` : ""}${SF.esc(friendly(e.text))}</li>`).join("");
+  /* the game's log, turn by turn (server/events.py): the state message brings its last few
+     entries, and what a page missed (three bots played while it looked away) it asks for */
+  let story = []; // every entry so far, in order (each numbered: n)
+  let askedFor = -1; // the entry asked for last ("log" since it), not asked again
+  const unfolded = new Map(); // turn -> open: what the player opened or folded by hand
+  function heard(events, answer) { // entries from a state message, or the answer to "log"
+    const have = story.length ? story[story.length - 1].n : 0;
+    const fresh = events.filter((e) => e.n > have);
+    if (!fresh.length) return;
+    if (answer || fresh[0].n === have + 1) story = story.concat(fresh).slice(-1000);
+    else if (askedFor !== fresh[fresh.length - 1].n) { // a gap: ask for what was missed
+      askedFor = fresh[fresh.length - 1].n;
+      send({ type: "log", since: have, ref: "log" });
+    }
+  }
+  function logTurns() { // runs of entries of one turn: {seat, who, entries}
+    const turns = [];
+    for (const e of story) {
+      const t = turns[turns.length - 1];
+      if (t && t.turn === e.turn) { t.entries.push(e); if (t.seat == null && e.seat != null) Object.assign(t, { seat: e.seat, who: e.who }); }
+      else turns.push({ turn: e.turn, seat: e.seat, who: e.who, entries: [e] });
+    }
+    return turns;
+  }
+  function renderLog() {
+    const turns = logTurns();
+    // since my last turn: every turn after the one before the last (open); the rest folded
+    let since = turns.length - 1;
+    if (me() !== null) {
+      let i = turns.length - 2;
+      while (i >= 0 && turns[i].seat !== me()) i--;
+      since = i + 1;
+    }
+    const key = JSON.stringify([story.length && story[story.length - 1].n, since, me()]);
+    if ($("log").dataset.key === key) return;
+    $("log").dataset.key = key;
+    const title = (t) => (t.seat == null ? "At the table" : t.seat === me() ? "Your turn" : `${t.who}'s turn`);
+    const opened = (t, i) => (unfolded.has(t.turn) ? unfolded.get(t.turn) : i >= since);
+    SF.fill($("log"), turns.map((t, i) => SF.el("details", { class: "turn" + (i >= since ? " recent" : ""), open: opened(t, i), dataset: { turn: String(t.turn) } },
+      SF.el("summary", { onclick: (ev) => unfolded.set(t.turn, !ev.currentTarget.parentElement.open) }, SF.el("b", { text: title(t) }), ` · ${t.entries.length} ${t.entries.length === 1 ? "thing" : "things"}`),
+      SF.el("ol", {}, t.entries.map((e) => SF.el("li", {}, e.who && e.seat !== t.seat ? SF.el("b", { text: e.who + ": " }) : null, friendly(e.text)))))).reverse());
+    $("log").scrollTop = 0; // the newest turn first
   }
 
   function replayEvent(f) {
@@ -668,7 +711,8 @@
     $("ended").hidden = !$("ended").textContent;
     renderPlayers(view, table, live, r, shown);
     r.draw(view, live, shown);
-    renderLog(msg.events || []);
+    heard(msg.events || []);
+    renderLog();
     chat.update(table, me());
     renderReplayBox();
     renderEnd(table);

@@ -1,0 +1,74 @@
+"""See what happened (issue 29): with three bots before you, the log shows every one of their
+turns since your last, open, turn by turn (newest first); what came before is folded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import new_page
+
+pytestmark = pytest.mark.browser
+
+BOTS_FIRST = [{"kind": "bot", "bot": "random"}] * 3 + [{}]
+
+
+def server_log(srv: Any, table: str) -> list[dict[str, Any]]:
+    return list(srv.manager.get(table).log.events)
+
+
+def friendly_text(e: dict[str, Any]) -> str:
+    """An entry as the log shows it (Dolly Crush's first entry of a turn: its dog card)."""
+    n = int(e["text"].split()[-1]) + 1 if e["text"].startswith("dog ") else None
+    return f"played dog card {n}" if n is not None else e["text"]
+
+
+def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, shots):
+    from playwright.sync_api import expect
+
+    from polling import wait_until
+
+    t = live_server.create(game="dolly-crush", seats=BOTS_FIRST, seed=4)
+    me = live_server.join(t["id"], "Mia", 3)
+    key = f"sheepfold:token:{t['id']}"
+    page = new_page(browser)
+    page.add_init_script(f"localStorage.setItem({key!r}, {me['token']!r})")
+    page.goto(live_server.url + t["invite"])
+    page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 3")
+    table = live_server.manager.get(t["id"])
+    wait_until(lambda: table.state.current_player() == 3, what="the bots' first turns")
+    # before Mia's first turn: everything so far is open (the opening and three bot turns),
+    # newest first, each turn's entries in their order
+    log = page.locator("#log")
+    expect(log.locator("details.turn[open] > summary b")).to_have_text(
+        ["Timmy's turn", "Shaun's turn", "Dolly's turn", "At the table"]
+    )
+    # Mia plays her turn on another device (her seat's token), then the bots play theirs
+    c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
+    mine = len(server_log(live_server, t["id"]))
+    while table.state.current_player() == 3:
+        state, seq = table.state, c.last_state["seq"]
+        c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
+    wait_until(
+        lambda: table.state.current_player() == 3 or table.finished(), what="three bot turns"
+    )
+    entries = server_log(live_server, t["id"])
+    my_turn = max(e["turn"] for e in entries if e["seat"] == 3)
+    since = [e for e in entries if e["turn"] > my_turn]  # the bots' turns after Mia's
+    assert len({e["turn"] for e in since}) == 3 and len(since) > 8  # more than a state's window
+    open_turns = log.locator("details.turn[open]")
+    expect(open_turns.locator("> summary b")).to_have_text(
+        ["Timmy's turn", "Shaun's turn", "Dolly's turn"]
+    )
+    expect(open_turns.locator("li")).to_have_count(len(since))
+    expect(open_turns.last.locator("li").first).to_have_text(friendly_text(since[0]))
+    folded = log.locator("details.turn:not([open])")
+    expect(folded.locator("> summary b")).to_have_text(
+        ["Your turn", "Timmy's turn", "Shaun's turn", "Dolly's turn", "At the table"]
+    )
+    mine = log.locator("details.turn").nth(3)  # a folded turn opens on a click
+    mine.locator("summary").click()
+    expect(mine.locator("li").first).to_be_visible()
+    page.screenshot(path=str(shots / "log-since-your-turn.png"), full_page=True)
+    assert not page.errors
