@@ -146,3 +146,4 @@ def test_clean_keeps_words_and_drops_controls() -> None:
     assert clean("a\tb\n\nc") == "a b c"
     assert clean("\u200bzero\u2066width") == "zerowidth"
     assert clean("Ciao 🐑 pecora") == "Ciao 🐑 pecora"
+    assert clean("\u202eevil\u202c 👩\u200d🌾") == "evil 👩\u200d🌾"  # no bidi override

@@ -44,13 +44,15 @@ REACTIONS = {
     "😢": "sad",
 }
 MESSAGES = ("chat", "chat_switch")
+ZWJ = "\u200d"  # the zero-width joiner: 👩‍🌾 is one emoji of three characters
 
 
 def clean(text: str) -> str:
     """A line as it is shown: control and format characters dropped (a newline, a bidi
-    override), runs of spaces made one, the ends trimmed."""
+    override; not the joiner of an emoji made of several), runs of spaces made one, the ends
+    trimmed."""
     spaced = (" " if c.isspace() else c for c in text)
-    kept = "".join(c for c in spaced if unicodedata.category(c)[0] != "C")
+    kept = "".join(c for c in spaced if c == ZWJ or unicodedata.category(c)[0] != "C")
     return " ".join(kept.split())
 
 
