@@ -56,7 +56,9 @@ def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, sh
     entries = server_log(live_server, t["id"])
     my_turn = max(e["turn"] for e in entries if e["seat"] == 3)
     since = [e for e in entries if e["turn"] > my_turn]  # the bots' turns after Mia's
-    assert len({e["turn"] for e in since}) == 3 and len(since) > 8  # more than a state's window
+    assert len({e["turn"] for e in since}) == 3
+    assert len(entries) > 8  # more than a state message's window: all of it is on the page
+    expect(log.locator("li")).to_have_count(len(entries))
     open_turns = log.locator("details.turn[open]")
     expect(open_turns.locator("> summary b")).to_have_text(
         ["Timmy's turn", "Shaun's turn", "Dolly's turn"]
@@ -71,4 +73,43 @@ def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, sh
     mine.locator("summary").click()
     expect(mine.locator("li").first).to_be_visible()
     page.screenshot(path=str(shots / "log-since-your-turn.png"), full_page=True)
+    assert not page.errors
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_new_entries_arrive_in_order_unless_motion_is_reduced(
+    browser, live_server, ws_client, motion
+):
+    """What happens while the page looks arrives entry by entry, in order (each arrival starts
+    after the one before it, whatever the broadcasts it came in); with reduced motion nothing
+    moves. The page records each arrival it schedules (``SF_ARRIVALS``: entry, start)."""
+    from polling import wait_until
+
+    t = live_server.create(game="dolly-crush", seats=BOTS_FIRST, seed=4)
+    me = live_server.join(t["id"], "Mia", 3)
+    page = new_page(browser)
+    page.emulate_media(reduced_motion=motion)
+    page.add_init_script(f"localStorage.setItem('sheepfold:token:{t['id']}', {me['token']!r})")
+    page.goto(live_server.url + t["invite"])
+    table = live_server.manager.get(t["id"])
+    wait_until(lambda: table.state.current_player() == 3, what="the bots' first turns")
+    page.wait_for_function("() => window.SF_LAST && window.SF_LAST.view.to_move === 3")
+    page.wait_for_selector("#log details.turn")
+    before = len(server_log(live_server, t["id"]))
+    assert page.evaluate("window.SF_ARRIVALS || []") == []  # the first draw: nothing arrives
+    c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
+    while table.state.current_player() == 3:
+        state, seq = table.state, c.last_state["seq"]
+        c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
+    wait_until(lambda: table.state.current_player() == 3, what="three bot turns")
+    last_n = server_log(live_server, t["id"])[-1]["n"]
+    page.wait_for_function(f"() => window.SF_LAST.events.at(-1).n === {last_n}")
+    arrived = page.evaluate("window.SF_ARRIVALS || []")
+    if motion == "reduce":
+        assert arrived == [] and page.locator("#log li.arrived").count() == 0
+    else:
+        assert [n for n, _ in arrived] == list(range(before + 1, last_n + 1))  # each, once
+        starts = [start for _, start in arrived]
+        assert starts == sorted(starts) and starts[1] - starts[0] >= 300  # one after another
     assert not page.errors

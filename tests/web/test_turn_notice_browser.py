@@ -31,7 +31,8 @@ Object.defineProperty(document, "visibilityState", { get: () => (window.HIDDEN ?
 
 def mover(page: Any) -> int:
     v = last(page)["view"]
-    return int(v["turn"] if v["to_move"] == "chance" else v["to_move"])
+    who = v["turn"] if v["to_move"] == "chance" else v["to_move"]
+    return -1 if who is None else int(who)  # -1: nobody's (between two steps)
 
 
 def play_turn(page: Any, seat: int) -> None:

@@ -41,6 +41,7 @@
       retry = 0;
       preview = null; // asked again on the new connection
       story = []; // the log too (a restarted server tells it again)
+      drawnUpTo = null;
       askedFor = -1;
       setStatus(true);
       const token = localStorage.getItem(TOKEN_KEY);
@@ -491,6 +492,23 @@
   let story = []; // every entry so far, in order (each numbered: n)
   let askedFor = -1; // the entry asked for last ("log" since it), not asked again
   const unfolded = new Map(); // turn -> open: what the player opened or folded by hand
+  let drawnUpTo = null; // the last entry drawn (null: none yet; the first draw shows no arrival)
+  // entries new since the last draw arrive one after another, in order (app.css: log-arrive),
+  // at most 3 s behind; none move where the player's system asks for reduced motion
+  const arrivals = new Map(); // entry n -> when its arrival starts (performance.now() ms)
+  let lastArrival = -Infinity;
+  const ARRIVE_MS = 300, ARRIVAL_MS = 450, BEHIND_MS = 3000;
+  const moving = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  function schedule(now) {
+    if (drawnUpTo === null || !moving()) return;
+    for (const e of story) {
+      if (e.n <= drawnUpTo || arrivals.has(e.n)) continue;
+      lastArrival = Math.min(Math.max(now, lastArrival + ARRIVE_MS), now + BEHIND_MS);
+      arrivals.set(e.n, lastArrival);
+      (window.SF_ARRIVALS = window.SF_ARRIVALS || []).push([e.n, lastArrival]); // tests read it
+    }
+    for (const [n, start] of arrivals) if (now - start > ARRIVAL_MS) arrivals.delete(n);
+  }
   function heard(events, answer) { // entries from a state message, or the answer to "log"
     const have = story.length ? story[story.length - 1].n : 0;
     const fresh = events.filter((e) => e.n > have);
@@ -510,6 +528,15 @@
     }
     return turns;
   }
+  const entryNode = (t, now) => (e) => { // an entry still arriving: its animation, where it is
+    const li = SF.el("li", {}, e.who && e.seat !== t.seat ? SF.el("b", { text: e.who + ": " }) : null, friendly(e.text));
+    const start = arrivals.get(e.n);
+    if (start !== undefined) {
+      li.classList.add("arrived");
+      li.style.animationDelay = `${(start - now) / 1000}s`; // below 0: part played already
+    }
+    return li;
+  };
   function renderLog() {
     const turns = logTurns();
     // since my last turn: every turn after the one before the last (open); the rest folded
@@ -523,10 +550,13 @@
     if ($("log").dataset.key === key) return;
     $("log").dataset.key = key;
     const title = (t) => (t.seat == null ? "At the table" : t.seat === me() ? "Your turn" : `${t.who}'s turn`);
+    const now = performance.now();
+    schedule(now);
     const opened = (t, i) => (unfolded.has(t.turn) ? unfolded.get(t.turn) : i >= since);
     SF.fill($("log"), turns.map((t, i) => SF.el("details", { class: "turn" + (i >= since ? " recent" : ""), open: opened(t, i), dataset: { turn: String(t.turn) } },
       SF.el("summary", { onclick: (ev) => unfolded.set(t.turn, !ev.currentTarget.parentElement.open) }, SF.el("b", { text: title(t) }), ` · ${t.entries.length} ${t.entries.length === 1 ? "thing" : "things"}`),
-      SF.el("ol", {}, t.entries.map((e) => SF.el("li", {}, e.who && e.seat !== t.seat ? SF.el("b", { text: e.who + ": " }) : null, friendly(e.text)))))).reverse());
+      SF.el("ol", {}, t.entries.map(entryNode(t, now))))).reverse());
+    drawnUpTo = story.length ? story[story.length - 1].n : drawnUpTo;
     $("log").scrollTop = 0; // the newest turn first
   }
 
