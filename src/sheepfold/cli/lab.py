@@ -1433,7 +1433,7 @@ def _print_depth(result: Any, km: Any) -> None:
         console.print(
             f"kingmaking ({km.players} players, {km.bots[0]} bots): in {share(km.rate)} of "
             f"{km.games:,} games a player who could no longer win decided who did (another "
-            f"move of theirs gave the game another winner); a player could no longer win at "
-            f"a turn of their own in {share(km.out_rate)}.",
+            f"move of theirs gave the game another winner); a player could no longer win, "
+            f"whatever came next, at a turn of their own in {share(km.out_rate)}.",
             highlight=False,
         )

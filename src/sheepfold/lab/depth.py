@@ -31,7 +31,7 @@ Definitions (docs/lab.md, "Depth, luck and kingmaking", beside Ludii's and TAG's
   differs. The **kingmaking rate** is the share of games with a single winner in which some
   seat decided so (at most ``checks`` of its turns tried per game), with Wilson's 95% interval;
   the **out rate** is the share of those games where some seat could not win at a turn of its
-  own. Cost: a game plus at most ``checks * (1 + alternatives)`` play-outs of its rest (19 with
+  own. Cost: a game plus at most ``checks * (1 + alternatives)`` play-outs of its rest (18 with
   the defaults), on local processes or Ray (:func:`kingmaking`).
 """
 
