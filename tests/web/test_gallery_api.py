@@ -118,7 +118,7 @@ def test_publish_then_versions_with_the_token_and_older_versions_stay(make_serve
 FROM_RACE = {"from": "race-to-twelve", "shear_cost": 0, "rerolls": 0}
 
 
-def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_server):
+def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_server, monkeypatch):
     """Rules published with their ``from`` keep that base: their differences, the page's base
     and the lab card's base are it, not the closest rule set (the rulebook here); rules that
     name none, and versions, are described against the closest as before."""
@@ -135,6 +135,13 @@ def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_ser
     spec = srv.app.state.gallery.lab._spec(v.id)  # what the lab card plays the rules against
     assert spec["base_words"] == "the race to twelve rules"
     assert spec["base"] == {"shear_cost": 1, "target": 12, "rerolls": 1}
+    import sheepfold.lab.runner as lab_runner
+    from sheepfold.lab import card
+
+    monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel to compile
+    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
+    assert made["base"] == "the race to twelve rules"
+    assert "the race to twelve rules" in made["verdict"]  # measured against it
     # the same rules without their base: the closest, the rulebook
     plain = published(srv, "No costs either", {"target": 12})
     e2 = entry(srv, plain["slug"])
