@@ -157,6 +157,10 @@ def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_ser
     assert entry(srv, "costs", 1)["base"] == "the race to twelve rules"
     bad = publish(srv, "Nowhere", {"from": "no-such-rules", "wool": 3})
     assert bad.status_code == 422 and "no-such-rules" in bad.json()["detail"]
+    # a base this server no longer has (a rule set of its folder, since removed): the closest
+    from sheepfold.server.gallery import base_of
+
+    assert base_of(GAME, {"wool": 12}, "gone-rules") == ("rulebook", "the rulebook")
 
 
 def test_list_searches_filters_and_sorts(make_server, ws_client):

@@ -179,14 +179,19 @@ def base_of(game: str, options: dict[str, Any], named: str | None = None) -> tup
     the one of the game's default rules, the rulebook and the built-in rule sets it differs
     from least (:func:`sheepfold.rulesets.closest_base`)."""
     from sheepfold.core.protocol import SheepfoldError
-    from sheepfold.rulesets import base_words
+    from sheepfold.rulesets import RULEBOOK, base_words, builtin_rulesets
 
     if named is not None:
-        try:
-            base_options(game, named)
-        except SheepfoldError:
-            pass  # a rule set this server no longer has: the closest instead
-        else:
+        known = named == RULEBOOK or any(  # the built-ins are read once
+            r.game == game and r.rules.name == named for r in builtin_rulesets()
+        )
+        if not known:  # one of the server's own rule sets, if it still has it
+            try:
+                base_options(game, named)
+                known = True
+            except SheepfoldError:
+                pass  # one this server no longer has: the closest instead
+        if known:
             return named, base_words(game, named)
     return _base_of(game, json.dumps(options, sort_keys=True))
 
