@@ -12,16 +12,18 @@ import pytest
 from typer.testing import CliRunner
 
 from sheepfold.cli.main import app
+from sheepfold.games import make
 from sheepfold.lab.depth import (
     DepthError,
-    cannot_win,
     kingmaking,
+    kingmaking_game,
     ladder,
     luck_share,
     matchups,
     omega_squared,
     wilson,
 )
+from sheepfold.lab.hopeless import out_seats
 from sheepfold.lab.runner import make_job
 
 runner = CliRunner()
@@ -56,16 +58,57 @@ def test_matchups_each_level_against_below_and_random() -> None:
         matchups(["random", "random"])
 
 
-def test_cannot_win_by_the_games_own_pace() -> None:
-    starts = np.array([[0, 0, 0], [5, 1, 0], [9, 2, 8]], dtype=float)
-    final = np.array([10.0, 3.0, 12.0])
-    out = cannot_win(starts, final)
-    # turn 1: the most anyone gained afterwards is 12 (seat 2): nobody is out
-    assert not out[0].any()
-    # turn 2: the most gained from then is 12 - 0 = 12: 1 + 12 >= 5, nobody is out
-    assert not out[1].any()
-    # turn 3: the most gained is max(1, 1, 4) = 4: seat 1 (2 + 4 < 9) cannot win
-    assert out[2].tolist() == [False, True, False]
+def test_shave_a_seat_is_out_when_its_pile_and_all_wool_in_play_cannot_reach_a_pile() -> None:
+    """From the position, not from how the game went on: the pile plus every piece still in
+    play (the middle, the sheep) against the biggest other pile (a tie still shares the win)."""
+    state = make("shave-a-sheep", players=3).new_initial_state(seed=0)
+    state.piles, state.middle, state.sheep = [20, 0, 3], 5, [1, 1, 0]  # 7 pieces in play
+    assert out_seats(state) == [False, True, True]
+    state.piles, state.middle, state.sheep = [9, 0, 2], 7, [0, 0, 0]
+    assert out_seats(state) == [False, True, False]  # 2 + 7 = 9: it may still share the win
+    state.piles, state.middle, state.sheep = [0, 0, 0], 30, [0, 0, 0]
+    assert out_seats(state) == [False, False, False]  # the start: nobody is out
+
+
+def test_shave_rules_that_take_wool_from_a_pile_have_no_bound() -> None:
+    steal = {
+        "verbs": {
+            "steal": {
+                "choose": "another player",
+                "when": ["target pile >= 1"],
+                "effects": [{"move": 1, "from": "target pile", "to": "my pile"}],
+            }
+        },
+        "die": ["grow", "double", "shear", "swap", "wolf", "steal"],
+    }
+    state = make("shave-a-sheep", players=3, rules=steal).new_initial_state(seed=0)
+    state.piles, state.middle, state.sheep = [20, 0, 3], 5, [1, 1, 0]
+    assert out_seats(state) == [False, False, False]  # a pile may shrink: nobody is sure out
+
+
+def test_dolly_a_seat_is_out_when_the_cards_left_cannot_bring_it_level() -> None:
+    game = make("dolly-crush", players=3)
+    state = game.new_initial_state(seed=0)
+    state.deck, state.returning = [], []
+    state.flock = [0] * game.board.cells  # 15 cards of 1 point in the flock, no deck
+    state.collected = [[1] * 10, [], [1] * 5]  # 20, 0 and 10 points (card 1: 2 points)
+    # seat 1 may still take at most the 15 points in play: below 20; seat 2 reaches 25
+    assert out_seats(state) == [False, True, False]
+    state.dogs_played = [0, 0, 0b1110]  # seat 2 has one dog card left: one turn of 15 points
+    state.collected[2] = [0] * 4  # 4 + 15 < 20
+    assert out_seats(state) == [False, True, True]
+    state.dogs_played = [0, 0b1111, 0]  # no turn left for seat 1, nothing in play for it
+    state.collected = [[], [], []]
+    assert out_seats(state) == [False, False, False]  # 0 against 0: a shared win is still one
+
+
+def test_a_kingmaker_is_found_and_only_among_seats_out_at_the_time() -> None:
+    job = make_job("dolly-crush", None, players=3, bots=["random"], games=20, engine="engine")
+    k = kingmaking(job)
+    assert k.decided_games > 0  # random players who can no longer win still decide games
+    games = [kingmaking_game(job, i, 6, 2) for i in range(job.games)]
+    assert k.decided_games == sum(g.decided for g in games)
+    assert all(g.out for g in games if g.decided) and all(g.single for g in games if g.out)
 
 
 def _ladder(game: str) -> dict:  # type: ignore[type-arg]
@@ -93,6 +136,7 @@ def test_kingmaking_is_reproducible_and_counted_within_its_games() -> None:
     assert 0 <= k["decided_games"] <= k["out_games"] <= k["games"] <= 8
     assert k["rate"]["mean"] == pytest.approx(k["decided_games"] / k["games"], abs=1e-6)
     assert k["tried"] >= k["decided_games"]
+    assert kingmaking(job, workers=2).to_json() == k  # local processes: the same games
     with pytest.raises(DepthError, match="3 or 4 players"):
         kingmaking(make_job("shave-a-sheep", None, players=2, games=2, engine="engine"))
 
@@ -112,3 +156,53 @@ def test_the_command_prints_the_report_and_its_json() -> None:
     )
     r = runner.invoke(app, ["lab", "depth", "shave-a-sheep", "--level", "greedy"])
     assert r.exit_code != 0 and "at least two levels" in r.output
+
+
+@pytest.mark.slow  # starting a Ray instance takes 15 s or more
+def test_kingmaking_on_ray_local_gives_the_local_rate() -> None:
+    """`lab depth --ray local` plays the kingmaking games on Ray (a Ray instance the command
+    starts, in a child process so that Ray's threads never meet this process's forks): the
+    report is the local one."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray")
+    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    args = ["lab", "depth", "dolly-crush", "--level", "random", "--level", "greedy"]
+    args += ["--games", "2", "--engine", "engine", "--kingmaking-games", "12"]
+    args += ["--kingmaking-bot", "random", "--json"]
+    cli = subprocess.run(
+        [sys.executable, "-m", "sheepfold.cli.main", *args, "--ray", "local"],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
+    assert cli.returncode == 0, cli.stderr.decode()[-2000:]
+    on_ray = json.loads(cli.stdout)["kingmaking"]
+    here = runner.invoke(app, [*args, "--workers", "1"])
+    assert here.exit_code == 0, here.output
+    assert on_ray == json.loads(here.stdout)["kingmaking"]
+    assert on_ray["decided_games"] > 0
+
+
+def test_ray_takes_the_kingmaking_games_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --ray, the kingmaking games go to Ray like the ladder's (its chunks recorded here and
+    played in this process instead of on a Ray instance)."""
+    import sheepfold.lab.runner as lab_runner
+
+    sent: list[str] = []
+
+    def fake_ray(job, chunks, address, collect, fn=lab_runner.run_chunk, args=()):  # type: ignore[no-untyped-def]
+        sent.extend(f"{fn.__name__} {address}" for _ in chunks)
+        for ch in chunks:
+            collect(fn(job, ch, *args))
+
+    monkeypatch.setattr(lab_runner, "_run_ray", fake_ray)
+    args = ["lab", "depth", "shave-a-sheep", "--level", "random", "--level", "greedy"]
+    args += ["--games", "2", "--engine", "engine", "--kingmaking-games", "4", "--json"]
+    r = runner.invoke(app, [*args, "--ray", "10.0.0.9:6379"])
+    assert r.exit_code == 0, r.output
+    assert "kingmaking_chunk 10.0.0.9:6379" in sent and "run_chunk 10.0.0.9:6379" in sent
+    local = runner.invoke(app, [*args, "--workers", "1"])
+    assert json.loads(r.stdout)["kingmaking"] == json.loads(local.stdout)["kingmaking"]

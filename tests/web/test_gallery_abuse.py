@@ -246,6 +246,7 @@ def test_a_database_from_before_the_new_columns_opens_with_them(tmp_path):
         c.execute(text("ALTER TABLE sf_seats DROP COLUMN client"))
         c.execute(text("ALTER TABLE sf_ruleset_versions DROP COLUMN lab_attempts"))
         c.execute(text("ALTER TABLE sf_votes DROP COLUMN client"))
+        c.execute(text("ALTER TABLE sf_ruleset_versions DROP COLUMN base"))
     s.close()
 
     s = Storage(db)
@@ -256,4 +257,9 @@ def test_a_database_from_before_the_new_columns_opens_with_them(tmp_path):
     store.started(job.id)
     with s.engine.connect() as c:
         assert c.execute(text("SELECT lab_attempts FROM sf_ruleset_versions")).scalar() == 1
+    [old] = store.versions(GAME, "old")
+    assert old.base is None  # no base named: described against the closest, the rulebook
+    from sheepfold.server.gallery import version_base
+
+    assert version_base(old) == ("rulebook", "the rulebook")
     s.close()

@@ -114,6 +114,55 @@ def test_publish_then_versions_with_the_token_and_older_versions_stay(make_serve
     assert srv.http.get("/api/gallery/chess").status_code == 404
 
 
+#: a race to twelve without its shear cost and its reroll: nearer the rulebook than its base
+FROM_RACE = {"from": "race-to-twelve", "shear_cost": 0, "rerolls": 0}
+
+
+def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_server, monkeypatch):
+    """Rules published with their ``from`` keep that base: their differences, the page's base
+    and the lab card's base are it, not the closest rule set (the rulebook here); rules that
+    name none, and versions, are described against the closest as before."""
+    srv = make_server(lab_workers=0)
+    published(srv, "No costs", FROM_RACE)
+    e = entry(srv, "no-costs", 1)
+    assert e["base"] == "the race to twelve rules"
+    # the rules: the base's, with the changes the request gave
+    assert e["options"]["target"] == 12 and "rerolls" not in e["options"]
+    assert any(d.startswith("rolling again: you may roll again") for d in e["differences"])
+    assert e["changes"] == ["shearing", "die"]  # its target is the base's: not a change
+    v = srv.app.state.gallery.store.version(GAME, "no-costs", 1)
+    assert v.base == "race-to-twelve"
+    spec = srv.app.state.gallery.lab._spec(v.id)  # what the lab card plays the rules against
+    assert spec["base_words"] == "the race to twelve rules"
+    assert spec["base"] == {"shear_cost": 1, "target": 12, "rerolls": 1}
+    import sheepfold.lab.runner as lab_runner
+    from sheepfold.lab import card
+
+    monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel to compile
+    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
+    assert made["base"] == "the race to twelve rules"
+    assert "the race to twelve rules" in made["verdict"]  # measured against it
+    # the same rules without their base: the closest, the rulebook
+    plain = published(srv, "No costs either", {"target": 12})
+    e2 = entry(srv, plain["slug"])
+    assert (
+        e2["base"] == "the rulebook"
+        and srv.app.state.gallery.store.version(GAME, plain["slug"], 1).base is None
+    )
+    # a new version names its own base, or none
+    token = published(srv, "Costs", FROM_RACE)["token"]
+    url = f"/api/gallery/{GAME}/costs/versions"
+    assert srv.http.post(url, json={"token": token, "rules": {"wool": 14}}).status_code == 201
+    assert entry(srv, "costs")["base"] == "the rulebook"
+    assert entry(srv, "costs", 1)["base"] == "the race to twelve rules"
+    bad = publish(srv, "Nowhere", {"from": "no-such-rules", "wool": 3})
+    assert bad.status_code == 422 and "no-such-rules" in bad.json()["detail"]
+    # a base this server no longer has (a rule set of its folder, since removed): the closest
+    from sheepfold.server.gallery import base_of
+
+    assert base_of(GAME, {"wool": 12}, "gone-rules") == ("rulebook", "the rulebook")
+
+
 def test_list_searches_filters_and_sorts(make_server, ws_client):
     srv = make_server(lab_workers=0, **NO_LIMITS)
     published(srv, "Little wool", {"wool": 12}, description="quick games")
@@ -394,6 +443,8 @@ def test_the_gallery_on_postgresql(make_server, ws_client, postgres_url):
     assert [(e["slug"], e["version"]) for e in latest] == [("pg-wool", 2), ("pg-wool-2", 1)]
     assert (latest[0]["played"], latest[0]["votes_yes"]) == (1, 1)
     assert entry(again, "pg-wool", 1)["rules"]["wool"] == 12
+    published(again, "Pg race", FROM_RACE)
+    assert entry(again, "pg-race")["base"] == "the race to twelve rules"
 
 
 def test_a_server_that_stops_stops_its_card_which_stays_to_resume(make_server, tmp_path):

@@ -69,3 +69,23 @@ def test_refusals_and_an_unreachable_server_are_one_line(make_server, tmp_path: 
         r = run("rules", "gallery", GAME, "--server", dead)
     assert r.exit_code == 2 and f"cannot reach the server at {dead}" in r.output
     assert "Traceback" not in r.output
+
+
+def test_a_published_file_keeps_the_base_it_starts_from(make_server, tmp_path: Path) -> None:
+    """`rules publish` sends the file's own options with its base (its `from`, else the game's
+    default rules): the gallery describes the rule set against that base."""
+    srv = make_server(lab_workers=0)
+    src = tmp_path / "race.toml"
+    src.write_text(
+        'game = "shave-a-sheep"\nname = "Free race"\nfrom = "race-to-twelve"\nshear_cost = 0\n'
+        "rerolls = 0\n"  # as near the rulebook as its base: the base it names counts
+    )
+    assert run("rules", "publish", str(src), "--server", srv.url, "--author", "ewe").exit_code == 0
+    e = srv.http.get(f"/api/gallery/{GAME}/free-race/1").json()
+    assert e["base"] == "the race to twelve rules" and e["changes"] == ["shearing", "die"]
+    assert e["options"]["target"] == 12 and "rerolls" not in e["options"]
+    tall = tmp_path / "tall.toml"  # no `from`: a Dolly Crush file starts from the graded edition
+    tall.write_text('game = "dolly-crush"\nname = "Tall flock"\nrows = 4\n')
+    assert run("rules", "publish", str(tall), "--server", srv.url, "--author", "ewe").exit_code == 0
+    e = srv.http.get("/api/gallery/dolly-crush/tall-flock/1").json()
+    assert e["base"] == "the graded edition" and len(e["differences"]) == 1

@@ -54,6 +54,30 @@ def _call(method: str, server: str, path: str, **kw: Any) -> Any:
         raise fail(f"{server} answered {path} with something that is not JSON") from None
 
 
+def _published_rules(file: Path, rs: Any) -> dict[str, Any]:
+    """What ``publish`` sends of a rule file: its own options with the base it starts from (its
+    ``from``, or the game's default rules), as the file says them, when that base is one every
+    server knows (the rulebook or a built-in rule set): the gallery describes and measures the
+    rule set against it. A file on a rule set of your own folder sends every option that
+    differs from the rulebook instead (the server then finds the closest base)."""
+    from sheepfold.core.files import MAX_RULES_BYTES, parse_document, read_bytes, rule_file_kind
+    from sheepfold.rulesets import BASE_KEY, RULEBOOK, builtin_rulesets
+
+    texts = ("name", "description")
+    if rs.base == RULEBOOK or any(
+        r.game == rs.game and r.rules.name == rs.base for r in builtin_rulesets()
+    ):
+        raw = read_bytes(file, MAX_RULES_BYTES)  # read and checked once already
+        data = parse_document(raw, rule_file_kind(file), str(file), max_bytes=MAX_RULES_BYTES)
+        own = {k: v for k, v in data.items() if k not in (*texts, "game", BASE_KEY)}
+        return {**own, BASE_KEY: rs.base}
+    return {
+        k: v
+        for k, v in rs.rules.model_dump(mode="json", exclude_defaults=True).items()
+        if k not in texts
+    }
+
+
 def publish(
     file: Path = typer.Argument(
         ..., help="a rule-set file (.toml or .json), as 'rules new' writes"
@@ -78,11 +102,7 @@ def publish(
     from sheepfold.rulesets import read_ruleset_file
 
     rs = read_ruleset_file(file)  # checked here first: the server checks again
-    rules = {
-        k: v
-        for k, v in rs.rules.model_dump(mode="json", exclude_defaults=True).items()
-        if k not in ("name", "description")
-    }
+    rules = _published_rules(file, rs)
     about = description if description is not None else (rs.rules.description or "")
     url = _server(server)
     if slug or token:

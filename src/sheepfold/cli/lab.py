@@ -1338,7 +1338,8 @@ def depth_command(
         200,
         "--kingmaking-games",
         min=0,
-        help="games of 3-4 players for the kingmaking rate, through the rules engine (0: none)",
+        help="games of 3-4 players for the kingmaking rate, through the rules engine, on the "
+        "ladder's --workers or --ray (0: none)",
     ),
     king_players: int = typer.Option(
         3, "--kingmaking-players", min=3, max=4, help="players of those games"
@@ -1395,7 +1396,7 @@ def depth_command(
     )
     if king is not None:
         said(f"{king_games} games of {king_players} players for kingmaking")
-    km = kingmaking(king) if king is not None else None
+    km = kingmaking(king, workers=workers, ray=ray) if king is not None else None
     if as_json:
         print(json.dumps({**result.to_json(), "kingmaking": km.to_json() if km else None}))
         return
@@ -1432,7 +1433,7 @@ def _print_depth(result: Any, km: Any) -> None:
         console.print(
             f"kingmaking ({km.players} players, {km.bots[0]} bots): in {share(km.rate)} of "
             f"{km.games:,} games a player who could no longer win decided who did (another "
-            f"move of theirs gave the game another winner); a player could no longer win at "
-            f"a turn of their own in {share(km.out_rate)}.",
+            f"move of theirs gave the game another winner); a player could no longer win, "
+            f"whatever came next, at a turn of their own in {share(km.out_rate)}.",
             highlight=False,
         )

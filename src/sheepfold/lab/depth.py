@@ -18,15 +18,21 @@ Definitions (docs/lab.md, "Depth, luck and kingmaking", beside Ludii's and TAG's
   95% percentile interval from 200 bootstrap resamples of the games within each group (seeded).
   What it leaves is the dice or the deck, and the bots' own coin flips (none for deterministic
   levels such as greedy and perfect).
-- **Kingmaking** (3-4 players, through the rules engine). After a game, a seat **cannot win**
-  from the start of a turn on when its score, plus the most points any seat gained from then to
-  the end, stays below the leader's score at that moment (the game's own pace, in hindsight). It
-  **decides** who wins when, at its first decision of a turn of its own while it cannot win,
-  another legal action (drawn by a seeded generator), the rest of the game played by the same
-  bots on the same chance (the state's own seeded dice or deck), gives the game another single
-  winner. The **kingmaking rate** is the share of games with a single winner in which some seat
-  decided so (at most ``checks`` of its turns tried per game), with Wilson's 95% interval; the
-  **out rate** is the share of games where some seat could not win at a turn of its own.
+- **Kingmaking** (3-4 players, through the rules engine), without hindsight. At a decision, a
+  seat **cannot win** when, from that position, a sound bound on the score it may still reach is
+  below another seat's score (:mod:`sheepfold.lab.hopeless`: Shave a Sheep, its pile plus all
+  the wool still in play; Dolly Crush, its score plus what the cards left could bring it). It
+  **decides** who wins when, at the first decision of a turn of its own that offers a choice
+  (two legal actions or more) while it cannot win,
+  playing another legal action instead of the one its bot chose gives the game another single
+  winner: both the chosen action and up to ``alternatives`` others (drawn by a seeded
+  generator) are played out from that position by fresh bots of the same seeds, on the same
+  chance (the state's own seeded dice or deck): common random numbers, so only the choice
+  differs. The **kingmaking rate** is the share of games with a single winner in which some
+  seat decided so (at most ``checks`` of its turns tried per game), with Wilson's 95% interval;
+  the **out rate** is the share of those games where some seat could not win at a turn of its
+  own. Cost: a game plus at most ``checks * (1 + alternatives)`` play-outs of its rest (18 with
+  the defaults), on local processes or Ray (:func:`kingmaking`).
 """
 
 from __future__ import annotations
@@ -46,8 +52,10 @@ Z = 1.959963984540054
 #: bootstrap resamples of the luck share's interval, and their seed
 BOOTSTRAP = 200
 BOOTSTRAP_SEED = 12345
-#: out turns tried per game at most (each costs the rest of a game)
+#: out turns tried per game at most, and other actions tried at each (each costs the rest of a
+#: game)
 CHECKS = 6
+ALTERNATIVES = 2
 
 
 class DepthError(SheepfoldError):
@@ -255,13 +263,6 @@ class Kingmaking:
         return data
 
 
-def cannot_win(start_scores: np.ndarray, final: np.ndarray) -> np.ndarray:
-    """``(turns, players)`` booleans: seat ``s`` cannot win from the start of turn ``t`` on
-    (its score plus the most any seat gained from then to the end stays below the leader's)."""
-    gain = (final[None, :] - start_scores).max(axis=1)
-    return start_scores + gain[:, None] < start_scores.max(axis=1)[:, None]
-
-
 def _bots(job: Any, game: Any, i: int) -> list[Any]:
     from sheepfold.bots import make_bot
     from sheepfold.lab.runner import bot_seed
@@ -294,63 +295,103 @@ def _single_winner(state: Any) -> int | None:
 MAX_STEPS = 200_000
 
 
-def kingmaking(job: Any, checks: int = CHECKS) -> Kingmaking:
-    """The kingmaking rate of ``job`` (3-4 players, through the rules engine): see the module's
-    definitions."""
+@dataclass(frozen=True)
+class KingGame:
+    """One game's part of the kingmaking rate."""
+
+    single: bool  # it ended with a single winner
+    out: bool  # a seat could not win at a choice of a turn of its own
+    decided: bool  # such a seat's other action gave another single winner
+    tried: int  # out turns played out
+
+
+def kingmaking_game(job: Any, i: int, checks: int, alternatives: int) -> KingGame:
+    """Game ``i`` of ``job`` played, and its out turns tried (the module's definitions)."""
+    from sheepfold.lab.hopeless import out_seats
     from sheepfold.lab.runner import _turn_start
+
+    game = job.make_game(i)
+    bots = _bots(job, game, i)
+    state = game.new_initial_state(seed=job.game_seed(i))
+    chances: list[tuple[Any, Any]] = []  # (the position, the action the bot chose there)
+    pending = False
+    for _ in range(MAX_STEPS):
+        p = state.current_player()
+        if p == TERMINAL:
+            break
+        if _turn_start(state):
+            pending = True
+        if p == CHANCE:
+            state.apply_unchecked(state.sample_chance())
+            continue
+        action = bots[p].act(state.observe(p))
+        if pending and len(state.legal_actions()) > 1:
+            pending = False  # the turn's first choice: is its mover out, from here on?
+            if out_seats(state)[p]:
+                chances.append((state.clone(), action))
+        state.apply(action)
+    if _single_winner(state) is None:
+        return KingGame(False, False, False, 0)
+    rng = random.Random(job.game_seed(i) * 31 + 7)
+    tried = 0
+    for before, played in chances[:checks]:
+        others = [a for a in before.legal_actions() if a != played]
+        tried += 1
+
+        def after(action: Any, before: Any = before) -> int | None:
+            branch = before.clone()
+            branch.apply(action)
+            return _single_winner(_finish(branch, _bots(job, game, i), MAX_STEPS))
+
+        chosen = after(played)
+        picks = rng.sample(others, min(alternatives, len(others)))
+        if any((w := after(a)) is not None and w != chosen for a in picks):
+            return KingGame(True, True, True, tried)
+    return KingGame(True, bool(chances), False, tried)
+
+
+def kingmaking_chunk(job: Any, indices: list[int], checks: int, alternatives: int) -> list[Any]:
+    """:func:`kingmaking_game` of each game of ``indices`` (a worker's task)."""
+    return [(i, kingmaking_game(job, i, checks, alternatives)) for i in indices]
+
+
+def kingmaking(
+    job: Any,
+    checks: int = CHECKS,
+    alternatives: int = ALTERNATIVES,
+    *,
+    workers: int | None = 1,
+    ray: str | None = None,
+) -> Kingmaking:
+    """The kingmaking rate of ``job`` (3-4 players, through the rules engine): see the module's
+    definitions. ``workers`` local processes (None: every core) or ``ray`` (``"local"`` or a
+    cluster's address), as :func:`sheepfold.lab.runner.run`: the same games, the same rate."""
+    from sheepfold.lab.hopeless import has_bound
+    from sheepfold.lab.runner import map_chunks
 
     if not 3 <= job.players <= 4:
         raise DepthError("kingmaking needs 3 or 4 players (--players 3)")
-    decided = out_games = counted = tried = 0
-    for i in range(job.games):
-        game = job.make_game(i)
-        bots = _bots(job, game, i)
-        state = game.new_initial_state(seed=job.game_seed(i))
-        starts: list[list[float]] = []
-        firsts: list[tuple[Any, int, int, Any]] = []  # (state, mover, turn, action)
-        pending = False
-        for _ in range(MAX_STEPS):
-            p = state.current_player()
-            if p == TERMINAL:
-                break
-            if _turn_start(state):
-                starts.append(state.scores())
-                pending = True
-            if p == CHANCE:
-                state.apply_unchecked(state.sample_chance())
-                continue
-            action = bots[p].act(state.observe(p))
-            if pending:  # the turn's first decision: as it was, and who took it
-                firsts.append((state.clone(), p, len(starts) - 1, action))
-                pending = False
-            state.apply(action)
-        winner = _single_winner(state)
-        if winner is None or not starts:
-            continue
-        counted += 1
-        out = cannot_win(np.array(starts, dtype=np.float64), np.array(state.scores()))
-        chances = [f for f in firsts if out[f[2], f[1]]]
-        if not chances:
-            continue
-        out_games += 1
-        rng = random.Random(job.game_seed(i) * 31 + 7)
-        for before, _mover, _turn, played in chances[:checks]:
-            others = [a for a in before.legal_actions() if a != played]
-            if not others:
-                continue
-            tried += 1
-            alt = before.clone()
-            alt.apply(rng.choice(others))
-            if _single_winner(_finish(alt, _bots(job, game, i), MAX_STEPS)) != winner:
-                decided += 1
-                break
+    if not has_bound(job.game):
+        raise DepthError(f"no bound says who can no longer win at {job.game}")
+    results: dict[int, KingGame] = {}
+
+    def collect(chunk: list[Any]) -> None:
+        results.update(chunk)
+
+    map_chunks(
+        kingmaking_chunk, job, (checks, alternatives), workers=workers, ray=ray, collect=collect
+    )
+    games = [results[i] for i in range(job.games)]
+    counted = sum(g.single for g in games)
+    out_games = sum(g.out for g in games)
+    decided = sum(g.decided for g in games)
     return Kingmaking(
         job.players,
         list(job.bots),
         counted,
         out_games,
         decided,
-        tried,
+        sum(g.tried for g in games),
         wilson(decided, counted),
         wilson(out_games, counted),
     )

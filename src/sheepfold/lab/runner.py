@@ -729,8 +729,40 @@ def _run_pool(
     run_pool(run_chunk, ((job, ch) for ch in chunks), workers, collect)
 
 
+def map_chunks(
+    fn: Callable[..., Any],
+    job: Job,
+    args: tuple[Any, ...] = (),
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
+    collect: Callable[[Any], None],
+    chunk_size: int | None = None,
+) -> None:
+    """``fn(job, chunk, *args)`` for chunks of ``job``'s games, on ``workers`` local processes
+    (None: every core; 1: in this process) or on ``ray`` (``"local"`` or a cluster's address),
+    each result handed to ``collect`` as it comes (in any order): for measures that play games
+    their own way (``lab depth``'s kingmaking), run as ``run`` runs its games."""
+    workers = workers or os.cpu_count() or 1
+    parallel = 1 if ray is None and workers == 1 else max(workers, 2)
+    size = chunk_size or max(1, -(-job.games // (parallel * 4)))
+    chunks = list(_chunks(range(job.games), size))
+    if ray is not None:
+        _run_ray(job, chunks, ray, collect, fn, args)
+    elif workers <= 1 or len(chunks) <= 1:
+        for ch in chunks:
+            collect(fn(job, ch, *args))
+    else:
+        run_pool(fn, ((job, ch, *args) for ch in chunks), workers, collect)
+
+
 def _run_ray(
-    job: Job, chunks: list[list[int]], address: str, collect: Callable[[Chunk], None]
+    job: Job,
+    chunks: list[list[int]],
+    address: str,
+    collect: Callable[[Any], None],
+    fn: Callable[..., Any] = run_chunk,
+    args: tuple[Any, ...] = (),
 ) -> None:
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -759,9 +791,9 @@ def _run_ray(
             ) from None
         started_here = True
     try:
-        remote = ray.remote(run_chunk)
+        remote = ray.remote(fn)
         job_ref = ray.put(job)
-        pending = [remote.remote(job_ref, ch) for ch in chunks]
+        pending = [remote.remote(job_ref, ch, *args) for ch in chunks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for r in ready:

@@ -124,11 +124,20 @@ async def _read(request: Request, model: type[BaseModel]) -> Any:
 
 def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     """The options that differ from the rulebook, checked by the game's model (422: the model's
-    own message, as ``sheepfold rules check`` prints it)."""
+    own message, as ``sheepfold rules check`` prints it); rules that name their base
+    (``from``, as a rule file does) are the base's rules with their changes."""
     result = check(game, rules)
     if not result["ok"]:
         raise HTTPException(422, f"rules: {result['detail']}")
     return {k: v for k, v in result["options"].items() if k not in NOT_RULES}
+
+
+def named_base(rules: dict[str, Any]) -> str | None:
+    """The rule set checked ``rules`` name as their base (their ``from``), None when none."""
+    from sheepfold.rulesets import BASE_KEY
+
+    name = rules.get(BASE_KEY)
+    return name if isinstance(name, str) else None
 
 
 def differences(game: str, base: dict[str, Any], options: dict[str, Any]) -> list[str]:
@@ -144,30 +153,52 @@ def differences(game: str, base: dict[str, Any], options: dict[str, Any]) -> lis
 
 
 def words_of(v: Version) -> list[str]:
-    """A version's differences from its base (:func:`base_of`) in today's words, made from its
-    stored rules; its stored lines if today's rules model no longer reads them."""
+    """A version's differences from its base (:func:`version_base`) in today's words, made from
+    its stored rules; its stored lines if today's rules model no longer reads them."""
     from sheepfold.core.protocol import SheepfoldError
 
     try:
-        return differences(v.game, base_options(v.game, base_of(v.game, v.rules)[0]), v.rules)
+        return differences(v.game, base_options(v.game, version_base(v)[0]), v.rules)
     except (SheepfoldError, ValueError):
         return list(v.differences)
 
 
 @functools.lru_cache(maxsize=1024)
 def _base_of(game: str, options: str) -> tuple[str, str]:
-    """(the name, the words) of the rule set the options (JSON) were made from."""
+    """(the name, the words) of the rule set the options (JSON) were most likely made from."""
     from sheepfold.rulesets import base_words, closest_base
 
     name = closest_base(game, json.loads(options))[0]
     return name, base_words(game, name)
 
 
-def base_of(game: str, options: dict[str, Any]) -> tuple[str, str]:
-    """The rule set a published rule set is described and measured against: the one of the
-    game's default rules, the rulebook and the built-in rule sets it differs from least
-    (:func:`sheepfold.rulesets.closest_base`), as (its name, its words for players)."""
+def base_of(game: str, options: dict[str, Any], named: str | None = None) -> tuple[str, str]:
+    """The rule set a published rule set is described and measured against, as (its name, its
+    words for players): the base its rules named when they were published (``named``: their
+    ``from``, stored with the version), while this server knows a rule set of that name; else
+    the one of the game's default rules, the rulebook and the built-in rule sets it differs
+    from least (:func:`sheepfold.rulesets.closest_base`)."""
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.rulesets import RULEBOOK, base_words, builtin_rulesets
+
+    if named is not None:
+        known = named == RULEBOOK or any(  # the built-ins are read once
+            r.game == game and r.rules.name == named for r in builtin_rulesets()
+        )
+        if not known:  # one of the server's own rule sets, if it still has it
+            try:
+                base_options(game, named)
+                known = True
+            except SheepfoldError:
+                pass  # one this server no longer has: the closest instead
+        if known:
+            return named, base_words(game, named)
     return _base_of(game, json.dumps(options, sort_keys=True))
+
+
+def version_base(v: Version) -> tuple[str, str]:
+    """:func:`base_of` a published version: its named base, else the closest."""
+    return base_of(v.game, v.rules, v.base)
 
 
 def base_options(game: str, name: str) -> dict[str, Any]:
@@ -181,11 +212,16 @@ def base_options(game: str, name: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in NOT_RULES}
 
 
-def _version_values(game: str, options: dict[str, Any], description: str) -> dict[str, Any]:
-    base = base_options(game, base_of(game, options)[0])
+def _version_values(
+    game: str, options: dict[str, Any], description: str, named: str | None = None
+) -> dict[str, Any]:
+    """A new version's row values: its options, the base they name (``named``, or None), and
+    what they change from their base (:func:`base_of`)."""
+    base = base_options(game, base_of(game, options, named)[0])
     return {
         "description": description,
         "rules": options,
+        "base": named,
         "changes": changed_categories(_changed(base, options)),
         "differences": differences(game, base, options),
     }
@@ -251,7 +287,7 @@ class Gallery:
             "changes": v.changes,
             "differences": words_of(v),  # in today's words, against its base
             "stored_differences": v.differences,  # as stored when it was published
-            "base": base_of(v.game, v.rules)[1],
+            "base": version_base(v)[1],
             "played": played,
             "finished": finished,
             "votes_yes": yes,

@@ -185,10 +185,10 @@ class LabQueue:
         v = self.store.lab_job(vid)
         if v is None:
             return None
-        from sheepfold.server.gallery import base_of, base_options
+        from sheepfold.server.gallery import base_options, version_base
 
         st = self.settings
-        name, words = base_of(v.game, v.rules)
+        name, words = version_base(v)
         return {
             "game": v.game,
             "rules": v.rules,

@@ -32,6 +32,7 @@ from sheepfold.server.gallery import (
     _version_values,
     checked_rules,
     known,
+    named_base,
     slugify,
     url_of,
     versions_or_404,
@@ -83,7 +84,8 @@ def new_ruleset(g: Gallery, game: str, req: Publish, client: str) -> dict[str, A
     """Store a checked publish under a free slug: what the publisher gets back."""
     options = checked_rules(game, req.rules)
     check_daily(g, client)
-    values = {**_version_values(game, options, req.description), "client": client}
+    base = named_base(req.rules)
+    values = {**_version_values(game, options, req.description, base), "client": client}
     values["lab_status"] = check_queue(g, client)
     token = secrets.token_urlsafe(24)
     meta = {
@@ -119,7 +121,8 @@ def new_version(
     options = checked_rules(game, req.rules)
     check_daily(g, client)
     description = last.description if req.description is None else req.description
-    values = {**_version_values(game, options, description), "client": client}
+    base = named_base(req.rules)
+    values = {**_version_values(game, options, description, base), "client": client}
     values["lab_status"] = check_queue(g, client, last.ruleset_id)
     number = last.version + 1
     try:

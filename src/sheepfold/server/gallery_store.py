@@ -4,7 +4,8 @@ the others, so that every database the server opens has them):
 - ``sf_rulesets``: one row per published rule set: its game, slug, name, author, the hash of its
   publish token (never the token), the client address that published it and when;
 - ``sf_ruleset_versions``: every version of every rule set (older versions stay forever): its
-  rules (options, validated before they are stored), description, the categories and lines in
+  rules (options, validated before they are stored), the rule set they name as their base
+  (their ``from``; empty when they name none), description, the categories and lines in
   words of what it changes, and its lab card: status, progress, the card and its SVG plot, and
   when it was queued, and how many times it was started (the queue is these rows: a restart
   loses nothing);
@@ -57,6 +58,7 @@ class Version:
     version: int
     description: str
     rules: dict[str, Any]
+    base: str | None  # the rule set the rules named as their base (None: none, the closest)
     changes: list[str]
     differences: list[str]
     created: float
@@ -79,6 +81,7 @@ _COLUMNS = (
     versions_t.c.version,
     versions_t.c.description,
     versions_t.c.rules,
+    versions_t.c.base,
     versions_t.c.changes,
     versions_t.c.differences,
     versions_t.c.created,

@@ -17,7 +17,7 @@ ratings (:mod:`sheepfold.server.profiles`), and a seat's profile.
 The seed is stored as decimal text (the server's seeds have 129 bits: more than any SQL integer
 holds); a database written before that, with a BIGINT ``seed`` column, is migrated when it is
 opened; a column declared after a database was made (a seat's client address, a lab card's
-attempts) is added to it when it is opened. Reading never trusts a row: a table whose row
+attempts, a version's named base) is added to it when it is opened. Reading never trusts a row: a table whose row
 cannot be read comes back with its ``damage`` said in words (the server quarantines it,
 ``sheepfold db check`` names it).
 """
@@ -129,6 +129,8 @@ versions_t = Table(
     Column("version", Integer, nullable=False),
     Column("description", Text, nullable=False),
     Column("rules", JSON, nullable=False),  # the options that differ from the rulebook
+    # the rule set its rules name as their base (their ``from``); None: none named, the closest
+    Column("base", String(64), nullable=True),
     Column("changes", JSON, nullable=False),  # categories, for the filters
     Column("differences", JSON, nullable=False),  # lines in words
     Column("client", String(64), nullable=False),

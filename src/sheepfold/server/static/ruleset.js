@@ -45,6 +45,7 @@
       SF.el("p", { class: "muted", text: `${(games && games[game] && games[game].title) || game} · published ${new Date(e.created * 1000).toLocaleDateString()}` }),
       e.description ? SF.el("p", { class: "description", text: e.description }) : null,
       SF.el("h3", { text: "What it changes" }),
+      SF.el("p", { class: "base muted", text: `Made from ${e.base || "the rulebook"}: the changes and the lab card are against it.` }),
       SF.differencesList(e.differences),
       SF.el("p", { class: "counts" },
         SF.el("span", { class: "played", text: `played ${e.played}, finished ${e.finished}` }), " · ",
@@ -58,8 +59,9 @@
   }
 
   // -- the lab card -------------------------------------------------------------------------
-  function metricsTable(metrics) {
-    const head = SF.el("tr", {}, ["What", "Rulebook", "These rules", "Difference", "95% interval", "p"].map((h) => SF.el("th", { scope: "col", text: h })));
+  const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+  function metricsTable(metrics, against) {
+    const head = SF.el("tr", {}, ["What", capital(against), "These rules", "Difference", "95% interval", "p"].map((h) => SF.el("th", { scope: "col", text: h })));
     const rows = metrics.map((m) => SF.el("tr", { dataset: { metric: m.key } },
       SF.el("th", { scope: "row", text: m.label }),
       SF.el("td", { text: SF.labNumber(m.rulebook, m.kind) }),
@@ -73,16 +75,17 @@
   function renderLab(lab) {
     const box = $("lab");
     const parts = [SF.labSummary(lab, 0)];
+    const against = (lab && lab.base) || entry.base || "the rulebook"; // the base, in words
     if (lab && lab.status === "done") {
       if (lab.metrics && lab.metrics.length) {
-        parts.push(metricsTable(lab.metrics),
+        parts.push(metricsTable(lab.metrics, against),
           SF.el("p", { class: "muted", text: "Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100." }));
       }
       if (lab.exact) {
         parts.push(SF.el("h3", { text: "Exact figures (solved)" }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
           SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
       }
-      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: "the lab's plot: these rules against the rulebook" }));
+      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: `the lab's plot: these rules against ${against}` }));
     }
     SF.fill(box, parts);
   }
