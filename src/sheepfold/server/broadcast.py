@@ -9,6 +9,11 @@ spectator, gets the same text), and what did not change since the last broadcast
 serialised again: the table's public info (it changes when a seat does), each entry of the log,
 the renderer's part. What decides is equality with the value last serialised (compared in C,
 much cheaper than encoding it), never a flag some change might forget to set.
+
+The text is encoded by orjson where it is installed (the ``web`` extra: a well-kept Rust
+encoder, about 6x faster than the standard library's on a view), by the standard library's
+otherwise; both give the same JSON value (orjson writes non-ASCII characters as they are
+where the standard library escapes them, and the page parses both alike).
 """
 
 from __future__ import annotations
@@ -22,7 +27,27 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sheepfold.server.tables import Table
 
-dumps = json.JSONEncoder(separators=(",", ":")).encode
+std_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _encoder() -> Callable[[Any], str]:
+    """JSON text without spaces: orjson's where it is installed, else the standard library's."""
+    try:
+        import orjson
+    except ImportError:
+        return std_dumps
+    fast, option = orjson.dumps, orjson.OPT_NON_STR_KEYS  # {1: x} as {"1": x}, as json does
+
+    def dumps(value: Any) -> str:
+        try:
+            return fast(value, option=option).decode()
+        except TypeError:  # what orjson does not take (an integer past 64 bits) goes the slow way
+            return std_dumps(value)
+
+    return dumps
+
+
+dumps = _encoder()
 
 MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
 
