@@ -210,3 +210,39 @@ def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path):
     out = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "t.db"), "--loop", "tokio"])
     assert out.exit_code != 0
     assert "--loop: 'tokio' is not an event loop here (auto, uvloop or asyncio)" in out.output
+
+
+def test_a_broadcast_encodes_only_the_log_entries_and_info_that_are_new(tmp_path, monkeypatch):
+    """The log's window moves on by an entry a move: the entries it shares with the last
+    window keep their text, and the table's set-up is encoded once for its whole life."""
+    import sheepfold.server.broadcast as broadcast
+
+    encoded: list[Any] = []
+
+    def counting(value: Any) -> str:
+        encoded.append(value)
+        return real(value)
+
+    real = broadcast.dumps
+    monkeypatch.setattr(broadcast, "dumps", counting)
+
+    async def run() -> None:
+        m = TableManager(Storage(str(tmp_path / "t.db")), Settings.unlimited(bot_delay=0))
+        t = m.create({"game": "shave-a-sheep", "seats": [{"kind": "human"}, {"kind": "human"}]})
+        watcher = Conn(lambda text: None)
+        t.attach(watcher)
+        for i in range(12):  # past the window of 8
+            t.log.note(None, f"note {i}")
+            if i == 5:  # a seat changes: the live part of the info is encoded again, not the rest
+                t.seating.seats[1].name = "someone"
+            encoded.clear()
+            t.broadcast()
+            entries = [v for v in encoded if isinstance(v, dict) and "text" in v]
+            assert entries == [{"seat": None, "who": None, "text": f"note {i}"}], i
+            assert not any(isinstance(v, dict) and "title" in v for v in encoded), i
+            seats = [v for v in encoded if isinstance(v, dict) and "seats" in v]
+            assert len(seats) == (i == 5), i
+            assert last_state(watcher)["events"] == t.log.events[-8:]
+        await m.close()
+
+    run_async(run())
