@@ -141,15 +141,26 @@ def compare(args: argparse.Namespace, tmp: str) -> int:
             f"{os.cpu_count()} cores shared",
             flush=True,
         )
-        cpu: dict[str, list[float]] = {name: [] for name in servers}
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name in servers}
         for r in range(max(1, args.rounds)):
             order = list(servers) if r % 2 == 0 else list(reversed(servers))
             for name in order:
                 proc, base = servers[name]
                 run = phase(base, [proc.pid], args.tables, args.seconds, args.game, args.rate)
-                out = report(f"{name} {r + 1}", asyncio.run(run))
-                cpu[name].append(out["server_cpu_ms"])
-        this, against = (statistics.median(cpu[n]) for n in ("this", "against"))
+                runs[name].append(report(f"{name} {r + 1}", asyncio.run(run)))
+
+        def median(name: str, key: str) -> float:
+            return statistics.median(out[key] for out in runs[name])
+
+        for name in servers:
+            print(
+                f"{name}, median of {len(runs[name])}: server CPU "
+                f"{median(name, 'server_cpu_ms'):.3f} ms/action, "
+                f"{median(name, 'actions_per_s'):.0f} actions/s, p50 {median(name, 'p50_ms'):.1f} ms,"
+                f" p99 {median(name, 'p99_ms'):.1f} ms, at a load average of {median(name, 'load'):.2f}",
+                flush=True,
+            )
+        this, against = (median(n, "server_cpu_ms") for n in ("this", "against"))
         print(
             f"server CPU per action, median: this {this:.3f} ms, against {against:.3f} ms: "
             f"{against / this:.2f}x less",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -204,11 +203,6 @@ def _run(
         import asyncio
 
         task = asyncio.get_event_loop().create_task(announce())
-        # what was made until now (the app and its modules: some 120,000 objects) lives as long
-        # as the server: out of the garbage collector's sight, a full collection scans what was
-        # made since, instead of a 50 ms pause in the middle of everyone's moves (the tables,
-        # loaded by the app's start-up next, stay collectable: an archived one is freed)
-        gc.freeze()
         await server.serve()
         task.cancel()
 
