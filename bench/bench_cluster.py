@@ -118,7 +118,7 @@ def main() -> int:
     seconds = max(1.0, min(args.seconds, 60.0))
     saturated: dict[int, float] = {}
     for n in [int(x) for x in args.sizes.split(",")]:
-        c = LocalCluster(n, options=["--bot-delay", "0"]).start()
+        c = LocalCluster(n, options=["--bot-delay", "0", "--leave-grace", "86400"]).start()
         try:
             print(f"{n} process(es) behind haproxy on {os.cpu_count()} cores", flush=True)
             load(c, tables, seconds, args.rate)

@@ -48,6 +48,9 @@ def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str
         env["PYTHONPATH"] = str(Path(src).resolve())
     cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
     cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
+    # the tables of a finished phase stay as their players left them: no bot stands in after
+    # the grace, to play them out in the background of the next phases' measurement
+    cmd += ["--leave-grace", "86400"]
     cmd += ["--no-limits"]  # every table and socket of the load comes from one address
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env), f"http://127.0.0.1:{port}"
 
