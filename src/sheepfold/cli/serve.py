@@ -65,8 +65,8 @@ def serve_command(
     log_level: str = typer.Option("warning", help="uvicorn log level"),
     loop: str = typer.Option(
         "auto",
-        help="the event loop: uvloop (about a third less CPU per move), asyncio (the standard"
-        " library's), or auto (uvloop where it is installed, else asyncio)",
+        help="the event loop: uvloop (less CPU per move), asyncio (the standard library's), or"
+        " auto (uvloop where it is installed, else asyncio)",
     ),
     advertise: str = typer.Option(
         "",
