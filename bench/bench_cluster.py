@@ -16,7 +16,6 @@ Bounded in tables and seconds; stops itself.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import time
@@ -25,7 +24,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from loadgen import phase, report  # noqa: E402
+from loadgen import phase, report, run  # noqa: E402
 from sheepfold.cli.cluster import LocalCluster  # noqa: E402
 
 
@@ -33,7 +32,7 @@ def load(c: LocalCluster, tables: int, seconds: float, rate: float = 0.0) -> dic
     """One phase through the balancer, every live server's CPU counted."""
     pids = [s.pid for s in c.servers if s.alive()]
     label = f"load: {tables} tables" if rate else f"saturated: {tables}"
-    return report(label, asyncio.run(phase(c.url, pids, tables, seconds, "shave-a-sheep", rate)))
+    return report(label, run(phase(c.url, pids, tables, seconds, "shave-a-sheep", rate)))
 
 
 def failover(c: LocalCluster) -> float:
@@ -119,7 +118,7 @@ def main() -> int:
     seconds = max(1.0, min(args.seconds, 60.0))
     saturated: dict[int, float] = {}
     for n in [int(x) for x in args.sizes.split(",")]:
-        c = LocalCluster(n, options=["--bot-delay", "0"]).start()
+        c = LocalCluster(n, options=["--bot-delay", "0", "--leave-grace", "86400"]).start()
         try:
             print(f"{n} process(es) behind haproxy on {os.cpu_count()} cores", flush=True)
             load(c, tables, seconds, args.rate)

@@ -27,7 +27,6 @@ Goal on a 2-core machine: 200 tables, >= 500 actions/s, p99 <= 50 ms.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import signal
 import statistics
@@ -37,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from loadgen import free_port, phase, report, started  # noqa: E402
+from loadgen import client_loop, free_port, phase, report, run, started  # noqa: E402
 
 
 def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
@@ -49,6 +48,9 @@ def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str
         env["PYTHONPATH"] = str(Path(src).resolve())
     cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
     cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
+    # the tables of a finished phase stay as their players left them: no bot stands in after
+    # the grace, to play them out in the background of the next phases' measurement
+    cmd += ["--leave-grace", "86400"]
     cmd += ["--no-limits"]  # every table and socket of the load comes from one address
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env), f"http://127.0.0.1:{port}"
 
@@ -97,19 +99,19 @@ def main() -> int:
         one, five, _ = os.getloadavg()
         print(
             f"server: sheepfold serve --no-limits (pid {proc.pid}) on 127.0.0.1, "
-            f"db {db.split('@')[-1]}; client: this process (pid {os.getpid()}, asyncio); "
+            f"db {db.split('@')[-1]}; client: this process (pid {os.getpid()}, {client_loop()}); "
             f"{os.cpu_count()} cores shared; load average {one:.2f} (1 min), {five:.2f} (5 min)",
             flush=True,
         )
         pids, short = [proc.pid], min(args.seconds, 5.0)
-        report("baseline: 1 table", asyncio.run(phase(base, pids, 1, short, args.game)))
+        report("baseline: 1 table", run(phase(base, pids, 1, short, args.game)))
         load = report(
             f"load: {args.tables} tables",
-            asyncio.run(phase(base, pids, args.tables, args.seconds, args.game, args.rate)),
+            run(phase(base, pids, args.tables, args.seconds, args.game, args.rate)),
         )
         report(
             f"saturated: {args.tables}",
-            asyncio.run(phase(base, pids, args.tables, short, args.game)),
+            run(phase(base, pids, args.tables, short, args.game)),
         )
         goal = load["actions_per_s"] >= 500 and load["p99_ms"] <= 50 and args.tables >= 200
         print(
@@ -141,15 +143,26 @@ def compare(args: argparse.Namespace, tmp: str) -> int:
             f"{os.cpu_count()} cores shared",
             flush=True,
         )
-        cpu: dict[str, list[float]] = {name: [] for name in servers}
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name in servers}
         for r in range(max(1, args.rounds)):
             order = list(servers) if r % 2 == 0 else list(reversed(servers))
             for name in order:
                 proc, base = servers[name]
-                run = phase(base, [proc.pid], args.tables, args.seconds, args.game, args.rate)
-                out = report(f"{name} {r + 1}", asyncio.run(run))
-                cpu[name].append(out["server_cpu_ms"])
-        this, against = (statistics.median(cpu[n]) for n in ("this", "against"))
+                job = phase(base, [proc.pid], args.tables, args.seconds, args.game, args.rate)
+                runs[name].append(report(f"{name} {r + 1}", run(job)))
+
+        def median(name: str, key: str) -> float:
+            return statistics.median(out[key] for out in runs[name])
+
+        for name in servers:
+            print(
+                f"{name}, median of {len(runs[name])}: server CPU "
+                f"{median(name, 'server_cpu_ms'):.3f} ms/action, "
+                f"{median(name, 'actions_per_s'):.0f} actions/s, p50 {median(name, 'p50_ms'):.1f} ms,"
+                f" p99 {median(name, 'p99_ms'):.1f} ms, at a load average of {median(name, 'load'):.2f}",
+                flush=True,
+            )
+        this, against = (median(n, "server_cpu_ms") for n in ("this", "against"))
         print(
             f"server CPU per action, median: this {this:.3f} ms, against {against:.3f} ms: "
             f"{against / this:.2f}x less",

@@ -140,3 +140,102 @@ def test_a_group_commit_that_fails_writes_nothing_of_any_table(db_url):
     s.close()
     assert rows["a"].actions == [(-1, 3)] and rows["a"].finished
     assert rows["b"].actions == [(-1, 0)] and not rows["b"].finished
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"name": "Agnès🐑", "note": 'naïve\n"quoted"\\\u2028'},  # non-ASCII, escapes
+        {1: "seat-one", 2: [None, True, 1.5, -0.0]},  # integer keys become strings
+        {"big": 1 << 70, "list": [(1, 2), (3,)]},  # past 64 bits: the standard library's way
+        [{"nested": {"deeper": [[]]}}, 1e16, 1e-7, 0.1],
+    ],
+)
+def test_the_messages_encoder_gives_what_the_standard_library_gives(value):
+    from sheepfold.server.broadcast import dumps, std_dumps
+
+    text = dumps(value)
+    assert json.loads(text) == json.loads(std_dumps(value))
+    assert " " not in text  # no spaces between items
+
+
+def test_the_messages_encoder_is_orjson_where_it_is_installed():
+    orjson = pytest.importorskip("orjson")
+    from sheepfold.server.broadcast import dumps, std_dumps
+
+    assert dumps is not std_dumps
+    assert dumps({"a": [1, "é"]}) == orjson.dumps({"a": [1, "é"]}).decode()
+
+
+def test_serve_runs_on_the_event_loop_its_configuration_names():
+    """``sheepfold serve`` runs uvicorn on the configuration's event loop (uvloop where it is
+    installed: less CPU per move)."""
+    import uvicorn
+
+    from sheepfold.cli.serve import _run
+
+    seen: dict[str, Any] = {}
+
+    class Server:  # uvicorn.Server's face, enough for _run
+        def __init__(self, loop: str) -> None:
+            self.config = uvicorn.Config(app=None, loop=loop)
+            self.started = False
+            self.servers: list[Any] = []
+
+        async def serve(self) -> None:
+            seen["loop"] = type(asyncio.get_running_loop()).__module__
+            self.started = True
+            await asyncio.sleep(0.2)  # announce prints the address meanwhile
+
+    _run(Server("asyncio"), "sqlite:///x.db", "127.0.0.1", 1)
+    assert seen["loop"].startswith("asyncio")
+    pytest.importorskip("uvloop")
+    for loop in ("uvloop", "auto"):
+        _run(Server(loop), "sqlite:///x.db", "127.0.0.1", 1)
+        assert seen["loop"].startswith("uvloop"), loop
+
+
+def test_serve_refuses_an_event_loop_it_does_not_know(tmp_path):
+    from typer.testing import CliRunner
+
+    from sheepfold.cli.main import app
+
+    out = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "t.db"), "--loop", "tokio"])
+    assert out.exit_code != 0
+    assert "--loop: 'tokio' is not an event loop here (auto, uvloop or asyncio)" in out.output
+
+
+def test_a_broadcast_encodes_only_the_log_entries_and_info_that_are_new(tmp_path, monkeypatch):
+    """The log's window moves on by an entry a move: the entries it shares with the last
+    window keep their text, and the table's set-up is encoded once for its whole life."""
+    import sheepfold.server.broadcast as broadcast
+
+    encoded: list[Any] = []
+
+    def counting(value: Any) -> str:
+        encoded.append(value)
+        return real(value)
+
+    real = broadcast.dumps
+    monkeypatch.setattr(broadcast, "dumps", counting)
+
+    async def run() -> None:
+        m = TableManager(Storage(str(tmp_path / "t.db")), Settings.unlimited(bot_delay=0))
+        t = m.create({"game": "shave-a-sheep", "seats": [{"kind": "human"}, {"kind": "human"}]})
+        watcher = Conn(lambda text: None)
+        t.attach(watcher)
+        for i in range(12):  # past the window of 8
+            t.log.note(None, f"note {i}")
+            if i == 5:  # a seat changes: the live part of the info is encoded again, not the rest
+                t.seating.seats[1].name = "someone"
+            encoded.clear()
+            t.broadcast()
+            entries = [v for v in encoded if isinstance(v, dict) and "text" in v]
+            assert entries == [{"seat": None, "who": None, "text": f"note {i}"}], i
+            assert not any(isinstance(v, dict) and "title" in v for v in encoded), i
+            seats = [v for v in encoded if isinstance(v, dict) and "seats" in v]
+            assert len(seats) == (i == 5), i
+            assert last_state(watcher)["events"] == t.log.events[-8:]
+        await m.close()
+
+    run_async(run())

@@ -63,6 +63,11 @@ def serve_command(
         20.0, min=0.1, help="seconds between WebSocket pings, and to answer one before a close"
     ),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
+    loop: str = typer.Option(
+        "auto",
+        help="the event loop: uvloop (less CPU per move), asyncio (the standard library's), or"
+        " auto (uvloop where it is installed, else asyncio)",
+    ),
     advertise: str = typer.Option(
         "",
         help="PostgreSQL: the address the other servers on the database reach this one at"
@@ -88,6 +93,7 @@ def serve_command(
         uvicorn_config,
     )
 
+    loop = _check_loop(loop)
     url = _check_db(db)
     raise_open_files_limit()
     limits = ConnectionLimits(
@@ -116,7 +122,9 @@ def serve_command(
     from sheepfold.server.warmup import BotWarmUp
 
     app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
-    config = uvicorn_config(app, host, port, limits.lifted() if no_limits else limits, log_level)
+    config = uvicorn_config(
+        app, host, port, limits.lifted() if no_limits else limits, log_level, loop
+    )
 
     def listening(real: int) -> None:  # a cluster's other processes relay to this address
         from sheepfold.server.cluster import advertise as tell
@@ -125,6 +133,21 @@ def serve_command(
         tell(app, advertise or f"http://{here}:{real}")
 
     _run(uvicorn.Server(config), url, host, port, listening)
+
+
+def _check_loop(loop: str) -> str:
+    """``--loop`` checked: one of auto, uvloop and asyncio, uvloop only where it is installed."""
+    if loop not in ("auto", "uvloop", "asyncio"):
+        raise fail(f"--loop: {loop!r} is not an event loop here (auto, uvloop or asyncio)")
+    if loop == "uvloop":
+        try:
+            import uvloop  # noqa: F401
+        except ImportError:
+            raise fail(
+                "--loop uvloop: uvloop is not installed (pip install 'sheepfold[web]'), "
+                "or choose --loop asyncio"
+            ) from None
+    return loop
 
 
 def _check_db(db: str) -> str:
@@ -185,8 +208,9 @@ def _run(
 
     import asyncio
 
-    try:
-        asyncio.run(main())
+    try:  # on the event loop the configuration names (uvloop where it is installed)
+        with asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner:
+            runner.run(main())
     except KeyboardInterrupt:
         pass
     except SystemExit:  # uvicorn gives up (the port is taken...) after logging why

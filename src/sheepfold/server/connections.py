@@ -296,8 +296,10 @@ def uvicorn_config(
     port: int,
     limits: ConnectionLimits,
     log_level: str = "warning",
+    loop: str = "auto",
 ) -> Config:
-    """The uvicorn configuration of ``sheepfold serve`` (and of the tests' live servers)."""
+    """The uvicorn configuration of ``sheepfold serve`` (and of the tests' live servers), on
+    the event loop ``loop``: uvloop, asyncio, or auto (uvloop where it is installed)."""
     http, ws = protocols(limits)
     return Config(
         app,
@@ -306,6 +308,7 @@ def uvicorn_config(
         http=http,
         ws=ws,
         log_level=log_level,
+        loop=loop,
         lifespan="on",
         backlog=BACKLOG,
         ws_max_size=1 << 20,

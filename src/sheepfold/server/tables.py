@@ -164,6 +164,7 @@ class Table:
         self.creator: str | None = None  # the client address that opened it (kept in memory)
         self.next_id: str | None = None  # the table "Play again" opened after this one
         self.finished_at: float | None = None  # when its end was committed (manager.clock)
+        self._fixed_info: dict[str, Any] | None = None  # fixed_info(), once built
         self.seating = Seating(self, row.seats)
         self.out = Broadcaster(self)
         self.log = EventLog(self)
@@ -211,24 +212,35 @@ class Table:
         return any(s.kind == "human" and s.token_hash is not None for s in self.seats)
 
     def public_info(self) -> dict[str, Any]:
+        return {**self.fixed_info(), **self.live_info()}
+
+    def fixed_info(self) -> dict[str, Any]:
+        """The part of the public info its set-up decides (built once: a broadcast's hot path)."""
+        if self._fixed_info is None:
+            self._fixed_info = {
+                "id": self.id,
+                "game": self.game.name,
+                "title": self.game.info.title,
+                "ruleset": self.config.get("ruleset"),
+                "rules": self.config.get("rules", {}),
+                "players": self.game.num_players,
+                "show_scores": self.show_scores,
+                "replace_leavers": bool(self.config.get("replace_leavers", True)),
+                "auto_roll": bool(self.config.get("auto_roll", False)),
+                "private": self.private,
+                "created": self.created,
+                "house": self.config.get("gallery"),  # the gallery rule set it plays, or None
+                "own_pace": bool(self.config.get("own_pace", False)),
+            }
+        return self._fixed_info
+
+    def live_info(self) -> dict[str, Any]:
+        """The part of the public info that changes while the table plays."""
         return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.info.title,
-            "ruleset": self.config.get("ruleset"),
-            "rules": self.config.get("rules", {}),
-            "players": self.game.num_players,
             "seats": [s.public() for s in self.seats],
-            "show_scores": self.show_scores,
-            "replace_leavers": bool(self.config.get("replace_leavers", True)),
-            "auto_roll": bool(self.config.get("auto_roll", False)),
-            "private": self.private,
             "finished": self.finished() and not self.dirty,  # told only once committed
-            "created": self.created,
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "next": self.next_id,
-            "house": self.config.get("gallery"),  # the gallery rule set it plays, or None
-            "own_pace": bool(self.config.get("own_pace", False)),
         }
 
     def seat_of_token(self, token: str | None) -> int | None:
