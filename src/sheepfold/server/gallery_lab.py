@@ -252,7 +252,7 @@ class LabQueue:
             stderr=asyncio.subprocess.PIPE,
             env=env,
             limit=MAX_LINE,
-            process_group=0,  # its own group, killed whole
+            start_new_session=True,  # its own group, killed whole (uvloop has no process_group)
             preexec_fn=die_with_parent(),  # forked by the event loop's thread: the server's life
         )
         self.procs.add(proc)
