@@ -122,7 +122,19 @@ class Player(threading.Thread):
         self.connected: list[float] = []  # when each connection was opened
         self.connects = 0
         self.halt = threading.Event()
+        self.turns = 0  # turns of its own begun
+        self.in_turn = False
+        self.budget: int | None = None  # the most it may begin (None: no limit); see allow()
         self.start()
+
+    def allow(self, more: int | None) -> None:
+        """Let it begin ``more`` turns beyond those begun (None: play to the end): a test that
+        kills an owner mid-game holds the games there, whatever the machine's speed."""
+        self.budget = None if more is None else self.turns + more
+
+    def held(self) -> bool:
+        """A seat that began the turns it was allowed (its next one waits for allow())."""
+        return self.seat is not None and self.budget is not None and self.turns >= self.budget
 
     @property
     def last(self) -> dict[str, Any] | None:
@@ -163,7 +175,12 @@ class Player(threading.Thread):
                 self.states.append((time.monotonic(), msg))
             last = self.last
             if last is None or self.seat is None or last["you"] != self.seat:
+                self.in_turn = False
                 continue
+            if not self.in_turn:  # a turn of its own begins, unless it waits for allow()
+                if self.held():
+                    continue
+                self.in_turn, self.turns = True, self.turns + 1
             move = intent(last["view"], self.seat, self.rng)
             if move is not None:
                 self.halt.wait(PACE)  # a player's moment: the games last past the kills
@@ -349,8 +366,10 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
     players, bots_only = _tables(c, 1000)
     recoveries = []
     for _ in range(2):  # the owner of a table still playing is killed, twice
+        for p in players:  # a few turns each, then the games wait there for the kill
+            p.allow(3)
         wait_until(
-            lambda: all(p.seq() > 8 or p.finished() for p in players),
+            lambda: all(p.held() or p.finished() for p in players if p.seat is not None),
             what="every table to get going",
             timeout=60,
         )
@@ -364,6 +383,8 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
         killed_at = time.monotonic()
         os.kill(pid, signal.SIGKILL)
         c.servers[victim].proc.wait()  # type: ignore[union-attr]
+        for p in players:
+            p.allow(3)
         # its tables are taken over, their clients reconnect (through the balancer) and play on
         wait_until(
             lambda hit=hit, before=before: all(
@@ -375,6 +396,8 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
         recoveries.append(_back_in_play(hit, killed_at))
         assert all(owners(c.db).get(p.table) != pid for p in hit if not p.finished())
         c.restart(victim)  # the cluster is three processes again
+    for p in players:
+        p.allow(None)
     wait_until(lambda: all(p.finished() for p in players), what="every game to end", timeout=180)
     for p in players:
         p.halt.set()
