@@ -57,7 +57,12 @@
       else if (m.type === "error" && m.ref === "chat") chat.error(m.message);
       else if (m.type === "error") {
         if (m.message.startsWith("no table")) gone = true;
-        if (preview && m.ref === "preview-" + preview.ref) { preview.cells = new Set(); preview.failed = true; }
+        if (typeof m.ref === "string" && m.ref.startsWith("preview-")) {
+          // a preview is a hint, not a move: one the position left behind (a turn played from
+          // another connection meanwhile) fails quietly; the move itself says what is wrong
+          if (preview && m.ref === "preview-" + preview.ref) { preview.cells = new Set(); preview.failed = true; render(); }
+          return;
+        }
         showError(m.message);
       }
     };
