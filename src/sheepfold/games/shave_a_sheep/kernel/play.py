@@ -193,7 +193,7 @@ def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
     tables, records or tuples: the random baseline's hot loop (numba counts references to the
     arrays a record holds, which costs more than the rules). The rules' bodies are inlined
     here (elsewhere :func:`.step.choices` and the others are calls) and this loop into its two
-    callers: calls from here made the random games 1.5x slower (docs/engine.md, "Compile
+    callers: calls from here made the random games 1.6x slower (docs/engine.md, "Compile
     time")."""
     t = st[TURNS]
     face = roll(draw(key, 0, t), prm)

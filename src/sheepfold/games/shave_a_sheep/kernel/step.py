@@ -168,7 +168,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 jit: Any = njit(cache=True, nogil=True)
 #: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
 #: which also lets it drop the reference counting of the arrays passed: plain calls of every
-#: small rule made the random games 2.5x slower). Inlined only into the shared entry points
+#: small rule made the random games 1.6x slower). Inlined only into the shared entry points
 #: at the end of this module and into one hot loop (:func:`.play.turn_random`): every other
 #: kernel calls those, so the interpreter is compiled a few times, not once per call site.
 inline: Any = njit(cache=True, nogil=True, inline="always")
