@@ -37,6 +37,10 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
 )
 from sheepfold.games.shave_a_sheep.kernel.policy import greedy
 from sheepfold.games.shave_a_sheep.kernel.step import (
+    _choices,
+    _finish,
+    _howl_choices,
+    _race_take,
     choices,
     finish,
     grab,
@@ -119,7 +123,7 @@ def _decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untyp
     return decide(st, me, cnt, u, where, target, seats, kit)
 
 
-@inline
+@jit
 def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyped-def]
     """Play the turn of ``st`` (a turn start; ``x`` its position index when a seat plays a
     table, else -1) to its end. ``seats`` = (policy codes, tables); ``scratch`` = (legal
@@ -187,25 +191,28 @@ def play(seed, st, seats, prm, ix, scratch):  # type: ignore[no-untyped-def]
 def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
     """:func:`turn` with a random policy on every seat (the same draws, the same turn), with no
     tables, records or tuples: the random baseline's hot loop (numba counts references to the
-    arrays a record holds, which costs more than the rules)."""
+    arrays a record holds, which costs more than the rules). The rules' bodies are inlined
+    here (elsewhere :func:`.step.choices` and the others are calls) and this loop into its two
+    callers: calls from here made the random games 1.6x slower (docs/engine.md, "Compile
+    time")."""
     t = st[TURNS]
     face = roll(draw(key, 0, t), prm)
     while True:  # a roll, and each reroll's (house rule rerolls)
         if prm[P_RACE + face]:
             g = grab(draw(key, 1, t), prm)
             c = howl_targets(g, prm, legal)
-            race_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0, prm)
-            c = howl_choices(st, prm, legal)
+            _race_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0, prm)
+            c = _howl_choices(st, prm, legal)
             u = uniform(key, 2, 4 * t + 2)
             break
-        c = choices(st, face, prm, legal)
+        c = _choices(st, face, prm, legal)
         r = st[REROLLED]
         u = uniform(key, 2, 4 * t) if r == 0 else uniform(key, 4, 4 * t + r)
         if c == 1 or pick(u, legal, c) != REROLL:
             break
         reroll(st)
         face = roll(draw(key, 3, 4 * t + r), prm)
-    finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
+    _finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
 
 
 @jit

@@ -167,7 +167,10 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 #: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache)
 jit: Any = njit(cache=True, nogil=True)
 #: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
-#: which also lets it drop the reference counting of the arrays passed: 4x faster games)
+#: which also lets it drop the reference counting of the arrays passed: plain calls of every
+#: small rule made the random games 1.6x slower). Inlined only into the shared entry points
+#: at the end of this module and into one hot loop (:func:`.play.turn_random`): every other
+#: kernel calls those, so the interpreter is compiled a few times, not once per call site.
 inline: Any = njit(cache=True, nogil=True, inline="always")
 
 
@@ -536,7 +539,7 @@ def offer(st, prm, v, me, out, c):  # type: ignore[no-untyped-def]
 
 
 @inline
-def choices(st, face, prm, out):  # type: ignore[no-untyped-def]
+def _choices(st, face, prm, out):  # type: ignore[no-untyped-def]
     """The roller's legal actions on a normal ``face``: its verbs' offered ids, ascending
     (PASS alone when it offers none), then REROLL while rerolls remain (house rule rerolls)."""
     me = st[TURN]
@@ -587,7 +590,7 @@ def race_far(st, prm, target):  # type: ignore[no-untyped-def]
 
 
 @inline
-def race_take(st, target, prm):  # type: ignore[no-untyped-def]
+def _race_take(st, target, prm):  # type: ignore[no-untyped-def]
     """The race: the program's take of the target's sheep goes to its place (``me``: the
     roller)."""
     src = SHEEP + target
@@ -599,7 +602,7 @@ def race_take(st, target, prm):  # type: ignore[no-untyped-def]
 
 
 @inline
-def howl_choices(st, prm, out):  # type: ignore[no-untyped-def]
+def _howl_choices(st, prm, out):  # type: ignore[no-untyped-def]
     """The race: after the grab the roller may use one of the race's ``then`` verbs that is
     offered, or pass (ascending ids)."""
     me = st[TURN]
@@ -718,7 +721,7 @@ def final_shear(st, prm):  # type: ignore[no-untyped-def]
 
 
 @inline
-def finish(st, a, prm):  # type: ignore[no-untyped-def]
+def _finish(st, a, prm):  # type: ignore[no-untyped-def]
     """The roller's action ``a``, then the end of the turn."""
     act(st, a, prm)
     end_turn(st, prm)
@@ -756,3 +759,34 @@ def share(st, seat, prm):  # type: ignore[no-untyped-def]
         if score(st, s, prm) == best:
             k += 1
     return 1.0 / k
+
+
+# -- the shared entry points ------------------------------------------------------------------
+# Each is compiled once (its helpers inlined into it) and called by every kernel that needs
+# it: the lab's games, the solver, the bots' playouts and the batched simulator. Inlining the
+# interpreter into each caller instead (numba's inline="always") multiplied the code numba and
+# LLVM optimise by the number of call sites: minutes of cold compiling (docs/engine.md,
+# "Compile time"). The random hot loop alone (:func:`.play.turn_random`) inlines the
+# underscored bodies: one more copy, where calls per turn cost most.
+@jit
+def choices(st, face, prm, out):  # type: ignore[no-untyped-def]
+    """:func:`_choices`: the roller's legal actions on a normal ``face``, into ``out``."""
+    return _choices(st, face, prm, out)
+
+
+@jit
+def howl_choices(st, prm, out):  # type: ignore[no-untyped-def]
+    """:func:`_howl_choices`: the roller's choices after the race's take, into ``out``."""
+    return _howl_choices(st, prm, out)
+
+
+@jit
+def race_take(st, target, prm):  # type: ignore[no-untyped-def]
+    """:func:`_race_take`: the race's take of the target's sheep."""
+    _race_take(st, target, prm)
+
+
+@jit
+def finish(st, a, prm):  # type: ignore[no-untyped-def]
+    """:func:`_finish`: the roller's action ``a``, then the end of the turn."""
+    _finish(st, a, prm)
