@@ -318,12 +318,14 @@ def test_bad_input_says_which_env_and_why() -> None:
 
 
 #: the greedy seat's rule sets: (what it covers, the game, whether its search is the packed
-#: kernel's): the fair default and the rulebook (three seats) on the packed kernel, gravity with
-#: cascades and up-to swaps on the grid kernel
+#: kernel's): the fair default, the rulebook with three seats, and gravity with cascades (a
+#: turn's search is the rulebook's) on the packed kernel; diagonal lines and up-to swaps on the
+#: grid kernel
 GREEDY_GAMES = [
     ("fair default", lambda: build_game("dolly-crush", 2, None), True),
     ("rulebook, three seats", lambda: DollyGame(3), True),
-    ("gravity, cascades", lambda: build_game("dolly-crush", 2, GRAVITY), False),
+    ("gravity, cascades", lambda: build_game("dolly-crush", 2, GRAVITY), True),
+    ("diagonal lines", lambda: _game(2, {"rows": 4, "cols": 4, "diagonals": True}), False),
     ("up-to swaps", lambda: _game(2, {"swaps": "up-to"}), False),
 ]
 GRAVITY = {"refill": "gravity", "cascades": True}

@@ -40,6 +40,7 @@ vector env (:mod:`sheepfold.vector.gym_dolly`) gives.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -244,9 +245,19 @@ class DollyBatch(Batch):
         )
 
 
+def packed_search(game: DollyGame) -> bool:
+    """Whether the greedy seat's turn is searched on the packed kernel (about 3x faster than the
+    grid kernel's, the same answers): exact swaps and the rulebook's lines and swaps
+    (:func:`~sheepfold.games.dolly_crush.kernel.layout.packable`), the refill aside (gravity
+    moves cards only after the turn's swaps: no part of a turn's search)."""
+    from sheepfold.games.dolly_crush.kernel.layout import packable
+
+    return game.stop is None and packable(replace(game.board, gravity=False))
+
+
 def kernel_kit(game: DollyGame, encoder: Any) -> tuple[Any, ...]:
     """The rule set's and the observation's constants the kernel takes as ``kit``."""
-    from sheepfold.games.dolly_crush.kernel.layout import geometry, packable, tables
+    from sheepfold.games.dolly_crush.kernel.layout import geometry, tables
 
     r = game.rules
     board = game.board
@@ -263,9 +274,7 @@ def kernel_kit(game: DollyGame, encoder: Any) -> tuple[Any, ...]:
     prm[K.P_KINDS] = board.kinds
     prm[K.P_TOTAL] = sum(game.composition)
     prm[K.P_MAXSW] = max(max(s) for s in game.dog_swaps)
-    # the greedy seat's search: the packed kernel's on the rulebook's geometry with exact swaps
-    # (the search the engine's greedy bot makes there), the grid kernel's else
-    prm[K.P_PACKED] = int(packable(board) and game.stop is None)
+    prm[K.P_PACKED] = int(packed_search(game))
     o = encoder.o
     names = (
         "seat",
@@ -310,4 +319,4 @@ _NO_TABLES = (
 )
 
 
-__all__ = ["INSIDE_POLICIES", "DollyBatch", "kernel_kit", "refusal"]
+__all__ = ["INSIDE_POLICIES", "DollyBatch", "kernel_kit", "packed_search", "refusal"]

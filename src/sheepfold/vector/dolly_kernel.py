@@ -4,9 +4,9 @@ stepped at once, one call per batch step.
 The rules are the grid kernel's (:mod:`sheepfold.games.dolly_crush.kernel.grid`: any board, every
 part of the rule language): a turn's end is its ``take`` and ``settle_noted`` (the refill with
 Dolly Crush ruling 6's clean-up, or cascades; gravity), the greedy seat its ``greedy_turn`` (the
-``greedy`` = ``medium`` bot's turn, as the lab's fast path plays it: on the rulebook's geometry
-with exact swaps the packed kernel's, :func:`sheepfold.games.dolly_crush.kernel.policy.greedy_turn`,
-about 3x faster and the search the engine's bot makes there; the grid kernel's else). This module only adds what
+``greedy`` = ``medium`` bot's turn: with exact swaps on the rulebook's lines and swaps the
+packed kernel's, :func:`sheepfold.games.dolly_crush.kernel.policy.greedy_turn`, about 3x faster,
+the grid kernel's else; :func:`sheepfold.vector.dolly.packed_search` says which). This module only adds what
 a game needs around them to stop at each decision: the phase, the dog cards, the turn order and
 the end of the game (Dolly Crush ruling 8 and the house rules ``rounds`` and ``end_points``), as
 :mod:`sheepfold.games.dolly_crush.game` has them.
@@ -234,8 +234,8 @@ def _greedy(i, state, kit):  # type: ignore[no-untyped-def]
     """The greedy seat's whole turn (at its dog decision): the card of the most points (ties:
     fewer swaps, then the lowest card), the first best sequence, ``stop`` under up-to swaps
     when it makes fewer swaps than the card allows (the lab's fast path, ``medium``). The
-    search is the packed kernel's where the rule set allows it (``P_PACKED``: the rulebook's
-    geometry, exact swaps; its tables in ``kit[9]``), the grid kernel's else."""
+    search is the packed kernel's where the rule set allows it (``P_PACKED``: exact swaps on the
+    rulebook's lines and swaps; its tables in ``kit[9]``), the grid kernel's else."""
     st, fl, dogs = state[0], state[1], state[4]
     prm, geo, dog_swaps = kit[0], kit[1], kit[2]
     me = st[i, TURN]

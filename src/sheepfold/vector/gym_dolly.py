@@ -55,17 +55,8 @@ class DollyCrushVectorEnv(BatchVectorEnv):
         record: bool = False,
     ) -> None:
         no_render(render_mode)
-        batch = learner_batch(
-            DollyBatch,
-            num_envs,
-            players,
-            rules,
-            opponents,
-            seat,
-            0,
-            record,
-            observation=observation,
-        )
+        opts: dict[str, Any] = {"record": record, "observation": observation}
+        batch = learner_batch(DollyBatch, num_envs, players, rules, opponents, seat, **opts)
         super().__init__(batch)
 
 

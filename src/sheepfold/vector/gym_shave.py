@@ -58,9 +58,8 @@ class ShaveASheepVectorEnv(BatchVectorEnv):
         record: bool = False,
     ) -> None:
         no_render(render_mode)
-        batch = learner_batch(
-            ShaveBatch, num_envs, players, rules, opponents, seat, 0, record, max_turns=max_turns
-        )
+        opts: dict[str, Any] = {"record": record, "max_turns": max_turns}
+        batch = learner_batch(ShaveBatch, num_envs, players, rules, opponents, seat, **opts)
         super().__init__(batch)
 
 
