@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from numba import njit
+from sheepfold.numba_cache import ensure_numba_cache_dir
 
+ensure_numba_cache_dir()
+
+from numba import njit  # noqa: E402
+
+#: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache)
 jit: Any = njit(cache=True, nogil=True)
 #: inlined into its callers (numba's own inlining)
 inline: Any = njit(cache=True, nogil=True, inline="always")
