@@ -6,7 +6,9 @@ Rows (a step is one learner decision, the opponent played inside; random legal a
 * the single env against ``random``, and the batch of ``ENVS`` envs against ``random``, on the
   fair default rule set (``dolly-graded``) and on a rule file of the rule language (gravity and
   cascades): learner decisions/s, the batch's speed-up;
-* the same against ``greedy`` (= ``medium``: its whole turn searched every time);
+* the same against ``greedy`` (= ``medium``: its whole turn searched every time; in the batch
+  on the packed kernel, the single env's bot on the packed search (numpy) for ``dolly-graded``
+  and on the grid kernel under gravity);
 * MaskablePPO training steps/s: :class:`sheepfold.vector.sb3.DollySB3VecEnv` against SB3's
   ``make_vec_env`` of single envs (``bench_sb3.steps_per_second``: the same model, rollouts of
   the same size, one torch thread).

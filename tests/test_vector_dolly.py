@@ -16,6 +16,7 @@ import pytest
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError
 from sheepfold.games.dolly_crush.game import DollyGame
 from sheepfold.games.dolly_crush.rules import DollyRules
+from sheepfold.interop import build_game
 from sheepfold.interop.encoding import GridEncoder, encoder_for
 
 pytest.importorskip("numba")
@@ -314,3 +315,55 @@ def test_bad_input_says_which_env_and_why() -> None:
         DollyBatch(2, game=ShaveGame(2))  # type: ignore[arg-type]
     with pytest.raises(SheepfoldError, match="no history"):
         batch.history(0)
+
+
+#: the greedy seat's rule sets: (what it covers, the game, whether its search is the packed
+#: kernel's): the fair default, the rulebook with three seats, and gravity with cascades (a
+#: turn's search is the rulebook's) on the packed kernel; diagonal lines and up-to swaps on the
+#: grid kernel
+GREEDY_GAMES = [
+    ("fair default", lambda: build_game("dolly-crush", 2, None), True),
+    ("rulebook, three seats", lambda: DollyGame(3), True),
+    ("gravity, cascades", lambda: build_game("dolly-crush", 2, GRAVITY), True),
+    ("diagonal lines", lambda: _game(2, {"rows": 4, "cols": 4, "diagonals": True}), False),
+    ("up-to swaps", lambda: _game(2, {"swaps": "up-to"}), False),
+]
+GRAVITY = {"refill": "gravity", "cascades": True}
+
+
+@pytest.mark.parametrize(
+    ("label", "make", "packed"), GREEDY_GAMES, ids=[g[0] for g in GREEDY_GAMES]
+)
+def test_the_greedy_seats_play_the_engines_greedy_bot(label: str, make: Any, packed: bool) -> None:
+    """Every decision of a greedy seat inside the batch is the engine's greedy bot's
+    (``make_bot("greedy")``, bots/dolly.py) in the same position, game after game: each env's
+    recorded game replayed through the engine, the bot asked at each of its seats' decisions."""
+    from sheepfold.bots import make_bot
+    from sheepfold.vector import dolly_kernel as K
+
+    game = make()
+    batch = DollyBatch(
+        16, game=game, opponents="greedy", seat="random", record=True, autoreset=False
+    )
+    assert batch._kit[0][K.P_PACKED] == int(packed)
+    batch.reset(seed=11)
+    rng = np.random.default_rng(5)
+    games = decisions = 0
+    while games < 48:
+        over = batch.over()
+        for env in np.flatnonzero(over):
+            learner = int(batch.learner_seats()[env])
+            bots = {p: make_bot("greedy", game, p, seed=int(env)) for p in range(game.num_players)}
+            s = game.new_initial_state(seed=0)
+            for a in batch.history(env):
+                p = s.current_player()
+                if p >= 0 and p != learner:
+                    assert bots[p].act(s.observe(p)) == a, (label, env, games)
+                    decisions += 1
+                s.apply(a)
+            assert s.is_terminal()
+            games += 1
+        acts = batch.sample_actions(rng)
+        acts[over] = 0
+        batch.step(acts, resets=over)
+    assert decisions > 48 * 3

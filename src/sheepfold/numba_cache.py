@@ -48,6 +48,7 @@ KERNEL_MODULES = (
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",
+    "sheepfold.vector.batch_kernel",
     "sheepfold.vector.shave_kernel",
     "sheepfold.vector.dolly_kernel",
     "sheepfold.analysis.stochastic",

@@ -26,3 +26,10 @@ def checked_env_mask(envs: Any, num_envs: int) -> np.ndarray:
     if m.shape != (num_envs,) or m.dtype != np.bool_:
         raise ValueError(f"an env mask is bool of shape ({num_envs},), not {m.dtype} {m.shape}")
     return np.ascontiguousarray(m)
+
+
+def checked_num_envs(num_envs: Any) -> int:
+    """``num_envs``, a positive int; ValueError else."""
+    if not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+    return num_envs

@@ -4,7 +4,9 @@ stepped at once, one call per batch step.
 The rules are the grid kernel's (:mod:`sheepfold.games.dolly_crush.kernel.grid`: any board, every
 part of the rule language): a turn's end is its ``take`` and ``settle_noted`` (the refill with
 Dolly Crush ruling 6's clean-up, or cascades; gravity), the greedy seat its ``greedy_turn`` (the
-``greedy`` = ``medium`` bot's turn, as the lab's fast path plays it). This module only adds what
+``greedy`` = ``medium`` bot's turn: with exact swaps on the rulebook's lines and swaps the
+packed kernel's, :func:`sheepfold.games.dolly_crush.kernel.policy.greedy_turn`, about 3x faster,
+the grid kernel's else; :func:`sheepfold.vector.dolly.packed_search` says which). This module only adds what
 a game needs around them to stop at each decision: the phase, the dog cards, the turn order and
 the end of the game (Dolly Crush ruling 8 and the house rules ``rounds`` and ``end_points``), as
 :mod:`sheepfold.games.dolly_crush.game` has them.
@@ -36,7 +38,9 @@ import numpy as np
 
 from sheepfold.games.dolly_crush.kernel.grid import SEARCH_WORK, greedy_turn, settle_noted, take
 from sheepfold.games.dolly_crush.kernel.lines import jit
+from sheepfold.games.dolly_crush.kernel.policy import greedy_turn as packed_greedy_turn
 from sheepfold.games.dolly_crush.kernel.refill import next_random, shuffle
+from sheepfold.vector.batch_kernel import note
 
 #: a seat played by the caller; the policies played inside
 EXTERNAL, RANDOM, GREEDY = -1, 0, 1
@@ -47,8 +51,8 @@ PH, TURN, TURNS, DOG_IN_PLAY, LEFT, DECK, LEARNER, LAST, ABORTED = range(9)
 ST_LEN = 9
 # prm: the rule set's numbers
 P_N, P_DOGS, P_SWAP0, P_STOP, P_MAXT, P_TARGET, P_CLEANUP, P_CASCADES = range(8)
-P_CELLS, P_KINDS, P_TOTAL, P_MAXSW = range(8, 12)
-PRM_LEN = 12
+P_CELLS, P_KINDS, P_TOTAL, P_MAXSW, P_PACKED = range(8, 13)
+PRM_LEN = 13
 # lay: the observation's piece offsets (DollyEncoder's order; rounds -1 when absent), its size
 O_SEAT, O_PHASE, O_TURN, O_FLOCK, O_DECK, O_RETURNING, O_COLLECTED = range(7)
 O_DOGS_LEFT, O_DOG_SWAPS, O_DOG, O_SWAPS_LEFT, O_SCORES, O_ROUNDS, O_SIZE = range(7, 14)
@@ -73,16 +77,6 @@ def env_key(seed, env, game):  # type: ignore[no-untyped-def]
     next_random(r)
     r[0] ^= np.uint64(game) * np.uint64(0xBF58476D1CE4E5B9)
     return next_random(r)
-
-
-@jit
-def _note(trace, tlen, i, a):  # type: ignore[no-untyped-def]
-    """Append engine action ``a`` to env ``i``'s history (when recording, while it has room)."""
-    if trace.shape[1] > 0:
-        k = tlen[i]
-        if k < trace.shape[1]:
-            trace[i, k] = a
-        tlen[i] = k + 1
 
 
 @jit
@@ -201,7 +195,7 @@ def play(i, a, state, kit):  # type: ignore[no-untyped-def]
     st, fl, dogs = state[0], state[1], state[4]
     trace, tlen = state[8], state[9]
     prm, geo, dog_swaps = kit[0], kit[1], kit[2]
-    _note(trace, tlen, i, a)
+    note(trace, tlen, i, a)
     me = st[i, TURN]
     st[i, LAST] = me
     if st[i, PH] == DOG:
@@ -226,10 +220,22 @@ def play(i, a, state, kit):  # type: ignore[no-untyped-def]
 
 
 @jit
+def packed(f):  # type: ignore[no-untyped-def]
+    """The flock ``f`` (int8 card ids, -1 empty, the rulebook's 15 cells) as the packed
+    kernel's uint64 (:func:`sheepfold.games.dolly_crush.kernel.layout.pack`)."""
+    x = np.uint64(0)
+    for c in range(f.shape[0]):
+        x |= np.uint64(f[c] + 1) << np.uint64(4 * c)
+    return x
+
+
+@jit
 def _greedy(i, state, kit):  # type: ignore[no-untyped-def]
     """The greedy seat's whole turn (at its dog decision): the card of the most points (ties:
     fewer swaps, then the lowest card), the first best sequence, ``stop`` under up-to swaps
-    when it makes fewer swaps than the card allows (the lab's fast path, ``medium``)."""
+    when it makes fewer swaps than the card allows (the lab's fast path, ``medium``). The
+    search is the packed kernel's where the rule set allows it (``P_PACKED``: exact swaps on the
+    rulebook's lines and swaps; its tables in ``kit[9]``), the grid kernel's else."""
     st, fl, dogs = state[0], state[1], state[4]
     prm, geo, dog_swaps = kit[0], kit[1], kit[2]
     me = st[i, TURN]
@@ -239,8 +245,12 @@ def _greedy(i, state, kit):  # type: ignore[no-untyped-def]
         if not (played >> d) & 1:
             hand[dog_swaps[me, d]] += 1
     seq = np.zeros(max(1, prm[P_MAXSW]), dtype=np.int64)
-    f = fl[i].copy()
-    _, n, k = greedy_turn(f, hand, prm[P_STOP] >= 0, SEARCH_WORK, seq, f.copy(), geo)
+    if prm[P_PACKED]:
+        _, _, n = packed_greedy_turn(packed(fl[i]), hand, seq, kit[9])
+        k = n
+    else:
+        f = fl[i].copy()
+        _, n, k = greedy_turn(f, hand, prm[P_STOP] >= 0, SEARCH_WORK, seq, f.copy(), geo)
     dog = 0
     for d in range(prm[P_DOGS] - 1, -1, -1):
         if not (played >> d) & 1 and dog_swaps[me, d] == n:
@@ -490,24 +500,3 @@ def step_many(acts, skip, seed, games, state, kit, cfg, opp, out):  # type: igno
                     _start(i, seed, games, state, kit, cfg, opp)
         encode(i, observer(st, i), state, kit, obs[i])
         mask_row(i, state, kit, buf, mask[i])
-
-
-@jit
-def sample_actions(mask, u, out):  # type: ignore[no-untyped-def]
-    """A uniformly random legal action per row of ``mask`` (``u`` uniform in [0, 1)); -1 for a
-    row with none."""
-    for i in range(mask.shape[0]):
-        m = 0
-        for j in range(mask.shape[1]):
-            if mask[i, j]:
-                m += 1
-        if m == 0:
-            out[i] = -1
-            continue
-        k = min(int(u[i] * m), m - 1)
-        for j in range(mask.shape[1]):
-            if mask[i, j]:
-                if k == 0:
-                    out[i] = j
-                    break
-                k -= 1

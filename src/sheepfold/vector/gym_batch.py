@@ -10,6 +10,7 @@ offers ``reset(seed, envs)``, ``step(actions, resets)``, ``legal_mask()``, ``lea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -38,8 +39,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, batch: Any, render_mode: str | None = None) -> None:
-        if render_mode is not None:
-            raise ValueError("the vector env does not render: use the single env to watch a game")
+        no_render(render_mode)
         self.batch = batch
         self.num_envs = num_envs = batch.num_envs
         self.render_mode = None
@@ -107,4 +107,22 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
         pass
 
 
-__all__ = ["BatchVectorEnv", "single_spaces"]
+def no_render(render_mode: str | None) -> None:
+    """ValueError unless ``render_mode`` is None: a vector env does not render."""
+    if render_mode is not None:
+        raise ValueError("the vector env does not render: use the single env to watch a game")
+
+
+def entry_point(env_class: type[BatchVectorEnv]) -> Callable[..., Any]:
+    """The vector entry point of a game's registered id (``gymnasium.make_vec(...,
+    vectorization_mode="vector_entry_point")``): ``env_class`` of ``num_envs`` envs."""
+
+    def make(num_envs: int = 1, **kwargs: Any) -> Any:
+        kwargs.pop("max_episode_steps", None)  # a registration default, not an option of ours
+        return env_class(num_envs=num_envs, **kwargs)  # type: ignore[call-arg]
+
+    make.__doc__ = f"The vector entry point of :class:`{env_class.__name__}`."
+    return make
+
+
+__all__ = ["BatchVectorEnv", "entry_point", "no_render", "single_spaces"]

@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sheepfold.vector.base import learner_batch
 from sheepfold.vector.dolly import DollyBatch
-from sheepfold.vector.gym_batch import BatchVectorEnv
+from sheepfold.vector.gym_batch import BatchVectorEnv, entry_point, no_render
 
 
 class DollyCrushVectorEnv(BatchVectorEnv):
@@ -53,25 +54,14 @@ class DollyCrushVectorEnv(BatchVectorEnv):
         render_mode: str | None = None,
         record: bool = False,
     ) -> None:
-        if render_mode is not None:
-            raise ValueError("the vector env does not render: use the single env to watch a game")
-        batch = DollyBatch(
-            num_envs,
-            players,
-            rules,
-            observation=observation,
-            opponents=opponents,
-            seat=seat,
-            autoreset=False,
-            record=record,
-        )
+        no_render(render_mode)
+        opts: dict[str, Any] = {"record": record, "observation": observation}
+        batch = learner_batch(DollyBatch, num_envs, players, rules, opponents, seat, **opts)
         super().__init__(batch)
 
 
-def make(num_envs: int = 1, **kwargs: Any) -> DollyCrushVectorEnv:
-    """The vector entry point of ``sheepfold/DollyCrush-v0``."""
-    kwargs.pop("max_episode_steps", None)  # a registration default, not an option of ours
-    return DollyCrushVectorEnv(num_envs=num_envs, **kwargs)
+#: the vector entry point of the game's registered id
+make = entry_point(DollyCrushVectorEnv)
 
 
 __all__ = ["DollyCrushVectorEnv", "make"]

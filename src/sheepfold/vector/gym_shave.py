@@ -35,7 +35,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sheepfold.interop import _UNSET
-from sheepfold.vector.gym_batch import BatchVectorEnv
+from sheepfold.vector.base import learner_batch
+from sheepfold.vector.gym_batch import BatchVectorEnv, entry_point, no_render
 from sheepfold.vector.shave import ShaveBatch
 
 
@@ -56,25 +57,14 @@ class ShaveASheepVectorEnv(BatchVectorEnv):
         render_mode: str | None = None,
         record: bool = False,
     ) -> None:
-        if render_mode is not None:
-            raise ValueError("the vector env does not render: use the single env to watch a game")
-        batch = ShaveBatch(
-            num_envs,
-            players,
-            rules,
-            max_turns=max_turns,
-            opponents=opponents,
-            seat=seat,
-            autoreset=False,
-            record=record,
-        )
+        no_render(render_mode)
+        opts: dict[str, Any] = {"record": record, "max_turns": max_turns}
+        batch = learner_batch(ShaveBatch, num_envs, players, rules, opponents, seat, **opts)
         super().__init__(batch)
 
 
-def make(num_envs: int = 1, **kwargs: Any) -> ShaveASheepVectorEnv:
-    """The vector entry point of ``sheepfold/ShaveASheep-v0``."""
-    kwargs.pop("max_episode_steps", None)  # a registration default, not an option of ours
-    return ShaveASheepVectorEnv(num_envs=num_envs, **kwargs)
+#: the vector entry point of the game's registered id
+make = entry_point(ShaveASheepVectorEnv)
 
 
 __all__ = ["ShaveASheepVectorEnv", "make"]

@@ -60,6 +60,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from sheepfold.interop import _UNSET
+from sheepfold.vector.base import learner_batch
 from sheepfold.vector.dolly import DollyBatch
 from sheepfold.vector.gym_batch import single_spaces
 from sheepfold.vector.shave import ShaveBatch
@@ -195,17 +196,10 @@ class ShaveSB3VecEnv(BatchSB3VecEnv):
         max_turns: int | None = _UNSET,
         seed: int = 0,
     ) -> None:
-        batch = ShaveBatch(
-            num_envs,
-            players,
-            rules,
-            seed,
-            max_turns=max_turns,
-            opponents=opponents,
-            seat=seat,
-            autoreset=False,  # the games that end are read, then restarted by step_wait
+        opts: dict[str, Any] = {"seed": seed, "max_turns": max_turns}
+        super().__init__(
+            learner_batch(ShaveBatch, num_envs, players, rules, opponents, seat, **opts)
         )
-        super().__init__(batch)
 
 
 class DollySB3VecEnv(BatchSB3VecEnv):
@@ -226,16 +220,8 @@ class DollySB3VecEnv(BatchSB3VecEnv):
         points_scale: float = 10.0,
         seed: int = 0,
     ) -> None:
-        batch = DollyBatch(
-            num_envs,
-            players,
-            rules,
-            seed,
-            observation=observation,
-            opponents=opponents,
-            seat=seat,
-            autoreset=False,  # the games that end are read, then restarted by step_wait
-        )
+        opts: dict[str, Any] = {"seed": seed, "observation": observation}
+        batch = learner_batch(DollyBatch, num_envs, players, rules, opponents, seat, **opts)
         super().__init__(batch, reward, points_scale)
 
 

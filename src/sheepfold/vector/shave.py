@@ -51,7 +51,8 @@ from sheepfold.games.shave_a_sheep.kernel.play import GREEDY, RANDOM, TRACE_PER_
 from sheepfold.interop import _UNSET, build_game
 from sheepfold.interop.encoding import encoder_for
 from sheepfold.vector import shave_kernel as K
-from sheepfold.vector.checks import checked_actions, checked_env_mask
+from sheepfold.vector.base import Batch, inside_codes
+from sheepfold.vector.checks import checked_num_envs
 
 #: the policies a batch can play inside, by bot name
 INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
@@ -61,7 +62,7 @@ UNLIMITED_RECORD = 100_000
 _STDERR = print_report()
 
 
-class ShaveBatch:
+class ShaveBatch(Batch):
     """``num_envs`` Shave a Sheep games stepped together (see the module docstring).
 
     ``players``, ``rules`` (a mapping, a rules object or a rule-set name) and ``max_turns``
@@ -71,6 +72,8 @@ class ShaveBatch:
     order): ``"random"`` or ``"greedy"``; then ``seat`` (an int or ``"random"``: drawn per game)
     is the caller's and the observations are always that seat's.
     """
+
+    _kernel = K
 
     def __init__(
         self,
@@ -87,8 +90,7 @@ class ShaveBatch:
         record: bool = False,
         compiling: Report | None = _STDERR,
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
+        checked_num_envs(num_envs)
         built = game if game is not None else build_game("shave-a-sheep", players, rules, max_turns)
         if not isinstance(built, ShaveGame):
             raise SheepfoldError(f"ShaveBatch plays Shave a Sheep, not {built.name}")
@@ -152,62 +154,9 @@ class ShaveBatch:
         """Which envs stand at the end of a game (only without autoreset, or before reset)."""
         return self._state[1][:, K.PH] == K.PH_OVER
 
-    def legal_mask(self) -> np.ndarray:
-        """The legal actions of each env's decision, bool ``(num_envs, num_actions)``."""
-        K.masks_all(self._state, self._kit, self._mask)
-        return self._mask.copy()
-
-    def observe(self, seats: int | np.ndarray | None = None) -> np.ndarray:
-        """Every env's observation from ``seats`` (one seat for all, one per env, or None: the
-        batch's own observer), float32 ``(num_envs, size)``."""
-        s = np.full(self.num_envs, -1 if seats is None else 0, dtype=np.int64)
-        if seats is not None:
-            s[:] = seats
-            if np.any((s < 0) | (s >= self.num_players)):
-                raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        out = np.zeros((self.num_envs, self.obs_size), dtype=np.float32)
-        K.observe_all(s, self._state, self._kit, out)
-        return out
-
     def learner_seats(self) -> np.ndarray:
         """The caller's seat in each env (with ``opponents``; -1 without: every seat)."""
         return self._state[1][:, K.LEARNER].copy()
-
-    def outcomes(self, envs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """How the games of the envs in the bool mask ``envs`` ended, read while they stand
-        over (before their next game starts): ``(scores, winners, truncated)``, the single env's
-        end-of-game entries: every seat's safe pile, a team's piles together (float ``(num_envs, players)``), the
-        winning seats (an object array of lists, empty when truncated) and whether the game was
-        cut at ``max_turns`` (bool). Envs outside ``envs``: zeros, None and False."""
-        ended = self._env_mask(envs)
-        st = self._state[0]
-        n = self.num_players
-        piles = st[:, L.PILE : L.PILE + n].astype(np.float64)
-        teams = self.game.program.teams
-        if teams:  # a team's piles count together (the engine's scores)
-            same = np.eye(n)
-            for team in teams:
-                for a in team:
-                    for b in team:
-                        same[a, b] = 1.0
-            piles = piles @ same
-        truncated = (st[:, L.TRUNCATED] == 1) & ended
-        best = piles.max(axis=1, keepdims=True)
-        winners = np.full(self.num_envs, None, dtype=object)
-        for i in np.flatnonzero(ended):
-            winners[i] = [] if truncated[i] else np.flatnonzero(piles[i] == best[i]).tolist()
-        return np.where(ended[:, None], piles, 0.0), winners, truncated
-
-    def history(self, env: int) -> list[int]:
-        """The engine actions (chance outcomes and decisions) of env ``env``'s current game,
-        in order: applying them to ``game.new_initial_state()`` gives its position."""
-        trace, tlen = self._state[5], self._state[6]
-        if trace.shape[1] == 0:
-            raise SheepfoldError("the batch keeps no history: create it with record=True")
-        k = int(tlen[env])
-        if k > trace.shape[1]:
-            raise SheepfoldError(f"env {env}'s game is longer than the history kept")
-        return [int(a) for a in trace[env, :k]]
 
     # -- playing --------------------------------------------------------------------------------
     def reset(
@@ -215,10 +164,7 @@ class ShaveBatch:
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
         game counters from it (None: go on with the current seed and counters)."""
-        if seed is not None:
-            self.seed = int(seed)
-            self._games[:] = 0
-        which = np.ones(self.num_envs, np.bool_) if envs is None else self._env_mask(envs)
+        which = self._to_reset(seed, envs)
         with self._first_call(K.reset_many, "the batched simulator's reset"):
             K.reset_many(
                 which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg
@@ -271,28 +217,30 @@ class ShaveBatch:
             info["_final"] = ended
         return self._obs.copy(), rew, term, trunc, info
 
-    def sample_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
-        """A uniformly random legal action per env (-1 where the game is over)."""
-        u = (rng or np.random.default_rng()).random(self.num_envs)
-        out = np.zeros(self.num_envs, dtype=np.int64)
-        K.sample_actions(self._mask, u, out)
-        return out
+    # -- the hooks of Batch ---------------------------------------------------------------------
+    def _trace(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._state[5], self._state[6]
 
-    # -- checks ---------------------------------------------------------------------------------
-    def _actions(self, actions: Any) -> np.ndarray:
-        return checked_actions(actions, self.num_envs)
+    def _points(self) -> np.ndarray:
+        """Every seat's safe pile, a team's piles together (the engine's scores)."""
+        n = self.num_players
+        piles = self._state[0][:, L.PILE : L.PILE + n].astype(np.float64)
+        teams = self.game.program.teams
+        if teams:
+            same = np.eye(n)
+            for team in teams:
+                for a in team:
+                    for b in team:
+                        same[a, b] = 1.0
+            piles = piles @ same
+        return piles
 
-    def _env_mask(self, envs: Any) -> np.ndarray:
-        return checked_env_mask(envs, self.num_envs)
+    def _truncated(self) -> np.ndarray:
+        """The games cut at ``max_turns``."""
+        return self._state[0][:, L.TRUNCATED] == 1
 
-    def _illegal(self, env: int, action: int, why: int) -> str:
-        if why == K.ERR_OVER:
-            return (
-                f"env {env}: its game is over (autoreset is off): reset it "
-                "(reset(envs=mask)) or pass it in step's resets"
-            )
+    def _illegal_move(self, env: int, action: int, legal: list[int]) -> str:
         st, ph = self._state[0][env], self._state[1][env]
-        legal = np.flatnonzero(self.legal_mask()[env]).tolist()
         seat = int(ph[K.GRABBER]) if ph[K.PH] == K.HOWL_TARGET else int(st[L.TURN])
         phase = PHASE_NAMES[int(ph[K.PH])]
         face = self.game.faces[int(ph[K.FACE])] if ph[K.FACE] >= 0 else "-"
@@ -306,21 +254,14 @@ def _seats(
     opponents: str | Sequence[str] | None, seat: int | str, n: int
 ) -> tuple[np.ndarray, int, bool]:
     """(the other seats' policy codes in seat order, the learner seat or -1, random seat)."""
+    opp = inside_codes(
+        opponents, seat, n, INSIDE_POLICIES, "a batch plays only {known} inside, not {bad}"
+    )
     if opponents is None:
-        return np.zeros(0, np.int64), -1, False
-    specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-    if len(specs) != n - 1:
-        raise ValueError(f"{len(specs)} opponents given for {n - 1} other seat(s)")
-    bad = [s for s in specs if s not in INSIDE_POLICIES]
-    if bad:
-        raise ValueError(
-            f"a batch plays only {', '.join(INSIDE_POLICIES)} inside, not {', '.join(map(repr, bad))}"
-        )
-    opp = np.array([INSIDE_POLICIES[s] for s in specs], dtype=np.int64)
+        return opp, -1, False
     if seat == "random":
         return opp, 0, True
-    if not (isinstance(seat, int) and 0 <= seat < n):
-        raise ValueError(f"seat must be 0..{n - 1} or 'random', not {seat!r}")
+    assert isinstance(seat, int)
     return opp, seat, False
 
 

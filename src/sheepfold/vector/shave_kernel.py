@@ -67,6 +67,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     roll,
     share,
 )
+from sheepfold.vector.batch_kernel import note
 
 #: a seat played by the caller (its actions come in ``step``'s array)
 EXTERNAL = -1
@@ -84,16 +85,6 @@ F_INV_WOOL, F_INV_MAX, F_INV_TURNS = range(3)
 C_AUTORESET, C_RANDOM_SEAT, C_RECORD = range(3)
 # the error codes of check_actions
 ERR_OVER, ERR_ILLEGAL = 1, 2
-
-
-@inline
-def _note(trace, tlen, i, a):  # type: ignore[no-untyped-def]
-    """Append engine action ``a`` to env ``i``'s history (when recording, while it has room)."""
-    if trace.shape[1] > 0:
-        k = tlen[i]
-        if k < trace.shape[1]:
-            trace[i, k] = a
-        tlen[i] = k + 1
 
 
 @jit
@@ -130,11 +121,11 @@ def legal(st, ph, prm, out):  # type: ignore[no-untyped-def]
 @inline
 def _face(st, ph, face, key, prm, trace, tlen, i):  # type: ignore[no-untyped-def]
     """The die shows ``face``: the roller chooses, or Howling Wolf's race is run (chance)."""
-    _note(trace, tlen, i, face)
+    note(trace, tlen, i, face)
     ph[FACE] = face
     if prm[P_RACE + face]:
         g = grab(draw(key, 1, st[TURNS]), prm)
-        _note(trace, tlen, i, g)
+        note(trace, tlen, i, g)
         ph[GRABBER] = g
         ph[PH] = HOWL_TARGET
     else:
@@ -155,7 +146,7 @@ def _next_turn(st, ph, key, prm, trace, tlen, i):  # type: ignore[no-untyped-def
 @inline
 def apply(st, ph, a, key, prm, trace, tlen, i):  # type: ignore[no-untyped-def]
     """Decision ``a`` (legal, checked before) of the seat to move, and the chance after it."""
-    _note(trace, tlen, i, a)
+    note(trace, tlen, i, a)
     ph[LAST] = to_move(st, ph)
     p = ph[PH]
     if p == HOWL_TARGET:
@@ -388,29 +379,6 @@ def observe(st, ph, seat, kit, out):  # type: ignore[no-untyped-def]
     if lay[O_WOLF2] >= 0:  # a second wolf piece (-1: none in the rules)
         w2 = st[WOLF1]
         out[lay[O_WOLF2] + (n if w2 == 0 else _rel(seat, w2 - 1, n))] = 1.0
-
-
-@jit
-def sample_actions(mask, u, out):  # type: ignore[no-untyped-def]
-    """A uniformly random legal action per env (``u``: a uniform draw per env), as the random
-    policy picks (the ``int(u * count)``-th legal action, ascending); -1 where none is legal."""
-    for i in range(mask.shape[0]):
-        c = 0
-        for j in range(mask.shape[1]):
-            if mask[i, j]:
-                c += 1
-        if c == 0:
-            out[i] = -1
-            continue
-        k = int(u[i] * c)
-        if k >= c:
-            k = c - 1
-        for j in range(mask.shape[1]):
-            if mask[i, j]:
-                if k == 0:
-                    out[i] = j
-                    break
-                k -= 1
 
 
 # -- the solver's decision points, observed (sheepfold.analysis) --------------------------------
