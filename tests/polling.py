@@ -35,11 +35,18 @@ def run_async(coro: Coroutine[Any, Any, Any], timeout: float = 600.0) -> None:
     """``asyncio.run(coro)`` in a thread of its own: Playwright's sync API keeps an event loop
     running in the test's thread once a browser test ran, and asyncio.run refuses to start
     there. Re-raises what the coroutine raised; AssertionError if it is not done in ``timeout``."""
+    run_off_loop(lambda: asyncio.run(coro), timeout, what="the coroutine")
+
+
+def run_off_loop(fn: Callable[[], Any], timeout: float = 600.0, what: str = "it") -> None:
+    """``fn()`` in a thread of its own, where no event loop runs (see :func:`run_async`): for
+    code that starts its own loop. Re-raises what it raised; AssertionError if it is not done
+    in ``timeout``."""
     errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            asyncio.run(coro)
+            fn()
         except BaseException as e:  # re-raised in the test's thread
             errors.append(e)
 
@@ -47,6 +54,6 @@ def run_async(coro: Coroutine[Any, Any, Any], timeout: float = 600.0) -> None:
     th.start()
     th.join(timeout)
     if th.is_alive():
-        raise AssertionError(f"the coroutine did not end in {timeout:g} s")
+        raise AssertionError(f"{what} did not end in {timeout:g} s")
     if errors:
         raise errors[0]

@@ -113,6 +113,7 @@ class Player(threading.Thread):
         token: str | None,
         seed: int,
         then: str | None = None,
+        turns: int | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.urls = [first, then or first]
@@ -124,7 +125,7 @@ class Player(threading.Thread):
         self.halt = threading.Event()
         self.turns = 0  # turns of its own begun
         self.in_turn = False
-        self.budget: int | None = None  # the most it may begin (None: no limit); see allow()
+        self.budget = turns  # the most turns it may begin (None: no limit); see allow()
         self.start()
 
     def allow(self, more: int | None) -> None:
@@ -175,16 +176,17 @@ class Player(threading.Thread):
                 self.states.append((time.monotonic(), msg))
             last = self.last
             if last is None or self.seat is None or last["you"] != self.seat:
+                continue
+            move = intent(last["view"], self.seat, self.rng)
+            if move is None:  # not its turn
                 self.in_turn = False
                 continue
             if not self.in_turn:  # a turn of its own begins, unless it waits for allow()
                 if self.held():
                     continue
                 self.in_turn, self.turns = True, self.turns + 1
-            move = intent(last["view"], self.seat, self.rng)
-            if move is not None:
-                self.halt.wait(PACE)  # a player's moment: the games last past the kills
-                ws.send(json.dumps(move))
+            self.halt.wait(PACE)  # a player's moment: the games last past the kills
+            ws.send(json.dumps(move))
 
 
 def create(url: str, spec: dict[str, Any]) -> dict[str, Any]:
@@ -317,9 +319,10 @@ def test_the_balancer_sends_a_tables_requests_to_its_owner_also_after_a_takeover
         c.restart(victim)
 
 
-def _tables(c: LocalCluster, seed: int) -> tuple[list[Player], list[str]]:
+def _tables(c: LocalCluster, seed: int, turns: int | None = None) -> tuple[list[Player], list[str]]:
     """Tables made through the balancer (round-robin: spread over the processes), each seat
-    played and one table watched through it; and a table of bots only."""
+    played and one table watched through it; and a table of bots only. ``turns``: each seat
+    begins at most that many turns until allowed more (Player.allow)."""
     specs: list[dict[str, Any]] = [
         {"game": "shave-a-sheep", "seats": [{}, {}]},
         {"game": "shave-a-sheep", "ruleset": "howling-wolf", "seats": [{}, {}, {"kind": "bot"}]},
@@ -337,7 +340,11 @@ def _tables(c: LocalCluster, seed: int) -> tuple[list[Player], list[str]]:
             players.append(Player(c.url, t["id"], None, None, seed + 50 + i))
         for s in humans:
             j = join(c.url, t["id"], f"p{s['seat']}")
-            players.append(Player(c.url, t["id"], j["seat"], j["token"], seed + 10 * i + s["seat"]))
+            players.append(
+                Player(
+                    c.url, t["id"], j["seat"], j["token"], seed + 10 * i + s["seat"], turns=turns
+                )
+            )
     players.append(Player(c.url, players[0].table, None, None, seed + 99))
     return players, bots_only
 
@@ -363,13 +370,21 @@ def _back_in_play(players: list[Player], since: float) -> float:
 
 def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster, watcher):
     c = cluster
-    players, bots_only = _tables(c, 1000)
+    players, bots_only = _tables(c, 1000, turns=2)
     recoveries = []
-    for _ in range(2):  # the owner of a table still playing is killed, twice
-        for p in players:  # a few turns each, then the games wait there for the kill
-            p.allow(3)
+    seated: dict[str, list[Player]] = {}
+    for p in players:
+        if p.seat is not None:
+            seated.setdefault(p.table, []).append(p)
+
+    def waiting(at: list[Player]) -> bool:  # a seat's next turn waits, or the game is over
+        return any(p.held() for p in at) or all(p.finished() for p in at)
+
+    for kill in range(2):  # the owner of a table still playing is killed, twice
+        for p in players if kill else ():  # a few turns more, then the games wait there
+            p.allow(2)
         wait_until(
-            lambda: all(p.held() or p.finished() for p in players if p.seat is not None),
+            lambda: all(waiting(at) for at in seated.values()),
             what="every table to get going",
             timeout=60,
         )
@@ -384,7 +399,7 @@ def test_kill_9_of_owners_mid_game_loses_nothing_and_every_game_finishes(cluster
         os.kill(pid, signal.SIGKILL)
         c.servers[victim].proc.wait()  # type: ignore[union-attr]
         for p in players:
-            p.allow(3)
+            p.allow(2)
         # its tables are taken over, their clients reconnect (through the balancer) and play on
         wait_until(
             lambda hit=hit, before=before: all(

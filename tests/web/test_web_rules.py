@@ -14,7 +14,8 @@ from polling import wait_until
 from sheepfold.core.protocol import RulesError
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 from sheepfold.rulesets import parse_ruleset, read_ruleset_file
-from sheepfold.server.rules_api import MAX_BODY
+from sheepfold.server.plain_words import in_words, option_names
+from sheepfold.server.rules_api import MAX_BODY, rule_fields
 
 
 @pytest.fixture
@@ -45,11 +46,13 @@ def test_every_option_of_the_model_is_listed(live_server, home, game):
     data = r.json()
     cls = rules_class(game)
     fields = {f["name"]: f for f in data["fields"]}
+    names = option_names(rule_fields(cls))
     assert list(fields) == list(cls.model_fields)  # new options come by themselves
     rulebook = cls().model_dump(mode="json")
     assert data["rulebook"] == rulebook
     for name, f in fields.items():
-        assert f["description"] == (cls.model_fields[name].description or "")
+        # the model's own description, other options named in words ("Max wool")
+        assert f["description"] == in_words(cls.model_fields[name].description or "", names)
         assert f["rulebook"] == rulebook[name]
         assert f["kind"] in (
             "choice",

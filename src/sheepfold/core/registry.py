@@ -94,6 +94,10 @@ class GameSpec:
     #: ends use (``(base rules, rules) -> sentences``; the gallery's and the lab's lines). None:
     #: the generic lines, one per option that differs (:func:`sheepfold.rulesets.rules_differences`)
     differences: Callable[[Any, Any], list[str]] | None = None
+    #: the most each seat may still score from a position, a sound upper bound whatever anyone
+    #: does and whatever chance brings (the lab's kingmaking measure: who can no longer win);
+    #: it returns None where the rules give no sound bound. None: the game has none
+    score_bound: Callable[[State], list[float] | None] | None = None
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
     #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True

@@ -200,6 +200,42 @@ def differences(a: DollyRules, b: DollyRules) -> list[str]:
     return [f"{now} (was: {was})" for was, now in words.differences(b, a).values()]
 
 
+def score_bound(state: State) -> list[float] | None:
+    """The most points each seat may still hold: its points plus what the cards still in play
+    could bring it (every card in the flock, the deck and those waiting to be shuffled back, at
+    its points times the largest bonus by length); without cascades at most a flock's worth of
+    cards a turn, over the turns the seat has left. Points only grow unless a card has negative
+    points: then None."""
+    assert isinstance(state, DollyState)
+    game = state.game
+    pts = game.points
+    if min(pts) < 0:
+        return None
+    times = max([1, *(b.times for b in game.board.bonuses)])
+    cards = [c for c in (*state.flock, *state.deck, *state.returning) if c >= 0]
+    worth = sorted((pts[c] * times for c in cards), reverse=True)
+    total = float(sum(worth))
+    best = []
+    for seat, score in enumerate(state.scores()):
+        gain = total
+        if not game.rules.cascades:
+            per_turn = float(sum(worth[: game.board.cells]))
+            gain = min(gain, per_turn * _turns_left(state, seat))
+        best.append(score + gain)
+    return best
+
+
+def _turns_left(state: DollyState, seat: int) -> int:
+    """The turns ``seat`` may still play, the one in progress included: its unspent dog cards
+    (the game ends when every dog card is spent), or its turns of the rounds left."""
+    g = state.game
+    if g.max_turns is None:
+        spent = state.dogs_played[seat]
+        return sum(1 for d in range(g.num_dogs) if not spent >> d & 1)
+    n = g.num_players
+    return sum(1 for t in range(state.turns, g.max_turns) if t % n == seat)
+
+
 SPEC = register_game(
     GameSpec(
         name="dolly-crush",
@@ -226,5 +262,6 @@ SPEC = register_game(
         categories=CATEGORIES,
         score_label="points",
         terminal=terminal,
+        score_bound=score_bound,
     )
 )

@@ -11,7 +11,7 @@ from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
-from sheepfold.games.shave_a_sheep.program import compile_rules
+from sheepfold.games.shave_a_sheep.program import Move, compile_rules
 from sheepfold.games.shave_a_sheep.record import ShaveCodec
 from sheepfold.games.shave_a_sheep.rules import ShaveRules
 from sheepfold.games.shave_a_sheep.table import ShaveTable
@@ -143,6 +143,22 @@ CATEGORIES = {
     "end": "end",
 }
 
+
+def score_bound(state: State) -> list[float] | None:
+    """The most each seat may still have in its safe pile: its pile plus all the wool still in
+    play (the middle and every sheep's wool; wool is never made or lost, only moved). Sound when
+    no part of the rules takes wool out of a safe pile (no move *from* a pile): then piles only
+    grow; rules with such a move give None."""
+    assert isinstance(state, ShaveState)
+    prog = state.game.program
+    effects = [e for v in prog.verbs for e in v.effects]
+    effects += [e for t in prog.triggers for e in t.effects]
+    if any(isinstance(e, Move) and e.source.where == "pile" for e in effects):
+        return None
+    in_play = float(state.middle + sum(state.sheep))
+    return [s + in_play for s in state.scores()]
+
+
 SPEC = register_game(
     GameSpec(
         name="shave-a-sheep",
@@ -165,5 +181,6 @@ SPEC = register_game(
         score_label="safe pile",
         terminal=terminal,
         differences=differences,
+        score_bound=score_bound,
     )
 )
