@@ -9,7 +9,8 @@ the games, their observations and masks, and the policy's forward pass over ``nu
 at a time. A step is one learner decision (SB3's ``num_timesteps``). Each row trains one rollout
 first (torch's and the kernel's warm-up, not timed), then ``STEPS`` steps; it prints the
 training rate (rollouts and updates) and the rollouts' own (the steps over the time spent
-collecting them, policy forward passes included).
+collecting them, policy forward passes included). Rates are per CPU second of this process
+(``time.process_time``, one torch thread), so the ratio holds on a loaded machine.
 
     python bench/bench_sb3.py [steps per row, default 32768] [batch envs, default 256]
 """
@@ -35,10 +36,10 @@ def steps_per_second(envs, n_steps: int) -> tuple[float, float]:  # type: ignore
         spent = 0.0
 
         def _on_rollout_start(self) -> None:
-            self.t = time.perf_counter()
+            self.t = time.process_time()
 
         def _on_rollout_end(self) -> None:
-            self.spent += time.perf_counter() - self.t
+            self.spent += time.process_time() - self.t
 
         def _on_step(self) -> bool:
             return True
@@ -48,10 +49,10 @@ def steps_per_second(envs, n_steps: int) -> tuple[float, float]:  # type: ignore
     )
     model.learn(envs.num_envs * n_steps)  # warm-up: one rollout and its update
     clock = RolloutClock()
-    t0, done = time.perf_counter(), model.num_timesteps
+    t0, done = time.process_time(), model.num_timesteps
     model.learn(STEPS, reset_num_timesteps=False, callback=clock)
     steps = model.num_timesteps - done
-    return steps / (time.perf_counter() - t0), steps / clock.spent
+    return steps / (time.process_time() - t0), steps / clock.spent
 
 
 def main() -> None:

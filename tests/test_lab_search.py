@@ -225,3 +225,25 @@ def test_a_piped_table_keeps_its_width() -> None:
     assert r.exit_code == 0, r.output
     assert "…" not in r.output and "max_wool" in r.output
     assert max(len(line) for line in r.output.splitlines()) > 80
+
+
+def test_the_search_says_when_its_games_wait_on_compilation(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A cold cache compiles the simulator at the first trial's games: the search hands its
+    ``compiling`` report to every game run (``runner.run`` then says "compiling the simulator"
+    as its own step), so a log shows it instead of minutes of silence."""
+    from sheepfold.lab import runner as lab_runner
+
+    seen = []
+    real = lab_runner.run
+
+    def run(*args, **kw):  # type: ignore[no-untyped-def]
+        seen.append(kw.get("compiling"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(lab_runner, "run", run)
+
+    def said(what: str, seconds: float | None) -> None:
+        pass
+
+    search(_spec(recheck=1), 2, compiling=said)
+    assert seen and all(c is said for c in seen), seen

@@ -1235,7 +1235,15 @@ def _run_search(
             prog.update(task, completed=done, total=total, best=shown)
 
         try:
-            return search(spec, trials, db, workers=workers, ray=ray, progress=update)
+            return search(
+                spec,
+                trials,
+                db,
+                workers=workers,
+                ray=ray,
+                progress=update,
+                compiling=None if quiet else compile_report(),
+            )
         except KeyboardInterrupt:
             where = f"they are kept in {db}: " if db else "(give --out FILE to keep them); "
             err_console.print(

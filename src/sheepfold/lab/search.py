@@ -45,6 +45,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sheepfold.core.compiling import Report
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.lab.sweep import _is_number, _scalar
 
@@ -284,8 +285,10 @@ def evaluate_rules(
     games: int,
     workers: int | None = None,
     ray: str | None = None,
+    compiling: Report | None = None,
 ) -> Evaluation:
-    """Play ``games`` games of the trial's rules from ``seed`` and score them."""
+    """Play ``games`` games of the trial's rules from ``seed`` and score them (``compiling``:
+    told when the games' compiled code is compiled first, as ``runner.run`` says)."""
     from sheepfold.lab.metrics import ended_by, evaluate, game_arrays
     from sheepfold.lab.runner import make_job, run
 
@@ -301,7 +304,7 @@ def evaluate_rules(
         engine=spec.engine,
         max_turns=spec.max_turns,
     )
-    d = game_arrays(run(job, workers=workers, ray=ray, standings=False))
+    d = game_arrays(run(job, workers=workers, ray=ray, standings=False, compiling=compiling))
     values = {v.key: v for v in evaluate(d)}
     exact: tuple[str, ...] = ()
     skipped = None
@@ -478,10 +481,12 @@ def search(
     workers: int | None = None,
     ray: str | None = None,
     progress: ProgressFn | None = None,
+    compiling: Report | None = None,
 ) -> SearchResult:
     """Run (or go on with) the search to ``trials`` finished trials, then play the best
     ``spec.recheck`` again on fresh seeds. A KeyboardInterrupt leaves the finished trials in
-    ``db`` (the running one is dropped) and is raised again."""
+    ``db`` (the running one is dropped) and is raised again. ``compiling`` is told when a
+    trial's games wait on compilation (the first, on a cold cache)."""
     import optuna
 
     if not 1 <= trials <= MAX_TRIALS:
@@ -500,7 +505,7 @@ def search(
         except SheepfoldError as e:  # a combination the rules refuse (each value alone is fine)
             trial.set_user_attr("refused", str(e))
             raise optuna.TrialPruned() from None
-        ev = evaluate_rules(spec, params, spec.seed, spec.games, workers, ray)
+        ev = evaluate_rules(spec, params, spec.seed, spec.games, workers, ray, compiling)
         trial.set_user_attr("metrics", {k: v["value"] for k, v in ev.metrics.items()})
         return ev.loss
 
@@ -515,11 +520,15 @@ def search(
     # a trial stopped by Ctrl-C is marked failed by Optuna and played again on resume
     if left > 0:
         study.optimize(objective, n_trials=left, callbacks=[report], catch=())
-    return _result(spec, done(), workers, ray)
+    return _result(spec, done(), workers, ray, compiling)
 
 
 def _result(
-    spec: SearchSpec, finished: list[Any], workers: int | None, ray: str | None
+    spec: SearchSpec,
+    finished: list[Any],
+    workers: int | None,
+    ray: str | None,
+    compiling: Report | None = None,
 ) -> SearchResult:
     trials = [
         {
@@ -544,7 +553,7 @@ def _result(
             b["rules"],
             b["trial"],
             b["loss"],
-            evaluate_rules(spec, b["rules"], fresh, spec.recheck_games, workers, ray),
+            evaluate_rules(spec, b["rules"], fresh, spec.recheck_games, workers, ray, compiling),
         )
         for b in best
     ]
