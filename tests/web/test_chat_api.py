@@ -107,6 +107,29 @@ def test_the_rate_is_limited_per_seat_and_per_address(make_server: Any, ws_clien
     assert [ln["n"] for ln in srv.manager.get(t["id"]).chat.lines] == list(range(1, 8))
 
 
+def test_a_line_the_address_refuses_costs_the_seat_nothing(
+    make_server: Any, ws_client: Any
+) -> None:
+    """Refused by its address's bucket, a line takes no token of the seat's own: Leo, behind
+    a busy address, still has all his seat's lines from another one."""
+    srv = make_server(chat_rate=Rate(0.01, 3))
+    t = srv.create(game="shave-a-sheep", seats=[{}, {}])
+    tokens = [srv.join(t["id"], n, i)["token"] for i, n in enumerate(("Mia", "Leo"))]
+    url = f"{srv.ws_url}/ws/{t['id']}"
+    mia, leo = ws_client(url, tokens[0], "127.0.0.2"), ws_client(url, tokens[1], "127.0.0.2")
+    for i in range(3):  # Mia empties the address's bucket
+        mia.send({"type": "chat", "text": f"line {i}", "ref": "chat"})
+        mia.wait(lambda m, i=i: m["type"] == "chat" and m["line"]["text"] == f"line {i}")
+    for _ in range(3):
+        leo.send({"type": "chat", "text": "hello", "ref": "chat"})
+        assert error_of(leo).startswith("too many chat lines from your address")
+    leo_phone = ws_client(url, tokens[1], "127.0.0.3")
+    for i in range(3):
+        leo_phone.send({"type": "chat", "text": f"phone {i}", "ref": "chat"})
+        leo_phone.wait(lambda m, i=i: m["type"] == "chat" and m["line"]["text"] == f"phone {i}")
+    assert [ln["seat"] for ln in srv.manager.get(t["id"]).chat.lines] == [0, 0, 0, 1, 1, 1]
+
+
 def test_the_host_turns_the_chat_off_and_on(two: Any) -> None:
     srv, t, url, a, b, watcher = two
     b.send({"type": "chat_switch", "on": False, "ref": "chat"})

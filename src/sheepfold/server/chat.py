@@ -106,15 +106,17 @@ class Chat:
             c.push(text_out)
 
     def take(self, seat: int, client: str | None) -> None:
-        """A token of the seat's bucket and of the address's, or IllegalAction saying the wait."""
+        """A token of the seat's bucket and of the address's, or IllegalAction saying the wait
+        (and neither is taken)."""
         try:
-            self.per_seat.take(str(seat))
+            self.per_seat.check(str(seat))
         except RateLimited as e:
             raise IllegalAction(f"you are chatting fast: try again in {e.wait} s") from e
         try:
             self.table.manager.limits["chat"].take(client or "unknown")
         except RateLimited as e:
             raise IllegalAction(str(e)) from e
+        self.per_seat.take(str(seat))  # checked above: the bucket only fills meanwhile
 
     def switch(self, seat: int, on: Any) -> None:
         if not isinstance(on, bool):

@@ -53,11 +53,24 @@ class RateLimiter:
         self.clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
 
+    def check(self, client: str) -> None:
+        """RateLimited if ``client``'s bucket has no token now; nothing is taken (a request
+        refused by another bucket after this one costs this one nothing)."""
+        if not self.rate.unlimited:
+            self._ready(client, self.clock())
+
     def take(self, client: str) -> None:
         """One token of ``client``'s bucket, or RateLimited."""
         if self.rate.unlimited:
             return
         now = self.clock()
+        tokens = self._ready(client, now)
+        self._buckets[client] = (tokens - 1, now)
+        if len(self._buckets) > self.MAX_CLIENTS:
+            self._forget_full(now)
+
+    def _ready(self, client: str, now: float) -> float:
+        """The tokens of ``client``'s bucket now, or RateLimited when there is not one."""
         tokens = self._tokens(client, now)
         if tokens < 1:
             wait = math.ceil((1 - tokens) / self.rate.per_second)
@@ -66,9 +79,7 @@ class RateLimiter:
                 f"then {self._pace()}): try again in {wait} s",
                 wait,
             )
-        self._buckets[client] = (tokens - 1, now)
-        if len(self._buckets) > self.MAX_CLIENTS:
-            self._forget_full(now)
+        return tokens
 
     def _tokens(self, client: str, now: float) -> float:
         tokens, when = self._buckets.get(client, (float(self.rate.burst), now))
