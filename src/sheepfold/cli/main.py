@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import typer
 
 from sheepfold.cli.replay import replay_command
@@ -47,6 +49,22 @@ def _register_optional() -> None:
 
 
 _register_optional()
+
+
+def _one_line_summaries(group: typer.Typer) -> None:
+    """A command list shows each command's first paragraph as one line: typer's rich help keeps
+    a docstring's line breaks there ("several        options"), so the summary is the first
+    paragraph with its breaks joined (``short_help``); the command's own --help is unchanged."""
+    for info in group.registered_commands:
+        doc = info.help or (info.callback.__doc__ if info.callback else None)
+        if info.short_help is None and doc:
+            info.short_help = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _one_line_summaries(sub.typer_instance)
+
+
+_one_line_summaries(app)
 
 
 def main() -> None:
