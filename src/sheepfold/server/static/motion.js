@@ -13,7 +13,8 @@
    Hook (table.js): `SF.motion.show(message, apply)` instead of `apply(message)`; `apply` draws
    the message's view at once. Motion moves clones of the old cards (FLIP: positions from
    bounding boxes) with the Web Animations API; every animation it starts has an id "sf-…".
-   Tests read `window.SF_MOTION` (one record per view shown: seq, turn, kinds, start, end). */
+   Tests read `window.SF_MOTION` (one record per view shown: seq, the seat that moved, the kinds
+   of motion, start and end). */
 "use strict";
 SF.motion = (function () {
   const SPEED_KEY = "sheepfold:motion-speed";
@@ -33,6 +34,7 @@ SF.motion = (function () {
   let generation = 0;
   let last = null; // the last message shown
   let lastEntry = 0; // the log's last entry seen (its n)
+  let lastSeat = null; // the seat whose move was shown last
   const records = (window.SF_MOTION = []);
   let layer = null, skipButton = null;
 
@@ -112,13 +114,17 @@ SF.motion = (function () {
     apply(m);
     last = m;
     yourTurn(prev, m);
-    const record = { seq: m.seq, turn: m.view && m.view.turn, kinds: [], start: performance.now(), end: null };
+    const acted = fresh.filter((e) => e.seat !== null && e.seat !== undefined);
+    const seat = acted.length ? acted[acted.length - 1].seat : null; // whose move this view shows
+    const record = { seq: m.seq, seat, kinds: [], start: performance.now(), end: null };
     records.push(record);
     if (records.length > 500) records.splice(0, records.length - 500);
+    const other = seat !== null && lastSeat !== null && seat !== lastSeat; // another player's turn
+    if (seat !== null) lastSeat = seat;
     if (!move) { record.end = record.start; return []; }
-    const plan = { t: prev.view.turn !== m.view.turn ? MS.gap * SPEEDS[speed] : 0, anims: [], kinds: record.kinds };
+    const plan = { t: other ? MS.gap * SPEEDS[speed] : 0, anims: [], kinds: record.kinds };
     if (m.view.game === "dolly-crush") dolly(plan, prev, m, before, fresh);
-    else if (m.view.game === "shave-a-sheep") shave(plan, prev.view, m.view);
+    else if (m.view.game === "shave-a-sheep") shave(plan, prev.view, m.view, fresh);
     if (!plan.anims.length) record.end = record.start;
     return plan.anims;
   }
@@ -223,13 +229,35 @@ SF.motion = (function () {
   }
 
   // -- Shave a Sheep ---------------------------------------------------------------------------
-  function shave(plan, a, b) {
+  function shave(plan, a, b, fresh) {
     let t = 0;
     const die = $("die");
     if (die && b.roll && (a.roll !== b.roll || (a.phase === "roll" && b.phase !== "roll"))) {
       play(plan, die, "sf-roll", [{ transform: "translateY(-40px) rotate(-300deg) scale(.6)", opacity: 0.3 }, { transform: "translateY(6px) rotate(20deg) scale(1.05)", offset: 0.7 }, { transform: "none", opacity: 1 }], MS.roll, 0);
       plan.kinds.push("roll");
       t += MS.roll;
+    }
+    // the wolf walks: from where it stood to where it stands, or from the middle to the sheep
+    // it bites (the log's "wolf seat N")
+    const bite = fresh.map((e) => /^wolf seat (\d+)/.exec(e.text)).filter(Boolean).map((x) => +x[1]);
+    const stands = (w) => typeof w === "number" && w >= 0;
+    const walk = a.wolf !== b.wolf && stands(b.wolf) ? [a.wolf, b.wolf] : bite.length ? [-1, bite[bite.length - 1]] : null;
+    if (walk) {
+      const at = (w) => (stands(w) ? document.querySelector(`#players .player[data-seat="${w}"] ${w === b.wolf ? ".wolfmark" : ".sheep"}`) : $("middle"));
+      const s = box(at(walk[0])), d = box(at(walk[1]));
+      if (s && d) {
+        const p = centre(s), q = centre(d);
+        const wolf = piece("wolf-piece", SF.COLOURS.gray.icon, p);
+        const frames = [];
+        for (let i = 0; i <= 6; i++) {
+          const f = i / 6;
+          frames.push({ transform: `translate(calc(${(q.x - p.x) * f}px - 50%), calc(${(q.y - p.y) * f - (i % 2 ? 10 : 0)}px - 50%)) rotate(${i % 2 ? 8 : -8}deg)`, opacity: 1 });
+        }
+        play(plan, wolf, "sf-wolf", frames, MS.wolf, t);
+        plan.kinds.push("wolf");
+        sound("wolf", plan, t);
+        t += MS.wolf;
+      }
     }
     // wool: from where it left to where it arrived
     const place = (kind, i) => kind === "middle" ? $("middle") : document.querySelector(`#players .player[data-seat="${i}"] ${kind === "sheep" ? ".wool" : ".pile"}`);
@@ -252,27 +280,10 @@ SF.motion = (function () {
       const p = centre(s), q = d ? centre(d) : { x: p.x, y: p.y - 60 };
       const brick = piece("brick", "<i></i>", p);
       const dx = q.x - p.x, dy = q.y - p.y;
-      play(plan, brick, "sf-wool", [{ transform: "translate(-50%, -50%)", opacity: 1 }, { transform: `translate(calc(${dx / 2}px - 50%), calc(${dy / 2 - 50}px - 50%)) rotate(180deg)`, opacity: 1, offset: 0.5 }, { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%)) rotate(360deg)`, opacity: d ? 1 : 0 }], MS.wool, t + n * MS.stagger);
+      play(plan, brick, "sf-wool", [{ transform: "translate(-50%, -50%)", opacity: 0 }, { transform: "translate(-50%, -50%)", opacity: 1, offset: 0.06 }, { transform: `translate(calc(${dx / 2}px - 50%), calc(${dy / 2 - 50}px - 50%)) rotate(180deg)`, opacity: 1, offset: 0.5 }, { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%)) rotate(360deg)`, opacity: d ? 1 : 0 }], MS.wool, t + n * MS.stagger);
       n += 1;
     }
-    if (n) { plan.kinds.push("wool"); sound("wool", plan, t); t += MS.wool + (n - 1) * MS.stagger; }
-    // the wolf walks from where it stood to where it stands
-    if (a.wolf !== b.wolf && typeof b.wolf === "number") {
-      const at = (w) => (typeof w === "number" && w >= 0 ? document.querySelector(`#players .player[data-seat="${w}"] ${w === b.wolf ? ".wolfmark" : ".sheep"}`) : $("middle"));
-      const s = box(at(a.wolf)), d = box(at(b.wolf));
-      if (s && d) {
-        const p = centre(s), q = centre(d);
-        const wolf = piece("wolf-piece", SF.COLOURS.gray.icon, p);
-        const frames = [];
-        for (let i = 0; i <= 6; i++) {
-          const f = i / 6;
-          frames.push({ transform: `translate(calc(${(q.x - p.x) * f}px - 50%), calc(${(q.y - p.y) * f - (i % 2 ? 10 : 0)}px - 50%)) rotate(${i % 2 ? 8 : -8}deg)`, opacity: 1 });
-        }
-        play(plan, wolf, "sf-wolf", frames, MS.wolf, t);
-        plan.kinds.push("wolf");
-        sound("wolf", plan, t);
-      }
-    }
+    if (n) { plan.kinds.push("wool"); sound("wool", plan, t); }
   }
 
   // -- sounds: short, synthesised, off unless the player turns them on ------------------------
