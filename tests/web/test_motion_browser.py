@@ -16,6 +16,8 @@ from test_web_browser import new_page
 pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1280, "height": 800}
+#: a server whose blocker bots wait for the test however slow the machine (no fallback move)
+HELD = {"bot_delay": 0.05, "bot_deadline": 60.0}
 
 #: the largest number of animations seen in any frame, and their ids
 WATCH = """
@@ -102,10 +104,10 @@ def bots_play_until_mine(srv: Any, blocker: Any, table: str, seat: int) -> Any:
 def test_a_bot_swap_slides_the_two_cards_then_the_board_is_the_servers(
     browser, make_server, ws_client, blocker
 ):
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 1)
     page = seat_page(browser, srv, t, me, speed="slow")
-    assert page.evaluate("SF_MOTION.every((r) => !r.kinds.length)")  # the first view: still
+    assert page.evaluate("SF_MOTION.every((r) => !r.kinds.length)"), page.evaluate("SF_MOTION")
     table = bots_play_until_mine(srv, blocker, t["id"], 1)
     page.wait_for_function(FREEZE)  # the first move, paused where it is
     ids = page.evaluate(MOTION)
@@ -135,7 +137,7 @@ def test_a_bot_swap_slides_the_two_cards_then_the_board_is_the_servers(
 
 @pytest.mark.parametrize("how", ["button", "key", "board"])
 def test_skip_ends_every_animation_at_once(browser, make_server, ws_client, blocker, how):
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 2)
     page = seat_page(browser, srv, t, me, speed="slow")
     table = bots_play_until_mine(srv, blocker, t["id"], 2)
@@ -158,7 +160,7 @@ def test_skip_ends_every_animation_at_once(browser, make_server, ws_client, bloc
 
 
 def test_reduced_motion_moves_nothing(browser, make_server, ws_client, blocker):
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 2)
     page = seat_page(browser, srv, t, me, motion="reduce", speed="slow")
     table = bots_play_until_mine(srv, blocker, t["id"], 2)
@@ -167,14 +169,14 @@ def test_reduced_motion_moves_nothing(browser, make_server, ws_client, blocker):
         "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
     )
     assert page.evaluate("SF_SEEN") == {"max": 0, "ids": []}
-    assert page.evaluate("SF_MOTION.every((r) => !r.kinds.length)")
+    assert page.evaluate("SF_MOTION.every((r) => !r.kinds.length)"), page.evaluate("SF_MOTION")
     assert len(page.evaluate("SF_MOTION")) >= 3  # every view shown, at once
     assert shown_flock(page) == flock_of(table.state.observe(2))
     assert not page.errors
 
 
 def test_three_bot_turns_play_one_after_another(browser, make_server, ws_client, blocker):
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 3)
     page = seat_page(browser, srv, t, me, speed="fast")
     table = bots_play_until_mine(srv, blocker, t["id"], 3)
@@ -202,7 +204,7 @@ def test_shave_a_sheep_rolls_the_die_then_wool_or_wolf_moves(
 ):
     """Mia rolls and plays: the die tumbles, then a wool piece flies from the middle onto her
     sheep, or the wolf walks to the other sheep."""
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t = srv.create(
         game="shave-a-sheep",
         seats=[{}, {"kind": "bot", "bot": "blocker"}],
@@ -231,7 +233,7 @@ def test_shave_a_sheep_rolls_the_die_then_wool_or_wolf_moves(
 
 
 def test_sound_is_off_until_turned_on_and_remembered(browser, make_server, ws_client, blocker):
-    srv = make_server(bot_delay=0.05)
+    srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 1)
     page = seat_page(browser, srv, t, me, speed="fast")
     toggle = page.locator("#sound-toggle")
@@ -264,3 +266,46 @@ def test_speed_is_remembered(browser, live_server):
     page.wait_for_selector("#motion-speed")
     assert page.locator("#motion-speed").input_value() == "slow"
     assert not page.errors
+
+
+#: every animation of motion.js paused the moment it starts: this page's queue never moves on
+HOLD = """
+(function hold() {
+  document.getAnimations().filter((a) => a.id.startsWith("sf-")).forEach((a) => a.pause());
+  requestAnimationFrame(hold);
+})();
+"""
+
+
+def test_a_howling_wolf_race_shows_at_once_whatever_is_moving(browser, make_server):
+    """The race is fair only if everyone sees it open: a page still showing earlier moves (here
+    held still for good) shows the race the moment it is told."""
+    from test_web_browser import last, sit
+
+    srv = make_server(bot_delay=0.05, race_timeout=30.0)
+    t = srv.create(game="shave-a-sheep", ruleset="howling-wolf", seats=[{}, {}], seed=1)
+    url = srv.url + t["invite"]
+    pages = [new_page(browser), new_page(browser)]  # the players: reduced motion
+    sit(pages[0], url, "Ann", 0)
+    sit(pages[1], url, "Ben", 1)
+    watcher = new_page(browser, LAPTOP)
+    watcher.emulate_media(reduced_motion="no-preference")
+    watcher.add_init_script(HOLD)
+    watcher.goto(url)
+    watcher.wait_for_function("() => window.SF_LAST")
+    for _ in range(60):  # play until a gray face starts the race
+        v = last(pages[0])["view"]
+        if v["phase"] == "grab":
+            break
+        p = pages[v["turn"]]
+        seq = last(p)["seq"]
+        p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
+        for q in pages:
+            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
+    else:
+        raise AssertionError("no gray face came up")
+    seq = last(pages[0])["seq"]
+    watcher.wait_for_function(f"() => window.SF_HEARD_SEQ === {seq}")
+    assert watcher.evaluate("SF_LAST.view.phase") == "grab"
+    assert watcher.evaluate("SF_MOTION.some((r) => r.skipped)")  # it was held, then skipped
+    assert not watcher.errors

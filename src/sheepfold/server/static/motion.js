@@ -62,7 +62,9 @@ SF.motion = (function () {
     tools();
     window.SF_HEARD_SEQ = m.seq; // the newest view this page was told (tests read it)
     queue.push([m, apply]);
-    if (queue.length > BEHIND) skip();
+    // a race (the wolf howls: first to grab it) is shown the moment it opens, as is a queue
+    // too far behind
+    if (queue.length > BEHIND || (m.view && m.view.phase === "grab")) skip();
     else pump();
   }
   function pump() {
