@@ -102,7 +102,7 @@ def bots_play_until_mine(srv: Any, blocker: Any, table: str, seat: int) -> Any:
 
 
 def test_a_bot_swap_slides_the_two_cards_then_the_board_is_the_servers(
-    browser, make_server, ws_client, blocker
+    browser, make_server, ws_client, blocker, shots
 ):
     srv = make_server(**HELD)
     t, me = table_of(srv, "dolly-crush", 1)
@@ -110,6 +110,7 @@ def test_a_bot_swap_slides_the_two_cards_then_the_board_is_the_servers(
     assert page.evaluate("SF_MOTION.every((r) => !r.kinds.length)"), page.evaluate("SF_MOTION")
     table = bots_play_until_mine(srv, blocker, t["id"], 1)
     page.wait_for_function(FREEZE)  # the first move, paused where it is
+    page.screenshot(path=str(shots / "motion-swap.png"))
     ids = page.evaluate(MOTION)
     assert "sf-swap" in ids and "sf-hold" in ids, ids
     swap = page.evaluate("SF_MOTION.filter((r) => r.kinds.length).at(-1)")
@@ -200,7 +201,7 @@ SHAVE = [(1, "grow", "sf-wool", "wool"), (0, "wolf seat 1", "sf-wolf", "wolf")]
 
 @pytest.mark.parametrize(("seed", "action", "anim", "kind"), SHAVE)
 def test_shave_a_sheep_rolls_the_die_then_wool_or_wolf_moves(
-    browser, make_server, ws_client, blocker, seed, action, anim, kind
+    browser, make_server, ws_client, blocker, shots, seed, action, anim, kind
 ):
     """Mia rolls and plays: the die tumbles, then a wool piece flies from the middle onto her
     sheep, or the wolf walks to the other sheep."""
@@ -221,6 +222,7 @@ def test_shave_a_sheep_rolls_the_die_then_wool_or_wolf_moves(
     page.wait_for_function("() => SF.motion.idle()")
     page.click(f".act[data-action='{action}']")
     page.wait_for_function(FREEZE)
+    page.screenshot(path=str(shots / f"motion-{kind}.png"))
     assert set(page.evaluate(MOTION)) == {anim}
     page.evaluate("() => document.getAnimations().forEach((a) => a.play())")
     # the bot's turn goes on (a face with one action plays itself): all of it shown, in turn

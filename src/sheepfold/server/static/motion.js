@@ -42,7 +42,7 @@ SF.motion = (function () {
   function tools() {
     if (layer) return;
     layer = SF.el("div", { class: "motion-layer", "aria-hidden": "true" });
-    skipButton = SF.el("button", { type: "button", class: "skip-motion", id: "skip-motion", hidden: true, text: "Skip ⏭", onclick: skip });
+    skipButton = SF.el("button", { type: "button", class: "skip-motion", id: "skip-motion", hidden: true, text: "Skip »", onclick: skip });
     document.body.append(layer, skipButton);
     const select = SF.el("select", { id: "motion-speed", onchange: (e) => { speed = e.target.value; localStorage.setItem(SPEED_KEY, speed); } },
       Object.keys(SPEEDS).map((k) => SF.el("option", { value: k, selected: k === speed, text: SPEED_WORDS[k] })));
