@@ -16,7 +16,10 @@ PHONE = {"width": 390, "height": 844}
 
 
 def new_page(browser: Any, viewport: dict[str, int] | None = None) -> Any:
-    ctx = browser.new_context(viewport=viewport or {"width": 1000, "height": 900})
+    # reduced motion: views show at once (motion.js); the motion tests turn it off
+    ctx = browser.new_context(
+        viewport=viewport or {"width": 1000, "height": 900}, reduced_motion="reduce"
+    )
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

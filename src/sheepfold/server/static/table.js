@@ -50,7 +50,7 @@
     };
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") onState(m);
+      if (m.type === "state") SF.motion.show(m, onState); // shown in turn, moving (motion.js)
       else if (m.type === "preview") onPreview(m);
       else if (m.type === "chat" || m.type === "chat_log") chat.onMessage(m);
       else if (m.type === "log") { heard(m.events, true); render(); }
@@ -206,7 +206,7 @@
   function shaveSeat(view, i) {
     const wool = [];
     for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
-    return `<div class="sheep">${SF.sheepSVG(view.sheep[i])}<div class="wool" role="img" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
+    return `<div class="sheep">${SF.art.shaveSheep(view.sheep[i], view.max_wool)}<div class="wool" role="img" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
       <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
       <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
       ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
@@ -251,7 +251,7 @@
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
       return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${SF.esc(SF.typeWord(type))} ${cell}, ${colour}">
-        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
+        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.art.card(type, colour)}<span class="word">${SF.symbol(type)}${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
@@ -262,6 +262,7 @@
     const flockEl = $("flock"); // sized here, not in a style attribute (the CSP allows no inline styles)
     flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, 1fr)`;
     flockEl.style.maxWidth = `${Math.min(112 * grid.cols, 940)}px`;
+    flockEl.style.setProperty("--flock-shape", String(grid.cols / grid.rows)); // app.css: the flock fits the screen's height
     if (interactive) {
       $("board").querySelectorAll(".cell:not(.empty)").forEach((el) => {
         el.tabIndex = 0; // keyboard: Tab to a card, Enter or Space to tap it
@@ -364,7 +365,7 @@
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
 
   function renderShave(view) {
-    const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
+    const die = view.roll ? `<span class="die" id="die">${SF.art.die(view.roll)}${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
     $("board").innerHTML = `<div class="middle">Wool in the middle: <b id="middle">${view.middle}</b></div>
       <div class="row centered">${die}</div>
       ${view.variants.length ? `<div class="muted centered">Variants: ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
