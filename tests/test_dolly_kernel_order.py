@@ -92,7 +92,9 @@ def test_the_capped_level_keeps_the_old_flocks() -> None:
         first = grid.dedupe(flat)
         v = np.array([-grid.points(flat[i], geo, hit) for i in first], dtype=np.int64)
         for cap in (1, 7, 50, 299):
-            want = first if first.size <= cap else np.sort(first[np.argsort(v, kind="stable")[:cap]])
+            want = (
+                first if first.size <= cap else np.sort(first[np.argsort(v, kind="stable")[:cap]])
+            )
             assert grid._capped(flat, first, cap, geo, hit).tolist() == want.tolist()
 
 

@@ -98,8 +98,8 @@ def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
 
     warmed: list[bool] = []
     warm = dolly_mc.warm
-    monkeypatch.setattr(dolly_mc, "ready", lambda: bool(warmed))  # as in a fresh process
-    monkeypatch.setattr(dolly_mc, "warm", lambda: (warm(), warmed.append(True)))
+    monkeypatch.setattr(dolly_mc, "ready", lambda game=None: bool(warmed))  # a fresh process
+    monkeypatch.setattr(dolly_mc, "warm", lambda game=None: (warm(game), warmed.append(True)))
 
     async def run() -> None:
         m = TableManager(Storage(str(tmp_path / "t.db")), Settings(bot_delay=0, allow_seed=True))

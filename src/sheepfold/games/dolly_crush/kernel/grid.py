@@ -31,7 +31,11 @@ import numpy as np
 from sheepfold.games.dolly_crush.cards import Board
 from sheepfold.games.dolly_crush.kernel.layout import geometry
 from sheepfold.games.dolly_crush.kernel.lines import jit
-from sheepfold.games.dolly_crush.kernel.order import argsort_stable, first_distinct_rows, sort_distinct
+from sheepfold.games.dolly_crush.kernel.order import (
+    argsort_stable,
+    first_distinct_rows,
+    sort_distinct,
+)
 from sheepfold.games.dolly_crush.kernel.refill import shuffle
 
 #: a search keeps at most ``level_cap(geo, work)`` distinct flocks per level (those taking the
