@@ -167,15 +167,14 @@ def playouts(
 
 
 def paths(game: Any = None) -> tuple[str, ...]:
-    """The playouts ``game``'s rules take: ``("packed",)`` on the rulebook's geometry and plain
-    rules (:func:`~sheepfold.games.dolly_crush.fastsearch.plain_rules`), ``("grid",)`` else;
-    None: both (every rule set); a game of another name: none (no expert plays it)."""
+    """The playouts a Dolly Crush ``game``'s rules take: ``("packed",)`` on the rulebook's
+    geometry and plain rules (:func:`~sheepfold.games.dolly_crush.fastsearch.plain_rules`),
+    ``("grid",)`` else; None: both (every rule set). :mod:`sheepfold.bots.warmup` asks only for
+    the games whose bots use this module."""
     if game is None:
         return ("packed", "grid")
     from sheepfold.games.dolly_crush.fastsearch import plain_rules
 
-    if getattr(game, "name", None) != "dolly-crush":
-        return ()
     return ("packed",) if plain_rules(game) else ("grid",)
 
 

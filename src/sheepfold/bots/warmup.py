@@ -57,11 +57,24 @@ def kernels(names: Iterable[str] | None = None) -> list[str]:
     return kernels_of(None if names is None else list(names))
 
 
+def used(modules: Iterable[str], game: Any) -> list[str]:
+    """Those of these kernel modules that a bot of ``game`` uses (None: every one): a module is
+    asked about the games its bots play, and no other."""
+    if game is None:
+        return list(modules)
+    from sheepfold.bots import _KERNELS, _REGISTRY, _load_all
+
+    _load_all()
+    bots = _REGISTRY.get(game.name, {})
+    used = {m for name, mods in _KERNELS.items() if name in bots for m in mods}
+    return [m for m in modules if m in used]
+
+
 def ready(modules: Iterable[str], game: Any = None) -> bool:
     """Whether every one of these kernel modules is compiled (or loaded) in this process for
     ``game``'s rules (None: every rule set; a module not imported yet is not: this never imports
     one, so an event loop may ask)."""
-    for name in modules:
+    for name in used(modules, game):
         mod = sys.modules.get(name)
         if mod is None or not mod.ready(game):
             return False
@@ -82,7 +95,7 @@ def warm_modules(
     with _lock:
         todo = [
             (name, mod)
-            for name in dict.fromkeys(modules)
+            for name in dict.fromkeys(used(modules, game))
             if (mod := module(name)) is not None and not mod.ready(game)
         ]
         for k, (_, mod) in enumerate(todo):

@@ -61,7 +61,7 @@ def cached_on_disk(modules: list[str], game: object = None) -> bool:
     of these kernel modules for ``game``'s rules (None: every rule set): their index files
     (the folder is keyed by the kernels' sources, so what is there is current). Imports the
     modules (not their compiled code)."""
-    for name in modules:
+    for name in warmup.used(modules, game):
         mod = warmup.module(name)
         if mod is None:
             continue
