@@ -172,3 +172,17 @@ def test_the_expert_warms_only_the_playouts_its_games_rules_take(
     warmup.warm_up(["expert"], game=make("shave-a-sheep"))
     assert warmup.ready(warmup.kernels(["expert"]), make("shave-a-sheep"))
     assert compiled == ["packed", "grid"]
+
+
+def test_a_kernel_module_still_being_imported_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's warm-up thread imports the playouts while the lobby asks (an event loop):
+    a module half imported (no ``ready`` yet) is "not ready", never an error."""
+    import importlib.machinery
+    from types import ModuleType
+
+    half = ModuleType("sheepfold.bots.dolly_mc")
+    half.__spec__ = importlib.machinery.ModuleSpec("sheepfold.bots.dolly_mc", None)
+    half.__spec__._initializing = True  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sheepfold.bots.dolly_mc", half)
+    assert not warmup.ready(["sheepfold.bots.dolly_mc"], make("dolly-crush"))
+    assert warmup.not_ready(["expert"], "dolly-crush") == {"expert": "its compiled code"}

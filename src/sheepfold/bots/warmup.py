@@ -70,13 +70,19 @@ def used(modules: Iterable[str], game: Any) -> list[str]:
     return [m for m in modules if m in used]
 
 
+def _importing(mod: ModuleType) -> bool:
+    """Whether ``mod`` is still being imported (by the warm-up's thread): not ready, and
+    without its functions yet."""
+    return bool(getattr(getattr(mod, "__spec__", None), "_initializing", False))
+
+
 def ready(modules: Iterable[str], game: Any = None) -> bool:
     """Whether every one of these kernel modules is compiled (or loaded) in this process for
     ``game``'s rules (None: every rule set; a module not imported yet is not: this never imports
     one, so an event loop may ask)."""
     for name in used(modules, game):
         mod = sys.modules.get(name)
-        if mod is None or not mod.ready(game):
+        if mod is None or _importing(mod) or not mod.ready(game):
             return False
     return True
 
