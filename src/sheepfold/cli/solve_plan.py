@@ -22,6 +22,9 @@ from typing import Any, TextIO
 
 # the solver (numba, scipy) is imported where a plan is made, not by every command's start
 
+#: seconds above which a plan is large (said up front); None: the solver's ``LARGE_SECONDS``
+LARGE_SECONDS: float | None = None
+
 #: bots the solver plays in its kernel; any other is asked about every decision (in Python)
 KERNEL_BOTS = ("random", "greedy", "perfect")
 
@@ -62,9 +65,10 @@ class Plan:
 
     @property
     def large(self) -> bool:
-        from sheepfold.games.shave_a_sheep.solver import LARGE_SECONDS
+        from sheepfold.games.shave_a_sheep import solver
 
-        return self.seconds[1] > LARGE_SECONDS
+        limit = solver.LARGE_SECONDS if LARGE_SECONDS is None else LARGE_SECONDS
+        return self.seconds[1] > limit
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.seconds
