@@ -148,11 +148,11 @@ def test_the_lobby_says_which_bots_are_getting_ready(
 
     monkeypatch.setenv("SHEEPFOLD_HOME", str(tmp_path / "home"))
     with TestClient(create_app(str(tmp_path / "t.db"))) as client:
-        monkeypatch.setattr(dolly_mc, "ready", lambda: False)  # as in a fresh process
+        monkeypatch.setattr(dolly_mc, "ready", lambda game=None: False)  # a fresh process
         games = client.get("/api/games").json()
         assert games["dolly-crush"]["preparing"] == {"expert": "the expert's playouts"}
         assert games["shave-a-sheep"]["preparing"] == {}
-        monkeypatch.setattr(dolly_mc, "ready", lambda: True)
+        monkeypatch.setattr(dolly_mc, "ready", lambda game=None: True)
         assert client.get("/api/games").json()["dolly-crush"]["preparing"] == {}
 
 
@@ -162,10 +162,10 @@ def test_the_server_warm_up_compiles_in_a_child_and_says_so(
     from sheepfold.bots import dolly_mc
     from sheepfold.server import warmup as server_warmup
 
-    warmed: list[bool] = []
-    monkeypatch.setattr(dolly_mc, "ready", lambda: bool(warmed))  # as in a fresh process
-    monkeypatch.setattr(dolly_mc, "warm", lambda: warmed.append(True))
-    monkeypatch.setattr(server_warmup, "cached_on_disk", lambda modules: False)
+    warmed: set[str] = set()  # the playouts compiled "in this process"
+    monkeypatch.setattr(dolly_mc, "ready", lambda game=None: set(dolly_mc.paths(game)) <= warmed)
+    monkeypatch.setattr(dolly_mc, "warm", lambda game=None: warmed.update(dolly_mc.paths(game)))
+    monkeypatch.setattr(server_warmup, "cached_on_disk", lambda modules, game=None: False)
     children: list[list[str]] = []
     popen = subprocess.Popen
 
@@ -174,16 +174,23 @@ def test_the_server_warm_up_compiles_in_a_child_and_says_so(
         return popen([sys.executable, "-c", "pass"], **kw)  # the compiling child, made quick
 
     monkeypatch.setattr(server_warmup.subprocess, "Popen", child)
-    said: list[tuple[str, bool]] = []
-    job = server_warmup.BotWarmUp(report=lambda w, s: said.append((w, s is None)))
-    assert job.pending() == {"expert": "the expert's playouts"}
+    said: list[tuple[str, bool, dict[str, str], dict[str, str]]] = []
+    job = server_warmup.BotWarmUp(
+        report=lambda w, s: said.append((w, s is None, job.pending("dolly-crush"), job.pending()))
+    )
+    expert = {"expert": "the expert's playouts"}
+    assert job.pending() == job.pending("dolly-crush") == expert
     job.start()
     wait_until(lambda: job.join(0.05), what="the warm-up to end", timeout=120)
-    assert len(children) == 1 and warmed == [True]
+    # two rounds, each in a child: the lobby's default rules (the packed playouts), then the
+    # house rules (the grid playouts)
+    assert [args[3] for args in children] == ["default", "all"]
+    assert warmed == {"packed", "grid"}
     assert job.pending() == {}
     assert said == [
-        (server_warmup.BotWarmUp.WHAT, True),
-        ("the bots' playouts are ready: compiled", False),
+        (server_warmup.BotWarmUp.WHAT, True, expert, expert),
+        ("the bots' playouts are ready for the default rules: compiled", False, {}, expert),
+        ("the bots' playouts are ready for every house rule: compiled", False, {}, {}),
     ]
 
 

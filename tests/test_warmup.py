@@ -81,7 +81,9 @@ def test_the_first_expert_decision_of_a_fresh_process_has_its_whole_budget(
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["ready before"] is False
-    assert list(cache.rglob("*dolly_mc*.nbi")), "the fresh process did not compile the playouts"
+    assert list(cache.rglob("*dolly_mc._evaluate*.nbi")), "the playouts were not compiled"
+    # the rulebook's game takes the packed playouts only: the grid ones are not compiled
+    assert not list(cache.rglob("*dolly_mc._grid_*.nbi"))
     # no clock: exactly the playouts (and the move) of the same decision in a warm process
     assert out["expert:time=0"] == first_decision("expert:time=0")
     # the default clock (0.8 s) starts after the compilation: its budget of 30,000 cheap
@@ -98,8 +100,8 @@ def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
 
     warmed: list[bool] = []
     warm = dolly_mc.warm
-    monkeypatch.setattr(dolly_mc, "ready", lambda: bool(warmed))  # as in a fresh process
-    monkeypatch.setattr(dolly_mc, "warm", lambda: (warm(), warmed.append(True)))
+    monkeypatch.setattr(dolly_mc, "ready", lambda game=None: bool(warmed))  # a fresh process
+    monkeypatch.setattr(dolly_mc, "warm", lambda game=None: (warm(game), warmed.append(True)))
 
     async def run() -> None:
         m = TableManager(Storage(str(tmp_path / "t.db")), Settings(bot_delay=0, allow_seed=True))
@@ -133,3 +135,54 @@ def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
         await m.close()
 
     run_async(run())
+
+
+def test_the_expert_warms_only_the_playouts_its_games_rules_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from sheepfold.games.dolly_crush.rules import DollyRules
+
+    rulebook = make("dolly-crush")
+    house = make("dolly-crush", rules=DollyRules(diagonals=True))
+    assert dolly_mc.paths(rulebook) == ("packed",)
+    assert dolly_mc.paths(house) == ("grid",)
+    assert dolly_mc.paths() == ("packed", "grid")
+    # as in a fresh process: nothing compiled; each path's warm-up noted
+    compiled: list[str] = []
+    for path, entry in (("packed", "_evaluate"), ("grid", "_grid_evaluate")):
+        fake = SimpleNamespace(signatures=[])
+        monkeypatch.setattr(dolly_mc, entry, fake)
+        monkeypatch.setattr(
+            dolly_mc,
+            f"warm_{path}",
+            lambda flock, p=path, f=fake: (compiled.append(p), f.signatures.append(1)),
+        )
+    assert not warmup.ready(warmup.kernels(["expert"]), rulebook)
+    make_bot("expert", rulebook, 0, seed=1).prepare()
+    assert compiled == ["packed"]
+    assert warmup.ready(warmup.kernels(["expert"]), rulebook)
+    assert not warmup.ready(warmup.kernels(["expert"]), house)
+    assert warmup.not_ready(["expert"], "dolly-crush") == {}  # the lobby's default rules
+    assert warmup.not_ready(["expert"]) == {"expert": dolly_mc.LABEL}  # not every rule set
+    make_bot("expert", house, 0, seed=1).prepare()
+    assert compiled == ["packed", "grid"]
+    # a game whose bots do not use the playouts never asks them
+    warmup.warm_up(["expert"], game=make("shave-a-sheep"))
+    assert warmup.ready(warmup.kernels(["expert"]), make("shave-a-sheep"))
+    assert compiled == ["packed", "grid"]
+
+
+def test_a_kernel_module_still_being_imported_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's warm-up thread imports the playouts while the lobby asks (an event loop):
+    a module half imported (no ``ready`` yet) is "not ready", never an error."""
+    import importlib.machinery
+    from types import ModuleType
+
+    half = ModuleType("sheepfold.bots.dolly_mc")
+    half.__spec__ = importlib.machinery.ModuleSpec("sheepfold.bots.dolly_mc", None)
+    half.__spec__._initializing = True  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sheepfold.bots.dolly_mc", half)
+    assert not warmup.ready(["sheepfold.bots.dolly_mc"], make("dolly-crush"))
+    assert warmup.not_ready(["expert"], "dolly-crush") == {"expert": "its compiled code"}

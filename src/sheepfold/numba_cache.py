@@ -45,6 +45,7 @@ KERNEL_MODULES = (
     "sheepfold.games.dolly_crush.kernel.refill",
     "sheepfold.games.dolly_crush.kernel.policy",
     "sheepfold.games.dolly_crush.kernel.grid",
+    "sheepfold.games.dolly_crush.kernel.order",
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
     "sheepfold.lab.features",

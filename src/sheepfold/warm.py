@@ -63,10 +63,23 @@ def _solver() -> None:
     solver.guaranteed_shares_all(small, 3)
 
 
-def _bots() -> None:
-    from sheepfold.bots.warmup import warm_up
+def _bots(house_rules: bool) -> Callable[[], None]:
+    """The bots' compiled code for the lobby's default rules, or for the house rules (the
+    expert's grid playouts: a game of diagonal lines)."""
 
-    warm_up()
+    def run() -> None:
+        from sheepfold.bots.warmup import lobby_games, warm_up
+
+        if house_rules:
+            from sheepfold.games import make
+            from sheepfold.games.dolly_crush.rules import DollyRules
+
+            warm_up(game=make("dolly-crush", rules=DollyRules(diagonals=True)))
+        else:
+            for game in lobby_games():
+                warm_up(game=game)
+
+    return run
 
 
 #: (what it compiles, the workload), in the order the test suite needs them last-first
@@ -75,7 +88,8 @@ WORKLOADS: list[tuple[str, Callable[[], None]]] = [
     ("the batched Dolly Crush simulator", _dolly_vector),
     ("the lab's fast Shave a Sheep games", _lab("shave-a-sheep")),
     ("the lab's fast Dolly Crush games", _lab("dolly-crush")),
-    ("the bots' playouts", _bots),
+    ("the bots' playouts (default rules)", _bots(False)),
+    ("the bots' playouts (house rules)", _bots(True)),
     ("the exact solver", _solver),
 ]
 

@@ -147,7 +147,7 @@ class DollyBot(Bot):
 
     def prepare(self) -> None:
         """Build what its decisions need before any clock starts (compiled code, tables)."""
-        warm_modules(self.kernels)
+        warm_modules(self.kernels, game=self.game)
 
     def my_dogs(self, view: View) -> list[tuple[int, int]]:
         """(dog, swaps) for each dog card left to this seat."""

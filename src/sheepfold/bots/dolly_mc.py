@@ -25,8 +25,9 @@ shuffled into a deck at the start of each playout.
 kernel, :mod:`sheepfold.games.dolly_crush.kernel.grid`: int8 flocks, cascades, a points target,
 rounds); the expert uses them whenever the rules are not the packed path's.
 
-:func:`warm` compiles the playouts (or loads them from numba's cache folder) on a tiny real input;
-front ends call it through :mod:`sheepfold.bots.warmup` before the first game.
+:func:`warm` compiles the playouts a game's rules take (or loads them from numba's cache folder)
+on a tiny real input: the packed ones or the grid ones (:func:`paths`), both when no game is
+named; front ends call it through :mod:`sheepfold.bots.warmup` before the first game.
 """
 
 from __future__ import annotations
@@ -165,17 +166,48 @@ def playouts(
     )
 
 
-def ready() -> bool:
-    """Whether the playouts are compiled (or loaded from the cache) in this process."""
-    return bool(_evaluate.signatures)
+def paths(game: Any = None) -> tuple[str, ...]:
+    """The playouts a Dolly Crush ``game``'s rules take: ``("packed",)`` on the rulebook's
+    geometry and plain rules (:func:`~sheepfold.games.dolly_crush.fastsearch.plain_rules`),
+    ``("grid",)`` else; None: both (every rule set). :mod:`sheepfold.bots.warmup` asks only for
+    the games whose bots use this module."""
+    if game is None:
+        return ("packed", "grid")
+    from sheepfold.games.dolly_crush.fastsearch import plain_rules
+
+    return ("packed",) if plain_rules(game) else ("grid",)
 
 
-def warm() -> None:
-    """Compile the playouts (or load them from numba's cache): two candidates, one playout each,
-    on a flock without lines, two players with a card of one and of two swaps left (the types
-    of every call, so no later call compiles again)."""
-    points = (1, 2) * 5  # the rulebook's: white 1, black 2 (any points have the same types)
+def entries(game: Any = None) -> list[Any]:
+    """The compiled entry points of the playouts ``game``'s rules take (see :func:`paths`):
+    compiling one compiles everything it calls."""
+    found = {"packed": _evaluate, "grid": _grid_evaluate}
+    return [found[p] for p in paths(game)]
+
+
+def ready(game: Any = None) -> bool:
+    """Whether the playouts ``game``'s rules take (None: both, see :func:`paths`) are compiled
+    (or loaded from the cache) in this process."""
+    return all(d.signatures for d in entries(game))
+
+
+def warm(game: Any = None) -> None:
+    """Compile the playouts ``game``'s rules take (None: both, see :func:`paths`), or load them
+    from numba's cache: a game uses one of them, and each costs about half of the cold
+    compilation."""
     flock = [0, 2, 4, 6, 8, 2, 4, 6, 8, 0, 4, 6, 8, 0, 2]  # card ids: types on diagonals
+    todo = paths(game)
+    if "packed" in todo and not _evaluate.signatures:
+        warm_packed(flock)
+    if "grid" in todo and not _grid_evaluate.signatures:
+        warm_grid(flock)
+
+
+def warm_packed(flock: list[int]) -> None:
+    """Compile the packed playouts on ``flock``: two candidates, one playout each, on a flock
+    without lines, two players with a card of one and of two swaps left (the types of every
+    call, so no later call compiles again)."""
+    points = (1, 2) * 5  # the rulebook's: white 1, black 2 (any points have the same types)
     ys = np.array([layout.pack(flock), layout.pack(flock[1:2] + flock[:1] + flock[2:])])
     playouts(
         ys,
@@ -187,7 +219,6 @@ def warm() -> None:
         points,
         1000,
     )
-    warm_grid(flock)
 
 
 def warm_grid(flock: list[int]) -> None:

@@ -192,17 +192,18 @@ def compile_report() -> Any:
     return report
 
 
-def warm_bots(names: list[str] | None = None) -> None:
-    """Warm the compiled code of the named bots (None: every bot) before the first game: each
+def warm_bots(names: list[str] | None = None, game: Any = None) -> None:
+    """Warm the compiled code of the named bots (None: every bot) for ``game``'s rules (None:
+    every rule set; a game compiles only what its rules take) before the first game: each
     kernel that compiles is its own step on stderr (:func:`compile_report`: "compiling the
     expert's playouts: 40 s"); nothing when they need none, are ready or load from the cache
     (:mod:`sheepfold.bots.warmup`)."""
     from sheepfold.bots import warmup
 
     modules = warmup.kernels(names)
-    if warmup.ready(modules):
+    if warmup.ready(modules, game):
         return
-    warmup.warm_modules(modules, compiling=compile_report())
+    warmup.warm_modules(modules, compiling=compile_report(), game=game)
 
 
 def compile_solver(players: int, quiet: bool = False) -> None:

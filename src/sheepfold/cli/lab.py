@@ -221,7 +221,7 @@ def _play(
     if (job.engine if job.engine != "auto" else resolve_engine(job)) == "engine":
         # the bots' compiled code, its own step: forked workers inherit it, and the bar does
         # not sit at 0 while the first games wait on compilation
-        warm_bots(list(job.bots))
+        warm_bots(list(job.bots), job.make_game(0))
     # the games' bar starts with the first game: what comes before it (compiling the
     # simulator, solving for the perfect policy) is a step of its own, not a counter at 0
     prog = _progress()

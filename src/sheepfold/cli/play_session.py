@@ -124,7 +124,7 @@ class Session:
         for i, spec in enumerate(self.seats):
             if spec.bot is not None:
                 self.bots[i] = make_bot(spec.bot, self.game, i, seed=self.seed * 31 + i)
-        warm_bots([spec.bot for spec in self.seats if spec.bot is not None])
+        warm_bots([spec.bot for spec in self.seats if spec.bot is not None], self.game)
         prepare_bots(list(self.bots.values()))
         if self.state is None:  # else a loaded game (--load): it goes on from its last whole turn
             self.state = self.game.new_initial_state(seed=self.seed)

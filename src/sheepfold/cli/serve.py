@@ -117,18 +117,18 @@ def serve_command(
     )
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
-    # every bot's compiled code, in the background: the first page does not wait for it, and a
-    # bot asked to move before it is ready says so and warms up first (never charged to a move)
-    from sheepfold.server.warmup import BotWarmUp
-
-    app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
     config = uvicorn_config(
         app, host, port, limits.lifted() if no_limits else limits, log_level, loop
     )
 
     def listening(real: int) -> None:  # a cluster's other processes relay to this address
         from sheepfold.server.cluster import advertise as tell
+        from sheepfold.server.warmup import BotWarmUp
 
+        # every bot's compiled code, in the background, once the server listens: its imports
+        # (numba, the bots) do not delay the first page, and a bot asked to move before it is
+        # ready says so and warms up first (never charged to a move)
+        app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         tell(app, advertise or f"http://{here}:{real}")
 

@@ -20,7 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from sheepfold.games.shave_a_sheep.solver import LARGE_SECONDS, RATE_BASIS, RATE_US
+# the solver (numba, scipy) is imported where a plan is made, not by every command's start
+
+#: seconds above which a plan is large (said up front); None: the solver's ``LARGE_SECONDS``
+LARGE_SECONDS: float | None = None
 
 #: bots the solver plays in its kernel; any other is asked about every decision (in Python)
 KERNEL_BOTS = ("random", "greedy", "perfect")
@@ -55,12 +58,17 @@ class Plan:
 
     @property
     def seconds(self) -> tuple[float, float]:
+        from sheepfold.games.shave_a_sheep.solver import RATE_US
+
         iterated = sum(s.positions for s in self.steps)
         return iterated * RATE_US[0] / 1e6, iterated * RATE_US[1] / 1e6
 
     @property
     def large(self) -> bool:
-        return self.seconds[1] > LARGE_SECONDS
+        from sheepfold.games.shave_a_sheep import solver
+
+        limit = solver.LARGE_SECONDS if LARGE_SECONDS is None else LARGE_SECONDS
+        return self.seconds[1] > limit
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.seconds
@@ -99,7 +107,7 @@ class Plan:
             f"plan: {self.positions:,} positions ({self.players} players): {what}",
             f"memory: about {_bytes(self.memory)} planned for the solver's arrays "
             f"(allowed: {_bytes(solver.memory_limit())}, SHEEPFOLD_SOLVER_MAX_GB){disk}",
-            f"time: about {_duration(lo, hi)} ({RATE_BASIS})",
+            f"time: about {_duration(lo, hi)} ({solver.RATE_BASIS})",
             *self.notes,
         ]
 

@@ -387,8 +387,9 @@ def _add_api(
                 "title": spec.title,
                 "bots": bots,  # every bot, for programs (the API)
                 "levels": levels(g),  # the bots a family is offered, in words
-                # bots whose compiled code is still compiling (server/warmup.py), in words
-                "preparing": not_ready(list(bots)),
+                # bots whose compiled code for the default rules is still compiling
+                # (server/warmup.py), in words
+                "preparing": not_ready(list(bots), g),
                 "rulesets": [
                     {
                         "name": r.name,

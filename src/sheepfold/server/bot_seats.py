@@ -131,11 +131,11 @@ class BotSeats:
         if not self._still(key, seat, t.seats[seat].bot_obj):
             return
         spec = t.seats[seat].bot_spec or "random"
-        if not warmup.ready(warmup.kernels([spec])):
+        if not warmup.ready(warmup.kernels([spec]), t.game):
             # never charged to its move: it compiles first (no deadline), then thinks
             t.log.note(seat, "is warming up (compiling its playouts): it plays in a moment")
             t.broadcast()
-            await asyncio.to_thread(warmup.warm_up, [spec])
+            await asyncio.to_thread(warmup.warm_up, [spec], game=t.game)
             if not self._still(key, seat, t.seats[seat].bot_obj):
                 return
         action, bot = None, None

@@ -10,6 +10,12 @@ with the server:
   compile once between them, the others waiting and then loading;
 * then this process loads them (a second or two) in a thread.
 
+It goes in two rounds: first what the lobby's default rules take (each game's rules as
+:func:`sheepfold.games.make` gives them: the expert's packed playouts, about half of the
+compilation), said ready as soon as they are; then what the house rules take (the expert's grid
+playouts). A table of house rules whose bot moves before the second round is done warms its
+bot at the table, as below.
+
 Until then the bots that need them say so: the lobby's bot list (``/api/games``' ``preparing``)
 and the table, where a bot asked to move first warms itself up and then plays its whole budget
 (:mod:`sheepfold.server.bot_seats`). Nothing here changes a game: it only decides when the
@@ -33,21 +39,37 @@ from sheepfold.core.compiling import Report
 
 log = logging.getLogger("sheepfold.server")
 
-#: the child that compiles: the named bots' kernels (argv), into the inherited cache folder
-_CHILD = "import sys\nfrom sheepfold.bots.warmup import warm_up\nwarm_up(sys.argv[1:] or None)\n"
+#: the child that compiles, into the inherited cache folder: argv = the round ("default": each
+#: game's default rules, "all": every rule set), then the named bots (none: every bot)
+_CHILD = """
+import sys
+from sheepfold.bots.warmup import lobby_games, warm_up
+names = sys.argv[2:] or None
+for game in lobby_games() if sys.argv[1] == "default" else [None]:
+    warm_up(names, game=game)
+"""
+
+#: the rounds: (the child's argv, what is ready at its end)
+ROUNDS = (
+    ("default", "the bots' playouts are ready for the default rules: compiled"),
+    ("all", "the bots' playouts are ready for every house rule: compiled"),
+)
 
 
-def cached_on_disk(modules: list[str]) -> bool:
-    """Whether numba's cache folder holds compiled code of each of these kernel modules (an
-    index file named after the module's file; the folder is keyed by the kernels' sources, so
-    what is there is current)."""
-    from sheepfold.numba_cache import ensure_numba_cache_dir
-
-    folder = ensure_numba_cache_dir()
-    names: set[str] = set()
-    for _, _, files in os.walk(folder):
-        names.update(f.partition("-")[0] for f in files if f.endswith(".nbi"))
-    return all(m.rpartition(".")[2].partition(".")[0] in names for m in modules)
+def cached_on_disk(modules: list[str], game: object = None) -> bool:
+    """Whether numba's cache folder holds the compiled entry points (``entries(game)``) of each
+    of these kernel modules for ``game``'s rules (None: every rule set): their index files
+    (the folder is keyed by the kernels' sources, so what is there is current). Imports the
+    modules (not their compiled code)."""
+    for name in warmup.used(modules, game):
+        mod = warmup.module(name)
+        if mod is None:
+            continue
+        for d in mod.entries(game):
+            path = getattr(getattr(d, "_cache", None), "_index_path", None)
+            if path is None or not os.path.exists(path):
+                return False
+    return True
 
 
 def _die_with_parent() -> None:
@@ -99,9 +121,10 @@ class BotWarmUp:
         self.thread.start()
         return self
 
-    def pending(self) -> dict[str, str]:
-        """The bots not ready yet, each with what it waits for in words."""
-        return warmup.not_ready(self.names)
+    def pending(self, game: str | None = None) -> dict[str, str]:
+        """The bots not ready yet for ``game``'s default rules (None: for every rule set), each
+        with what it waits for in words."""
+        return warmup.not_ready(self.names, game)
 
     def _run(self) -> None:
         start = time.perf_counter()
@@ -113,24 +136,30 @@ class BotWarmUp:
         try:
             for name in modules:  # imported (not compiled): their LABEL names what is pending
                 warmup.module(name)
-            if not cached_on_disk(modules):
-                told = True
-                if self.report is not None:
-                    self.report(self.WHAT, None)
-                with _compile_lock():
-                    self._child()
-            warmup.warm_modules(modules)  # loads what the child compiled (or compiles here)
+            for which, ready in ROUNDS:
+                games = warmup.lobby_games() if which == "default" else [None]
+                if all(warmup.ready(modules, g) for g in games):
+                    continue
+                if not all(cached_on_disk(modules, g) for g in games):
+                    if not told and self.report is not None:
+                        self.report(self.WHAT, None)
+                    told = True
+                    with _compile_lock():
+                        self._child(which)
+                for g in games:  # loads what the child compiled (or compiles here)
+                    warmup.warm_modules(modules, game=g)
+                if told and self.report is not None:
+                    self.report(ready, time.perf_counter() - start)
         except Exception:  # a bot that is not ready warms itself at its table
             log.exception("the bots' warm-up failed; each bot warms up when it first moves")
         self.seconds = time.perf_counter() - start
-        if told and self.report is not None:
-            self.report("the bots' playouts are ready: compiled", self.seconds)
 
-    def _child(self) -> None:
-        """Compile in a child process (stopped when this process ends: :meth:`stop`)."""
+    def _child(self, which: str) -> None:
+        """Compile round ``which`` in a child process (stopped when this process ends:
+        :meth:`stop`)."""
         args = [n for n in self.names or [] if n]
         proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, *args],
+            [sys.executable, "-c", _CHILD, which, *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -31,6 +31,11 @@ import numpy as np
 from sheepfold.games.dolly_crush.cards import Board
 from sheepfold.games.dolly_crush.kernel.layout import geometry
 from sheepfold.games.dolly_crush.kernel.lines import jit
+from sheepfold.games.dolly_crush.kernel.order import (
+    argsort_stable,
+    first_distinct_rows,
+    sort_distinct,
+)
 from sheepfold.games.dolly_crush.kernel.refill import shuffle
 
 #: a search keeps at most ``level_cap(geo, work)`` distinct flocks per level (those taking the
@@ -184,40 +189,10 @@ def _hash_rows(flat):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _same(flat, i, j):  # type: ignore[no-untyped-def]
-    for c in range(flat.shape[1]):
-        if flat[i, c] != flat[j, c]:
-            return False
-    return True
-
-
-@jit
 def dedupe(flat):  # type: ignore[no-untyped-def]
     """The rows of the first occurrence of each distinct flock of ``flat``, in increasing order
     (exact: rows of equal hash are compared cell by cell)."""
-    n = flat.shape[0]
-    h = _hash_rows(flat)
-    order = np.argsort(h, kind="mergesort")  # stable: equal hashes keep their row order
-    keep = np.empty(n, dtype=np.int64)
-    nk = 0
-    i = 0
-    while i < n:
-        j = i
-        while j < n and h[order[j]] == h[order[i]]:
-            j += 1
-        first = nk
-        for a in range(i, j):
-            r = order[a]
-            seen = False
-            for b in range(first, nk):
-                if _same(flat, keep[b], r):
-                    seen = True
-                    break
-            if not seen:
-                keep[nk] = r
-                nk += 1
-        i = j
-    return np.sort(keep[:nk])
+    return first_distinct_rows(flat, _hash_rows(flat))
 
 
 @jit
@@ -241,7 +216,7 @@ def _capped(flat, first, cap, geo, hit):  # type: ignore[no-untyped-def]
     v = np.empty(first.shape[0], dtype=np.int64)
     for i in range(first.shape[0]):
         v[i] = -points(flat[first[i]], geo, hit)
-    return np.sort(first[np.argsort(v, kind="mergesort")[:cap]])
+    return sort_distinct(first[argsort_stable(v)[:cap]], flat.shape[0])
 
 
 @jit

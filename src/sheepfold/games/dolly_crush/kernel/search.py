@@ -23,6 +23,7 @@ import numpy as np
 
 from sheepfold.games.dolly_crush.kernel.layout import SWAP_A, SWAP_B, pack, tables
 from sheepfold.games.dolly_crush.kernel.lines import is_legal, jit, points, swap
+from sheepfold.games.dolly_crush.kernel.order import first_distinct
 
 _SA = SWAP_A
 _SB = SWAP_B
@@ -77,14 +78,8 @@ def search_swaps(x0, n, seq, tabs):  # type: ignore[no-untyped-def]
             x = level[k]
             for j in range(m):
                 flat[k * m + j] = swap(x, _SA[leg[j]], _SB[leg[j]])
-        perm = np.argsort(flat, kind="mergesort")
-        keep = np.empty(flat.shape[0], dtype=np.int64)
-        c = 0
-        for i in range(flat.shape[0]):
-            if i == 0 or flat[perm[i]] != flat[perm[i - 1]]:
-                keep[c] = perm[i]
-                c += 1
-        first = np.sort(keep[:c])
+        first = first_distinct(flat)
+        c = first.shape[0]
         level = flat[first]
         size = c
         starts[lvl + 1] = par_all.shape[0]
