@@ -86,10 +86,11 @@ def test_the_first_expert_decision_of_a_fresh_process_has_its_whole_budget(
     assert not list(cache.rglob("*dolly_mc._grid_*.nbi"))
     # no clock: exactly the playouts (and the move) of the same decision in a warm process
     assert out["expert:time=0"] == first_decision("expert:time=0")
-    # the default clock (0.8 s) starts after the compilation: its budget of 30,000 cheap
-    # playouts (about 0.1 s here), not the handful a compilation-eaten clock leaves (4 each)
+    # the default clock (0.8 s) starts after the compilation: thousands of its budget of
+    # 30,000 cheap playouts (all of them in about 0.1 s idle; 6,366 once under load 19), not
+    # the handful a compilation-eaten clock leaves (4 each): the bound leaves room for load
     action, playouts = out["expert"]
-    assert playouts >= 30000 // 4, f"the first decision played {playouts} playouts"
+    assert playouts >= 1000, f"the first decision played {playouts} playouts"
 
 
 def test_the_server_says_a_bot_is_warming_up_and_then_plays_its_whole_budget(
