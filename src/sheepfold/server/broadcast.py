@@ -52,14 +52,28 @@ dumps = _encoder()
 
 
 MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
+DIRECT = "sheepfold.direct"
+"""The ASGI scope's extension under which a WebSocket offers its direct side (``write`` and
+``on_message``: server/connections.py's ``Direct``)."""
 
 
 class Conn:
-    """One WebSocket client: the seat it holds (None: watching) and its outgoing queue."""
+    """One WebSocket client: the seat it holds (None: watching) and its outgoing queue.
 
-    def __init__(self, send: Callable[[str], Any], close: Callable[[], Any] | None = None) -> None:
+    A text is written at once by ``write`` (the socket's direct side, when it has one) when
+    nothing waits before it; otherwise it is queued, and the connection's writer task sends
+    it (``send``) in turn: the order of a connection's messages is kept either way."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Any],
+        close: Callable[[], Any] | None = None,
+        write: Callable[[str], bool] | None = None,
+    ) -> None:
         self._send = send
         self._close = close
+        self._write = write
+        self._sending = False  # the writer task holds a text it is sending
         self.seat: int | None = None
         self.client: str | None = None  # the address it came from (the chat's limit)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -68,6 +82,9 @@ class Conn:
     def push(self, text: str) -> None:
         if self.closed:
             return
+        if self._write is not None and not self._sending and self.queue.empty():
+            if self._write(text):
+                return
         if self.queue.qsize() >= MAX_QUEUE:
             self.closed = True
             self.queue.put_nowait(None)
@@ -90,7 +107,9 @@ class Conn:
                 if self._close is not None:
                     await self._close()
                 return
+            self._sending = True
             await self._send(text)
+            self._sending = False
 
 
 class Memo:
