@@ -187,15 +187,13 @@ class Broadcaster:
         """The log's last 8 entries as JSON, each entry encoded once (again if it changed).
 
         The log moves on by an entry or two a move: the entries the new window shares with the
-        last one (the longest run of the last one's end equal to the new one's start, compared
-        in one go) keep their text; only the others are encoded."""
+        last one (the longest run of the last one's end equal to the new one's start) keep
+        their text; only the others are encoded."""
         events = self.table.log.events[-8:]
         old = self._window
         if events == old:
             return self._window_text
-        kept = min(len(events), len(old))
-        while kept and events[:kept] != old[len(old) - kept :]:
-            kept -= 1
+        kept = _overlap(old, events)
         new = events[kept:]
         self._window = old[len(old) - kept :] + [dict(e) for e in new]
         self._window_parts = self._window_parts[len(old) - kept :] + [dumps(e) for e in new]
@@ -229,3 +227,20 @@ class Broadcaster:
             if c.seat not in cache:
                 cache[c.seat] = self.message_for(c.seat, shared)
             c.push(cache[c.seat])
+
+
+def _overlap(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:
+    """The length of the longest run of ``old``'s end equal to ``new``'s start.
+
+    Entries are numbered (``n``): the run can only start where ``old`` holds ``new``'s first
+    number, so that one is compared first (one comparison a move); if it differs (an entry
+    changed), every shorter run is tried."""
+    if new and old:
+        first = new[0].get("n")
+        at = next((i for i, e in enumerate(old) if e.get("n") == first), None)
+        if at is not None and new[: len(old) - at] == old[at:]:
+            return len(old) - at
+    kept = min(len(new), len(old))
+    while kept and new[:kept] != old[len(old) - kept :]:
+        kept -= 1
+    return kept
