@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from loadgen import phase, report, run  # noqa: E402
+from loadgen import phase, report, run, warmed  # noqa: E402
 from sheepfold.cli.cluster import LocalCluster  # noqa: E402
 
 
@@ -120,6 +120,10 @@ def main() -> int:
     for n in [int(x) for x in args.sizes.split(",")]:
         c = LocalCluster(n, options=["--bot-delay", "0", "--leave-grace", "86400"]).start()
         try:
+            for s in c.servers:  # each loads its bots' compiled code in the background first
+                if not warmed(f"http://127.0.0.1:{s.port}"):
+                    print(f"server {s.index}: its bots did not get ready (their compiled code)")
+                    return 1
             print(f"{n} process(es) behind haproxy on {os.cpu_count()} cores", flush=True)
             load(c, tables, seconds, args.rate)
             out = load(c, tables, seconds)

@@ -6,13 +6,14 @@ every action committed before it is broadcast), and the load-generating client, 
 intents. Printed for each phase: actions per second, the latency from sending an action to
 receiving its broadcast (p50/p99), the **server's own CPU time per action** (read from
 /proc/PID/stat before and after the measured seconds: what the server costs, whatever else the
-machine runs), the client's CPU per action, and the machine's load average. The phases: 1 table
-playing as fast as it can (the baseline), then N tables whose players think between moves so
-that together they offer --rate actions/s (the goal's load), then the same N tables with no
-thinking at all (saturation: latency is then queueing, and the client, on the same cores, is
-part of the limit). Latency depends on what else the cores run; CPU per action much less. The
-client pauses its own garbage collector while measuring. Bounded in tables and seconds; stops
-itself.
+machine runs; measured once the server's bots are ready, since their compiled code is loaded in
+the background at start-up), the client's CPU per action, and the machine's load average. The
+phases: 1 table playing as fast as it can (the baseline), then N tables whose players think
+between moves so that together they offer --rate actions/s (the goal's load), then the same N
+tables with no thinking at all (saturation: latency is then queueing, and the client, on the
+same cores, is part of the limit). Latency depends on what else the cores run; CPU per action
+much less. The client pauses its own garbage collector while measuring. Bounded in tables and
+seconds; stops itself.
 
 With ``--against SRC`` a second server runs the code of another source folder (``src`` of a
 worktree of an older commit) on its own database, and the load phase alternates between the
@@ -36,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from loadgen import client_loop, free_port, phase, report, run, started  # noqa: E402
+from loadgen import client_loop, free_port, phase, report, run, started, warmed  # noqa: E402
 
 
 def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
@@ -96,6 +97,9 @@ def main() -> int:
         if not started(base, proc):
             print("the server did not start")
             return 1
+        if not warmed(base):
+            print("the server's bots did not get ready (their compiled code)")
+            return 1
         one, five, _ = os.getloadavg()
         print(
             f"server: sheepfold serve --no-limits (pid {proc.pid}) on 127.0.0.1, "
@@ -135,6 +139,10 @@ def compare(args: argparse.Namespace, tmp: str) -> int:
         for name, (proc, base) in servers.items():
             if not started(base, proc):
                 print(f"the server ({name}) did not start")
+                return 1
+        for name, (_, base) in servers.items():
+            if not warmed(base):
+                print(f"the server's ({name}) bots did not get ready (their compiled code)")
                 return 1
         print(
             f"this code's server (pid {servers['this'][0].pid}) and {args.against}'s "

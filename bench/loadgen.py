@@ -92,6 +92,23 @@ def started(base: str, proc: subprocess.Popen[bytes], seconds: float = 300) -> b
     return False
 
 
+def warmed(base: str, seconds: float = 900) -> bool:
+    """Whether the server at ``base`` has its bots' compiled code ready within ``seconds``
+    (``/api/games``: no game's bots ``preparing``), polled. A server compiles them in the
+    background (a child process on a cold cache, then a thread of its own loads them: seconds
+    of its CPU): measured before, that CPU would be counted as the actions'."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            games = httpx.get(base + "/api/games", timeout=10).json()
+            if not any(g.get("preparing") for g in games.values()):
+                return True
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(0.5)
+    return False
+
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

@@ -52,14 +52,28 @@ dumps = _encoder()
 
 
 MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
+DIRECT = "sheepfold.direct"
+"""The ASGI scope's extension under which a WebSocket offers its direct side (``write`` and
+``on_message``: server/connections.py's ``Direct``)."""
 
 
 class Conn:
-    """One WebSocket client: the seat it holds (None: watching) and its outgoing queue."""
+    """One WebSocket client: the seat it holds (None: watching) and its outgoing queue.
 
-    def __init__(self, send: Callable[[str], Any], close: Callable[[], Any] | None = None) -> None:
+    A text is written at once by ``write`` (the socket's direct side, when it has one) when
+    nothing waits before it; otherwise it is queued, and the connection's writer task sends
+    it (``send``) in turn: the order of a connection's messages is kept either way."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Any],
+        close: Callable[[], Any] | None = None,
+        write: Callable[[str], bool] | None = None,
+    ) -> None:
         self._send = send
         self._close = close
+        self._write = write
+        self._sending = False  # the writer task holds a text it is sending
         self.seat: int | None = None
         self.client: str | None = None  # the address it came from (the chat's limit)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -68,6 +82,9 @@ class Conn:
     def push(self, text: str) -> None:
         if self.closed:
             return
+        if self._write is not None and not self._sending and self.queue.empty():
+            if self._write(text):
+                return
         if self.queue.qsize() >= MAX_QUEUE:
             self.closed = True
             self.queue.put_nowait(None)
@@ -90,7 +107,9 @@ class Conn:
                 if self._close is not None:
                     await self._close()
                 return
+            self._sending = True
             await self._send(text)
+            self._sending = False
 
 
 class Memo:
@@ -168,15 +187,13 @@ class Broadcaster:
         """The log's last 8 entries as JSON, each entry encoded once (again if it changed).
 
         The log moves on by an entry or two a move: the entries the new window shares with the
-        last one (the longest run of the last one's end equal to the new one's start, compared
-        in one go) keep their text; only the others are encoded."""
+        last one (the longest run of the last one's end equal to the new one's start) keep
+        their text; only the others are encoded."""
         events = self.table.log.events[-8:]
         old = self._window
         if events == old:
             return self._window_text
-        kept = min(len(events), len(old))
-        while kept and events[:kept] != old[len(old) - kept :]:
-            kept -= 1
+        kept = _overlap(old, events)
         new = events[kept:]
         self._window = old[len(old) - kept :] + [dict(e) for e in new]
         self._window_parts = self._window_parts[len(old) - kept :] + [dumps(e) for e in new]
@@ -210,3 +227,20 @@ class Broadcaster:
             if c.seat not in cache:
                 cache[c.seat] = self.message_for(c.seat, shared)
             c.push(cache[c.seat])
+
+
+def _overlap(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:
+    """The length of the longest run of ``old``'s end equal to ``new``'s start.
+
+    Entries are numbered (``n``): the run can only start where ``old`` holds ``new``'s first
+    number, so that one is compared first (one comparison a move); if it differs (an entry
+    changed), every shorter run is tried."""
+    if new and old:
+        first = new[0].get("n")
+        at = next((i for i, e in enumerate(old) if e.get("n") == first), None)
+        if at is not None and new[: len(old) - at] == old[at:]:
+            return len(old) - at
+    kept = min(len(new), len(old))
+    while kept and new[:kept] != old[len(old) - kept :]:
+        kept -= 1
+    return kept

@@ -302,9 +302,11 @@ class Table:
         the end of this turn of the event loop) before anyone is told about them."""
         self.auto_chance(trial)
         new = list(trial.history[self.applied :])
-        self.log.describe(new)
+        # told on the state left behind (the log's probe: ``EventLog.describe`` on a clone of
+        # it), which nothing else holds once ``trial`` takes its place: one clone less a move
+        old, self.state = self.state, trial
+        self.log.tell(old, new)
         start = self.applied
-        self.state = trial
         self.applied += len(new)
         self.bots.race_key = None
         self.manager.queue_write(self, start, new, trial.is_terminal(), self.intents.sender)
