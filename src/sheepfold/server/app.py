@@ -328,7 +328,44 @@ def _add_headers(app: FastAPI) -> None:
 
 
 def _add_pages(app: FastAPI) -> None:
-    """The HTML pages and the static files."""
+    """The HTML pages and the static files; every page in its reader's language
+    (server/i18n.py: ``?lang=``, remembered in a cookie, else the cookie, else the browser's)."""
+    from sheepfold.server import i18n
+
+    @app.middleware("http")
+    async def language(request: Request, call_next: Callable[[Request], Any]) -> Any:
+        asked = i18n.known(request.query_params.get("lang"))
+        lang = i18n.choose(
+            asked, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+        )
+        request.state.lang = lang
+        response = await call_next(request)
+        if response.headers.get("content-type", "").startswith("text/html"):
+            body = b"".join([chunk async for chunk in response.body_iterator])
+            headers = {
+                k: v
+                for k, v in response.headers.items()
+                if k not in ("content-length", "etag", "last-modified", "content-type")
+            }
+            response = Response(
+                i18n.page(body.decode("utf-8"), lang),
+                status_code=response.status_code,
+                headers=headers,
+                media_type="text/html",
+            )
+            response.headers["Content-Language"] = lang
+            response.headers["Vary"] = "Accept-Language, Cookie"
+            response.headers["Cache-Control"] = "no-cache"
+        if asked is not None:  # the switch's choice, remembered for the next pages
+            response.set_cookie(i18n.COOKIE, asked, max_age=365 * 86400, samesite="lax")
+        return response
+
+    @app.get("/api/i18n/{lang}")
+    async def catalog(lang: str) -> Response:
+        """A language's catalog for scripts (English text -> its words), as the pages have it."""
+        if i18n.known(lang) != lang:
+            raise HTTPException(404, f"no language {lang[:8]!r} (languages: {', '.join(i18n.catalogs())})")
+        return Response(i18n.catalog_json(lang), media_type="application/json")
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -545,7 +582,9 @@ def missing_table(m: TableManager, table_id: str) -> tuple[int, str]:
 
 
 def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
-    """One WebSocket per client: its messages go to its table; the table's go out to it."""
+    """One WebSocket per client: its messages go to its table; the table's go out to it, in
+    the client's language (``?lang=``, as its page's)."""
+    from sheepfold.server import i18n
 
     @app.websocket("/ws/{table_id}")
     async def ws_play(ws: WebSocket, table_id: str) -> None:
@@ -559,6 +598,11 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         client, settings = client_of(ws), m.settings
         conn = Conn(ws.send_text, lambda: ws.close(code=1008))
         conn.client = client
+        conn.lang = i18n.choose(  # the page's language (its <html lang>), else the browser's
+            ws.query_params.get("lang"),
+            ws.cookies.get(i18n.COOKIE),
+            ws.headers.get("accept-language"),
+        )
         writer = asyncio.get_event_loop().create_task(conn.writer())
         t.attach(conn)
         try:

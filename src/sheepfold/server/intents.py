@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.drivers import table_driver
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
+from sheepfold.core.words import text_of
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.chat import MESSAGES as CHAT
 
@@ -69,7 +70,7 @@ class Intents:
             else:
                 raise IllegalAction(self._unknown(kind))
         except SheepfoldError as e:
-            conn.error(str(e), ref=ref)
+            conn.error(text_of(e), ref=ref)  # its Msg kept: translated for the client
         finally:
             self.sender = None
 

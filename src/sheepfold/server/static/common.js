@@ -2,6 +2,47 @@
 "use strict";
 const SF = {};
 
+/* -- languages (server/i18n.py): the page's language is <html lang>, set by the server, and its
+   catalog (English text -> this language's) comes with the page as JSON. t("English {name}",
+   {name: x}) is the text in the page's language, its {name} parameters filled in; texts are
+   found for the catalog by the name t (make i18n). */
+SF.lang = document.documentElement.lang || "en";
+SF.i18n = (() => {
+  const data = document.getElementById("sf-i18n");
+  try { return data ? JSON.parse(data.textContent) : {}; } catch (e) { return {}; }
+})();
+SF.catalog = SF.i18n.messages || {};
+SF.t = function (text, params) {
+  const template = Object.prototype.hasOwnProperty.call(SF.catalog, text) ? SF.catalog[text] : text;
+  return params ? template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : template;
+};
+const t = SF.t;
+/* The language switch, on every page with a header: a link per language (?lang=xx, which the
+   server remembers in a cookie); each language named in its own words. */
+SF.LANGUAGES = SF.i18n.languages || { en: "English" };
+SF.languageSwitch = function () {
+  const top = document.querySelector("header.top");
+  if (!top || top.querySelector(".lang-switch") || Object.keys(SF.LANGUAGES).length < 2) return;
+  const nav = document.createElement("nav");
+  nav.className = "lang-switch";
+  nav.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(SF.LANGUAGES)) {
+    const url = new URL(location.href);
+    url.searchParams.set("lang", code);
+    const a = document.createElement("a");
+    a.href = url.pathname + url.search + url.hash;
+    a.lang = code;
+    a.hreflang = code;
+    a.textContent = name;
+    a.dataset.lang = code;
+    if (code === SF.lang) a.setAttribute("aria-current", "true");
+    nav.append(a);
+  }
+  top.append(nav);
+};
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", SF.languageSwitch);
+else SF.languageSwitch();
+
 SF.esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 SF.api = async function (path, opts) {
