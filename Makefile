@@ -90,7 +90,7 @@ bench: $(STAMP)
 # new texts empty: to translate); a new language: pybabel init (docs/web.md, "Languages")
 LOCALE := src/sheepfold/server/locale
 i18n: $(STAMP)
-	PYTHONPATH=src $(PY) -m babel.messages.frontend extract -F babel.cfg --no-default-keywords -k Msg -k t --no-location --sort-output --omit-header -o $(LOCALE)/messages.pot .
+	PYTHONPATH=src $(PY) -m babel.messages.frontend extract -F babel.cfg --no-default-keywords -k Msg --no-location --sort-output --omit-header -o $(LOCALE)/messages.pot .
 	$(PY) -m babel.messages.frontend update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching --omit-header
 
 dist: $(STAMP)

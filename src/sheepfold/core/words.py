@@ -38,3 +38,10 @@ def text_of(error: BaseException) -> str:
     if len(error.args) == 1 and isinstance(error.args[0], Msg):
         return error.args[0]
     return str(error)
+
+
+def joined(names: list[str]) -> str:
+    """Names as a list in words ("Dolly, Shaun and Timmy"), the "and" translatable."""
+    if len(names) < 2:
+        return "".join(names)
+    return Msg("{some} and {last}", some=", ".join(names[:-1]), last=names[-1])

@@ -50,6 +50,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.words import Msg
+from sheepfold.server import i18n
 from sheepfold.server.cluster import OWNER_HEADER, Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
 from sheepfold.server.gallery_lab import LabQueue
@@ -330,7 +332,6 @@ def _add_headers(app: FastAPI) -> None:
 def _add_pages(app: FastAPI) -> None:
     """The HTML pages and the static files; every page in its reader's language
     (server/i18n.py: ``?lang=``, remembered in a cookie, else the cookie, else the browser's)."""
-    from sheepfold.server import i18n
 
     @app.middleware("http")
     async def language(request: Request, call_next: Callable[[Request], Any]) -> Any:
@@ -364,7 +365,9 @@ def _add_pages(app: FastAPI) -> None:
     async def catalog(lang: str) -> Response:
         """A language's catalog for scripts (English text -> its words), as the pages have it."""
         if i18n.known(lang) != lang:
-            raise HTTPException(404, f"no language {lang[:8]!r} (languages: {', '.join(i18n.catalogs())})")
+            raise HTTPException(
+                404, f"no language {lang[:8]!r} (languages: {', '.join(i18n.catalogs())})"
+            )
         return Response(i18n.catalog_json(lang), media_type="application/json")
 
     @app.get("/", include_in_schema=False)
@@ -407,7 +410,7 @@ def _add_api(
         )
 
     @app.get("/api/games")
-    async def games() -> dict[str, Any]:
+    async def games(request: Request) -> dict[str, Any]:
         from sheepfold.bots import available_bots
         from sheepfold.bots.warmup import not_ready
         from sheepfold.core.registry import game_names, game_spec
@@ -438,7 +441,7 @@ def _add_api(
             }
             if spec.breeds:
                 out[g]["breeds"] = [{"name": b, "title": t} for b, t in spec.breeds.items()]
-        return out
+        return i18n.localize(out, request.state.lang)  # the levels' words in the reader's
 
     @app.get("/api/tables")
     async def list_tables() -> Response:
@@ -465,7 +468,7 @@ def _add_api(
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.post("/api/tables/ready")
-    async def ready(req: CreateTable, start: bool = False) -> dict[str, Any]:
+    async def ready(req: CreateTable, request: Request, start: bool = False) -> dict[str, Any]:
         """Whether a table of these settings would open now: ``ready``, else the perfect bot's
         ``wait`` (seconds; ``start``: its solving starts now) or why it cannot play, and the
         ``message`` in words. Nothing is opened."""
@@ -493,7 +496,9 @@ def _add_api(
         return {
             "ready": ready,
             "wait": wait,
-            "message": perfect_words(ready, players, wait, why) if seats else "",
+            "message": i18n.localize(
+                perfect_words(ready, players, wait, why) if seats else "", request.state.lang
+            ),
         }
 
     @app.get("/api/tables/{table_id}/rules")
@@ -584,7 +589,6 @@ def missing_table(m: TableManager, table_id: str) -> tuple[int, str]:
 def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
     """One WebSocket per client: its messages go to its table; the table's go out to it, in
     the client's language (``?lang=``, as its page's)."""
-    from sheepfold.server import i18n
 
     @app.websocket("/ws/{table_id}")
     async def ws_play(ws: WebSocket, table_id: str) -> None:
@@ -612,7 +616,7 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
                     break
                 text = msg.get("text")
                 if text is None:
-                    conn.error("binary messages are not understood: send JSON text")
+                    conn.error(Msg("binary messages are not understood: send JSON text"))
                     continue
                 try:
                     m.limits["message"].take(client)
