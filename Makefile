@@ -91,7 +91,7 @@ bench: $(STAMP)
 LOCALE := src/sheepfold/server/locale
 i18n: $(STAMP)
 	PYTHONPATH=src $(PY) -m babel.messages.frontend extract -F babel.cfg --no-default-keywords -k Msg --no-location --sort-output --omit-header -o $(LOCALE)/messages.pot .
-	$(PY) -m babel.messages.frontend update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching --omit-header
+	$(PY) -m babel.messages.frontend update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching
 
 dist: $(STAMP)
 	rm -rf dist

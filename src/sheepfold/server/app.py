@@ -432,8 +432,9 @@ def _add_api(
                 "rulesets": [
                     {
                         "name": r.name,
-                        "title": ruleset_title(g, r.name),
-                        "description": r.rules.description or "",
+                        # a built-in rule set's words are the catalog's (i18n.extract_presets)
+                        "title": Msg(ruleset_title(g, r.name)),
+                        "description": Msg(r.rules.description or ""),
                         "rulebook": is_rulebook(g, r.rules),  # plays the rulebook's game
                     }
                     for r in all_rulesets(g)

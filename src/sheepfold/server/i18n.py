@@ -213,6 +213,21 @@ def extract_js(
         yield line, None, text, []
 
 
+def extract_presets(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel's extractor for the built-in rule sets (``presets/*.toml``): the title the lobby
+    gives each (server/plain_words.py: ``ruleset_title``) and its description."""
+    import tomllib
+
+    from sheepfold.server.plain_words import ruleset_title
+
+    data = tomllib.loads(fileobj.read().decode("utf-8"))
+    yield 1, None, ruleset_title(data["game"], data["name"]), []
+    if data.get("description"):
+        yield 1, None, data["description"], []
+
+
 def _translated(raw: str, table: dict[str, str], quote: bool) -> str:
     words = _words(raw)
     if words is None or words not in table:

@@ -3,8 +3,8 @@
 const SF = {};
 
 /* -- languages (server/i18n.py): the page's language is <html lang>, set by the server, and its
-   catalog (English text -> this language's) comes with the page as JSON. t("English {name}",
-   {name: x}) is the text in the page's language, its {name} parameters filled in; texts are
+   catalog (English text -> this language's) comes with the page as JSON. t(text,
+   {name: x}) (a literal first argument) is the text in the language, its {name} parameters filled in; texts are
    found for the catalog by the name t (make i18n). */
 SF.lang = document.documentElement.lang || "en";
 SF.i18n = (() => {
@@ -97,10 +97,13 @@ SF.COLOURS = {
   gray: { word: t("wolf"), icon: SVG('<path stroke-width="0" d="M6 6l9 8h10l9-8-2 14-4 8-8 6-8-6-4-8z"/><circle cx="15" cy="20" r="2" fill="#fff"/><circle cx="25" cy="20" r="2" fill="#fff"/>') },
   pink: { word: t("shear"), icon: SVG('<circle cx="11" cy="29" r="5" fill="none" stroke-width="3"/><circle cx="29" cy="29" r="5" fill="none" stroke-width="3"/><path stroke-width="3.5" stroke-linecap="round" d="M14 25L30 6M26 25L10 6"/>') },
 };
+/* a die colour's name in words (the die's own colours; another one as it is named) */
+SF.COLOUR_WORDS = { white: t("white"), x2: "x2", green: t("green"), gray: t("gray"), pink: t("pink") };
 SF.faceHTML = function (face) {
   return face.split("/").map((c) => {
     const k = SF.COLOURS[c] || { word: c, icon: "" };
-    return `<span class="face ${SF.esc(c)}" title="${SF.esc(c)}">${k.icon}<span>${SF.esc(c)} · ${SF.esc(k.word)}</span></span>`;
+    const said = SF.COLOUR_WORDS[c] || c;
+    return `<span class="face ${SF.esc(c)}" title="${SF.esc(said)}">${k.icon}<span>${SF.esc(said)} · ${SF.esc(k.word)}</span></span>`;
   }).join(" " + t("or") + " ");
 };
 

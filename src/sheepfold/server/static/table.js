@@ -250,7 +250,7 @@
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
-      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${SF.esc(SF.typeWord(type))} ${cell}, ${colour === "black" ? t("black") : t("white")}">
+      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${colour === "black" ? t("{type} {cell}, black", { type: SF.esc(SF.typeWord(type)), cell }) : t("{type} {cell}, white", { type: SF.esc(SF.typeWord(type)), cell })}">
         <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.symbol(type)}<span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
@@ -364,7 +364,7 @@
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
 
   function renderShave(view) {
-    const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">${t("The die:")} ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
+    const die = view.roll ? `<span class="die" id="die">${SF.faceHTML(view.roll)}</span>` : `<span class="muted">${t("The die:")} ${view.die.map((f) => SF.esc(f.split("/").map((c) => SF.COLOUR_WORDS[c] || c).join("/"))).join(" · ")}</span>`;
     $("board").innerHTML = `<div class="middle">${t("Wool in the middle:")} <b id="middle">${view.middle}</b></div>
       <div class="row centered">${die}</div>
       ${view.variants.length ? `<div class="muted centered">${t("Variants:")} ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
