@@ -503,16 +503,17 @@ def _add_api(
         }
 
     @app.get("/api/tables/{table_id}/rules")
-    async def table_rules(table_id: str) -> dict[str, Any]:
+    async def table_rules(table_id: str, request: Request) -> dict[str, Any]:
         """A table's rules in words: what they change from the rulebook, a sentence each."""
         from sheepfold.server.plain_words import house_rules, ruleset_title
 
         t = table_or_404(table_id)
         name = t.config.get("ruleset")
-        return {
-            "ruleset": ruleset_title(t.name, name) if name else None,
+        words = {
+            "ruleset": Msg(ruleset_title(t.name, name)) if name else None,  # a preset's: Italian
             "house_rules": house_rules(t.name, t.config.get("rules") or {}),
         }
+        return i18n.localize(words, request.state.lang)
 
     @app.post("/api/tables/{table_id}/again")
     async def again(table_id: str, request: Request, response: Response) -> dict[str, Any]:

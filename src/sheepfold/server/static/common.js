@@ -132,7 +132,10 @@ SF.words = function (name) {
   const t = String(name == null ? "" : name).replace(/[-_]+/g, " ").trim();
   return t.charAt(0).toUpperCase() + t.slice(1);
 };
-SF.levelTitle = (spec) => SF.words(String(spec || "").split(":")[0]) || t("a bot");
+SF.levelTitle = (spec) => { // the catalog has the levels' titles (server/plain_words.py)
+  const title = SF.words(String(spec || "").split(":")[0]);
+  return title ? SF.t(title) : t("a bot");
+};
 
 SF.playerName = function (table, seat) {
   const s = table.seats[seat];
