@@ -23,6 +23,7 @@ HTTP API (JSON)::
     *    /api/gallery/...           the rule-set gallery (server/gallery.py, docs/gallery.md)
     *    /api/profiles/...          players' profiles, histories, "Your tables" (server/profiles.py)
     GET  /api/leaderboard/{game}    the game's rated people (server/ratings.py)
+    GET  /api/i18n/{lang}           a language's catalog for scripts (server/i18n.py, docs/web.md)
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
