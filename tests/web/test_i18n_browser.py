@@ -201,3 +201,31 @@ def test_an_italian_shave_a_sheep_table(browser: Any, make_server: Any, shots: A
     assert english_left(page) == []
     page.screenshot(path=str(shots / "i18n-shave-it.png"), full_page=True)
     assert not page.errors
+
+
+def test_an_italian_lesson(browser: Any, live_server: Any, shots: Any) -> None:
+    """The lesson's coach speaks Italian: its steps, what just happened, the page around it."""
+    from test_learn_browser import NEXT, start_lesson
+
+    page = new_page(browser)
+    page.goto(live_server.url + "/learn/dolly-crush?lang=it")
+    assert page.inner_text("h1") == "Impara a giocare a Dolly Crush"
+    assert english_left(page) == []
+    start_lesson(page, live_server.url, "dolly-crush", 5)
+    said, last = [], None
+    for _ in range(14):  # a dog card, its swaps, Done, what happened: each step in Italian
+        if page.locator("#coach-log li").count():
+            break
+        step = page.wait_for_function(NEXT, arg=last, timeout=20_000).json_value()
+        if step.get("done"):
+            break
+        assert english_left(page) == [], step["said"]
+        said.append(step["said"])
+        last = step["key"]
+        page.click(step["sel"])
+    assert said[0].startswith("Tocca a te. Scegli la carta cane"), said
+    assert any(s.startswith("Tocca ") and " in " in s for s in said[1:]), said
+    page.wait_for_selector("#coach-log li")
+    assert english_left(page) == []
+    page.screenshot(path=str(shots / "i18n-lesson-it.png"), full_page=True)
+    assert not page.errors
