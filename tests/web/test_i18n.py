@@ -92,7 +92,8 @@ def test_a_third_language_is_one_file(tmp_path: Path, monkeypatch: Any) -> None:
         'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'
         'msgid "Start a table"\nmsgstr "Ouvrir une table"\n\n'
         'msgid "took {n} sheep"\nmsgstr "a pris {n} moutons"\n\n'
-        'msgid "Open the table"\nmsgstr ""\n',
+        'msgid "Open the table"\nmsgstr ""\n\n'
+        'msgid "{name} is playing…"\nmsgstr "{nom} joue…"\n',
         encoding="utf-8",
     )
     monkeypatch.setattr(i18n, "LOCALE", tmp_path)
@@ -102,6 +103,8 @@ def test_a_third_language_is_one_file(tmp_path: Path, monkeypatch: Any) -> None:
         assert i18n.choose(None, None, "fr-CA") == "fr"
         assert i18n.localize(Msg("took {n} sheep", n=3), "fr") == "a pris 3 moutons"
         assert i18n.gettext("fr", "Open the table") == "Open the table"  # untranslated: English
+        # a translation with other parameters than its text: the English, never an error
+        assert i18n.gettext("fr", "{name} is playing…", name="Mia") == "Mia is playing…"
         html = i18n.page('<html lang="en"><h2>Start a table</h2><script src="/x.js">', "fr")
         assert '<html lang="fr">' in html and "<h2>Ouvrir une table</h2>" in html
     finally:

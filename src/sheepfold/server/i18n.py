@@ -119,11 +119,17 @@ def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
 
 
 def gettext(lang: str, text: str, **params: Any) -> str:
-    """``text`` (an English template) in ``lang``, its ``{name}`` parameters filled in."""
+    """``text`` (an English template) in ``lang``, its ``{name}`` parameters filled in (a
+    translation whose parameters are not the text's, which the catalog's test refuses, says
+    the English rather than fail where it is sent)."""
     template = catalogs().get(lang, {}).get(text, text) if lang != DEFAULT else text
     if not params:
         return template
-    return template.format(**{k: localize(v, lang) for k, v in params.items()})
+    values = {k: localize(v, lang) for k, v in params.items()}
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError):
+        return text.format(**values)
 
 
 def localize(value: Any, lang: str) -> Any:
