@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play cluster play-terminal test test-fast test-random test-release lint format bench dist setup system clean help
+.PHONY: play cluster play-terminal test test-fast test-random test-release lint format bench dist i18n setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
@@ -18,6 +18,7 @@ help:
 	@echo "make lint   - ruff (format check + lint) and mypy"
 	@echo "make format - let ruff format and fix the code"
 	@echo "make bench  - run the benchmarks and print their numbers"
+	@echo "make i18n   - extract the texts again (server/locale/messages.pot) and update every language's catalog"
 	@echo "make dist   - build the wheel and the sdist into dist/ (pip install dist/sheepfold-*.whl)"
 
 $(STAMP): pyproject.toml
@@ -85,6 +86,13 @@ bench: $(STAMP)
 
 # The release: an sdist, then the wheel built from it (so the sdist is known to be complete),
 # in a fresh build environment (pyproject.toml's build-system).
+# the texts for people, extracted (babel.cfg); every language's catalog updated from them (the
+# new texts empty: to translate); a new language: pybabel init (docs/web.md, "Languages")
+LOCALE := src/sheepfold/server/locale
+i18n: $(STAMP)
+	PYTHONPATH=src $(PY) -m babel.messages.frontend extract -F babel.cfg --no-default-keywords -k Msg --no-location --sort-output --omit-header -o $(LOCALE)/messages.pot .
+	$(PY) -m babel.messages.frontend update -i $(LOCALE)/messages.pot -d $(LOCALE) --no-fuzzy-matching
+
 dist: $(STAMP)
 	rm -rf dist
 	$(PY) -m build --outdir dist .

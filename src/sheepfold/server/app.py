@@ -23,6 +23,7 @@ HTTP API (JSON)::
     *    /api/gallery/...           the rule-set gallery (server/gallery.py, docs/gallery.md)
     *    /api/profiles/...          players' profiles, histories, "Your tables" (server/profiles.py)
     GET  /api/leaderboard/{game}    the game's rated people (server/ratings.py)
+    GET  /api/i18n/{lang}           a language's catalog for scripts (server/i18n.py, docs/web.md)
     WS   /ws/{id}                   play and watch (see docs/web.md for the messages)
     GET  /healthz                   the database answers and accepts a write (503 if not)
 
@@ -50,6 +51,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.words import Msg
+from sheepfold.server import i18n
 from sheepfold.server.broadcast import DIRECT
 from sheepfold.server.cluster import OWNER_HEADER, Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery, add_gallery_api, house_of
@@ -341,7 +344,45 @@ def _add_headers(app: FastAPI) -> None:
 
 
 def _add_pages(app: FastAPI) -> None:
-    """The HTML pages and the static files."""
+    """The HTML pages and the static files; every page in its reader's language
+    (server/i18n.py: ``?lang=``, remembered in a cookie, else the cookie, else the browser's)."""
+
+    @app.middleware("http")
+    async def language(request: Request, call_next: Callable[[Request], Any]) -> Any:
+        asked = i18n.known(request.query_params.get("lang"))
+        lang = i18n.choose(
+            asked, request.cookies.get(i18n.COOKIE), request.headers.get("accept-language")
+        )
+        request.state.lang = lang
+        response = await call_next(request)
+        if response.headers.get("content-type", "").startswith("text/html"):
+            body = b"".join([chunk async for chunk in response.body_iterator])
+            headers = {
+                k: v
+                for k, v in response.headers.items()
+                if k not in ("content-length", "etag", "last-modified", "content-type")
+            }
+            response = Response(
+                i18n.page(body.decode("utf-8"), lang),
+                status_code=response.status_code,
+                headers=headers,
+                media_type="text/html",
+            )
+            response.headers["Content-Language"] = lang
+            response.headers["Vary"] = "Accept-Language, Cookie"
+            response.headers["Cache-Control"] = "no-cache"
+        if asked is not None:  # the switch's choice, remembered for the next pages
+            response.set_cookie(i18n.COOKIE, asked, max_age=365 * 86400, samesite="lax")
+        return response
+
+    @app.get("/api/i18n/{lang}")
+    async def catalog(lang: str) -> Response:
+        """A language's catalog for scripts (English text -> its words), as the pages have it."""
+        if i18n.known(lang) != lang:
+            raise HTTPException(
+                404, f"no language {lang[:8]!r} (languages: {', '.join(i18n.catalogs())})"
+            )
+        return Response(i18n.catalog_json(lang), media_type="application/json")
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -383,7 +424,7 @@ def _add_api(
         )
 
     @app.get("/api/games")
-    async def games() -> dict[str, Any]:
+    async def games(request: Request) -> dict[str, Any]:
         from sheepfold.bots import available_bots
         from sheepfold.bots.warmup import not_ready
         from sheepfold.core.registry import game_names, game_spec
@@ -406,8 +447,9 @@ def _add_api(
                 "rulesets": [
                     {
                         "name": r.name,
-                        "title": ruleset_title(g, r.name),
-                        "description": r.rules.description or "",
+                        # a built-in rule set's words are the catalog's (i18n.extract_presets)
+                        "title": Msg(ruleset_title(g, r.name)),
+                        "description": Msg(r.rules.description or ""),
                         "rulebook": is_rulebook(g, r.rules),  # plays the rulebook's game
                     }
                     for r in all_rulesets(g)
@@ -415,7 +457,7 @@ def _add_api(
             }
             if spec.breeds:
                 out[g]["breeds"] = [{"name": b, "title": t} for b, t in spec.breeds.items()]
-        return out
+        return i18n.localize(out, request.state.lang)  # the levels' words in the reader's
 
     @app.get("/api/tables")
     async def list_tables() -> Response:
@@ -442,7 +484,7 @@ def _add_api(
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
     @app.post("/api/tables/ready")
-    async def ready(req: CreateTable, start: bool = False) -> dict[str, Any]:
+    async def ready(req: CreateTable, request: Request, start: bool = False) -> dict[str, Any]:
         """Whether a table of these settings would open now: ``ready``, else the perfect bot's
         ``wait`` (seconds; ``start``: its solving starts now) or why it cannot play, and the
         ``message`` in words. Nothing is opened."""
@@ -470,20 +512,23 @@ def _add_api(
         return {
             "ready": ready,
             "wait": wait,
-            "message": perfect_words(ready, players, wait, why) if seats else "",
+            "message": i18n.localize(
+                perfect_words(ready, players, wait, why) if seats else "", request.state.lang
+            ),
         }
 
     @app.get("/api/tables/{table_id}/rules")
-    async def table_rules(table_id: str) -> dict[str, Any]:
+    async def table_rules(table_id: str, request: Request) -> dict[str, Any]:
         """A table's rules in words: what they change from the rulebook, a sentence each."""
         from sheepfold.server.plain_words import house_rules, ruleset_title
 
         t = table_or_404(table_id)
         name = t.config.get("ruleset")
-        return {
-            "ruleset": ruleset_title(t.name, name) if name else None,
+        words = {
+            "ruleset": Msg(ruleset_title(t.name, name)) if name else None,  # a preset's: Italian
             "house_rules": house_rules(t.name, t.config.get("rules") or {}),
         }
+        return i18n.localize(words, request.state.lang)
 
     @app.post("/api/tables/{table_id}/again")
     async def again(table_id: str, request: Request, response: Response) -> dict[str, Any]:
@@ -559,7 +604,8 @@ def missing_table(m: TableManager, table_id: str) -> tuple[int, str]:
 
 
 def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
-    """One WebSocket per client: its messages go to its table; the table's go out to it."""
+    """One WebSocket per client: its messages go to its table; the table's go out to it, in
+    the client's language (``?lang=``, as its page's)."""
 
     @app.websocket("/ws/{table_id}")
     async def ws_play(ws: WebSocket, table_id: str) -> None:
@@ -580,6 +626,11 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
             write=direct.write if direct is not None else None,
         )
         conn.client = client
+        conn.lang = i18n.choose(  # the page's language (its <html lang>), else the browser's
+            ws.query_params.get("lang"),
+            ws.cookies.get(i18n.COOKIE),
+            ws.headers.get("accept-language"),
+        )
         writer = asyncio.get_event_loop().create_task(conn.writer())
         t.attach(conn)
 
@@ -588,7 +639,7 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
             if conn.closed:
                 return
             if text is None:
-                conn.error("binary messages are not understood: send JSON text")
+                conn.error(Msg("binary messages are not understood: send JSON text"))
                 return
             try:
                 m.limits["message"].take(client)

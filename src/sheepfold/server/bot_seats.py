@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from sheepfold.bots import warmup
 from sheepfold.core.drivers import ChanceStep
 from sheepfold.core.protocol import CHANCE, Action, SheepfoldError, State, View
+from sheepfold.core.words import Msg
 from sheepfold.server.bot_pool import TooSlow
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class BotSeats:
         spec = t.seats[seat].bot_spec or "random"
         if not warmup.ready(warmup.kernels([spec]), t.game):
             # never charged to its move: it compiles first (no deadline), then thinks
-            t.log.note(seat, "is warming up (compiling its playouts): it plays in a moment")
+            t.log.note(seat, Msg("is warming up (compiling its playouts): it plays in a moment"))
             t.broadcast()
             await asyncio.to_thread(warmup.warm_up, [spec], game=t.game)
             if not self._still(key, seat, t.seats[seat].bot_obj):

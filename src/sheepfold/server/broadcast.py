@@ -15,6 +15,12 @@ The text is encoded by orjson where it is installed (the ``web`` extra: a well-k
 encoder, about 6x faster than the standard library's on a view), by the standard library's
 otherwise; both give the same JSON value (orjson writes non-ASCII characters as they are
 where the standard library escapes them, and the page parses both alike).
+
+A connection has a language (``Conn.lang``, its page's): the words the server made
+(:class:`~sheepfold.core.words.Msg`: the log, the end, house rules) are translated where its
+text is encoded, once per language and change: each language other than English has a
+broadcaster of its own (``Broadcaster.speaking``), with the same memos, whose encoder
+translates first (server/i18n.py); English encodes as it always did.
 """
 
 from __future__ import annotations
@@ -51,6 +57,13 @@ def _encoder() -> Callable[[Any], str]:
 dumps = _encoder()
 
 
+def _translating(lang: str) -> Callable[[Any], str]:
+    """An encoder that translates the words in a value into ``lang`` first."""
+    from sheepfold.server.i18n import localize
+
+    return lambda value: dumps(localize(value, lang))
+
+
 MAX_QUEUE = 256  # messages waiting for a slow client before it is dropped
 DIRECT = "sheepfold.direct"
 """The ASGI scope's extension under which a WebSocket offers its direct side (``write`` and
@@ -76,6 +89,7 @@ class Conn:
         self._sending = False  # the writer task holds a text it is sending
         self.seat: int | None = None
         self.client: str | None = None  # the address it came from (the chat's limit)
+        self.lang = "en"  # the language its words are sent in (server/i18n.py)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -98,7 +112,9 @@ class Conn:
             self.queue.put_nowait(None)
 
     def error(self, message: str, **extra: Any) -> None:
-        self.push(json.dumps({"type": "error", "message": message, **extra}))
+        from sheepfold.server.i18n import localize
+
+        self.push(json.dumps({"type": "error", "message": localize(message, self.lang), **extra}))
 
     async def writer(self) -> None:
         while True:
@@ -119,32 +135,43 @@ class Memo:
     between calls must not be given to one memo; the values here (a table's public info, the
     renderer's part of a view) keep one type per field."""
 
-    __slots__ = ("value", "text")
+    __slots__ = ("value", "text", "encode")
 
-    def __init__(self) -> None:
+    def __init__(self, encode: Callable[[Any], str] = dumps) -> None:
         self.value: Any = None
         self.text = "null"
+        self.encode = encode
 
     def dumps(self, value: Any) -> str:
         if value != self.value:
-            self.value, self.text = value, dumps(value)
+            self.value, self.text = value, self.encode(value)
         return self.text
 
 
 class Broadcaster:
     """The connections of one table and the state messages they receive."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, lang: str = "en") -> None:
         self.table = table
         self.conns: set[Conn] = set()
-        self._fixed = Memo()  # the table's public info: what its set-up decides
-        self._info = Memo()  # and what changes as it plays
-        self._shown = Memo()
+        self.dumps = dumps if lang == "en" else _translating(lang)
+        self._speaking: dict[str, Broadcaster] = {}  # the other languages' (speaking())
+        self._fixed = Memo(self.dumps)  # the table's public info: what its set-up decides
+        self._info = Memo(self.dumps)  # and what changes as it plays
+        self._shown = Memo(self.dumps)
         # the log's window last encoded: copies of its entries, each one's JSON, and the whole
         self._window: list[dict[str, Any]] = []
         self._window_parts: list[str] = []
         self._window_text = "[]"
         self._ended: str | None = None  # why the finished game ended, encoded once
+
+    def speaking(self, lang: str) -> Broadcaster:
+        """The messages in ``lang`` (this one for English): their own memos, same table."""
+        if lang == "en":
+            return self
+        if lang not in self._speaking:
+            self._speaking[lang] = Broadcaster(self.table, lang)
+        return self._speaking[lang]
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         t = self.table
@@ -164,7 +191,7 @@ class Broadcaster:
             self._info.dumps(self.table.live_info()),
         )
         info = fixed[:-1] + "," + live[1:]  # {fixed...} and {live...} as one object
-        race_text = "null" if race is None else dumps(race)
+        race_text = "null" if race is None else self.dumps(race)
         return (
             f',"table":{info},"race":{race_text},"events":{self.events_json()},'
             f'"ended":{self.ended_json()}}}'
@@ -180,7 +207,7 @@ class Broadcaster:
             from sheepfold.core.drivers import terminal_driver
 
             names = [t.seating.who(s) for s in range(t.game.num_players)]
-            self._ended = dumps(terminal_driver(t.game).end_reason(t.state, names))
+            self._ended = self.dumps(terminal_driver(t.game).end_reason(t.state, names))
         return self._ended
 
     def events_json(self) -> str:
@@ -196,7 +223,7 @@ class Broadcaster:
         kept = _overlap(old, events)
         new = events[kept:]
         self._window = old[len(old) - kept :] + [dict(e) for e in new]
-        self._window_parts = self._window_parts[len(old) - kept :] + [dumps(e) for e in new]
+        self._window_parts = self._window_parts[len(old) - kept :] + [self.dumps(e) for e in new]
         self._window_text = "[" + ",".join(self._window_parts) + "]"
         return self._window_text
 
@@ -206,14 +233,15 @@ class Broadcaster:
         you = "null" if seat is None else str(int(seat))
         return (
             f'{{"type":"state","seq":{self.table.stored},"you":{you},'
-            f'"view":{dumps(view)},"shown":{shown}' + shared
+            f'"view":{self.dumps(view)},"shown":{shown}' + shared
         )
 
     def send_state(self, conn: Conn) -> None:
         if self.table.dirty:  # the commit in progress ends with a broadcast to everyone
             self.table.manager.writer.after_commit(self.table)
             return
-        conn.push(self.message_for(conn.seat, self.shared_json()))
+        speaking = self.speaking(conn.lang)
+        conn.push(speaking.message_for(conn.seat, speaking.shared_json()))
 
     def broadcast(self) -> None:
         if self.table.dirty:
@@ -221,12 +249,16 @@ class Broadcaster:
             return
         if not self.conns:
             return
-        shared = self.shared_json()
-        cache: dict[int | None, str] = {}
+        shared: dict[str, str] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         for c in list(self.conns):
-            if c.seat not in cache:
-                cache[c.seat] = self.message_for(c.seat, shared)
-            c.push(cache[c.seat])
+            key = (c.seat, c.lang)
+            if key not in cache:
+                speaking = self.speaking(c.lang)
+                if c.lang not in shared:
+                    shared[c.lang] = speaking.shared_json()
+                cache[key] = speaking.message_for(c.seat, shared[c.lang])
+            c.push(cache[key])
 
 
 def _overlap(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:

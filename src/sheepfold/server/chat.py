@@ -26,6 +26,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import IllegalAction
+from sheepfold.core.words import Msg
 from sheepfold.server.limits import RateLimited, RateLimiter
 
 if TYPE_CHECKING:
@@ -36,12 +37,12 @@ MAX_CHARS = 200  # characters of one line
 KEEP = 50  # lines a table keeps (and sends to a newcomer)
 #: the quick reactions (a phone's buttons), each with its words (what a screen reader says)
 REACTIONS = {
-    "👍": "thumbs up",
-    "😂": "laughing",
-    "😮": "surprised",
-    "👏": "applause",
-    "🐑": "a sheep",
-    "😢": "sad",
+    "👍": Msg("thumbs up"),
+    "😂": Msg("laughing"),
+    "😮": Msg("surprised"),
+    "👏": Msg("applause"),
+    "🐑": Msg("a sheep"),
+    "😢": Msg("sad"),
 }
 MESSAGES = ("chat", "chat_switch")
 ZWJ = "\u200d"  # the zero-width joiner: 👩‍🌾 is one emoji of three characters
@@ -75,12 +76,12 @@ class Chat:
         message raises (its words go to the sender only) and changes nothing."""
         seat = conn.seat
         if seat is None:
-            raise IllegalAction("you are watching: take a seat to chat")
+            raise IllegalAction(Msg("you are watching: take a seat to chat"))
         if msg["type"] == "chat_switch":
             self.switch(seat, msg.get("on"))
             return
         if not self.on:
-            raise IllegalAction("the chat is off at this table (the host turned it off)")
+            raise IllegalAction(Msg("the chat is off at this table (the host turned it off)"))
         react, text = msg.get("react"), msg.get("text")
         if react is not None:
             if react not in REACTIONS:
@@ -89,7 +90,7 @@ class Chat:
         elif isinstance(text, str):
             said = clean(text)
             if not said:
-                raise IllegalAction("a chat line needs some words")
+                raise IllegalAction(Msg("a chat line needs some words"))
             if len(said) > MAX_CHARS:
                 raise IllegalAction(
                     f"a chat line is at most {MAX_CHARS} characters (this one has {len(said)})"
@@ -111,7 +112,7 @@ class Chat:
         try:
             self.per_seat.check(str(seat))
         except RateLimited as e:
-            raise IllegalAction(f"you are chatting fast: try again in {e.wait} s") from e
+            raise IllegalAction(Msg("you are chatting fast: try again in {s} s", s=e.wait)) from e
         try:
             self.table.manager.limits["chat"].take(client or "unknown")
         except RateLimited as e:
@@ -132,6 +133,8 @@ class Chat:
     def welcome(self, conn: Conn) -> None:
         """What a connection is told as it arrives (or after a switch): the chat so far."""
         lines = list(self.lines) if self.on else []
+        from sheepfold.server.i18n import localize
+
         conn.push(
             json.dumps(
                 {
@@ -139,7 +142,9 @@ class Chat:
                     "on": self.on,
                     "host": self.host(),
                     "lines": lines,
-                    "reactions": [{"react": r, "words": w} for r, w in REACTIONS.items()],
+                    "reactions": [
+                        {"react": r, "words": localize(w, conn.lang)} for r, w in REACTIONS.items()
+                    ],
                 }
             )
         )

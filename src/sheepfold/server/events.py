@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import IllegalAction
+from sheepfold.core.words import Msg, joined
 
 if TYPE_CHECKING:
     from sheepfold.server.broadcast import Conn
@@ -65,13 +66,13 @@ class EventLog:
                 self.note(seat, text)
         if probe.is_terminal():
             win = probe.winners()
-            names = " and ".join(t.seating.who(w) for w in win)
+            names = joined([t.seating.who(w) for w in win])
             if len(win) > 1:  # the banner's words: a tie is nobody's win
-                self.note(None, f"game over: a tie between {names}")
+                self.note(None, Msg("game over: a tie between {names}", names=names))
             elif win:
-                self.note(None, f"game over: {names} won!")
+                self.note(None, Msg("game over: {names} won!", names=names))
             else:
-                self.note(None, "game over")
+                self.note(None, Msg("game over"))
 
     def retell_later(self) -> None:
         """A table read back from the database: its log is told from its actions when first
@@ -81,7 +82,7 @@ class EventLog:
     def retell(self) -> None:
         t = self.table
         history = list(t.state.history)
-        self.note(None, "the table is open")
+        self.note(None, Msg("the table is open"))
         if history:
             self.tell(t.manager.new_state(t.game, t.seed), history)
 

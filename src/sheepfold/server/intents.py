@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.drivers import table_driver
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
+from sheepfold.core.words import Msg, text_of
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.chat import MESSAGES as CHAT
 
@@ -69,7 +70,7 @@ class Intents:
             else:
                 raise IllegalAction(self._unknown(kind))
         except SheepfoldError as e:
-            conn.error(str(e), ref=ref)
+            conn.error(text_of(e), ref=ref)  # its Msg kept: translated for the client
         finally:
             self.sender = None
 
@@ -77,9 +78,9 @@ class Intents:
         t = self.table
         seat = conn.seat
         if seat is None:
-            raise IllegalAction("you are watching: take a seat to play")
+            raise IllegalAction(Msg("you are watching: take a seat to play"))
         if "token" in msg and t.seat_of_token(msg["token"]) != seat:
-            raise IllegalAction("this token does not hold your seat")
+            raise IllegalAction(Msg("this token does not hold your seat"))
         if kind == "leave":
             t.seating.leave(seat)
         elif kind == "act":
@@ -110,11 +111,11 @@ class Intents:
     def check_turn(self, seat: int) -> None:
         t = self.table
         if t.finished():
-            raise IllegalAction("the game is over")
+            raise IllegalAction(Msg("the game is over"))
         p = t.state.current_player()
         if p != seat:
-            who = "the dice" if p == CHANCE else t.seating.who(p)
-            raise IllegalAction(f"it is not your turn (waiting for {who})")
+            who = Msg("the dice") if p == CHANCE else t.seating.who(p)
+            raise IllegalAction(Msg("it is not your turn (waiting for {who})", who=who))
 
     # -- one decision, the die, the wolf ----------------------------------------------------
     def act(self, seat: int, msg: dict[str, Any]) -> None:
@@ -136,12 +137,12 @@ class Intents:
         roll)."""
         t = self.table
         if t.finished():
-            raise IllegalAction("the game is over")
+            raise IllegalAction(Msg("the game is over"))
         step = t.driver.chance(t.state, t.config)
         if t.state.current_player() != CHANCE or step.kind != "roll":
-            raise IllegalAction("the die has been rolled already")
+            raise IllegalAction(Msg("the die has been rolled already"))
         if seat not in step.seats:
-            raise IllegalAction(f"it is {t.seating.who(step.seats[0])}'s turn to roll")
+            raise IllegalAction(Msg("it is {who}'s turn to roll", who=t.seating.who(step.seats[0])))
         trial = t.state.clone()
         trial.apply(trial.sample_chance())
         t.accept(trial)
@@ -152,7 +153,7 @@ class Intents:
         step = t.driver.chance(t.state, t.config) if not t.finished() else None
         open_ = t.state.current_player() == CHANCE and t.bots.race_key is not None
         if step is None or step.kind != "race" or not open_:
-            raise IllegalAction("too late: somebody grabbed it first")
+            raise IllegalAction(Msg("too late: somebody grabbed it first"))
         trial = t.state.clone()
         trial.apply(seat)
         t.log.note(seat, step.won)

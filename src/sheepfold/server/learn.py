@@ -34,6 +34,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from sheepfold.core.words import Msg
 from sheepfold.server.texts import Name
 
 
@@ -98,8 +99,8 @@ def lesson_table_page(static: Any) -> str:
     after table.js (the table page stays the one source of the table's markup)."""
     html = (static / "table.html").read_text(encoding="utf-8")
     coach = (
-        '<aside class="coach panel" id="coach" aria-label="your coach" aria-live="polite">'
-        '<h2 id="coach-title">Your coach</h2><div id="coach-step"></div>'
+        f'<aside class="coach panel" id="coach" aria-label="{Msg("your coach")}" aria-live="polite">'
+        f'<h2 id="coach-title">{Msg("Your coach")}</h2><div id="coach-step"></div>'
         '<div id="coach-happened"></div></aside>\n  '
     )
     parts = {

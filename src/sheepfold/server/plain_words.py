@@ -25,6 +25,7 @@ from typing import Any
 
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.registry import game_spec
+from sheepfold.core.words import Msg
 
 #: rule sets' and options' informational fields: no rules
 NOT_RULES = ("name", "description")
@@ -32,21 +33,32 @@ NOT_RULES = ("name", "description")
 #: the bot levels a family may choose, in the order they are offered: (title, how it plays).
 #: A bot not named here (``best-response``, a test's bot) is for the lab and the API only.
 LEVELS: dict[str, tuple[str, str]] = {
-    "random": ("Random", "Picks any allowed move at random: the easiest to beat."),
-    "easy": ("Easy", "Mostly plays at random; about one turn in four it takes the best move."),
-    "medium": ("Medium", "Always takes the most points it can this turn, never thinking ahead."),
-    "greedy": ("Greedy", "Makes the move that looks best right now, never thinking ahead."),
+    "random": (Msg("Random"), Msg("Picks any allowed move at random: the easiest to beat.")),
+    "easy": (
+        Msg("Easy"),
+        Msg("Mostly plays at random; about one turn in four it takes the best move."),
+    ),
+    "medium": (
+        Msg("Medium"),
+        Msg("Always takes the most points it can this turn, never thinking ahead."),
+    ),
+    "greedy": (
+        Msg("Greedy"),
+        Msg("Makes the move that looks best right now, never thinking ahead."),
+    ),
     "hard": (
-        "Hard",
-        "Thinks a move ahead: what it scores now, less what the next player could score back.",
+        Msg("Hard"),
+        Msg("Thinks a move ahead: what it scores now, less what the next player could score back."),
     ),
     "expert": (
-        "Expert",
-        "Plays out many possible futures before each turn: the strongest, and a little slower.",
+        Msg("Expert"),
+        Msg(
+            "Plays out many possible futures before each turn: the strongest, and a little slower."
+        ),
     ),
     "perfect": (
-        "Perfect",
-        "Never makes a mistake: every move worked out exactly for these rules.",
+        Msg("Perfect"),
+        Msg("Never makes a mistake: every move worked out exactly for these rules."),
     ),
 }
 #: a level that is another one under a second name, where the game has both (one is offered)
@@ -68,7 +80,7 @@ def levels(game: str) -> list[dict[str, str]]:
 def level_title(spec: str | None) -> str:
     """A bot's level as a title (``expert:time=2``: "Expert"); a bot for the lab: "a bot"."""
     name = (spec or "").partition(":")[0]
-    return LEVELS[name][0] if name in LEVELS else "a bot"
+    return LEVELS[name][0] if name in LEVELS else Msg("a bot")
 
 
 # -- rule sets --------------------------------------------------------------------------------
@@ -199,15 +211,17 @@ def editor_words(fields: list[dict[str, Any]], names: dict[str, str]) -> None:
 def perfect_words(ready: bool, players: int, wait: int | None, why: str | None) -> str:
     """Whether the perfect bot plays a table now, in a sentence for the lobby."""
     if ready:
-        return "The perfect bot is ready for these rules."
+        return Msg("The perfect bot is ready for these rules.")
     if wait is not None:
-        return (
-            f"The perfect bot first works out every position of these rules: about {wait} s. "
-            "The table opens when it is ready."
+        return Msg(
+            "The perfect bot first works out every position of these rules: about {s} s. "
+            "The table opens when it is ready.",
+            s=wait,
         )
     if why == "too big":
-        return (
-            f"The perfect bot cannot play {players} players with these rules: there are too "
-            "many positions for this server to work out. Choose another level."
+        return Msg(
+            "The perfect bot cannot play {n} players with these rules: there are too "
+            "many positions for this server to work out. Choose another level.",
+            n=players,
         )
-    return "The perfect bot cannot play these rules here. Choose another level."
+    return Msg("The perfect bot cannot play these rules here. Choose another level.")

@@ -36,6 +36,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from sheepfold.core.files import MAX_DEPTH, MAX_RULES_BYTES
+from sheepfold.core.words import Msg
 
 #: the largest rule set the check reads: a rule file's cap
 MAX_BODY = MAX_RULES_BYTES
@@ -263,7 +264,7 @@ def game_rules(game: str) -> dict[str, Any]:
         "rulesets": [
             {
                 "name": r.name,
-                "description": r.rules.description or "",
+                "description": Msg(r.rules.description or ""),  # (the catalog's: server/i18n.py)
                 "source": "built-in" if r.source == "built-in" else "yours",
                 "rules": r.rules.model_dump(mode="json"),
             }
@@ -396,8 +397,10 @@ def add_rules_api(app: FastAPI) -> None:
         return game
 
     @app.get("/api/rules/{game}")
-    async def rules_of(game: str) -> dict[str, Any]:
-        return game_rules(known(game))
+    async def rules_of(game: str, request: Request) -> dict[str, Any]:
+        from sheepfold.server.i18n import localize
+
+        return localize(game_rules(known(game)), getattr(request.state, "lang", "en"))
 
     @app.post("/api/rules/{game}/check")
     async def check_rule_set(game: str, request: Request) -> JSONResponse:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.words import Msg
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.storage import SeatRow
 
@@ -115,7 +116,7 @@ class Seating:
         if seat is None and profile is not None:
             seat = self.seat_of_profile(self.table.manager.profile_of(profile))
         if token is not None and seat is None:
-            conn.error("this seat token is not valid at this table: you are watching")
+            conn.error(Msg("this seat token is not valid at this table: you are watching"))
         if conn.seat is not None:
             self.seats[conn.seat].conns.discard(conn)
         conn.seat = seat
@@ -151,7 +152,7 @@ class Seating:
             return
         s.stand_in = t.config.get("replacement_bot", "random")
         self._new_player(s)
-        t.log.note(seat, "is away: a bot plays for them until they come back")
+        t.log.note(seat, Msg("is away: a bot plays for them until they come back"))
         t.broadcast()
         t.schedule()
 
@@ -159,7 +160,7 @@ class Seating:
         """The person is back: the stand-in stops (an answer it is still thinking of is dropped)."""
         s.stand_in = None
         self._new_player(s)
-        self.table.log.note(s.seat, "is back and plays again")
+        self.table.log.note(s.seat, Msg("is back and plays again"))
         self.table.schedule()
 
     def _new_player(self, s: Seat) -> None:
@@ -217,6 +218,9 @@ class Seating:
         if s.leave_timer is not None:
             s.leave_timer.cancel()
             s.leave_timer = None
-        t.log.note(seat, "left the table" + (" (a bot plays on)" if new.kind == "bot" else ""))
+        t.log.note(
+            seat,
+            Msg("left the table (a bot plays on)") if new.kind == "bot" else Msg("left the table"),
+        )
         t.broadcast()
         t.schedule()

@@ -31,6 +31,7 @@ from typing import Any
 from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, SheepfoldError, State, secret_seed
 from sheepfold.core.registry import game_spec
+from sheepfold.core.words import Msg
 from sheepfold.server.bot_pool import BotPool
 from sheepfold.server.bot_seats import BotSeats
 from sheepfold.server.broadcast import Broadcaster, Conn
@@ -329,7 +330,7 @@ class Table:
         self.bots.race_key = None
         self.bots.task_key = None
         self.log.note(
-            None, "server trouble: the last move could not be saved, so it did not happen"
+            None, Msg("server trouble: the last move could not be saved, so it did not happen")
         )
 
 
@@ -595,7 +596,7 @@ class TableManager:
         table.stored = table.applied = len(state.history)
         self.tables[table_id] = table
         self.lobby_changed(now=True)  # its creator finds it listed at once
-        table.log.note(None, "the table is open")
+        table.log.note(None, Msg("the table is open"))
         table.schedule()
         return table
 

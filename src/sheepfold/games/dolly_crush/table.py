@@ -8,6 +8,7 @@ from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, IllegalAction, Seat, State, View
+from sheepfold.core.words import Msg
 from sheepfold.games.dolly_crush.game import DOG, SWAP, DollyState
 
 
@@ -39,7 +40,7 @@ class DollyTable(GenericTable):
             dog = trial.dog
         elif trial.phase != DOG:
             raise IllegalAction(
-                "a dog card is already in play: send its swaps one by one with 'act'"
+                Msg("a dog card is already in play: send its swaps one by one with 'act'")
             )
         game = state.game
         dogs = game.num_dogs
@@ -48,7 +49,13 @@ class DollyTable(GenericTable):
         if not isinstance(swaps, list) or len(swaps) > 40:
             raise IllegalAction('\'swaps\' must be a list of cell pairs like ["a1", "a2"]')
         if not live and not 0 <= dog < dogs:
-            raise IllegalAction(f"there is no dog card {dog}: your dog cards are 0..{dogs - 1}")
+            raise IllegalAction(
+                Msg(
+                    "there is no dog card {dog}: your dog cards are 0..{last}",
+                    dog=dog,
+                    last=dogs - 1,
+                )
+            )
         up_to = game.stop is not None
         if live:
             need = trial.swaps_left
@@ -58,10 +65,20 @@ class DollyTable(GenericTable):
         if len(swaps) > need or (whole and not up_to and len(swaps) != need):
             if up_to:
                 raise IllegalAction(
-                    f"dog card {dog} makes at most {need} swap(s), not {len(swaps)} (up-to swaps)"
+                    Msg(
+                        "dog card {dog} makes at most {need} swap(s), not {n} (up-to swaps)",
+                        dog=dog,
+                        need=need,
+                        n=len(swaps),
+                    )
                 )
             raise IllegalAction(
-                f"dog card {dog} makes exactly {need} swap(s), not {len(swaps)} (ruling 7)"
+                Msg(
+                    "dog card {dog} makes exactly {need} swap(s), not {n} (ruling 7)",
+                    dog=dog,
+                    need=need,
+                    n=len(swaps),
+                )
             )
         for pair in swaps:
             if (
@@ -69,7 +86,7 @@ class DollyTable(GenericTable):
                 or len(pair) != 2
                 or not all(isinstance(x, str) and len(x) <= 8 for x in pair)
             ):
-                raise IllegalAction('a swap is a pair of cell names like ["b2", "b3"]')
+                raise IllegalAction(Msg('a swap is a pair of cell names like ["b2", "b3"]'))
             try:
                 action = game.swap_action(pair[0], pair[1])
             except ValueError as e:
@@ -112,11 +129,12 @@ class DollyTable(GenericTable):
         probe.apply_unchecked(action)
         took = probe.collected[who][before:]
         if took:
-            what = ""
             if show_scores:
                 board = probe.game.board
-                what = ": " + ", ".join(board.card_code(c) for c in took)
-            notes.append((who, f"took {len(took)} sheep{what}"))
+                cards = ", ".join(board.card_code(c) for c in took)
+                notes.append((who, Msg("took {n} sheep: {cards}", n=len(took), cards=cards)))
+            else:
+                notes.append((who, Msg("took {n} sheep", n=len(took))))
         return notes
 
     def chance_actor(self, state: State, action: int) -> Seat | None:

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from sheepfold.core.drivers import BadInput, GenericTerminal, TerminalContext
 from sheepfold.core.protocol import CHANCE, Action, Game, IllegalAction, Seat, State, View
+from sheepfold.core.words import Msg, joined
 from sheepfold.games.dolly_crush import words
 from sheepfold.games.dolly_crush.cards import BREED_TITLES, EMPTY, HOLE, ROW_LETTERS
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState
@@ -447,17 +448,21 @@ def end_reason(state: DollyState, names: Sequence[str]) -> str:
             f"{_plural(r.max_cleanup_rounds, 'round')} of lines (ruling 6)."
         )
     if state.turns == 0 and EMPTY in state.flock:
-        return "The game ended before it began: the deck could not fill the flock (ruling 8)."
+        return Msg("The game ended before it began: the deck could not fill the flock (ruling 8).")
     if not state.deck:
-        return "The game ended because the deck ran out (ruling 8)."
+        return Msg("The game ended because the deck ran out (ruling 8).")
     if g.max_turns is None:
         if all(d == state._all_dogs() for d in state.dogs_played):
-            return "The game ended because every dog card has been played (ruling 8)."
+            return Msg("The game ended because every dog card has been played (ruling 8).")
     elif state.turns >= g.max_turns:
         return f"The game ended after {_plural(r.rounds or 0, 'round')} (house rule rounds)."
     target = r.end_points
     scores = state.scores()
     if target is not None and max(scores) >= target:
-        who = " and ".join(names[s] for s, v in enumerate(scores) if v >= target)
-        return f"The game ended because {who} reached the points target of {target}."
-    return "The game is over."
+        who = joined([names[s] for s, v in enumerate(scores) if v >= target])
+        return Msg(
+            "The game ended because {who} reached the points target of {target}.",
+            who=who,
+            target=target,
+        )
+    return Msg("The game is over.")

@@ -7,15 +7,15 @@ SF.tableChat = function (box, send) {
   let reactions = [];
   let you = null;
   let host = null;
-  const list = SF.el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": "the table's chat", tabindex: "0" });
-  const input = SF.el("input", { type: "text", id: "chat-text", maxlength: "200", autocomplete: "off", "aria-label": "your message to the table", placeholder: "Say something to the table" });
-  const form = SF.el("form", { class: "chat-say", id: "chat-form" }, input, SF.el("button", { type: "submit", id: "chat-send", text: "Send" }));
-  const reacts = SF.el("div", { class: "chat-reacts", id: "chat-reacts", role: "group", "aria-label": "quick reactions" });
+  const list = SF.el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-label": t("the table's chat"), tabindex: "0" });
+  const input = SF.el("input", { type: "text", id: "chat-text", maxlength: "200", autocomplete: "off", "aria-label": t("your message to the table"), placeholder: t("Say something to the table") });
+  const form = SF.el("form", { class: "chat-say", id: "chat-form" }, input, SF.el("button", { type: "submit", id: "chat-send", text: t("Send") }));
+  const reacts = SF.el("div", { class: "chat-reacts", id: "chat-reacts", role: "group", "aria-label": t("quick reactions") });
   const toggle = SF.el("input", { type: "checkbox", id: "chat-on", checked: true });
-  const hostBox = SF.el("label", { class: "chat-switch", id: "chat-switch" }, toggle, " Chat on (you are the host: you may turn it off)");
+  const hostBox = SF.el("label", { class: "chat-switch", id: "chat-switch" }, toggle, " " + t("Chat on (you are the host: you may turn it off)"));
   const note = SF.el("p", { class: "muted", id: "chat-note" });
   const error = SF.el("div", { id: "chat-error", role: "alert" });
-  SF.fill(box, SF.el("h2", { text: "Table chat" }), list, note, form, reacts, error, hostBox);
+  SF.fill(box, SF.el("h2", { text: t("Table chat") }), list, note, form, reacts, error, hostBox);
 
   form.onsubmit = (ev) => {
     ev.preventDefault();
@@ -38,10 +38,10 @@ SF.tableChat = function (box, send) {
     form.hidden = reacts.hidden = !on || !seated;
     hostBox.hidden = !seated || you !== host;
     toggle.checked = on;
-    note.textContent = !on ? "The host turned the chat off." : !seated ? "Take a seat to chat; you can read along." : lines.length ? "" : "Nothing said yet.";
+    note.textContent = !on ? t("The host turned the chat off.") : !seated ? t("Take a seat to chat; you can read along.") : lines.length ? "" : t("Nothing said yet.");
     note.hidden = !note.textContent;
     if (!reacts.childElementCount && reactions.length) {
-      SF.fill(reacts, reactions.map((r) => SF.el("button", { type: "button", class: "secondary react", "aria-label": `react: ${r.words}`, title: r.words, text: r.react,
+      SF.fill(reacts, reactions.map((r) => SF.el("button", { type: "button", class: "secondary react", "aria-label": t("react: {words}", { words: r.words }), title: r.words, text: r.react,
         onclick: () => send({ type: "chat", react: r.react, ref: "chat" }) })));
     }
   }

@@ -2,6 +2,47 @@
 "use strict";
 const SF = {};
 
+/* -- languages (server/i18n.py): the page's language is <html lang>, set by the server, and its
+   catalog (English text -> this language's) comes with the page as JSON. t(text,
+   {name: x}) (a literal first argument) is the text in the language, its {name} parameters filled in; texts are
+   found for the catalog by the name t (make i18n). */
+SF.lang = document.documentElement.lang || "en";
+SF.i18n = (() => {
+  const data = document.getElementById("sf-i18n");
+  try { return data ? JSON.parse(data.textContent) : {}; } catch (e) { return {}; }
+})();
+SF.catalog = SF.i18n.messages || {};
+SF.t = function (text, params) {
+  const template = Object.prototype.hasOwnProperty.call(SF.catalog, text) ? SF.catalog[text] : text;
+  return params ? template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : template;
+};
+const t = SF.t;
+/* The language switch, on every page with a header: a link per language (?lang=xx, which the
+   server remembers in a cookie); each language named in its own words. */
+SF.LANGUAGES = SF.i18n.languages || { en: "English" };
+SF.languageSwitch = function () {
+  const top = document.querySelector("header.top");
+  if (!top || top.querySelector(".lang-switch") || Object.keys(SF.LANGUAGES).length < 2) return;
+  const nav = document.createElement("nav");
+  nav.className = "lang-switch";
+  nav.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(SF.LANGUAGES)) {
+    const url = new URL(location.href);
+    url.searchParams.set("lang", code);
+    const a = document.createElement("a");
+    a.href = url.pathname + url.search + url.hash;
+    a.lang = code;
+    a.hreflang = code;
+    a.textContent = name;
+    a.dataset.lang = code;
+    if (code === SF.lang) a.setAttribute("aria-current", "true");
+    nav.append(a);
+  }
+  top.append(nav);
+};
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", SF.languageSwitch);
+else SF.languageSwitch();
+
 SF.esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 SF.api = async function (path, opts) {
@@ -23,7 +64,7 @@ const SVG = (inner, vb) => `<svg viewBox="${vb || "0 0 40 40"}" aria-hidden="tru
 /* The Dolly Crush sheep types: a distinct outline each, plus the word on the card. The five
    printed types come first; rule sets with more types use clover, star and heart; any other
    type shows its initial and its name. */
-SF.TYPE_WORDS = { bell: "Bell", lamb: "Lamb", butterfly: "Butterfly", flower: "Flower", ram: "Ram", clover: "Clover", star: "Star", heart: "Heart" };
+SF.TYPE_WORDS = { bell: t("Bell"), lamb: t("Lamb"), butterfly: t("Butterfly"), flower: t("Flower"), ram: t("Ram"), clover: t("Clover"), star: t("Star"), heart: t("Heart") };
 SF.typeWord = (type) => SF.TYPE_WORDS[type] || String(type).charAt(0).toUpperCase() + String(type).slice(1);
 SF.symbol = function (type) {
   switch (type) {
@@ -50,17 +91,20 @@ SF.symbol = function (type) {
 
 /* Shave a Sheep's die colours: each one an action with its own icon and word. */
 SF.COLOURS = {
-  white: { word: "grow", icon: SVG('<circle cx="20" cy="22" r="11" fill="#fff" stroke="#333" stroke-width="2.5"/><path stroke-width="4" d="M20 15v14M13 22h14"/>') },
-  x2: { word: "double", icon: SVG('<text x="20" y="28" font-size="20" font-weight="bold" text-anchor="middle" stroke-width="0">×2</text>') },
-  green: { word: "swap", icon: SVG('<path fill="none" stroke-width="3.5" stroke-linecap="round" d="M8 14h22M24 8l6 6-6 6M32 27H10M16 21l-6 6 6 6"/>') },
-  gray: { word: "wolf", icon: SVG('<path stroke-width="0" d="M6 6l9 8h10l9-8-2 14-4 8-8 6-8-6-4-8z"/><circle cx="15" cy="20" r="2" fill="#fff"/><circle cx="25" cy="20" r="2" fill="#fff"/>') },
-  pink: { word: "shear", icon: SVG('<circle cx="11" cy="29" r="5" fill="none" stroke-width="3"/><circle cx="29" cy="29" r="5" fill="none" stroke-width="3"/><path stroke-width="3.5" stroke-linecap="round" d="M14 25L30 6M26 25L10 6"/>') },
+  white: { word: t("grow"), icon: SVG('<circle cx="20" cy="22" r="11" fill="#fff" stroke="#333" stroke-width="2.5"/><path stroke-width="4" d="M20 15v14M13 22h14"/>') },
+  x2: { word: t("double"), icon: SVG('<text x="20" y="28" font-size="20" font-weight="bold" text-anchor="middle" stroke-width="0">×2</text>') },
+  green: { word: t("swap"), icon: SVG('<path fill="none" stroke-width="3.5" stroke-linecap="round" d="M8 14h22M24 8l6 6-6 6M32 27H10M16 21l-6 6 6 6"/>') },
+  gray: { word: t("wolf"), icon: SVG('<path stroke-width="0" d="M6 6l9 8h10l9-8-2 14-4 8-8 6-8-6-4-8z"/><circle cx="15" cy="20" r="2" fill="#fff"/><circle cx="25" cy="20" r="2" fill="#fff"/>') },
+  pink: { word: t("shear"), icon: SVG('<circle cx="11" cy="29" r="5" fill="none" stroke-width="3"/><circle cx="29" cy="29" r="5" fill="none" stroke-width="3"/><path stroke-width="3.5" stroke-linecap="round" d="M14 25L30 6M26 25L10 6"/>') },
 };
+/* a die colour's name in words (the die's own colours; another one as it is named) */
+SF.COLOUR_WORDS = { white: t("white"), x2: "x2", green: t("green"), gray: t("gray"), pink: t("pink") };
 SF.faceHTML = function (face) {
   return face.split("/").map((c) => {
     const k = SF.COLOURS[c] || { word: c, icon: "" };
-    return `<span class="face ${SF.esc(c)}" title="${SF.esc(c)}">${k.icon}<span>${SF.esc(c)} · ${SF.esc(k.word)}</span></span>`;
-  }).join(" or ");
+    const said = SF.COLOUR_WORDS[c] || c;
+    return `<span class="face ${SF.esc(c)}" title="${SF.esc(said)}">${k.icon}<span>${SF.esc(said)} · ${SF.esc(k.word)}</span></span>`;
+  }).join(" " + t("or") + " ");
 };
 
 SF.sheepSVG = function (wool) {
@@ -77,7 +121,7 @@ SF.logo = function () {
 };
 
 SF.cardHTML = function (code, cls) {
-  if (!code) return `<span class="mini back" title="face down">?</span>`;
+  if (!code) return `<span class="mini back" title="${t("face down")}">?</span>`;
   const [type, colour] = code.split("-");
   return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(code)}">${SF.symbol(type)}${colour === "black" ? "★★" : "★"}</span>`;
 };
@@ -88,11 +132,14 @@ SF.words = function (name) {
   const t = String(name == null ? "" : name).replace(/[-_]+/g, " ").trim();
   return t.charAt(0).toUpperCase() + t.slice(1);
 };
-SF.levelTitle = (spec) => SF.words(String(spec || "").split(":")[0]) || "a bot";
+SF.levelTitle = (spec) => { // the catalog has the levels' titles (server/plain_words.py)
+  const title = SF.words(String(spec || "").split(":")[0]);
+  return title ? SF.t(title) : t("a bot");
+};
 
 SF.playerName = function (table, seat) {
   const s = table.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t("Seat {n}", { n: seat + 1 });
 };
 
 /* An element built from parts: strings become text nodes and `text` sets textContent, so
@@ -147,12 +194,12 @@ SF.seatPicker = function (els, opts) {
   const breedTitle = (name) => (breeds().find((b) => b.name === name) || { title: name }).title;
   /* the bot levels offered (GET /api/games: each with a title and how it plays, in words);
      a level the lobby found unable to play these rules: disabled, with why */
-  const levels = () => (info() && info().levels) || [{ name: "random", title: "Random", about: "" }];
+  const levels = () => (info() && info().levels) || [{ name: "random", title: t("Random"), about: "" }];
   const unavailable = {}; // level name -> why it cannot play now (opts.levelProblem)
   function botOptions(selected) {
     const preparing = (info() && info().preparing) || {}; // still compiling: say so, it plays later
-    const label = (l) => (preparing[l.name] ? `${l.title} (getting ready: compiling ${preparing[l.name]})` : l.title);
-    return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(label(l))}${unavailable[l.name] ? " (not for these rules)" : ""}</option>`).join("");
+    const label = (l) => (preparing[l.name] ? t("{level} (getting ready: compiling {what})", { level: l.title, what: preparing[l.name] }) : l.title);
+    return levels().map((l) => `<option value="${SF.esc(l.name)}" ${l.name === selected ? "selected" : ""} ${unavailable[l.name] && l.name !== selected ? "disabled" : ""}>${SF.esc(label(l))}${unavailable[l.name] ? " " + t("(not for these rules)") : ""}</option>`).join("");
   }
   function levelAbout(name) { // how the level plays, shown beside the choice (no tooltip: phones have none)
     const l = levels().find((x) => x.name === name);
@@ -173,25 +220,25 @@ SF.seatPicker = function (els, opts) {
   }
   function breedHTML(s, i) {
     const opts_ = breeds().map((b) => `<option value="${SF.esc(b.name)}" ${b.name === s.breed ? "selected" : ""}>${SF.esc(b.title)}</option>`).join("");
-    return `<label>dog <select class="breed" aria-label="player ${i + 1}'s dog breed">${opts_}</select></label>
+    return `<label>${t("dog")} <select class="breed" aria-label="${t("player {n}'s dog breed", { n: i + 1 })}">${opts_}</select></label>
       <span class="dog-cards muted" data-seat="${i}"></span>`;
   }
   /* each seat's dog cards, as the rules say (null for a game without them) */
   function dogCards() {
     const cards = breeds().length && opts.dogCards ? seats.map((s) => opts.dogCards(s.breed)) : [];
     if (!cards.length || cards.some((c) => !c)) return null;
-    els.seats.querySelectorAll(".dog-cards").forEach((el) => { el.textContent = `dog cards: ${cards[+el.dataset.seat].join(", ")} swaps`; });
+    els.seats.querySelectorAll(".dog-cards").forEach((el) => { el.textContent = t("dog cards: {swaps} swaps", { swaps: cards[+el.dataset.seat].join(", ") }); });
     return cards;
   }
   function render() {
     els.seats.innerHTML = seats.map((s, i) => `
       <div class="row seat-row" data-seat="${i}">
-        <strong>Player ${i + 1}</strong>
-        <select class="kind" aria-label="player ${i + 1} is">
-          <option value="human" ${s.kind === "human" ? "selected" : ""}>a person</option>
-          <option value="bot" ${s.kind === "bot" ? "selected" : ""}>a bot</option>
+        <strong>${t("Player {n}", { n: i + 1 })}</strong>
+        <select class="kind" aria-label="${t("player {n} is", { n: i + 1 })}">
+          <option value="human" ${s.kind === "human" ? "selected" : ""}>${t("a person")}</option>
+          <option value="bot" ${s.kind === "bot" ? "selected" : ""}>${t("a bot")}</option>
         </select>
-        ${s.kind === "bot" ? `<select class="bot" aria-label="bot level">${botOptions(s.bot)}</select><span class="level-about muted">${SF.esc(levelAbout(s.bot))}</span>` : `<span class="muted">takes the seat with the invite link</span>`}
+        ${s.kind === "bot" ? `<select class="bot" aria-label="${t("bot level")}">${botOptions(s.bot)}</select><span class="level-about muted">${SF.esc(levelAbout(s.bot))}</span>` : `<span class="muted">${t("takes the seat with the invite link")}</span>`}
         ${breeds().length ? breedHTML(s, i) : ""}
       </div>`).join("");
     els.seats.querySelectorAll(".seat-row").forEach((row) => {
@@ -203,7 +250,7 @@ SF.seatPicker = function (els, opts) {
       if (br) br.onchange = (e) => { pickBreed(i, e.target.value); render(); };
     });
     dogCards();
-    els.first.innerHTML = seats.map((_, i) => `<option value="${i}">Player ${i + 1}</option>`).join("") + `<option value="random">pick at random</option>`;
+    els.first.innerHTML = seats.map((_, i) => `<option value="${i}">${t("Player {n}", { n: i + 1 })}</option>`).join("") + `<option value="random">${t("pick at random")}</option>`;
     els.add.disabled = seats.length >= 4;
     els.remove.disabled = seats.length <= 2;
     if (opts.onRender) opts.onRender();
@@ -258,7 +305,7 @@ SF.openTable = async function (body, say) {
       const r = await SF.api(`/api/tables/ready?start=${i === 0}`, { method: "POST", body }); // started once, then followed
       if (r.ready) break;
       if (r.wait == null || i >= 600) throw new Error(r.message);
-      say(`Getting the perfect bot ready: about ${r.wait} s…`);
+      say(t("Getting the perfect bot ready: about {s} s…", { s: r.wait }));
       await new Promise((done) => setTimeout(done, 1000));
     }
   }
@@ -283,34 +330,34 @@ SF.galleryUrl = (game, slug) => `/gallery/${encodeURIComponent(game)}/${encodeUR
 SF.galleryApi = (game, slug, version) => "/api/gallery/" + [game, slug, version].filter((x) => x != null).map((x) => encodeURIComponent(x)).join("/");
 /* A rule set's differences from the rulebook, one line each, in words (the server's). */
 SF.differencesList = function (lines) {
-  if (!lines || !lines.length) return SF.el("p", { class: "muted differences", text: "The rulebook's rules: nothing changed." });
+  if (!lines || !lines.length) return SF.el("p", { class: "muted differences", text: t("The rulebook's rules: nothing changed.") });
   return SF.el("ul", { class: "differences" }, lines.map((d) => SF.el("li", { text: d })));
 };
 /* "2 of 3 would play it again" */
-SF.votesText = (yes, total) => (total ? `${yes} of ${total} would play it again` : "no votes yet");
+SF.votesText = (yes, total) => (total ? t("{yes} of {total} would play it again", { yes, total }) : t("no votes yet"));
 /* The lab card's status in a line or two: queued (and where in the queue), running (a progress
    bar), done (the verdict and the key figures), failed or refused (why). */
 SF.labSummary = function (lab, keyFigures) {
   const box = SF.el("div", { class: "lab lab-" + (lab ? lab.status : "none"), dataset: { status: lab ? lab.status : "none" } });
-  if (!lab) return SF.fill(box, SF.el("span", { class: "muted", text: "Lab: no card" }));
+  if (!lab) return SF.fill(box, SF.el("span", { class: "muted", text: t("Lab: no card") }));
   const pct = Math.round(100 * (lab.progress || 0));
   const note = lab.message ? SF.el("p", { class: "muted lab-message", text: lab.message }) : null;
   switch (lab.status) {
     case "queued":
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.position_in_queue != null ? `Lab: queued, position ${lab.position_in_queue} in the queue` : "Lab: queued" }), note);
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.position_in_queue != null ? t("Lab: queued, position {n} in the queue", { n: lab.position_in_queue }) : t("Lab: queued") }), note);
     case "running":
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: running, ${pct}%` }),
-        SF.el("progress", { max: "100", value: String(pct), "aria-label": "lab progress" }), note);
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: t("Lab: running, {pct}%", { pct }) }),
+        SF.el("progress", { max: "100", value: String(pct), "aria-label": t("lab progress") }), note);
     case "done": {
       const figures = (lab.metrics || []).slice(0, keyFigures == null ? 2 : keyFigures).map((m) =>
         SF.el("li", { text: `${m.label}: ${SF.labNumber(m.rulebook, m.kind)} → ${SF.labNumber(m.house, m.kind)} (${SF.labNumber(m.diff, m.kind, true)})` }));
       return SF.fill(box, lab.headline ? SF.el("p", { class: "headline" }, SF.el("b", { text: lab.headline })) : null,
-        SF.el("span", { class: "lab-state", text: "Lab: " }), SF.el(lab.headline ? "span" : "b", { class: "verdict", text: lab.verdict || "done" }),
-        lab.games ? SF.el("span", { class: "muted", text: ` (${lab.games} games a side)` }) : null,
+        SF.el("span", { class: "lab-state", text: t("Lab:") + " " }), SF.el(lab.headline ? "span" : "b", { class: "verdict", text: lab.verdict || t("done") }),
+        lab.games ? SF.el("span", { class: "muted", text: " " + t("({n} games a side)", { n: lab.games }) }) : null,
         figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
         note);
     }
     default: // failed, refused
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: `Lab: ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: `${t("Lab:")} ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
   }
 };

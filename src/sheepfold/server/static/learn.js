@@ -12,8 +12,8 @@
   const game = parts[1];
   const TITLES = { "dolly-crush": "Dolly Crush", "shave-a-sheep": "Shave a Sheep" };
   const ABOUT = {
-    "dolly-crush": "Swap two sheep side by side in the flock to line up three or more of one type, and take them home. The most points wins.",
-    "shave-a-sheep": "Roll the die, grow wool on your sheep and shear it into your safe pile before the wolf or a swap takes it. The biggest pile wins.",
+    "dolly-crush": t("Swap two sheep side by side in the flock to line up three or more of one type, and take them home. The most points wins."),
+    "shave-a-sheep": t("Roll the die, grow wool on your sheep and shear it into your safe pile before the wolf or a swap takes it. The biggest pile wins."),
   };
   $("logo").innerHTML = SF.logo();
   if ($("rules-link")) $("rules-link").href = "/rules/" + encodeURIComponent(game);
@@ -22,9 +22,9 @@
   // -- the start: a name, then the lesson's table --------------------------------------------
   function startPage() {
     const title = TITLES[game] || game;
-    document.title = `Learn to play ${title} — sheepfold`;
-    $("title").textContent = `Learn to play ${title}`;
-    $("lesson-title").textContent = `Your first game of ${title}`;
+    document.title = `${t("Learn to play {game}", { game: title })} — sheepfold`;
+    $("title").textContent = t("Learn to play {game}", { game: title });
+    $("lesson-title").textContent = t("Your first game of {game}", { game: title });
     $("lesson-about").textContent = ABOUT[game] || "";
     document.querySelectorAll("#lesson-choice a").forEach((a) => {
       if (a.dataset.game === game) { a.setAttribute("aria-current", "page"); a.classList.remove("secondary"); }
@@ -33,7 +33,7 @@
     const seed = new URLSearchParams(location.search).get("seed"); // a test server's (--dev-seeds) only
     $("lesson-start").onclick = async () => {
       const name = $("lesson-name").value.trim();
-      if (!name) { SF.fill($("lesson-error"), SF.el("div", { class: "error", text: "type your name first" })); $("lesson-name").focus(); return; }
+      if (!name) { SF.fill($("lesson-error"), SF.el("div", { class: "error", text: t("type your name first") })); $("lesson-name").focus(); return; }
       $("lesson-start").disabled = true;
       try {
         const body = { name };
@@ -59,8 +59,9 @@
     let scheduled = false;
 
     const msg = () => window.SF_LAST;
-    const who = (m, seat) => (seat === m.you ? "You" : SF.playerName(m.table, seat));
-    const plural = (n, one, many) => `${n} ${n === 1 ? one : many || one + "s"}`;
+    const who = (m, seat) => (seat === m.you ? t("You") : SF.playerName(m.table, seat));
+    const mine = (m, seat) => seat === m.you; // a sentence of mine: "You took", else "Leo took"
+    const count = (n, one, many) => (n === 1 ? one : many); // "1 swap", "3 swaps": both in words
 
     const tries = {}; // seq -> answers that came too early (the server was still at the position before)
     function ask(m) { // the coach's moves for this position (once per position)
@@ -76,12 +77,12 @@
       setTimeout(later, 400 * tries[seq]);
     }
     const planOf = (m) => (hints[m.seq] && hints[m.seq].actions) || null;
-    const LOST = { text: "Your coach has no suggestion this time: play the move you like.", why: "", el: null };
+    const LOST = { text: t("Your coach has no suggestion this time: play the move you like."), why: "", el: null };
 
     /* the step: {text, why, el} (el: the one thing to click, or null) */
     function step(m) {
       const v = m.view;
-      if (m.you === null) return { text: "This lesson's seat is on another device or was given up.", why: "Start a new lesson from the lobby's “Learn to play” link.", el: null };
+      if (m.you === null) return { text: t("This lesson's seat is on another device or was given up."), why: t("Start a new lesson from the lobby's “Learn to play” link."), el: null };
       if (v.finished) return endStep(m);
       return (game === "shave-a-sheep" ? shaveStep : dollyStep)(m);
     }
@@ -91,64 +92,66 @@
       const scores = m.table.seats.map((s, i) => `${who(m, i)}: ${v.scores[i]}`).join(", ");
       const won = v.winners.indexOf(m.you) >= 0;
       const tie = v.winners.length > 1;
-      const text = tie ? `A tie! ${scores}.` : won ? `You won your first game! ${scores}.` : `${who(m, v.winners[0])} won this time. ${scores}.`;
+      const text = tie ? t("A tie! {scores}.", { scores }) : won ? t("You won your first game! {scores}.", { scores }) : t("{name} won this time. {scores}.", { name: who(m, v.winners[0]), scores });
       const why = game === "shave-a-sheep"
-        ? "The game ended when the last piece of wool left the middle; then everyone sheared their sheep one last time, and the biggest safe pile won."
-        : "The game ended when every dog card was played (or the deck ran out): white sheep count 1 point, black sheep 2, and the most points won.";
+        ? t("The game ended when the last piece of wool left the middle; then everyone sheared their sheep one last time, and the biggest safe pile won.")
+        : t("The game ended when every dog card was played (or the deck ran out): white sheep count 1 point, black sheep 2, and the most points won.");
       return { text, why, el: null, done: true };
     }
 
     // Dolly Crush: a dog card, its swaps, Done
     function dollyStep(m) {
       const v = m.view;
-      if (v.to_move !== m.you) return { text: `${who(m, v.to_move)} is playing: watch the flock.`, why: "Sheep in a line of three or more of one type go to the player who made the line; the gaps are filled from the deck.", el: null };
+      if (v.to_move !== m.you) return { text: t("{name} is playing: watch the flock.", { name: who(m, v.to_move) }), why: t("Sheep in a line of three or more of one type go to the player who made the line; the gaps are filled from the deck."), el: null };
       ask(m);
       const plan = planOf(m);
       if (hints[m.seq] === "failed") return LOST;
-      if (!plan) return { text: "Your turn. Your coach is thinking…", why: "", el: null };
+      if (!plan) return { text: t("Your turn. Your coach is thinking…"), why: "", el: null };
       const dogs = plan.filter((a) => /^dog /.test(a)).map((a) => +a.split(" ")[1]);
       const swaps = plan.filter((a) => /^swap [a-z]\d+-[a-z]\d+$/.test(a)).map((a) => a.slice(5).split("-"));
       const gain = hints[m.seq].gain;
       const cards = document.querySelectorAll("#controls .dogcard");
       if (cards.length && dogs.length) {
-        const d = dogs[0], n = v.dog_swaps[m.you][d];
+        const d = dogs[0], n = v.dog_swaps[m.you][d], held = v.dogs_left[m.you].length;
         return {
-          text: `Your turn. Pick the dog card with ${plural(n, "swap")}.`,
-          why: `A dog card says how many swaps you must make this turn, no more and no fewer. Each card is played once: the ${plural(v.dogs_left[m.you].length, "card")} you still hold ${v.dogs_left[m.you].length === 1 ? "is your last turn" : `are your ${v.dogs_left[m.you].length} turns left`}. ${gain ? `With this one you can take sheep worth ${plural(gain, "point")} now.` : "No card can take sheep this turn: the smallest one wastes the least."}`,
+          text: count(n, t("Your turn. Pick the dog card with 1 swap."), t("Your turn. Pick the dog card with {n} swaps.", { n })),
+          why: t("A dog card says how many swaps you must make this turn, no more and no fewer.") + " " +
+            count(held, t("Each card is played once: the 1 card you still hold is your last turn."), t("Each card is played once: the {n} cards you still hold are your {n} turns left.", { n: held })) + " " +
+            (gain ? count(gain, t("With this one you can take sheep worth 1 point now."), t("With this one you can take sheep worth {n} points now.", { n: gain })) : t("No card can take sheep this turn: the smallest one wastes the least.")),
           el: $("dog-" + d),
         };
       }
       const left = $("swaps-left");
       const heading = left && left.parentElement ? left.parentElement.textContent : "";
-      const need = /of (\d+)/.exec(heading);
+      const need = /(\d+)\D*$/.exec(heading); // "Swaps left: 1 of 2": the card's swaps, last
       const live = v.phase === "swap"; // a turn started elsewhere: each swap is played at once
-      if (!live && (!left || !need)) return { text: "Your turn.", why: "", el: null };
-      if (!live && +need[1] !== swaps.length) return { text: "That is not the dog card your coach suggested. Press Undo to pick again.", why: "The suggested card is the one that takes the most sheep.", el: $("undo") };
+      if (!live && (!left || !need)) return { text: t("Your turn."), why: "", el: null };
+      if (!live && +need[1] !== swaps.length) return { text: t("That is not the dog card your coach suggested. Press Undo to pick again."), why: t("The suggested card is the one that takes the most sheep."), el: $("undo") };
       const made = live ? 0 : swaps.length - +left.textContent;
       const flat = [].concat(...v.flock);
       const cells = grid(v);
       for (const [a, b] of swaps.slice(0, made)) { const x = cells.indexOf(a), y = cells.indexOf(b); const t = flat[x]; flat[x] = flat[y]; flat[y] = t; }
       const shown = cells.map((c) => { const el = document.querySelector(`#flock [data-cell="${c}"]`); return el ? el.dataset.code || null : null; });
-      if (shown.some((code, i) => code !== flat[i])) return { text: "That swap is not the one your coach suggested. Press Undo to take it back.", why: "Then follow the framed cards again.", el: $("undo") };
+      if (shown.some((code, i) => code !== flat[i])) return { text: t("That swap is not the one your coach suggested. Press Undo to take it back."), why: t("Then follow the framed cards again."), el: $("undo") };
       if (made >= swaps.length) {
         return {
-          text: "All swaps made. Press “Done” to end your turn.",
-          why: gain ? "Every line of three or more sheep of one type, across or down and whatever their colour, is yours: the dashed cards go to your pile." : "No line this time, but a dog card's swaps must all be made.",
+          text: t("All swaps made. Press “Done” to end your turn."),
+          why: gain ? t("Every line of three or more sheep of one type, across or down and whatever their colour, is yours: the dashed cards go to your pile.") : t("No line this time, but a dog card's swaps must all be made."),
           el: $("confirm"),
         };
       }
       const [a, b] = swaps[made];
       const sel = document.querySelector("#flock .cell.sel");
-      const word = (c) => { const el = document.querySelector(`#flock [data-cell="${c}"]`); const code = el && el.dataset.code; return code ? SF.typeWord(code.split("-")[0]) : "sheep"; };
-      const count = swaps.length > 1 ? ` (swap ${made + 1} of ${swaps.length})` : "";
-      if (sel && sel.dataset.cell !== a && sel.dataset.cell !== b) return { text: `Tap the framed card at ${sel.dataset.cell} again to put it down.`, why: "", el: sel };
+      const word = (c) => { const el = document.querySelector(`#flock [data-cell="${c}"]`); const code = el && el.dataset.code; return code ? SF.typeWord(code.split("-")[0]) : t("sheep"); };
+      const which = swaps.length > 1 ? " " + t("(swap {i} of {n})", { i: made + 1, n: swaps.length }) : "";
+      if (sel && sel.dataset.cell !== a && sel.dataset.cell !== b) return { text: t("Tap the framed card at {cell} again to put it down.", { cell: sel.dataset.cell }), why: "", el: sel };
       if (sel) {
         const other = sel.dataset.cell === a ? b : a;
-        return { text: `Now tap the ${word(other)} at ${other}, next to it${count}.`, why: "The two cards change places.", el: document.querySelector(`#flock [data-cell="${other}"]`) };
+        return { text: t("Now tap the {sheep} at {cell}, next to it{which}.", { sheep: word(other), cell: other, which }), why: t("The two cards change places."), el: document.querySelector(`#flock [data-cell="${other}"]`) };
       }
       return {
-        text: `Tap the ${word(a)} at ${a}${count}.`,
-        why: made + 1 === swaps.length && gain ? "This swap lines up three or more sheep of one type." : "You may swap any two cards side by side, across or up and down; a card may move more than once.",
+        text: t("Tap the {sheep} at {cell}{which}.", { sheep: word(a), cell: a, which }),
+        why: made + 1 === swaps.length && gain ? t("This swap lines up three or more sheep of one type.") : t("You may swap any two cards side by side, across or up and down; a card may move more than once."),
         el: document.querySelector(`#flock [data-cell="${a}"]`),
       };
     }
@@ -160,35 +163,35 @@
 
     // Shave a Sheep: roll, then one of the colours rolled
     const WHY = {
-      grow: "Wool on your sheep is not safe yet, but it is on its way to your pile.",
-      double: "Two pieces at once: the fastest way to a full sheep.",
-      shear: "Shearing moves the wool from your sheep to your safe pile: nothing can take it from there.",
-      swap: "Swapping sheep gives you the other sheep and its wool, and them yours.",
-      wolf: "The wolf takes every piece of wool off that sheep and puts it back in the middle.",
-      pass: "Nothing you rolled helps you now.",
+      grow: t("Wool on your sheep is not safe yet, but it is on its way to your pile."),
+      double: t("Two pieces at once: the fastest way to a full sheep."),
+      shear: t("Shearing moves the wool from your sheep to your safe pile: nothing can take it from there."),
+      swap: t("Swapping sheep gives you the other sheep and its wool, and them yours."),
+      wolf: t("The wolf takes every piece of wool off that sheep and puts it back in the middle."),
+      pass: t("Nothing you rolled helps you now."),
     };
     /* a side of the die in words: "gray (wolf) or pink (shear)" */
-    const rolledWords = (face) => face.split("/").map((c) => (SF.COLOURS[c] ? `${c === "x2" ? "×2" : c} (${SF.COLOURS[c].word})` : c)).join(" or ");
+    const rolledWords = (face) => face.split("/").map((c) => (SF.COLOURS[c] ? `${c === "x2" ? "×2" : SF.COLOUR_WORDS[c] || c} (${SF.COLOURS[c].word})` : c)).join(" " + t("or") + " ");
     function shaveStep(m) {
       const v = m.view;
       if (v.phase === "roll" && v.turn === m.you) {
-        return { text: "Your turn. Roll the die.", why: "Each side of the die shows one or two colours; after the roll you do one of them.", el: $("roll") };
+        return { text: t("Your turn. Roll the die."), why: t("Each side of the die shows one or two colours; after the roll you do one of them."), el: $("roll") };
       }
       if (v.to_move !== m.you) {
         const turn = v.to_move === "chance" ? v.turn : v.to_move;
-        return { text: `${who(m, turn)} is playing.`, why: "Watch the wool move between the middle, the sheep and the safe piles.", el: null };
+        return { text: t("{name} is playing.", { name: who(m, turn) }), why: t("Watch the wool move between the middle, the sheep and the safe piles."), el: null };
       }
       ask(m);
       const plan = planOf(m);
       if (hints[m.seq] === "failed") return LOST;
-      if (!plan) return { text: "Your coach is thinking…", why: "", el: null };
+      if (!plan) return { text: t("Your coach is thinking…"), why: "", el: null };
       const action = plan[0];
       const el = document.querySelector(`#controls .act[data-action="${CSS.escape(action)}"]`);
       const rolled = v.roll ? rolledWords(v.roll) : "";
       const label = el ? el.textContent.trim() : action;
       return {
-        text: `${rolled ? `You rolled ${rolled}. ` : ""}Press “${label}”.`,
-        why: WHY[action.split(" ")[0]] || "This is what your coach would play here.",
+        text: (rolled ? t("You rolled {face}.", { face: rolled }) + " " : "") + t("Press “{button}”.", { button: label }),
+        why: WHY[action.split(" ")[0]] || t("This is what your coach would play here."),
         el,
       };
     }
@@ -201,31 +204,39 @@
         b.collected.forEach((pile, i) => {
           if (a.dogs_left[i].length > b.dogs_left[i].length) {
             const d = a.dogs_left[i].find((x) => b.dogs_left[i].indexOf(x) < 0);
-            out.push(`${who(m, i)} played a dog card with ${plural(b.dog_swaps[i][d], "swap")}.`);
+            const n = b.dog_swaps[i][d];
+            out.push(mine(m, i) ? count(n, t("You played a dog card with 1 swap."), t("You played a dog card with {n} swaps.", { n }))
+              : count(n, t("{name} played a dog card with 1 swap.", { name: who(m, i) }), t("{name} played a dog card with {n} swaps.", { name: who(m, i), n })));
           }
           const got = pile.slice(a.collected[i].length);
           if (got.length) {
             const black = got.filter((c) => /-black$/.test(c)).length;
             const pts = got.length + black;
-            out.push(`${who(m, i)} took ${plural(got.length, "sheep", "sheep")} (${black ? `${plural(black, "black sheep", "black sheep")} worth 2, ` : ""}${plural(pts, "point")} in all).`);
+            const what = (black ? t("{n} black sheep worth 2, ", { n: black }) : "") + count(pts, t("1 point in all"), t("{n} points in all", { n: pts }));
+            out.push(mine(m, i) ? t("You took {n} sheep ({what}).", { n: got.length, what }) : t("{name} took {n} sheep ({what}).", { name: who(m, i), n: got.length, what }));
           } else if (a.to_move === i && b.to_move !== i) { // the seat's turn ended
-            out.push(`${who(m, i)} made no line: no sheep taken.`);
+            out.push(mine(m, i) ? t("You made no line: no sheep taken.") : t("{name} made no line: no sheep taken.", { name: who(m, i) }));
           }
         });
-        if (b.deck_size < a.deck_size) out.push(`The gaps were filled from the deck (${plural(b.deck_size, "card")} left).`);
+        if (b.deck_size < a.deck_size) out.push(count(b.deck_size, t("The gaps were filled from the deck (1 card left)."), t("The gaps were filled from the deck ({n} cards left).", { n: b.deck_size })));
         return out;
       }
       const roller = a.turn;
-      if (b.roll && b.roll !== a.roll) out.push(`${who(m, b.turn)} rolled ${rolledWords(b.roll)}.`);
+      if (b.roll && b.roll !== a.roll) out.push(mine(m, b.turn) ? t("You rolled {face}.", { face: rolledWords(b.roll) }) : t("{name} rolled {face}.", { name: who(m, b.turn), face: rolledWords(b.roll) }));
       const swapped = b.sheep.length === 2 && a.sheep[0] !== a.sheep[1] && b.sheep[0] === a.sheep[1] && b.sheep[1] === a.sheep[0] && a.middle === b.middle;
-      if (swapped) out.push(`${who(m, 0)} and ${who(m, 1)} swapped sheep.`);
+      if (swapped) out.push(t("{a} and {b} swapped sheep.", { a: who(m, 0), b: who(m, 1) }));
       else b.sheep.forEach((n, i) => {
         const toPile = b.piles[i] - a.piles[i];
-        if (toPile > 0) out.push(`${who(m, i)} sheared ${plural(toPile, "piece")} of wool into the safe pile${a.sheep[i] === a.max_wool && i === roller && a.phase === "roll" ? " (a full sheep is sheared before its owner rolls)" : ""}.`);
-        else if (n > a.sheep[i]) out.push(`${who(m, i)} took ${plural(n - a.sheep[i], "piece")} of wool from the middle onto the sheep.`);
-        else if (n < a.sheep[i]) out.push(`The wolf took ${plural(a.sheep[i] - n, "piece")} of wool off ${who(m, i) === "You" ? "your" : who(m, i) + "'s"} sheep, back to the middle.`);
+        const full = a.sheep[i] === a.max_wool && i === roller && a.phase === "roll" ? " " + t("(a full sheep is sheared before its owner rolls)") : "";
+        const name = who(m, i), grew = n - a.sheep[i], lost = a.sheep[i] - n;
+        if (toPile > 0) out.push(mine(m, i) ? count(toPile, t("You sheared 1 piece of wool into the safe pile{full}.", { full }), t("You sheared {n} pieces of wool into the safe pile{full}.", { n: toPile, full }))
+          : count(toPile, t("{name} sheared 1 piece of wool into the safe pile{full}.", { name, full }), t("{name} sheared {n} pieces of wool into the safe pile{full}.", { name, n: toPile, full })));
+        else if (grew > 0) out.push(mine(m, i) ? count(grew, t("You took 1 piece of wool from the middle onto the sheep."), t("You took {n} pieces of wool from the middle onto the sheep.", { n: grew }))
+          : count(grew, t("{name} took 1 piece of wool from the middle onto the sheep.", { name }), t("{name} took {n} pieces of wool from the middle onto the sheep.", { name, n: grew })));
+        else if (lost > 0) out.push(mine(m, i) ? count(lost, t("The wolf took 1 piece of wool off your sheep, back to the middle."), t("The wolf took {n} pieces of wool off your sheep, back to the middle.", { n: lost }))
+          : count(lost, t("The wolf took 1 piece of wool off {name}'s sheep, back to the middle.", { name }), t("The wolf took {n} pieces of wool off {name}'s sheep, back to the middle.", { name, n: lost })));
       });
-      if (b.finished && !a.finished) out.push("The last piece of wool left the middle: everyone sheared one last time.");
+      if (b.finished && !a.finished) out.push(t("The last piece of wool left the middle: everyone sheared one last time."));
       return out;
     }
 
@@ -256,10 +267,10 @@
         SF.el("p", { class: "coach-do", id: "coach-do", text: s.text }),
         s.why ? SF.el("p", { class: "coach-why", text: s.why }) : null,
         s.done ? SF.el("p", { class: "row" },
-          SF.el("a", { class: "btn", href: "/", id: "coach-lobby", text: "Play a real table" }),
-          SF.el("a", { class: "btn secondary", href: "/rules/" + encodeURIComponent(game), text: "Read the rules" })) : null);
+          SF.el("a", { class: "btn", href: "/", id: "coach-lobby", text: t("Play a real table") }),
+          SF.el("a", { class: "btn secondary", href: "/rules/" + encodeURIComponent(game), text: t("Read the rules") })) : null);
       stepBox.dataset.done = s.done ? "1" : "";
-      SF.fill($("coach-happened"), happened.length ? [SF.el("h3", { text: "What just happened" }), SF.el("ul", { id: "coach-log", tabindex: "0", "aria-label": "what just happened" }, happened.map((t) => SF.el("li", { text: t })))] : []);
+      SF.fill($("coach-happened"), happened.length ? [SF.el("h3", { text: t("What just happened") }), SF.el("ul", { id: "coach-log", tabindex: "0", "aria-label": t("what just happened") }, happened.map((t) => SF.el("li", { text: t })))] : []);
       mark(s.el && document.body.contains(s.el) ? s.el : null);
     }
     function later() { if (!scheduled) { scheduled = true; requestAnimationFrame(update); } }

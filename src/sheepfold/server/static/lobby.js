@@ -10,8 +10,8 @@
   let perfectNow = null; // the server's last answer for these rules: {ready, wait, message}
   const editor = SF.rulesEditor($("rules-form"), updateCreate);
   const BLURB = {
-    "dolly-crush": "Swap neighbouring sheep cards to line up three or more of a kind, then collect them. Each player has 4 dog cards; a dog card says how many swaps you make.",
-    "shave-a-sheep": "Roll the die: grow wool on your sheep, swap sheep, send the wolf, or shear your sheep to keep its wool safe. The biggest safe pile wins.",
+    "dolly-crush": t("Swap neighbouring sheep cards to line up three or more of a kind, then collect them. Each player has 4 dog cards; a dog card says how many swaps you make."),
+    "shave-a-sheep": t("Roll the die: grow wool on your sheep, swap sheep, send the wolf, or shear your sheep to keep its wool safe. The biggest safe pile wins."),
   };
 
   // -- the seats, and whether the seats' Dolly Crush dog cards are equal -------------------
@@ -29,17 +29,16 @@
     if (!cards) { box.innerHTML = ""; return; }
     const key = (c) => c.slice().sort((a, b) => a - b).join(",");
     if (cards.every((c) => key(c) === key(cards[0]))) {
-      box.innerHTML = `<p class="muted">Every player's dog cards are equal.
-        <button type="button" class="secondary" id="use-rulebook">Use the printed edition's dog cards (the rulebook)</button></p>`;
+      box.innerHTML = `<p class="muted">${t("Every player's dog cards are equal.")}
+        <button type="button" class="secondary" id="use-rulebook">${t("Use the printed edition's dog cards (the rulebook)")}</button></p>`;
       $("use-rulebook").onclick = () => useRuleset("");
       return;
     }
     const seats = picker.seats();
-    const who = seats.map((s, i) => `Player ${i + 1} (${SF.esc(picker.breedTitle(s.breed))}): ${cards[i].join(", ")}`).join("; ");
-    box.innerHTML = `<div class="warning" role="alert"><strong>Unequal dog cards decide the game.</strong>
-      The printed edition gives the Australian Shepherd 4 swaps a card against 1: in bot tests the seat holding it
-      won every one of 200 games. Here: ${who}.
-      <button type="button" class="secondary" id="use-equal">Give everyone equal dog cards (the graded edition)</button></div>`;
+    const who = seats.map((s, i) => t("Player {n} ({breed}): {cards}", { n: i + 1, breed: SF.esc(picker.breedTitle(s.breed)), cards: cards[i].join(", ") })).join("; ");
+    box.innerHTML = `<div class="warning" role="alert"><strong>${t("Unequal dog cards decide the game.")}</strong>
+      ${t("The printed edition gives the Australian Shepherd 4 swaps a card against 1: in bot tests the seat holding it won every one of 200 games. Here: {who}.", { who })}
+      <button type="button" class="secondary" id="use-equal">${t("Give everyone equal dog cards (the graded edition)")}</button></div>`;
     $("use-equal").onclick = () => useRuleset(DEFAULT_RULESET["dolly-crush"]);
   }
   function useRuleset(name) {
@@ -52,7 +51,7 @@
   $("publish-btn").onclick = async () => {
     const out = $("publish-result");
     const name = $("pub-name").value.trim(), author = $("pub-author").value.trim();
-    const missing = !name ? "the rule set needs a name" : !author ? "say who you are (your name)" : "";
+    const missing = !name ? t("the rule set needs a name") : !author ? t("say who you are (your name)") : "";
     if (missing) { SF.fill(out, SF.el("div", { class: "error", text: missing })); return; }
     const rules = editor.values();
     delete rules.name; // the gallery names it
@@ -62,9 +61,9 @@
       const r = await SF.api(`/api/gallery/${encodeURIComponent(game)}`, { method: "POST", body: { name, author, description: $("pub-description").value.trim(), rules } });
       localStorage.setItem("sheepfold:name", author);
       SF.fill(out, SF.el("div", { class: "published" },
-        SF.el("p", {}, "Published: ", SF.el("a", { id: "published-link", href: r.url, text: `${name} (version ${r.version})` })),
-        SF.el("p", {}, "Your publish token: ", SF.el("code", { id: "publish-token", text: r.token })),
-        SF.el("p", { class: "warning", text: "Keep this token: it is shown only this once, and it is what lets you publish a new version of these rules." })));
+        SF.el("p", {}, t("Published:") + " ", SF.el("a", { id: "published-link", href: r.url, text: t("{name} (version {v})", { name, v: r.version }) })),
+        SF.el("p", {}, t("Your publish token:") + " ", SF.el("code", { id: "publish-token", text: r.token })),
+        SF.el("p", { class: "warning", text: t("Keep this token: it is shown only this once, and it is what lets you publish a new version of these rules.") })));
     } catch (e) {
       SF.fill(out, SF.el("div", { class: "error", id: "publish-error", text: e.message }));
     }
@@ -76,7 +75,7 @@
     $("game-blurb").textContent = BLURB[game];
     // the rulebook once ("the rulebook"): a rule set that plays it is not offered again
     const sets = ((games && games[game].rulesets) || []).filter((r) => !r.rulebook);
-    $("ruleset").innerHTML = `<option value="">the rulebook</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}">${SF.esc(r.title)}</option>`).join("");
+    $("ruleset").innerHTML = `<option value="">${t("the rulebook")}</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}">${SF.esc(r.title)}</option>`).join("");
     if (sets.some((r) => r.name === DEFAULT_RULESET[game])) $("ruleset").value = DEFAULT_RULESET[game];
     $("ruleset").onchange = pickRuleset;
     $("ruleset-about").textContent = "";
@@ -113,7 +112,7 @@
     $("create-btn").disabled = checking || bad || perfectCannot();
     $("rules-download").disabled = !editing || !editor.toml();
     $("publish-btn").disabled = !editing || !editor.valid();
-    $("rules-state").textContent = !editing ? "" : checking ? "checking the rules…" : bad ? "✗ these rules cannot be played: see the messages" : "✓ these rules can be played";
+    $("rules-state").textContent = !editing ? "" : checking ? t("checking the rules…") : bad ? "✗ " + t("these rules cannot be played: see the messages") : "✓ " + t("these rules can be played");
     checkPerfect();
   }
   $("rules-download").onclick = () => {
@@ -129,7 +128,7 @@
     $("rules-editor").open = true;
     if (await editor.upload(file.name, await file.text())) { // every option, its base's included
       $("ruleset").value = "";
-      $("ruleset-about").textContent = `from ${file.name}`;
+      $("ruleset-about").textContent = t("from {file}", { file: file.name });
     }
   };
 
@@ -139,7 +138,7 @@
     $("replace").disabled = $("own-pace").checked;
     if ($("own-pace").checked) $("replace").checked = false;
   };
-  if (SF.profileSecret()) $("profile-link").textContent = localStorage.getItem(SF.PROFILE_NAME_KEY) || "Your profile";
+  if (SF.profileSecret()) $("profile-link").textContent = localStorage.getItem(SF.PROFILE_NAME_KEY) || t("Your profile");
 
   function createBody() {
     const body = Object.assign({
@@ -188,34 +187,34 @@
     const btn = $("create-btn");
     btn.disabled = true;
     try {
-      const t = await SF.openTable(body, (text) => { btn.textContent = text; });
-      location.href = t.invite;
+      const opened = await SF.openTable(body, (text) => { btn.textContent = text; });
+      location.href = opened.invite;
     } catch (e) {
       $("create-error").innerHTML = `<div class="error">${SF.esc(e.message)}</div>`;
     } finally {
-      btn.textContent = "Open the table";
+      btn.textContent = t("Open the table");
       updateCreate();
     }
   };
 
   function rulesetTitle(g, name) {
     const r = games && games[g] && games[g].rulesets.find((x) => x.name === name);
-    return r ? (r.rulebook ? "the rulebook" : r.title) : SF.words(name);
+    return r ? (r.rulebook ? t("the rulebook") : r.title) : SF.words(name);
   }
 
   async function loadTables() {
     try {
       const ts = await SF.api("/api/tables");
-      if (!ts.length) { $("tables").innerHTML = `<li class="muted">No tables yet: start one above!</li>`; return; }
-      SF.fill($("tables"), ts.map((t) => {
-        const free = t.seats.filter((s) => s.free).length;
-        const who = t.seats.map((s) => s.name || "free seat").join(", ");
-        const state = t.finished ? "finished" : free ? `${free} free seat${free > 1 ? "s" : ""}` : "playing";
+      if (!ts.length) { $("tables").innerHTML = `<li class="muted">${t("No tables yet: start one above!")}</li>`; return; }
+      SF.fill($("tables"), ts.map((tb) => {
+        const free = tb.seats.filter((s) => s.free).length;
+        const who = tb.seats.map((s) => s.name || t("free seat")).join(", ");
+        const state = tb.finished ? t("finished") : free ? (free > 1 ? t("{n} free seats", { n: free }) : t("1 free seat")) : t("playing");
         return SF.el("li", {},
-          SF.el("span", { class: "name" }, t.title, t.ruleset ? " · " + rulesetTitle(t.game, t.ruleset) : null, t.own_pace ? " · at your own pace" : null,
-            t.house ? [" · ", SF.el("a", { class: "house-link", href: t.house.url, text: `house rules: ${t.house.name}` })] : null),
+          SF.el("span", { class: "name" }, tb.title, tb.ruleset ? " · " + rulesetTitle(tb.game, tb.ruleset) : null, tb.own_pace ? " · " + t("at your own pace") : null,
+            tb.house ? [" · ", SF.el("a", { class: "house-link", href: tb.house.url, text: t("house rules: {name}", { name: tb.house.name }) })] : null),
           SF.el("span", { class: "muted", text: `${who} — ${state}` }),
-          SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(t.id)}`, text: t.finished ? "Replay" : free ? "Join" : "Watch" }));
+          SF.el("a", { class: "btn" + (free ? "" : " secondary"), href: `/t/${encodeURIComponent(tb.id)}`, text: tb.finished ? t("Replay") : free ? t("Join") : t("Watch") }));
       }));
     } catch (e) {
       SF.fill($("tables"), SF.el("li", { class: "error", text: e.message }));

@@ -20,7 +20,7 @@ SF.motion = (function () {
   const SPEED_KEY = "sheepfold:motion-speed";
   const SOUND_KEY = "sheepfold:sound";
   const SPEEDS = { slow: 1.8, normal: 1, fast: 0.5 }; // a factor on every duration
-  const SPEED_WORDS = { slow: "Slow", normal: "Normal", fast: "Fast" };
+  const SPEED_WORDS = { slow: t("Slow"), normal: t("Normal"), fast: t("Fast") };
   const MS = { gap: 250, swap: 450, fly: 600, drop: 380, stagger: 70, wool: 520, wolf: 1000, roll: 650 };
   const BEHIND = 40; // views waiting: beyond this many the queue catches up at once
   const MAX_BRICKS = 12; // wool pieces drawn flying in one move
@@ -42,12 +42,12 @@ SF.motion = (function () {
   function tools() {
     if (layer) return;
     layer = SF.el("div", { class: "motion-layer", "aria-hidden": "true" });
-    skipButton = SF.el("button", { type: "button", class: "skip-motion", id: "skip-motion", hidden: true, text: "Skip »", onclick: skip });
+    skipButton = SF.el("button", { type: "button", class: "skip-motion", id: "skip-motion", hidden: true, text: t("Skip »"), onclick: skip });
     document.body.append(layer, skipButton);
     const select = SF.el("select", { id: "motion-speed", onchange: (e) => { speed = e.target.value; localStorage.setItem(SPEED_KEY, speed); } },
       Object.keys(SPEEDS).map((k) => SF.el("option", { value: k, selected: k === speed, text: SPEED_WORDS[k] })));
     const sound = SF.el("button", { type: "button", class: "secondary small", id: "sound-toggle", onclick: () => setSound(!soundOn()) });
-    const box = SF.el("span", { class: "motion-tools" }, SF.el("label", {}, "Speed", select), sound);
+    const box = SF.el("span", { class: "motion-tools" }, SF.el("label", {}, t("Speed"), select), sound);
     const header = document.querySelector("header.top");
     if (header) header.insertBefore(box, $("status"));
     drawSound();
@@ -299,7 +299,7 @@ SF.motion = (function () {
   function drawSound() {
     const b = $("sound-toggle");
     if (!b) return;
-    b.textContent = soundOn() ? "♪ Sound on" : "♪ Sound off";
+    b.textContent = soundOn() ? t("♪ Sound on") : t("♪ Sound off");
     b.setAttribute("aria-pressed", String(soundOn()));
   }
   const TUNES = { // [frequency Hz, start s, length s, wave]

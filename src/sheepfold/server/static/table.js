@@ -36,7 +36,7 @@
   // -- connection ------------------------------------------------------------------------
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+    ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}?lang=${encodeURIComponent(SF.lang)}`);
     ws.onopen = () => {
       retry = 0;
       preview = null; // asked again on the new connection
@@ -68,8 +68,8 @@
     };
     ws.onclose = () => {
       if (gone) {
-        $("status").textContent = "no such table";
-        $("banner").innerHTML = `This table does not exist (any more). <a href="/">Back to the lobby</a>`;
+        $("status").textContent = t("no such table");
+        $("banner").innerHTML = `${t("This table does not exist (any more).")} <a href="/">${t("Back to the lobby")}</a>`;
         clearTimeout(errorTimer);
         return;
       }
@@ -80,11 +80,11 @@
   }
   function send(obj) {
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
-    else showError("not connected: trying again…");
+    else showError(t("not connected: trying again…"));
   }
   function setStatus(on) {
     $("status").className = "status " + (on ? "on" : "off");
-    $("status").textContent = on ? "connected" : "reconnecting…";
+    $("status").textContent = on ? t("connected") : t("reconnecting…");
   }
   const ERROR_MS = 3000; // a toast's life; a new position clears it sooner
   function showError(text) {
@@ -137,7 +137,7 @@
     if (!flock) return;
     const cells = (flock.dataset.interactive === "1" && previewCells()) || new Set();
     flock.querySelectorAll(".cell").forEach((el) => el.classList.toggle("line", cells.has(el.dataset.cell)));
-    $("line-note").innerHTML = cells.size ? ` · <b class="line-ok">dashed cards make a line!</b>` : "";
+    $("line-note").innerHTML = cells.size ? ` · <b class="line-ok">${t("dashed cards make a line!")}</b>` : "";
     if ($("preview") && pending && !pending.live && pending.dog !== null) {
       const left = msg.view.dog_swaps[me()][pending.dog] - pending.swaps.length;
       $("preview").innerHTML = `<b>${previewText(left)}</b>`;
@@ -163,14 +163,14 @@
     if (box.dataset.free === free.map((s) => s.seat).join(",")) return; // keep what is typed
     box.dataset.free = free.map((s) => s.seat).join(",");
     const remembered = localStorage.getItem(SF.PROFILE_NAME_KEY) || localStorage.getItem("sheepfold:name") || "";
-    box.innerHTML = `<h2>Take a seat</h2>
-      <div class="row"><label>Your name <input id="join-name" maxlength="32" value="${SF.esc(remembered)}" placeholder="e.g. Mia"></label></div>
-      <div class="row">${free.map((s) => `<button type="button" class="sit" data-seat="${s.seat}">Sit as player ${s.seat + 1}</button>`).join("")}
-      <span class="muted">or just watch</span></div>`;
+    box.innerHTML = `<h2>${SF.t("Take a seat")}</h2>
+      <div class="row"><label>${SF.t("Your name")} <input id="join-name" maxlength="32" value="${SF.esc(remembered)}" placeholder="${SF.t("e.g. Mia")}"></label></div>
+      <div class="row">${free.map((s) => `<button type="button" class="sit" data-seat="${s.seat}">${SF.t("Sit as player {n}", { n: s.seat + 1 })}</button>`).join("")}
+      <span class="muted">${SF.t("or just watch")}</span></div>`;
     box.querySelectorAll(".sit").forEach((b) => {
       b.onclick = async () => {
         const nm = $("join-name").value.trim();
-        if (!nm) { showError("type your name first"); $("join-name").focus(); return; }
+        if (!nm) { showError(SF.t("type your name first")); $("join-name").focus(); return; }
         try {
           const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", headers: SF.profileHeaders(), body: { name: nm, seat: +b.dataset.seat } });
           localStorage.setItem(TOKEN_KEY, r.token);
@@ -188,28 +188,28 @@
       const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && r.rollerMoves && view.turn === i && view.phase === "roll"));
       const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
       const body = r.seat(view, i, shown);
-      const tag = s.kind === "bot" ? `<span class="tag">bot: ${SF.esc(SF.levelTitle(s.bot))}</span>` : s.free ? `<span class="tag">free seat</span>` : s.online ? "" : s.stand_in ? `<span class="tag">away: a bot plays for them</span>` : `<span class="tag">away</span>`;
-      const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ tie" : " ★ winner") : "";
-      return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || "Seat " + (i + 1))}${winner}</span>${tag}
-        ${live && i === me() ? '<span class="tag">you</span>' : ""}${turn ? '<span class="turnmark">▶ turn</span>' : ""}${body}</div>`;
+      const tag = s.kind === "bot" ? `<span class="tag">${t("bot: {level}", { level: SF.esc(SF.levelTitle(s.bot)) })}</span>` : s.free ? `<span class="tag">${t("free seat")}</span>` : s.online ? "" : s.stand_in ? `<span class="tag">${t("away: a bot plays for them")}</span>` : `<span class="tag">${t("away")}</span>`;
+      const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ " + t("tie") : " ★ " + t("winner")) : "";
+      return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || t("Seat {n}", { n: i + 1 }))}${winner}</span>${tag}
+        ${live && i === me() ? `<span class="tag">${t("you")}</span>` : ""}${turn ? `<span class="turnmark">▶ ${t("turn")}</span>` : ""}${body}</div>`;
     }).join("");
   }
   function dollySeat(view, i) {
-    const dogs = view.dog_swaps[i].map((n, d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="dog card ${d}">${n}⇄</span>`).join("");
+    const dogs = view.dog_swaps[i].map((n, d) => `<span class="dogchip ${view.dogs_left[i].indexOf(d) < 0 ? "used" : ""}" title="${t("dog card {n}", { n: d + 1 })}">${n}⇄</span>`).join("");
     const pile = view.collected[i];
-    const score = view.scores[i] === null || view.scores[i] === undefined ? "hidden" : view.scores[i];
+    const score = view.scores[i] === null || view.scores[i] === undefined ? t("hidden") : view.scores[i];
     return `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
-      <div class="dogs" aria-label="dog cards">${dogs}</div>
-      <div>Sheep collected: <b>${pile.length}</b> · points: <b class="score">${score}</b></div>
+      <div class="dogs" aria-label="${t("dog cards")}">${dogs}</div>
+      <div>${t("Sheep collected:")} <b>${pile.length}</b> · ${t("points:")} <b class="score">${score}</b></div>
       <div>${pile.map((c) => SF.cardHTML(c)).join("")}</div>`;
   }
   function shaveSeat(view, i) {
     const wool = [];
     for (let k = 0; k < view.max_wool; k++) wool.push(`<i class="${k < view.sheep[i] ? "" : "empty"}"></i>`);
-    return `<div class="sheep">${SF.art.shaveSheep(view.sheep[i], view.max_wool)}<div class="wool" role="img" aria-label="${view.sheep[i]} wool on the sheep">${wool.join("")}</div></div>
-      <div>Wool on sheep: <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
-      <div class="pile">Safe pile: <b class="score">${view.piles[i]}</b></div>
-      ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} the wolf stands here</div>` : ""}`;
+    return `<div class="sheep">${SF.art.shaveSheep(view.sheep[i], view.max_wool)}<div class="wool" role="img" aria-label="${t("{n} wool on the sheep", { n: view.sheep[i] })}">${wool.join("")}</div></div>
+      <div>${t("Wool on sheep:")} <b>${view.sheep[i]}</b> / ${view.max_wool}</div>
+      <div class="pile">${t("Safe pile:")} <b class="score">${view.piles[i]}</b></div>
+      ${view.wolf === i ? `<div class="wolfmark">${SF.COLOURS.gray.icon.replace("<svg", '<svg class="icon-13"')} ${t("the wolf stands here")}</div>` : ""}`;
   }
   function breedTitle(b) { return String(b || "").split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "); }
 
@@ -244,20 +244,20 @@
     if (pending && live) for (const [a, b] of pending.swaps) { moved.add(a); moved.add(b); }
     const cells = f.map((code, i) => {
       const cell = grid.cells[i];
-      if (!code) return `<div class="cell empty" data-cell="${cell}" role="img" aria-label="${cell} empty"><span class="coord">${cell}</span></div>`;
+      if (!code) return `<div class="cell empty" data-cell="${cell}" role="img" aria-label="${t("{cell} empty", { cell })}"><span class="coord">${cell}</span></div>`;
       const [type, colour] = code.split("-");
       const cls = ["cell", colour,
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
-      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${SF.esc(SF.typeWord(type))} ${cell}, ${colour}">
+      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${colour === "black" ? t("{type} {cell}, black", { type: SF.esc(SF.typeWord(type)), cell }) : t("{type} {cell}, white", { type: SF.esc(SF.typeWord(type)), cell })}">
         <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.art.card(type, colour)}<span class="word">${SF.symbol(type)}${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
     const legend = [...types].map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.esc(SF.typeWord(t))}</span>`).join("");
     $("board").innerHTML = `<div class="flock" id="flock" data-interactive="${interactive ? 1 : 0}">${cells}</div>
-      <div class="row muted centered">Deck: ${view.deck_size} cards · ★ white = 1 point, ★★ black = 2 points<span id="line-note"></span></div>
+      <div class="row muted centered">${t("Deck: {n} cards · ★ white = 1 point, ★★ black = 2 points", { n: view.deck_size })}<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
     const flockEl = $("flock"); // sized here, not in a style attribute (the CSP allows no inline styles)
     flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, 1fr)`;
@@ -283,7 +283,7 @@
       return;
     }
     const need = view.dog_swaps[me()][pending.dog];
-    if (pending.swaps.length >= need) { showError("no swaps left: confirm your turn, or undo a swap"); return; }
+    if (pending.swaps.length >= need) { showError(t("no swaps left: confirm your turn, or undo a swap")); return; }
     pending.focus = cell;
     if (pending.sel === null) pending.sel = cell;
     else if (pending.sel === cell) pending.sel = null;
@@ -294,18 +294,18 @@
 
   function previewText(left) {
     const cells = previewCells();
-    if (!cells) return "Looking for lines…";
-    if (preview.failed) return "The server could not check these swaps.";
+    if (!cells) return t("Looking for lines…");
+    if (preview.failed) return t("The server could not check these swaps.");
     const n = cells.size;
-    const pts = preview.points === 1 ? "1 point" : `${preview.points} points`;
-    if (n) return `With these swaps you take ${n} sheep (${pts}).`;
-    return left ? "No line of three yet." : "With these swaps you take no sheep.";
+    const pts = preview.points === 1 ? t("1 point") : t("{n} points", { n: preview.points });
+    if (n) return t("With these swaps you take {n} sheep ({points}).", { n, points: pts });
+    return left ? t("No line of three yet.") : t("With these swaps you take no sheep.");
   }
 
   function confirmText() { // "take the sheep" only when the swaps take some
     const cells = previewCells();
-    if (!cells || preview.failed) return "Done: end my turn";
-    return cells.size ? "Done: take the sheep!" : "Done: end my turn (no sheep to take)";
+    if (!cells || preview.failed) return t("Done: end my turn");
+    return cells.size ? t("Done: take the sheep!") : t("Done: end my turn (no sheep to take)");
   }
 
   function renderDollyControls(view) {
@@ -313,7 +313,7 @@
     if (myTurn() && view.phase === "swap") { // a turn started decision by decision: finish it live
       pending = { dog: view.dog, swaps: [], sel: pending && pending.live ? pending.sel : null, live: true };
       box.hidden = false;
-      box.innerHTML = `<h2>Finish your turn: ${view.swaps_left} swap${view.swaps_left === 1 ? "" : "s"} left</h2><p class="muted">Tap a sheep, then a sheep next to it: each swap is played at once.</p>`;
+      box.innerHTML = `<h2>${view.swaps_left === 1 ? t("Finish your turn: 1 swap left") : t("Finish your turn: {n} swaps left", { n: view.swaps_left })}</h2><p class="muted">${t("Tap a sheep, then a sheep next to it: each swap is played at once.")}</p>`;
       return;
     }
     if (!myTurn() || view.phase !== "dog") { box.hidden = true; return; }
@@ -321,18 +321,18 @@
     if (!pending) pending = { dog: null, swaps: [], sel: null };
     const my = me();
     if (pending.dog === null) {
-      box.innerHTML = `<h2>Your turn! Pick a dog card</h2><div class="turnbox">` +
-        view.dogs_left[my].map((d) => `<button type="button" class="dogcard" id="dog-${d}" data-dog="${d}"><span class="n">${view.dog_swaps[my][d]}</span>swap${view.dog_swaps[my][d] === 1 ? "" : "s"}<span class="muted">dog ${d + 1}</span></button>`).join("") + `</div>`;
+      box.innerHTML = `<h2>${t("Your turn! Pick a dog card")}</h2><div class="turnbox">` +
+        view.dogs_left[my].map((d) => `<button type="button" class="dogcard" id="dog-${d}" data-dog="${d}"><span class="n">${view.dog_swaps[my][d]}</span>${view.dog_swaps[my][d] === 1 ? t("swap") : t("swaps")}<span class="muted">${t("dog {n}", { n: d + 1 })}</span></button>`).join("") + `</div>`;
       box.querySelectorAll(".dogcard").forEach((b) => { b.onclick = () => { pending = { dog: +b.dataset.dog, swaps: [], sel: null }; render(); }; });
       return;
     }
     const need = view.dog_swaps[my][pending.dog];
     const left = need - pending.swaps.length;
-    box.innerHTML = `<h2>Swaps left: <span id="swaps-left">${left}</span> of ${need}</h2>
-      <p class="muted">${left ? "Tap a sheep, then a sheep next to it (left, right, up or down) to swap them." : "All swaps made. Cards in a dashed line will be yours!"}</p>
+    box.innerHTML = `<h2>${t("Swaps left: {left} of {need}", { left: `<span id="swaps-left">${left}</span>`, need })}</h2>
+      <p class="muted">${left ? t("Tap a sheep, then a sheep next to it (left, right, up or down) to swap them.") : t("All swaps made. Cards in a dashed line will be yours!")}</p>
       <p id="preview"></p>
       <div class="turnbox">
-        <button type="button" class="secondary" id="undo">↶ Undo</button>
+        <button type="button" class="secondary" id="undo">↶ ${t("Undo")}</button>
         <button type="button" class="big" id="confirm" ${left ? "disabled" : ""}>${confirmText()}</button>
       </div>`;
     $("undo").onclick = () => {
@@ -350,25 +350,25 @@
   function actionLabel(a, view) {
     const w = a.split(" ");
     const seatNo = +w[w.length - 1];
-    if (view.phase === "howl-grow") return a === "grow" ? "Add one piece to my sheep" : "No, thanks";
-    if (view.phase === "howl-target") return `Wolf bites ${name(seatNo)}'s sheep`;
-    if (a === "grow") return "Grow: +1 wool";
-    if (a === "double") return "Double: +2 wool";
-    if (a === "shear") return "Shear: wool to my safe pile";
-    if (a.startsWith("swap seat")) return `Swap sheep with ${name(seatNo)}`;
-    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? `Send the wolf to ${name(seatNo)}` : view.wolf_to === "roller" ? `Wolf: ${name(seatNo)}'s wool to my safe pile` : `Wolf: ${name(seatNo)}'s wool back to the middle`;
-    if (a === "raid") return `Wolf raid: take up to 2 from ${name(view.wolf)}`;
-    if (a === "pass") return "Pass";
-    if (a === "reroll") return "Roll again";
+    if (view.phase === "howl-grow") return a === "grow" ? t("Add one piece to my sheep") : t("No, thanks");
+    if (view.phase === "howl-target") return t("Wolf bites {name}'s sheep", { name: name(seatNo) });
+    if (a === "grow") return t("Grow: +1 wool");
+    if (a === "double") return t("Double: +2 wool");
+    if (a === "shear") return t("Shear: wool to my safe pile");
+    if (a.startsWith("swap seat")) return t("Swap sheep with {name}", { name: name(seatNo) });
+    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? t("Send the wolf to {name}", { name: name(seatNo) }) : view.wolf_to === "roller" ? t("Wolf: {name}'s wool to my safe pile", { name: name(seatNo) }) : t("Wolf: {name}'s wool back to the middle", { name: name(seatNo) });
+    if (a === "raid") return t("Wolf raid: take up to 2 from {name}", { name: name(view.wolf) });
+    if (a === "pass") return t("Pass");
+    if (a === "reroll") return t("Roll again");
     return a.charAt(0).toUpperCase() + a.slice(1); // an action this page has no words for: its name
   }
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
 
   function renderShave(view) {
-    const die = view.roll ? `<span class="die" id="die">${SF.art.die(view.roll)}${SF.faceHTML(view.roll)}</span>` : `<span class="muted">The die: ${view.die.map((f) => SF.esc(f)).join(" · ")}</span>`;
-    $("board").innerHTML = `<div class="middle">Wool in the middle: <b id="middle">${view.middle}</b></div>
+    const die = view.roll ? `<span class="die" id="die">${SF.art.die(view.roll)}${SF.faceHTML(view.roll)}</span>` : `<span class="muted">${t("The die:")} ${view.die.map((f) => SF.esc(f.split("/").map((c) => SF.COLOUR_WORDS[c] || c).join("/"))).join(" · ")}</span>`;
+    $("board").innerHTML = `<div class="middle">${t("Wool in the middle:")} <b id="middle">${view.middle}</b></div>
       <div class="row centered">${die}</div>
-      ${view.variants.length ? `<div class="muted centered">Variants: ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
+      ${view.variants.length ? `<div class="muted centered">${t("Variants:")} ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
   }
 
   function renderShaveControls(view, race) {
@@ -379,12 +379,12 @@
     let html = "";
     const acts = myTurn() ? view.legal_actions : []; // every decision the view lists gets a button
     if (view.phase === "roll" && view.turn === my) {
-      html = `<h2>Your turn!</h2><div class="actions"><button type="button" class="big" id="roll">Roll the die</button></div>`;
+      html = `<h2>${t("Your turn!")}</h2><div class="actions"><button type="button" class="big" id="roll">${t("Roll the die")}</button></div>`;
     } else if (view.phase === "grab") {
-      html = `<h2>The wolf howls! Grab it first!</h2><div class="actions"><button type="button" class="big howl" id="howl" ${grabbedAt === msg.seq ? "disabled" : ""}>HOWL! Grab the wolf</button></div><p class="muted" id="race-left"></p>`;
+      html = `<h2>${t("The wolf howls! Grab it first!")}</h2><div class="actions"><button type="button" class="big howl" id="howl" ${grabbedAt === msg.seq ? "disabled" : ""}>${t("HOWL! Grab the wolf")}</button></div><p class="muted" id="race-left"></p>`;
     }
     if (acts.length) {
-      const title = view.phase === "howl-target" ? "You won the race: you grabbed the wolf! Whose sheep does it bite?" : view.phase === "howl-grow" ? "Add one piece of wool to your sheep?" : "Choose what to do";
+      const title = view.phase === "howl-target" ? t("You won the race: you grabbed the wolf! Whose sheep does it bite?") : view.phase === "howl-grow" ? t("Add one piece of wool to your sheep?") : t("Choose what to do");
       html += (html ? "" : `<h2>${title}</h2>`) + `<div class="actions">` + acts.map((a) => {
         const c = ACTION_COLOUR[a.split(" ")[0]];
         const icon = c && view.phase === "choose" ? SF.COLOURS[c].icon.replace("<svg", '<svg class="icon-14"') : "";
@@ -399,7 +399,7 @@
       $("howl").onclick = () => { $("howl").disabled = true; grabbedAt = msg.seq; send({ type: "grab" }); };
       if (race) {
         const end = Date.now() + race.ms_left;
-        const tick = () => { const s = Math.max(0, Math.ceil((end - Date.now()) / 1000)); if ($("race-left")) $("race-left").textContent = `${s} s left`; };
+        const tick = () => { const s = Math.max(0, Math.ceil((end - Date.now()) / 1000)); if ($("race-left")) $("race-left").textContent = t("{s} s left", { s }); };
         tick();
         raceTimer = setInterval(tick, 250);
       }
@@ -410,8 +410,8 @@
   // -- any other game: the driver's lines, the legal actions by name -------------------------
   const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
   function genericSeat(view, i, shown) {
-    const score = view.scores && view.scores[i] !== null && view.scores[i] !== undefined ? view.scores[i] : "hidden";
-    return `<div>${SF.esc(capital(shown.score_label || "score"))}: <b class="score">${SF.esc(score)}</b></div>`;
+    const score = view.scores && view.scores[i] !== null && view.scores[i] !== undefined ? view.scores[i] : t("hidden");
+    return `<div>${SF.esc(capital(shown.score_label || t("score")))}: <b class="score">${SF.esc(score)}</b></div>`;
   }
   function renderGeneric(view, shown) {
     const lines = shown.lines || [];
@@ -422,7 +422,7 @@
     const acts = myTurn() && !view.finished ? view.legal_actions || [] : [];
     if (!acts.length) { box.hidden = true; return; }
     box.hidden = false;
-    box.innerHTML = `<h2>Your turn!</h2><div class="actions">` + acts.map((a) => `<button type="button" class="act" data-action="${SF.esc(a)}">${SF.esc(capital(a))}</button>`).join("") + `</div>`;
+    box.innerHTML = `<h2>${t("Your turn!")}</h2><div class="actions">` + acts.map((a) => `<button type="button" class="act" data-action="${SF.esc(a)}">${SF.esc(capital(a))}</button>`).join("") + `</div>`;
     box.querySelectorAll(".act").forEach((b) => { b.onclick = () => { box.querySelectorAll(".act").forEach((x) => { x.disabled = true; }); send({ type: "act", action: b.dataset.action }); }; });
   }
 
@@ -437,7 +437,7 @@
         renderDolly(view, live);
         paintPreview();
       },
-      start: "The start: the flock as it was dealt.",
+      start: t("The start: the flock as it was dealt."),
     },
     "shave-a-sheep": {
       seat: shaveSeat,
@@ -459,38 +459,38 @@
   const rendererOf = (shown) => RENDERERS[shown && shown.renderer] || RENDERERS.generic;
 
   // -- banner, log, replay ---------------------------------------------------------------
-  const names = (list) => (list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join(""));
+  const names = (list) => (list.length > 1 ? t("{some} and {last}", { some: list.slice(0, -1).join(", "), last: list[list.length - 1] }) : list.join(""));
   function endText(view, table, live) {
-    if (view.truncated) return "The game stopped (turn limit).";
+    if (view.truncated) return t("The game stopped (turn limit).");
     const w = view.winners.map((s) => SF.playerName(table, s));
-    if (w.length > 1) return `A tie between ${names(w)}! Game over.`;
-    if (!w.length) return "Game over.";
-    return (live && view.winners[0] === me() ? "You won! " : "") + `Game over — ${w[0]} wins!`;
+    if (w.length > 1) return t("A tie between {names}! Game over.", { names: names(w) });
+    if (!w.length) return t("Game over.");
+    return (live && view.winners[0] === me() ? t("You won!") + " " : "") + t("Game over — {name} wins!", { name: w[0] });
   }
   const mover = (view) => (view.to_move === "chance" ? view.turn : view.to_move);
   function bannerText(view, table, live, r) {
     if (view.finished) return ["over", endText(view, table, live)];
-    if (view.phase === "grab") return ["mine", "The wolf howls! First to grab it picks a sheep."];
-    if (view.phase === "howl-target" && live && view.grabber === me()) return ["mine", "You won the race: you grabbed the wolf!"];
+    if (view.phase === "grab") return ["mine", t("The wolf howls! First to grab it picks a sheep.")];
+    if (view.phase === "howl-target" && live && view.grabber === me()) return ["mine", t("You won the race: you grabbed the wolf!")];
     const who = mover(view);
-    if (view.phase === "howl-target") return ["", `${SF.playerName(table, view.grabber)} grabbed the wolf first!`];
-    if (live && who === me()) return ["mine", "Your turn!"];
-    if (r.rolls && view.phase === "roll") return ["", `${SF.playerName(table, who)} rolls the die…`];
-    return ["", `${SF.playerName(table, who)} is playing…`];
+    if (view.phase === "howl-target") return ["", t("{name} grabbed the wolf first!", { name: SF.playerName(table, view.grabber) })];
+    if (live && who === me()) return ["mine", t("Your turn!")];
+    if (r.rolls && view.phase === "roll") return ["", t("{name} rolls the die…", { name: SF.playerName(table, who) })];
+    return ["", t("{name} is playing…", { name: SF.playerName(table, who) })];
   }
 
   function friendly(text) { // engine action names, in words for people
     let m;
-    if ((m = /^dog (\d)$/.exec(text))) return `played dog card ${+m[1] + 1}`;
-    if ((m = /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(text))) return `swapped ${m[1]} and ${m[2]}`;
-    if ((m = /^swap seat (\d)$/.exec(text))) return `swapped sheep with ${name(+m[1])}`;
-    if ((m = /^wolf seat (\d)$/.exec(text))) return `sent the wolf to ${name(+m[1])}`;
-    if (text === "grow") return "grew one piece of wool";
-    if (text === "double") return "doubled: two pieces of wool";
-    if (text === "shear") return "sheared their sheep";
-    if (text === "raid") return "raided with the wolf";
-    if (text === "pass") return "passed";
-    if (text === "reroll") return "rolled again";
+    if ((m = /^dog (\d)$/.exec(text))) return t("played dog card {n}", { n: +m[1] + 1 });
+    if ((m = /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(text))) return t("swapped {a} and {b}", { a: m[1], b: m[2] });
+    if ((m = /^swap seat (\d)$/.exec(text))) return t("swapped sheep with {name}", { name: name(+m[1]) });
+    if ((m = /^wolf seat (\d)$/.exec(text))) return t("sent the wolf to {name}", { name: name(+m[1]) });
+    if (text === "grow") return t("grew one piece of wool");
+    if (text === "double") return t("doubled: two pieces of wool");
+    if (text === "shear") return t("sheared their sheep");
+    if (text === "raid") return t("raided with the wolf");
+    if (text === "pass") return t("passed");
+    if (text === "reroll") return t("rolled again");
     return text;
   }
   /* the game's log, turn by turn (server/events.py): the state message brings its last few
@@ -555,19 +555,19 @@
     const key = JSON.stringify([story.length && story[story.length - 1].n, since, me()]);
     if ($("log").dataset.key === key) return;
     $("log").dataset.key = key;
-    const title = (t) => (t.seat == null ? "At the table" : t.seat === me() ? "Your turn" : `${t.who}'s turn`);
+    const title = (turn) => (turn.seat == null ? SF.t("At the table") : turn.seat === me() ? SF.t("Your turn") : SF.t("{name}'s turn", { name: turn.who }));
     const now = performance.now();
     schedule(now);
     const opened = (t, i) => (unfolded.has(t.turn) ? unfolded.get(t.turn) : i >= since);
     SF.fill($("log"), turns.map((t, i) => SF.el("details", { class: "turn" + (i >= since ? " recent" : ""), open: opened(t, i), dataset: { turn: String(t.turn) } },
-      SF.el("summary", { onclick: (ev) => unfolded.set(t.turn, !ev.currentTarget.parentElement.open) }, SF.el("b", { text: title(t) }), ` · ${t.entries.length} ${t.entries.length === 1 ? "thing" : "things"}`),
+      SF.el("summary", { onclick: (ev) => unfolded.set(t.turn, !ev.currentTarget.parentElement.open) }, SF.el("b", { text: title(t) }), ` · ${t.entries.length === 1 ? SF.t("1 thing") : SF.t("{n} things", { n: t.entries.length })}`),
       SF.el("ol", {}, t.entries.map(entryNode(t, now))))).reverse());
     drawnUpTo = story.length ? story[story.length - 1].n : drawnUpTo;
     $("log").scrollTop = 0; // the newest turn first
   }
 
   function replayEvent(f) {
-    if (!f.who) return `<b>${rendererOf(f.shown).start || "The start."}</b>`;
+    if (!f.who) return `<b>${rendererOf(f.shown).start || t("The start.")}</b>`;
     return `<b>${SF.esc(f.who)}</b>: ${SF.esc(friendly(f.text))}`;
   }
   function renderReplayBox() {
@@ -575,7 +575,7 @@
     if (!msg.table.finished) { box.hidden = true; return; }
     box.hidden = false;
     if (!replay) {
-      box.innerHTML = `<h2>Replay</h2><button type="button" id="replay-open">▶ Watch the game again, move by move</button>`;
+      box.innerHTML = `<h2>${t("Replay")}</h2><button type="button" id="replay-open">▶ ${t("Watch the game again, move by move")}</button>`;
       $("replay-open").onclick = async () => {
         try {
           const r = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/replay`);
@@ -586,11 +586,11 @@
       return;
     }
     const n = replay.frames.length;
-    box.innerHTML = `<h2>Replay: move <span id="replay-pos">${replay.i}</span> of ${n - 1}</h2>
-      <div class="replaybar"><button type="button" id="replay-prev" aria-label="previous move">◀</button>
-      <input type="range" id="replay-range" min="0" max="${n - 1}" value="${replay.i}" aria-label="move">
-      <button type="button" id="replay-next" aria-label="next move">▶</button>
-      <button type="button" class="secondary" id="replay-close">Back to the end</button></div>
+    box.innerHTML = `<h2>${t("Replay: move {i} of {n}", { i: `<span id="replay-pos">${replay.i}</span>`, n: n - 1 })}</h2>
+      <div class="replaybar"><button type="button" id="replay-prev" aria-label="${t("previous move")}">◀</button>
+      <input type="range" id="replay-range" min="0" max="${n - 1}" value="${replay.i}" aria-label="${t("move")}">
+      <button type="button" id="replay-next" aria-label="${t("next move")}">▶</button>
+      <button type="button" class="secondary" id="replay-close">${t("Back to the end")}</button></div>
       <p id="replay-event">${replayEvent(replay.frames[replay.i])}</p>`;
     $("replay-prev").onclick = () => { replay.i = Math.max(0, replay.i - 1); render(); };
     $("replay-next").onclick = () => { replay.i = Math.min(n - 1, replay.i + 1); render(); };
@@ -615,8 +615,8 @@
     const from = ruleWords.ruleset ? SF.el("span", { class: "muted", text: ` (${ruleWords.ruleset})` }) : null;
     const lines = ruleWords.house_rules;
     SF.fill(box, lines.length
-      ? [SF.el("strong", { text: "House rules" }), from, SF.el("ul", { class: "differences" }, lines.map((d, i) => SF.el("li", { dataset: { part: String(i) }, text: d })))]
-      : [SF.el("strong", { text: "House rules:" }), " none, the rulebook's rules", from]);
+      ? [SF.el("strong", { text: t("House rules") }), from, SF.el("ul", { class: "differences" }, lines.map((d, i) => SF.el("li", { dataset: { part: String(i) }, text: d })))]
+      : [SF.el("strong", { text: t("House rules:") }), " " + t("none, the rulebook's rules"), from]);
   }
 
   /* A rule set from the gallery: its name, version, author and differences from the rulebook,
@@ -630,10 +630,10 @@
     const box = $("house-rules");
     box.className = "house-rules house-gallery panel" + (fresh ? " before-start" : "");
     SF.fill(box,
-      SF.el("strong", { text: fresh ? "Before you start — this table plays house rules: " : "House rules: " }),
+      SF.el("strong", { text: (fresh ? t("Before you start — this table plays house rules:") : t("House rules:")) + " " }),
       SF.el("a", { class: "house-name", href: house.url, text: house.name }),
-      SF.el("span", { class: "muted", text: ` version ${house.version} · by ` }), SF.el("span", { class: "house-author", text: house.author }),
-      SF.el("p", { class: "muted", text: "What differs from the rulebook:" }),
+      SF.el("span", { class: "muted", text: " " + t("version {v} · by", { v: house.version }) + " " }), SF.el("span", { class: "house-author", text: house.author }),
+      SF.el("p", { class: "muted", text: t("What differs from the rulebook:") }),
       SF.differencesList(ruleWords ? ruleWords.house_rules : house.differences));
   }
 
@@ -658,11 +658,11 @@
       } catch (e) { showError(e.message); box.dataset.key = ""; render(); }
     };
     SF.fill(box,
-      SF.el("h2", {}, "We'd play ", SF.el("span", { text: table.house.name }), " again?"),
+      SF.el("h2", { text: t("Would we play {name} again?", { name: table.house.name }) }),
       SF.el("div", { class: "actions" },
-        SF.el("button", { type: "button", id: "vote-yes", "aria-pressed": String(!!voted && voted.again), text: "✓ Yes", onclick: ask(true) }),
-        SF.el("button", { type: "button", class: "secondary", id: "vote-no", "aria-pressed": String(!!voted && !voted.again), text: "✗ No", onclick: ask(false) })),
-      voted ? SF.el("p", { id: "vote-counts", text: `Thanks! ${SF.votesText(voted.votes_yes, voted.votes_total)} (you can change your vote).` }) : null);
+        SF.el("button", { type: "button", id: "vote-yes", "aria-pressed": String(!!voted && voted.again), text: "✓ " + t("Yes"), onclick: ask(true) }),
+        SF.el("button", { type: "button", class: "secondary", id: "vote-no", "aria-pressed": String(!!voted && !voted.again), text: "✗ " + t("No"), onclick: ask(false) })),
+      voted ? SF.el("p", { id: "vote-counts", text: t("Thanks! {votes} (you can change your vote).", { votes: SF.votesText(voted.votes_yes, voted.votes_total) }) }) : null);
   }
 
   // -- the end: play again, or back to the lobby ----------------------------------------
@@ -671,10 +671,10 @@
     box.hidden = !table.finished;
     if (box.hidden || box.dataset.next === String(table.next)) return;
     box.dataset.next = String(table.next);
-    const again = table.next ? "Join the next game" : "Play again";
+    const again = table.next ? t("Join the next game") : t("Play again");
     box.innerHTML = `<div class="actions"><button type="button" class="big" id="again">${again}</button>
-      <a class="btn secondary" id="to-lobby" href="/">Back to the lobby</a></div>
-      <p class="muted">${table.next ? "A new table with the same rules and seats is open." : "A new table with the same rules and seats."}</p>`;
+      <a class="btn secondary" id="to-lobby" href="/">${t("Back to the lobby")}</a></div>
+      <p class="muted">${table.next ? t("A new table with the same rules and seats is open.") : t("A new table with the same rules and seats.")}</p>`;
     $("again").onclick = playAgain;
   }
   async function playAgain() { // the next table (opened once for everyone); my seat there, if free
@@ -693,8 +693,8 @@
   function tabTitle(view, table) { // "● Your turn — Shave a Sheep" while it is yours
     const base = `${table.title} — sheepfold`;
     if (me() === null || view.finished) return base;
-    if (view.phase === "grab") return `● Grab the wolf! — ${base}`;
-    return mover(view) === me() ? `● Your turn — ${base}` : base;
+    if (view.phase === "grab") return `● ${t("Grab the wolf!")} — ${base}`;
+    return mover(view) === me() ? `● ${t("Your turn")} — ${base}` : base;
   }
 
   // -- your turn: the tab's title says it; a notice says it too while the tab is hidden, once
@@ -705,19 +705,19 @@
   function renderNotify() {
     const b = $("notify");
     b.hidden = !("Notification" in window) || me() === null || msg.table.finished;
-    b.textContent = noticesOn() ? "🔔 Turn notices on" : "🔔 Tell me when it is my turn";
+    b.textContent = "🔔 " + (noticesOn() ? t("Turn notices on") : t("Tell me when it is my turn"));
     b.setAttribute("aria-pressed", String(noticesOn()));
   }
   $("notify").onclick = async () => {
     if (noticesOn()) localStorage.removeItem(NOTIFY_KEY); // a second click: no more notices
     else if ((await Notification.requestPermission()) === "granted") localStorage.setItem(NOTIFY_KEY, "1");
-    else showError("Your browser does not allow notices from this page: allow them in its settings for this site.");
+    else showError(t("Your browser does not allow notices from this page: allow them in its settings for this site."));
     renderNotify();
   };
   function turnNotice(view, table) {
     const mine = me() !== null && !view.finished && (view.phase === "grab" || mover(view) === me());
     if (mine && wasMine === false && document.hidden && noticesOn()) {
-      const n = new Notification(`Your turn — ${table.title}`, { body: view.phase === "grab" ? "Grab the wolf!" : "It is your turn at the table.", tag: "sheepfold-" + tableId });
+      const n = new Notification(`${t("Your turn")} — ${table.title}`, { body: view.phase === "grab" ? t("Grab the wolf!") : t("It is your turn at the table."), tag: "sheepfold-" + tableId });
       n.onclick = () => { window.focus(); n.close(); };
     }
     wasMine = mine;
@@ -735,14 +735,14 @@
     if (/^(dolly-crush|shave-a-sheep)$/.test(table.game)) { $("rules-link").href = "/rules/" + table.game; $("rules-link").hidden = false; } // the rules pages (server/learn.py)
     renderHouseRules(table);
     $("leave").hidden = $("copy-seat").hidden = me() === null || table.finished;
-    $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? `connected · ${table.spectators} watching` : "connected") : $("status").textContent;
+    $("status").textContent = ws && ws.readyState === 1 ? (table.spectators ? t("connected · {n} watching", { n: table.spectators }) : t("connected")) : $("status").textContent;
     const live = !replay;
     const view = replay ? replay.frames[replay.i].view : msg.view;
     const shown = (replay ? replay.frames[replay.i].shown : msg.shown) || {};
     const r = rendererOf(shown);
     const [cls, text] = bannerText(view, table, live, r);
     $("banner").className = "banner " + cls;
-    $("banner").textContent = replay ? `Replay — ${text}` : text;
+    $("banner").textContent = replay ? `${t("Replay")} — ${text}` : text;
     $("ended").textContent = !replay && view.finished && msg.ended ? msg.ended : ""; // why it ended
     $("ended").hidden = !$("ended").textContent;
     renderPlayers(view, table, live, r, shown);
@@ -757,14 +757,14 @@
   }
 
   $("copy").onclick = async () => {
-    try { await navigator.clipboard.writeText($("invite").value); $("copy").textContent = "Copied!"; } catch (e) { $("invite").select(); }
+    try { await navigator.clipboard.writeText($("invite").value); $("copy").textContent = t("Copied!"); } catch (e) { $("invite").select(); }
   };
   $("copy-seat").onclick = async () => {
     const link = location.origin + "/t/" + encodeURIComponent(tableId) + "#seat=" + encodeURIComponent(localStorage.getItem(TOKEN_KEY) || "");
-    try { await navigator.clipboard.writeText(link); $("copy-seat").textContent = "Seat link copied: keep it secret"; } catch (e) { showError(link); }
+    try { await navigator.clipboard.writeText(link); $("copy-seat").textContent = t("Seat link copied: keep it secret"); } catch (e) { showError(link); }
   };
   $("leave").onclick = () => {
-    if (confirm("Leave this table?")) { send({ type: "leave" }); localStorage.removeItem(TOKEN_KEY); }
+    if (confirm(t("Leave this table?"))) { send({ type: "leave" }); localStorage.removeItem(TOKEN_KEY); }
   };
   connect();
 })();

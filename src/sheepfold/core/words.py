@@ -1,0 +1,47 @@
+"""Words for people that a front end may translate: :class:`Msg`.
+
+A ``Msg`` is the English text (a ``str``: everything that takes a string takes it) that keeps
+its gettext template and named parameters, so that the web server translates it for a player
+of another language where it is sent (server/i18n.py), never by editing the English text.
+``Msg("{name} took {n} sheep", name="Dolly", n=3)`` reads "Dolly took 3 sheep". The catalog
+tool finds the templates by the name ``Msg`` (docs/web.md, "Languages").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Msg(str):
+    """English words made from a template and named parameters (each one a value or a Msg)."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, **params: Any) -> Msg:
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the template
+        return (_rebuild, (self.template, self.params))
+
+
+def _rebuild(template: str, params: dict[str, Any]) -> Msg:
+    return Msg(template, **params)
+
+
+def text_of(error: BaseException) -> str:
+    """An error's words, its Msg kept when it was raised with one (``str(e)`` makes a plain
+    copy)."""
+    if len(error.args) == 1 and isinstance(error.args[0], Msg):
+        return error.args[0]
+    return str(error)
+
+
+def joined(names: list[str]) -> str:
+    """Names as a list in words ("Dolly, Shaun and Timmy"), the "and" translatable."""
+    if len(names) < 2:
+        return "".join(names)
+    return Msg("{some} and {last}", some=", ".join(names[:-1]), last=names[-1])
