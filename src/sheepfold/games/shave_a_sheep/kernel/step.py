@@ -165,8 +165,10 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 )
 
 #: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache);
-#: ``error_model="numpy"``: no division-by-zero checks (the encoder never writes a zero divisor)
-jit: Any = njit(cache=True, nogil=True, error_model="numpy")
+#: ``error_model="numpy"``: no division-by-zero checks (the encoder never writes a zero divisor).
+#: ``_nrt=True`` said explicitly: numba compiles a callee with its caller's reference counting
+#: unless the callee names its own, and a kernel that allocates may be called from a ``bare`` one
+jit: Any = njit(cache=True, nogil=True, error_model="numpy", _nrt=True)
 #: the same for a kernel that allocates no array (every rule below, the hot loops): compiled
 #: without numba's reference counting (``_nrt=False``). With it, every array a kernel passes
 #: to an inlined rule is counted up and down again (an atomic add each, and a barrier to the
