@@ -168,14 +168,15 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 #: ``error_model="numpy"``: no division-by-zero checks (the encoder never writes a zero divisor).
 #: ``_nrt=True`` said explicitly: numba compiles a callee with its caller's reference counting
 #: unless the callee names its own, and a kernel that allocates may be called from a ``bare`` one
-jit: Any = njit(cache=True, nogil=True, error_model="numpy", _nrt=True)
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+jit: Any = njit(**{**_OPTIONS, "_nrt": True})
 #: the same for a kernel that allocates no array (every rule below, the hot loops): compiled
 #: without numba's reference counting (``_nrt=False``). With it, every array a kernel passes
 #: to an inlined rule is counted up and down again (an atomic add each, and a barrier to the
 #: optimiser): the random games' loop held 65 such calls where the printed-rules kernel's held
 #: 25 (docs/engine.md, "Speed of the rule interpreter"). A kernel compiled so cannot allocate
 #: (numba refuses it when it compiles); the arrays it gets are owned by its caller.
-bare: Any = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+bare: Any = njit(**{**_OPTIONS, "_nrt": False})
 #: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
 #: which also lets it drop the reference counting of the arrays passed: plain calls of every
 #: small rule made the random games 1.6x slower). Inlined only into the shared entry points
