@@ -1,10 +1,12 @@
-"""Shave a Sheep's fast random simulator (numba) against a plain C loop of the same rules.
+"""Shave a Sheep's fast random and greedy simulators (numba) against a plain C loop of the same
+rules.
 
 The C loop (``bench/c/shave_random.c``) uses the same counter-based random streams and the same
-draws as ``fastsim_shave._play`` with the random policy on every seat, so on the same seeds
-both must count the same (seat-0 wins, turns): that is checked first, for every rule set below
-and for a few more (custom die, cutting costs, reaction weights, truncation, no turn limit);
-any difference prints MISMATCH and exits 1. Then games per second of CPU time, each side
+draws as ``fastsim_shave._play`` with the random policy on every seat (or the greedy policy on
+every seat, the same value function in the same order of operations), so on the same seeds
+both must count the same (seat-0 wins, turns): that is checked first, with each policy, for
+every rule set below and for a few more (custom die, cutting costs, reaction weights,
+truncation, no turn limit); any difference prints MISMATCH and exits 1. Then games per second of CPU time, each side
 measured on the same seeds (C: its game loop alone; numba: the ``bench`` call, after a warm-up
 call that compiles or loads the cache). Goal: numba within 2x of C. "wins" is what
 ``fastsim_shave.bench`` counts: games where seat 0's pile is larger than seat 1's. The C
@@ -33,13 +35,17 @@ SOURCE = Path(__file__).parent / "c" / "shave_random.c"
 CFLAGS = ["-std=c99", "-O2"]
 GOAL = 2.0
 
-# (label, players, rules, games timed): 30 wool, max_turns 1000; about 1 s of C each
+# (label, players, rules, games timed, policy): 30 wool, max_turns 1000; about 1 s of C each
 TIMED = [
-    ("2p rulebook", 2, {}, 600_000),
-    ("4p rulebook", 4, {}, 500_000),
-    ("2p howling-wolf", 2, {"variants": ["howling-wolf"]}, 500_000),
-    ("2p my-friend-mr-wolf", 2, {"variants": ["my-friend-mr-wolf"]}, 800_000),
+    ("2p rulebook", 2, {}, 600_000, "random"),
+    ("4p rulebook", 4, {}, 500_000, "random"),
+    ("2p howling-wolf", 2, {"variants": ["howling-wolf"]}, 500_000, "random"),
+    ("2p my-friend-mr-wolf", 2, {"variants": ["my-friend-mr-wolf"]}, 800_000, "random"),
+    ("2p rulebook, greedy", 2, {}, 100_000, "greedy"),
+    ("4p rulebook, greedy", 4, {}, 60_000, "greedy"),
 ]
+#: the C file's POLICY argument
+C_POLICY = {"random": 0, "greedy": 1}
 # rule sets only checked for identical results (fewer games)
 CHECKED = [
     ("3p cutting-costs", 3, {"variants": ["cutting-costs"]}),
@@ -87,8 +93,9 @@ def compiler() -> str | None:
 BITS = {"grow": 1, "double": 2, "swap": 4, "wolf": 8, "shear": 16}  # the C file's face bits
 
 
-def c_args(game, seed0: int, count: int) -> list[str]:  # type: ignore[no-untyped-def]
-    """The C program's arguments for the engine's ``game`` (its rules, die and grab weights)."""
+def c_args(game, seed0: int, count: int, policy: str = "random") -> list[str]:  # type: ignore[no-untyped-def]
+    """The C program's arguments for the engine's ``game`` (its rules, die and grab weights)
+    and the policy every seat plays."""
     r = game.rules
     n = game.num_players
     mode = 1 if r.howling_wolf else (2 if r.mr_wolf else 0)
@@ -110,19 +117,20 @@ def c_args(game, seed0: int, count: int) -> list[str]:  # type: ignore[no-untype
         *(str(m) for m in masks),
         *(float(x).hex() for x in cum),  # exact, bit for bit
         *(float(x).hex() for x in gcum),
+        str(C_POLICY[policy]),
     ]
 
 
-def run_c(exe: str, game, seed0: int, count: int) -> tuple[int, int, float]:  # type: ignore[no-untyped-def]
+def run_c(exe: str, game, seed0: int, count: int, policy: str = "random") -> tuple[int, int, float]:  # type: ignore[no-untyped-def]
     out = subprocess.run(
-        [exe, *c_args(game, seed0, count)], capture_output=True, text=True, check=True
+        [exe, *c_args(game, seed0, count, policy)], capture_output=True, text=True, check=True
     ).stdout.split()
     return int(out[0]), int(out[1]), float(out[2])
 
 
-def run_numba(game, seed0: int, count: int) -> tuple[int, int, float]:  # type: ignore[no-untyped-def]
+def run_numba(game, seed0: int, count: int, policy: str = "random") -> tuple[int, int, float]:  # type: ignore[no-untyped-def]
     c = time.process_time()
-    wins, turns = fs.bench(game, seed0, count)
+    wins, turns = fs.bench(game, seed0, count, policy)
     return wins, turns, time.process_time() - c
 
 
@@ -141,31 +149,33 @@ def main() -> int:
         subprocess.run([cc, *CFLAGS, "-o", exe, str(SOURCE)], check=True)
         print(f"C: {cc} {' '.join(CFLAGS)} {SOURCE.name}; times are CPU seconds (one core)")
         fs.bench(make_game(2, {}), 0, 100)  # compile / load numba's cache before any timing
+        fs.bench(make_game(2, {}), 0, 100, "greedy")
 
         bad = 0
         check_games = CHECK_GAMES // 4 if QUICK else CHECK_GAMES
-        for label, players, rules in CHECKED:
-            game = make_game(players, rules)
-            c = run_c(exe, game, 1000, check_games)[:2]
-            nb = fs.bench(game, 1000, check_games)
-            if c != nb:
-                print(f"MISMATCH {label}: C (wins, turns) {c}, numba {nb}")
-                bad += 1
+        for policy, games in (("random", check_games), ("greedy", check_games // 10)):
+            for label, players, rules in CHECKED:
+                game = make_game(players, rules)
+                c = run_c(exe, game, 1000, games, policy)[:2]
+                nb = fs.bench(game, 1000, games, policy)
+                if c != nb:
+                    print(f"MISMATCH {label}, {policy}: C (wins, turns) {c}, numba {nb}")
+                    bad += 1
         print(
-            f"identical (wins, turns) on {len(CHECKED) - bad} of {len(CHECKED)} more rule sets, "
-            f"{check_games:,} games each"
+            f"identical (wins, turns) on {2 * len(CHECKED) - bad} of {2 * len(CHECKED)} more "
+            f"rule sets and policies (random {check_games:,} games each, greedy {check_games // 10:,})"
         )
 
         print(
             f"\n{'rules (30 wool, max 1000 turns)':<24} {'games':>9} {'turns/game':>10} "
             f"{'C games/s':>12} {'numba games/s':>14} {'numba/C':>8}  goal <= {GOAL:g}x"
         )
-        for label, players, rules, count in TIMED:
+        for label, players, rules, count, policy in TIMED:
             count = count // 5 if QUICK else count
             game = make_game(players, rules)
-            fs.bench(game, 0, 100)  # warm-up
-            cw, ct, csec = run_c(exe, game, 0, count)
-            nw, nt, nsec = run_numba(game, 0, count)
+            fs.bench(game, 0, 100, policy)  # warm-up
+            cw, ct, csec = run_c(exe, game, 0, count, policy)
+            nw, nt, nsec = run_numba(game, 0, count, policy)
             if (cw, ct) != (nw, nt):
                 print(f"MISMATCH {label}: C (wins, turns) {(cw, ct)}, numba {(nw, nt)}")
                 bad += 1

@@ -13,17 +13,21 @@
  *   - a choice is legal[(int)(u * cnt)] among the engine's sorted legal actions, no draw
  *     used when only one action is legal;
  *   - "wins" counts the games in which seat 0's pile is larger than seat 1's (what `_bench`
- *     counts), "turns" the turns started.
+ *     counts), "turns" the turns started;
+ *   - with POLICY 1 every seat plays the greedy policy instead (kernel/policy.py's `greedy`:
+ *     each legal action tried on a copy of the state to the end of the turn, scored by the same
+ *     value function in the same order of operations, the first best kept; no draw used).
  *
  * Usage (every number in decimal; cumulative probabilities in any strtod format, C99 hex
  * floats such as 0x1.5555555555555p-3 give them bit for bit):
  *
  *   shave_random PLAYERS WOOL MAX_WOOL CUT MODE MAX_TURNS SEED0 COUNT NFACES
- *                MASK_1 .. MASK_NFACES CUM_1 .. CUM_NFACES GCUM_1 .. GCUM_PLAYERS
+ *                MASK_1 .. MASK_NFACES CUM_1 .. CUM_NFACES GCUM_1 .. GCUM_PLAYERS [POLICY]
  *
  *   CUT: 1 with cutting costs; MODE: 0 standard, 1 howling wolf, 2 my friend mr. wolf;
  *   MAX_TURNS: 0 for no limit; MASK: face actions, 1 grow 2 double 4 swap 8 wolf 16 shear;
- *   GCUM: cumulative grab weights per seat, a negative value for a seat that never grabs.
+ *   GCUM: cumulative grab weights per seat, a negative value for a seat that never grabs;
+ *   POLICY: 0 random (the default), 1 greedy.
  *
  * Prints one line: `<wins> <turns> <CPU seconds of the game loop alone>`.
  */
@@ -39,6 +43,10 @@ enum { B_GROW = 1, B_DOUBLE = 2, B_SWAP = 4, B_WOLF = 8, B_SHEAR = 16 };
 enum { MODE_STD = 0, MODE_HOWL = 1, MODE_MRWOLF = 2 };
 #define MAX_PLAYERS 4
 #define MAX_FACES 16
+/* the greedy policy's constants (games/shave_a_sheep/policy.py) */
+#define SHEEP_WOOL_VALUE 0.6
+#define FULL_SHEEP_VALUE 0.85
+#define WIN_VALUE 1000.0
 
 typedef struct {
     int n, wool, max_wool, cut, mode, max_turns, nfaces;
@@ -173,7 +181,73 @@ static int legal_choose(const State *s, const Rules *r, int mask, int *out) {
     return c;
 }
 
-/* one game, random choices on every seat; returns the turns started */
+/* -- the greedy policy (kernel/policy.py: value, greedy) -- */
+static double worth(const State *s, const Rules *r, int seat) {
+    int wool = s->sheep[seat];
+    double rate = wool >= r->max_wool ? FULL_SHEEP_VALUE : SHEEP_WOOL_VALUE;
+    return (double)s->pile[seat] + rate * (double)wool;
+}
+
+static double value(const State *s, const Rules *r, int me) {
+    int seat, best, k = 0;
+    double others = -1.0 / 0.0, w;
+    if (s->over) {
+        if (s->truncated) return 0.0;
+        best = s->pile[0];
+        for (seat = 1; seat < r->n; seat++)
+            if (s->pile[seat] > best) best = s->pile[seat];
+        for (seat = 0; seat < r->n; seat++)
+            if (s->pile[seat] == best) k++;
+        if (s->pile[me] == best) return WIN_VALUE * (1.0 / k);
+        return WIN_VALUE * 0.0 - WIN_VALUE / 2;
+    }
+    for (seat = 0; seat < r->n; seat++)
+        if (seat != me) {
+            w = worth(s, r, seat);
+            if (w > others) others = w;
+        }
+    return worth(s, r, me) - others;
+}
+
+static void apply_choice(State *s, const Rules *r, int a);
+
+/* the first best of legal[:cnt] for seat `me`: a roller's actions (played to the end of the
+ * turn) or, with `target`, a grabber's Howling Wolf targets (the take alone) */
+static int greedy(const State *s, const Rules *r, int me, const int *legal, int cnt, int target) {
+    State trial;
+    int j, a, best_a = legal[0], k;
+    double v, best_v = -1.0 / 0.0;
+    for (j = 0; j < cnt; j++) {
+        a = legal[j];
+        trial = *s;
+        if (target) {
+            k = a - WOLF0;
+            if (trial.sheep[k] > 0) {
+                trial.sheep[k] -= 1;
+                trial.middle += 1;
+            }
+        } else {
+            apply_choice(&trial, r, a);
+        }
+        v = value(&trial, r, me);
+        if (v > best_v + 1e-9) {
+            best_a = a;
+            best_v = v;
+        }
+    }
+    return best_a;
+}
+
+static int greedy_seats; /* POLICY 1: every seat plays greedy */
+
+static int decide(const State *s, const Rules *r, int me, const int *legal, int cnt, int target,
+                  uint64_t key, uint64_t stream, uint64_t counter) {
+    if (cnt == 1) return legal[0];
+    if (greedy_seats) return greedy(s, r, me, legal, cnt, target);
+    return pick(legal, cnt, uniform(key, stream, counter));
+}
+
+/* one game, random (or greedy) choices on every seat; returns the turns started */
 static int play(State *s, const Rules *r, int64_t seed) {
     uint64_t key = game_key(seed);
     int legal[16];
@@ -214,7 +288,7 @@ static int play(State *s, const Rules *r, int64_t seed) {
             c = 0;
             for (k = 0; k < r->n; k++)
                 if (k != grabber) legal[c++] = WOLF0 + k;
-            target = pick(legal, c, uniform(key, 2, 4 * t + 1)) - WOLF0;
+            target = decide(s, r, grabber, legal, c, 1, key, 2, 4 * t + 1) - WOLF0;
             if (s->sheep[target] > 0) { /* one piece of it goes back to the middle */
                 s->sheep[target] -= 1;
                 s->middle += 1;
@@ -222,10 +296,10 @@ static int play(State *s, const Rules *r, int64_t seed) {
             c = 0;
             if (room(s, r, me) > 0) legal[c++] = GROW;
             legal[c++] = PASS;
-            a = pick(legal, c, uniform(key, 2, 4 * t + 2));
+            a = decide(s, r, me, legal, c, 0, key, 2, 4 * t + 2);
         } else {
             c = legal_choose(s, r, r->mask[face], legal);
-            a = pick(legal, c, c > 1 ? uniform(key, 2, 4 * t) : 0.0);
+            a = decide(s, r, me, legal, c, 0, key, 2, 4 * t);
         }
         apply_choice(s, r, a);
     }
@@ -259,10 +333,12 @@ int main(int argc, char **argv) {
     r.nfaces = atoi(argv[arg++]);
     if (r.n < 2 || r.n > MAX_PLAYERS) usage("PLAYERS must be 2..4");
     if (r.nfaces < 1 || r.nfaces > MAX_FACES) usage("NFACES must be 1..16");
-    if (argc != 10 + 2 * r.nfaces + r.n) usage("wrong number of arguments");
+    if (argc != 10 + 2 * r.nfaces + r.n && argc != 11 + 2 * r.nfaces + r.n)
+        usage("wrong number of arguments");
     for (i = 0; i < r.nfaces; i++) r.mask[i] = atoi(argv[arg++]);
     for (i = 0; i < r.nfaces; i++) r.cum[i] = strtod(argv[arg++], NULL);
     for (i = 0; i < r.n; i++) r.gcum[i] = strtod(argv[arg++], NULL);
+    greedy_seats = arg < argc && atoi(argv[arg]) == 1;
     /* a gray face starts the race in Howling Wolf */
     for (i = 0; i < r.nfaces; i++) r.race[i] = r.mode == MODE_HOWL && (r.mask[i] & B_WOLF);
 

@@ -38,7 +38,7 @@ from sheepfold.games.shave_a_sheep.kernel.play import (
     turn,
     turn_random,
 )
-from sheepfold.games.shave_a_sheep.kernel.step import inline, jit, new_game, score
+from sheepfold.games.shave_a_sheep.kernel.step import bare, copy, inline, jit, new_game, score
 
 PERFECT = TABLE
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "perfect": PERFECT}
@@ -90,24 +90,35 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
     new_game(st, prm)
     key = game_key(seed)
     notrace = np.zeros(0, dtype=np.int64)
-    random = all_random(seats[0], n) and V.shape[0] == 0
+    if all_random(seats[0], n) and V.shape[0] == 0:
+        return _play_random(st, key, prm, kit[0], stand, first, pre)
     started = 0
     rows = 0
     while True:
         if pre.shape[0] > 0:
             pre[:] = st
-        if random:  # the hot loop of random play: no position index, no records
-            started += 1
-            turn_random(st, key, prm, kit[0])
-            rows = _stand(stand, first, rows, st, n, prm)
-            if st[L.OVER]:
-                return started, rows
-            continue
         x = encode(st, prm, ix) if V.shape[0] > 0 or seats[1].shape[0] > 0 else -1
         if V.shape[0] > 0 and started < ubuf.shape[0]:
             ubuf[started] = _uncertainty(V, x, n)
         started += 1
         turn(st, key, seats, prm, x, kit, notrace, 0)
+        rows = _stand(stand, first, rows, st, n, prm)
+        if st[L.OVER]:
+            return started, rows
+
+
+@bare
+def _play_random(st, key, prm, legal, stand, first, pre):  # type: ignore[no-untyped-def]
+    """:func:`_play`'s game when every seat plays at random (no position index, no records):
+    the hot loop of random play, compiled without reference counting (``bare``)."""
+    n = prm[L.P_N]
+    started = 0
+    rows = 0
+    while True:
+        if pre.shape[0] > 0:
+            copy(pre, st)
+        started += 1
+        turn_random(st, key, prm, legal)
         rows = _stand(stand, first, rows, st, n, prm)
         if st[L.OVER]:
             return started, rows

@@ -54,6 +54,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
 )
 from sheepfold.games.shave_a_sheep.kernel.play import _mix, decide, draw, game_key, uniform
 from sheepfold.games.shave_a_sheep.kernel.step import (
+    bare,
     choices,
     finish,
     grab,
@@ -87,7 +88,7 @@ C_AUTORESET, C_RANDOM_SEAT, C_RECORD = range(3)
 ERR_OVER, ERR_ILLEGAL = 1, 2
 
 
-@jit
+@bare
 def env_key(seed, env, game):  # type: ignore[no-untyped-def]
     """The random key of game ``game`` of env ``env`` in a batch reset with ``seed``."""
     k = game_key(seed) ^ (np.uint64(env) * np.uint64(0xD6E8FEB86659FD93))
@@ -230,7 +231,7 @@ def reset_env(i, seed, env, games, keys, state, kit, cfg):  # type: ignore[no-un
     _inside(st, ph, key, (codes[i], tab), kit, trace, tlen, i)
 
 
-@jit
+@bare
 def reset_many(which, seed, games, keys, state, kit, cfg):  # type: ignore[no-untyped-def]
     """Start a new game in every env ``i`` with ``which[i]``."""
     for i in range(which.shape[0]):
@@ -238,7 +239,7 @@ def reset_many(which, seed, games, keys, state, kit, cfg):  # type: ignore[no-un
             reset_env(i, seed, i, games, keys, state, kit, cfg)
 
 
-@jit
+@bare
 def check_actions(actions, skip, state, kit):  # type: ignore[no-untyped-def]
     """The first env whose action cannot be played, and why (``ERR_OVER``, ``ERR_ILLEGAL``);
     (-1, 0) when every env not in ``skip`` can play its action."""
@@ -259,7 +260,7 @@ def check_actions(actions, skip, state, kit):  # type: ignore[no-untyped-def]
     return -1, 0
 
 
-@jit
+@bare
 def step_many(actions, resets, seed, games, keys, state, kit, cfg, out):  # type: ignore[no-untyped-def]
     """One batch step: env ``i`` plays ``actions[i]`` (checked by :func:`check_actions`), or
     starts a new game if ``resets[i]``; then the inside seats play. A game that ends here
@@ -316,7 +317,7 @@ def _observer(st, ph):  # type: ignore[no-untyped-def]
     return ph[LAST] if ph[LAST] >= 0 else 0
 
 
-@jit
+@bare
 def observe_all(seats, state, kit, obs):  # type: ignore[no-untyped-def]
     """Every env's observation from ``seats[i]`` (-1: the env's own observer)."""
     st_all, ph_all = state[0], state[1]
@@ -325,7 +326,7 @@ def observe_all(seats, state, kit, obs):  # type: ignore[no-untyped-def]
         observe(st_all[i], ph_all[i], s, kit, obs[i])
 
 
-@jit
+@bare
 def masks_all(state, kit, mask):  # type: ignore[no-untyped-def]
     """Every env's legal-action mask."""
     st_all, ph_all = state[0], state[1]

@@ -61,6 +61,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.play import play, scratch  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.policy import greedy  # noqa: E402
 from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
+    bare,
     choices,
     copy,
     finish,
@@ -175,7 +176,7 @@ def _store(val, V, x, c0, nv):  # type: ignore[no-untyped-def]
     return d
 
 
-@jit
+@bare
 def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
     """Walk one turn's tree from each position of ``xs`` (of layer ``B``: a block, or the blocks
     of an orbit when rotating), in order. Returns (positions written, the largest change).
@@ -194,7 +195,8 @@ def walk(B, xs, ctx, work, prog, mode):  # type: ignore[no-untyped-def]
     * RECORD: the same, and the MAX (and MIN, unless C_RECMAX) seats' choices go into ``tab``.
 
     One function on purpose: numba counts references to every array handed to a helper, and
-    with the tree split into helpers the programs were written 5x slower."""
+    with the tree split into helpers the programs were written 5x slower. Compiled ``bare``
+    (no reference counting at all: it allocates nothing)."""
     prm, probs, ix, kinds, tab, cfg, V = ctx
     out, buf, st, st2, st3, acts, acts2, trial = work
     st_i, st_f, g1_i, g1_f, g2_i, g2_f, refs = prog
@@ -335,7 +337,7 @@ def _ref(y, c_out, c_in):  # type: ignore[no-untyped-def]
     return y, c_in
 
 
-@jit
+@bare
 def sweep_compiled(prog, nst, cols, V, work):  # type: ignore[no-untyped-def]
     """One Gauss-Seidel sweep of a compiled program of ``nst`` positions; the largest change.
     ``cols`` = (value columns, first column written, first column read): values are read from

@@ -41,8 +41,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     _finish,
     _howl_choices,
     _race_take,
-    choices,
-    finish,
+    bare,
     grab,
     howl_choices,
     howl_targets,
@@ -67,7 +66,7 @@ def _mix(x):  # type: ignore[no-untyped-def]
     return x ^ (x >> np.uint64(31))
 
 
-@jit
+@bare
 def game_key(seed):  # type: ignore[no-untyped-def]
     """The random key of game ``seed``."""
     return _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019))
@@ -93,7 +92,7 @@ def pick(u, legal, cnt):  # type: ignore[no-untyped-def]
     return legal[i if i < cnt else cnt - 1]
 
 
-@jit
+@inline
 def decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untyped-def]
     """The action seat ``me`` plays among ``legal[:cnt]``: its policy's (``seats`` = (policy
     codes, tables)). ``u``: its random draw; ``where`` = (position index, face, table slot);
@@ -112,18 +111,7 @@ def decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untype
     return greedy(st, me, legal, cnt, target, prm, trial)
 
 
-@inline
-def _decide(st, me, cnt, u, where, target, seats, kit):  # type: ignore[no-untyped-def]
-    """:func:`decide`, with the two common cases (one choice, a random seat) inlined."""
-    legal = kit[1]
-    if cnt == 1:
-        return legal[0]
-    if seats[0][me] == RANDOM:
-        return pick(u, legal, cnt)
-    return decide(st, me, cnt, u, where, target, seats, kit)
-
-
-@jit
+@bare
 def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyped-def]
     """Play the turn of ``st`` (a turn start; ``x`` its position index when a seat plays a
     table, else -1) to its end. ``seats`` = (policy codes, tables); ``scratch`` = (legal
@@ -142,24 +130,24 @@ def turn(st, key, seats, prm, x, scratch, trace, tlen):  # type: ignore[no-untyp
             tlen = _note(trace, tlen, g)
             c = howl_targets(g, prm, legal)
             u = uniform(key, 2, 4 * t + 1)
-            k = _decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
+            k = decide(st, g, c, u, (x, face, 1 + g), True, seats, kit) - WOLF0
             tlen = _note(trace, tlen, WOLF0 + k)
             race_take(st, k, prm)
             c = howl_choices(st, prm, legal)
             where = (x, face, 1 + n + g * n + k)
-            a = _decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
+            a = decide(st, me, c, uniform(key, 2, 4 * t + 2), where, False, seats, kit)
             break
-        c = choices(st, face, prm, legal)
+        c = _choices(st, face, prm, legal)
         r = st[REROLLED]
         u = uniform(key, 2, 4 * t) if r == 0 else uniform(key, 4, 4 * t + r)
-        a = _decide(st, me, c, u, (x, face, 0), False, seats, kit)
+        a = decide(st, me, c, u, (x, face, 0), False, seats, kit)
         if a != REROLL:
             break
         tlen = _note(trace, tlen, a)
         reroll(st)
         face = roll(draw(key, 3, 4 * t + r), prm)
     tlen = _note(trace, tlen, a)
-    finish(st, a, prm)
+    _finish(st, a, prm)
     return tlen
 
 
@@ -215,7 +203,7 @@ def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
     _finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
 
 
-@jit
+@bare
 def play_random(seed, st, prm, legal):  # type: ignore[no-untyped-def]
     """:func:`play` with a random policy on every seat (:func:`turn_random`); returns the
     turns started."""
@@ -228,7 +216,7 @@ def play_random(seed, st, prm, legal):  # type: ignore[no-untyped-def]
     return started
 
 
-@jit
+@bare
 def all_random(pols, n):  # type: ignore[no-untyped-def]
     """Whether every one of the ``n`` seats plays the random policy."""
     for s in range(n):

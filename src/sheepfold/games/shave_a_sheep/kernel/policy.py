@@ -25,6 +25,8 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     WOLF0,
 )
 from sheepfold.games.shave_a_sheep.kernel.step import (
+    _finish,
+    bare,
     choices,
     copy,
     finish,
@@ -38,7 +40,7 @@ FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
 WIN_VALUE = float(_policy.WIN_VALUE)
 
 
-@jit
+@bare
 def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     """A seat's safe pile plus the discounted wool on its sheep."""
     wool = st[SHEEP + seat]
@@ -46,7 +48,7 @@ def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     return st[PILE + seat] + rate * wool
 
 
-@jit
+@bare
 def value(st, me, prm):  # type: ignore[no-untyped-def]
     """policy.shave_value: how good the position is for ``me``."""
     n = prm[P_N]
@@ -101,7 +103,7 @@ def reroll_value(st, me, prm):  # type: ignore[no-untyped-def]
     return total
 
 
-@jit
+@bare
 def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
     """policy.greedy_action for ``me`` among ``legal[:cnt]``: each action tried on ``trial`` (a
     scratch state vector), the first best kept. ``target``: the choices are Howling Wolf's
@@ -117,7 +119,7 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
             if target:
                 race_take(trial, a - WOLF0, prm)
             else:
-                finish(trial, a, prm)
+                _finish(trial, a, prm)
             v = value(trial, me, prm)
         if v > best_v + 1e-9:
             best_a = a

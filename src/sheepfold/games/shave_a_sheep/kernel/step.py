@@ -164,14 +164,25 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
     WOLF1,
 )
 
-#: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache)
-jit: Any = njit(cache=True, nogil=True)
+#: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache);
+#: ``error_model="numpy"``: no division-by-zero checks (the encoder never writes a zero divisor).
+#: ``_nrt=True`` said explicitly: numba compiles a callee with its caller's reference counting
+#: unless the callee names its own, and a kernel that allocates may be called from a ``bare`` one
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+jit: Any = njit(**{**_OPTIONS, "_nrt": True})
+#: the same for a kernel that allocates no array (every rule below, the hot loops): compiled
+#: without numba's reference counting (``_nrt=False``). With it, every array a kernel passes
+#: to an inlined rule is counted up and down again (an atomic add each, and a barrier to the
+#: optimiser): the random games' loop held 65 such calls where the printed-rules kernel's held
+#: 25 (docs/engine.md, "Speed of the rule interpreter"). A kernel compiled so cannot allocate
+#: (numba refuses it when it compiles); the arrays it gets are owned by its caller.
+bare: Any = njit(**{**_OPTIONS, "_nrt": False})
 #: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
 #: which also lets it drop the reference counting of the arrays passed: plain calls of every
 #: small rule made the random games 1.6x slower). Inlined only into the shared entry points
 #: at the end of this module and into one hot loop (:func:`.play.turn_random`): every other
 #: kernel calls those, so the interpreter is compiled a few times, not once per call site.
-inline: Any = njit(cache=True, nogil=True, inline="always")
+inline: Any = njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
 
 @inline
@@ -190,7 +201,7 @@ def wolf_slot(piece):  # type: ignore[no-untyped-def]
     return WOLF if piece == 0 else WOLF1
 
 
-@jit
+@bare
 def new_game(st, prm):  # type: ignore[no-untyped-def]
     """The set-up (Setup): the wool in the middle less each sheep's starting pieces, the first
     seat to roll, then its turn start (:func:`start_turn`)."""
@@ -251,7 +262,7 @@ def near_slot(st, where, whose, piece, me, tgt):  # type: ignore[no-untyped-def]
     return (SHEEP if where == WHERE_SHEEP else PILE) + s
 
 
-@jit
+@bare
 def seat_of(st, whose, piece, me, tgt, other, prm):  # type: ignore[no-untyped-def]
     """The seat a place's ``whose`` names for roller ``me`` (``tgt``: the chosen seat, -1 none;
     ``other``: the seat ``others`` stands for in this pass), -1 when it names none (the wolf at
@@ -283,7 +294,7 @@ def seat_of(st, whose, piece, me, tgt, other, prm):  # type: ignore[no-untyped-d
     return best
 
 
-@jit
+@bare
 def place_slot(st, prm, row, me, tgt, other):  # type: ignore[no-untyped-def]
     """The state slot of the place written at ``prm[row:row + 3]`` (where, whose, piece; -1:
     a seat's place when no seat is named)."""
@@ -343,7 +354,7 @@ def test(st, prm, row, x, me):  # type: ignore[no-untyped-def]
     return st[MIDDLE] > 0 and (x < SHEEP or x >= PILE or st[x] < prm[P_CAP])
 
 
-@jit
+@bare
 def holds_far(st, prm, row, me, tgt):  # type: ignore[no-untyped-def]
     """Whether the condition at ``row`` holds (any place): a place whose seat is named by
     ``others`` holds when it holds for every other seat; a place that names no seat does not
@@ -434,7 +445,7 @@ def plain(st, prm, row, me, tgt, other):  # type: ignore[no-untyped-def]
         st[wolf_slot(prm[row + E_SP])] = 0
 
 
-@jit
+@bare
 def after_shear(st, prm, me):  # type: ignore[no-untyped-def]
     """The after-shear triggers whose conditions hold, ``me`` the shorn seat (their effects do
     not shear: the encoder refuses one that does, so this never fires itself)."""
@@ -452,7 +463,7 @@ def after_shear(st, prm, me):  # type: ignore[no-untyped-def]
                         plain(st, prm, row, me, -1, -1)
 
 
-@jit
+@bare
 def effect_far(st, prm, row, me, tgt):  # type: ignore[no-untyped-def]
     """One effect in play, any place, any kind (an effect of ``others``: once for each other
     seat, from the roller's left); a shear fires the after-shear triggers."""
@@ -491,7 +502,7 @@ def effect(st, prm, row, me, tgt):  # type: ignore[no-untyped-def]
         effect_far(st, prm, row, me, tgt)
 
 
-@jit
+@bare
 def fire(st, prm, on, me):  # type: ignore[no-untyped-def]
     """The triggers of event ``on`` (turn start, middle empty) whose conditions hold, in order,
     for ``me``."""
@@ -526,6 +537,13 @@ def offer(st, prm, v, me, out, c):  # type: ignore[no-untyped-def]
                     out[c] = base + k
                     c += 1
         return c
+    return offer_rows(st, prm, vr, me, out, c)
+
+
+@bare
+def offer_rows(st, prm, vr, me, out, c):  # type: ignore[no-untyped-def]
+    """:func:`offer` of the verb at row ``vr`` read from its rows (its conditions), compiled
+    once and called: the short paths stay small where they are inlined."""
     nc, c0 = prm[vr + V_NC], prm[vr + V_C0]
     if prm[vr + V_TGT]:
         for k in range(prm[P_N]):
@@ -583,7 +601,7 @@ def howl_take(st, target):  # type: ignore[no-untyped-def]
         st[MIDDLE] += 1
 
 
-@jit
+@bare
 def race_far(st, prm, target):  # type: ignore[no-untyped-def]
     """The slot the race's take goes to, any place."""
     return place_slot(st, prm, P_RTO, st[TURN], target, -1)
@@ -653,6 +671,13 @@ def act(st, a, prm):  # type: ignore[no-untyped-def]
             st[SHEEP + tgt] = have - take
             st[PILE + me if prm[vr + V_A0] else MIDDLE] += take
         return
+    act_rows(st, prm, vr, me, tgt)
+
+
+@bare
+def act_rows(st, prm, vr, me, tgt):  # type: ignore[no-untyped-def]
+    """:func:`act` of the verb at row ``vr`` read from its rows (its effects, in order),
+    compiled once and called."""
     for e in range(prm[vr + V_NE]):
         effect(st, prm, P_EFF + (prm[vr + V_E0] + e) * EW, me, tgt)
 
@@ -709,7 +734,7 @@ def end_turn(st, prm):  # type: ignore[no-untyped-def]
     start_turn(st, prm)
 
 
-@jit
+@bare
 def final_shear(st, prm):  # type: ignore[no-untyped-def]
     """The end: every sheep shorn one last time in seat order at the final cost
     (Shave a Sheep ruling 6, unless the house rule final_shear is off; no bonus, no trigger, its payments do
@@ -768,25 +793,25 @@ def share(st, seat, prm):  # type: ignore[no-untyped-def]
 # LLVM optimise by the number of call sites: minutes of cold compiling (docs/engine.md,
 # "Compile time"). The random hot loop alone (:func:`.play.turn_random`) inlines the
 # underscored bodies: one more copy, where calls per turn cost most.
-@jit
+@bare
 def choices(st, face, prm, out):  # type: ignore[no-untyped-def]
     """:func:`_choices`: the roller's legal actions on a normal ``face``, into ``out``."""
     return _choices(st, face, prm, out)
 
 
-@jit
+@bare
 def howl_choices(st, prm, out):  # type: ignore[no-untyped-def]
     """:func:`_howl_choices`: the roller's choices after the race's take, into ``out``."""
     return _howl_choices(st, prm, out)
 
 
-@jit
+@bare
 def race_take(st, target, prm):  # type: ignore[no-untyped-def]
     """:func:`_race_take`: the race's take of the target's sheep."""
     _race_take(st, target, prm)
 
 
-@jit
+@bare
 def finish(st, a, prm):  # type: ignore[no-untyped-def]
     """:func:`_finish`: the roller's action ``a``, then the end of the turn."""
     _finish(st, a, prm)
