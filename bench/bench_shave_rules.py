@@ -74,6 +74,7 @@ def main() -> None:
 
     _, c, _ = cpu(batch)
     print(f"batched simulator, 4096 envs     {steps * envs / c:12,.0f} steps/s (CPU)")
+    import sheepfold.bots  # noqa: F401  (registers the bots by name)
     from sheepfold.core.play import bot_by_name
 
     g2 = make("shave-a-sheep", players=2)

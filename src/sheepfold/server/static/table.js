@@ -251,7 +251,7 @@
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
       return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${colour === "black" ? t("{type} {cell}, black", { type: SF.esc(SF.typeWord(type)), cell }) : t("{type} {cell}, white", { type: SF.esc(SF.typeWord(type)), cell })}">
-        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.art.card(type, colour)}<span class="word">${SF.symbol(type)}${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
+        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.art.card(type, colour)}<span class="sym" aria-hidden="true">${SF.symbol(type)}</span><span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
