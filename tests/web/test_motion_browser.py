@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_browser import new_page
+from test_web_browser import new_page, play_until_the_race
 
 pytestmark = pytest.mark.browser
 
@@ -295,17 +295,7 @@ def test_a_howling_wolf_race_shows_at_once_whatever_is_moving(browser, make_serv
     watcher.add_init_script(HOLD)
     watcher.goto(url)
     watcher.wait_for_function("() => window.SF_LAST")
-    for _ in range(60):  # play until a gray face starts the race
-        v = last(pages[0])["view"]
-        if v["phase"] == "grab":
-            break
-        p = pages[v["turn"]]
-        seq = last(p)["seq"]
-        p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
-        for q in pages:
-            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
-    else:
-        raise AssertionError("no gray face came up")
+    play_until_the_race(pages)
     seq = last(pages[0])["seq"]
     watcher.wait_for_function(f"() => window.SF_HEARD_SEQ === {seq}")
     assert watcher.evaluate("SF_LAST.view.phase") == "grab"

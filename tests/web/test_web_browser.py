@@ -45,6 +45,21 @@ def last(page: Any) -> dict[str, Any]:
     return page.evaluate("window.SF_LAST")
 
 
+def play_until_the_race(pages: list[Any]) -> None:
+    """Roll and act at a Howling Wolf table, each page in its turn, until a gray face opens the
+    race (every page has seen each move before the next)."""
+    for _ in range(60):
+        v = last(pages[0])["view"]
+        if v["phase"] == "grab":
+            return
+        p = pages[v["turn"]]
+        seq = last(p)["seq"]
+        p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
+        for q in pages:
+            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
+    raise AssertionError("no gray face came up")
+
+
 NEIGHBOURS = [(f"{r}{c}", f"{r}{c + 1}") for r in "abc" for c in range(1, 5)] + [
     (f"{r}{c}", f"{s}{c}") for r, s in (("a", "b"), ("b", "c")) for c in range(1, 6)
 ]
@@ -186,17 +201,7 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
     pages = [new_page(browser), new_page(browser, PHONE)]
     sit(pages[0], url, "Ann", 0)
     sit(pages[1], url, "Ben", 1)
-    for _ in range(60):  # play until a gray face starts the race
-        v = last(pages[0])["view"]
-        if v["phase"] == "grab":
-            break
-        p = pages[v["turn"]]
-        seq = last(p)["seq"]
-        p.click("#roll" if v["phase"] == "roll" else ".act >> nth=0")
-        for q in pages:
-            q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
-    else:
-        raise AssertionError("no gray face came up")
+    play_until_the_race(pages)
     roller = last(pages[0])["view"]["turn"]
     first, second = 1 - roller, roller  # the one who did not roll is quicker this time
     for q in pages:
