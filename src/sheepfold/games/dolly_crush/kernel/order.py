@@ -13,7 +13,8 @@ narrower, and these answer it with the same results, compiled in a fraction of t
   their order (numpy's stable argsort; a stable order is unique: the same permutation);
 * :func:`sort_distinct` ``(idx, bound)``: distinct integers of ``[0, bound)``, increasing.
 
-``tests/test_dolly_kernel.py`` checks each against numpy over many inputs.
+``tests/test_dolly_kernel_order.py`` checks each against numpy over many inputs (the two
+dedupes stay two kernels on purpose: the searches' keys are compared as numbers, rows cell by cell).
 """
 
 from __future__ import annotations
