@@ -43,6 +43,10 @@ SF.languageSwitch = function () {
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", SF.languageSwitch);
 else SF.languageSwitch();
 
+/* A day and a moment in the page's language (its own way of writing dates). */
+SF.day = (seconds) => new Date(seconds * 1000).toLocaleDateString(SF.lang);
+SF.when = (seconds) => new Date(seconds * 1000).toLocaleString(SF.lang, { dateStyle: "medium", timeStyle: "short" });
+
 SF.esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 SF.api = async function (path, opts) {
@@ -54,7 +58,7 @@ SF.api = async function (path, opts) {
   if (!r.ok) {
     let msg = data && data.detail;
     if (Array.isArray(msg)) msg = msg.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
-    throw new Error(msg || ("the server said " + r.status));
+    throw new Error(msg || t("the server said {status}", { status: r.status }));
   }
   return data;
 };
@@ -89,6 +93,14 @@ SF.symbol = function (type) {
   }
 };
 
+/* A small bell drawn as an element (the turn notices' button): decoration, its words beside it. */
+SF.bellIcon = function () {
+  const box = document.createElement("span");
+  box.className = "bell-icon";
+  box.innerHTML = SF.symbol("bell").replace("<svg", '<svg class="icon-13"');
+  return box.firstChild;
+};
+
 /* Shave a Sheep's die colours: each one an action with its own icon and word. */
 SF.COLOURS = {
   white: { word: t("grow"), icon: SVG('<circle cx="20" cy="22" r="11" fill="#fff" stroke="#333" stroke-width="2.5"/><path stroke-width="4" d="M20 15v14M13 22h14"/>') },
@@ -120,10 +132,12 @@ SF.logo = function () {
   return `<svg class="logo" viewBox="0 0 40 40" aria-hidden="true"><g fill="#fff" stroke="#374151" stroke-width="1.5"><circle cx="13" cy="20" r="7"/><circle cx="21" cy="15" r="7"/><circle cx="25" cy="23" r="7"/><circle cx="16" cy="25" r="7"/></g><ellipse cx="33" cy="15" rx="4.5" ry="5.5" fill="#374151"/></svg>`;
 };
 
+/* a sheep card in words: its type, its colour, its points ("Lamb, a black card, 2 points") */
+SF.cardWords = (type, colour) => (colour === "black" ? t("{type}, a black card, 2 points", { type: SF.typeWord(type) }) : t("{type}, a white card, 1 point", { type: SF.typeWord(type) }));
 SF.cardHTML = function (code, cls) {
   if (!code) return `<span class="mini back" title="${t("face down")}">?</span>`;
   const [type, colour] = code.split("-");
-  return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(code)}">${SF.symbol(type)}${colour === "black" ? "★★" : "★"}</span>`;
+  return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(SF.cardWords(type, colour))}">${SF.symbol(type)}<span aria-hidden="true">${colour === "black" ? "★★" : "★"}</span></span>`;
 };
 
 /* A name of ours in words, for the rare name the server sent no words for (`my-friend-mr-wolf`:
@@ -358,6 +372,6 @@ SF.labSummary = function (lab, keyFigures) {
         note);
     }
     default: // failed, refused
-      return SF.fill(box, SF.el("span", { class: "lab-state", text: `${t("Lab:")} ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
+      return SF.fill(box, SF.el("span", { class: "lab-state", text: lab.status === "failed" ? t("Lab: failed") : lab.status === "refused" ? t("Lab: refused") : `${t("Lab:")} ${lab.status}` }), lab.message ? SF.el("span", { class: "lab-message", text: ` — ${lab.message}` }) : null);
   }
 };

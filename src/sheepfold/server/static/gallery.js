@@ -29,9 +29,16 @@
       onclick: () => { game = g; changes.clear(); renderTabs(); load(); },
     })));
   }
+  /* the categories of the games' options (the gallery's filters), in words; another one by
+     its name */
+  const CATEGORY_WORDS = {
+    area: t("the playing area"), lines: t("lines"), deck: t("the deck"), scoring: t("scoring"), dogs: t("dogs"),
+    end: t("the end"), die: t("the die"), shearing: t("shearing"), variants: t("variants"), wolf: t("the wolf"),
+    wool: t("wool"), other: t("other"),
+  };
   function renderChips() {
     SF.fill($("chips"), categories.map((c) => SF.el("button", {
-      type: "button", class: "chip", "aria-pressed": String(changes.has(c)), dataset: { category: c }, text: c,
+      type: "button", class: "chip", "aria-pressed": String(changes.has(c)), dataset: { category: c }, text: CATEGORY_WORDS[c] || SF.words(c),
       onclick: () => { if (changes.has(c)) changes.delete(c); else changes.add(c); renderChips(); load(); },
     })));
   }
@@ -40,14 +47,14 @@
     const url = SF.galleryUrl(e.game, e.slug);
     return SF.el("li", { class: "entry panel", dataset: { slug: e.slug } },
       SF.el("h2", {}, SF.el("a", { class: "entry-name", href: url, text: e.name }),
-        SF.el("span", { class: "muted entry-meta", text: ` v${e.version} · by ` }), SF.el("span", { class: "author", text: e.author })),
+        SF.el("span", { class: "muted entry-meta", text: ` ${t("v{version} · by", { version: e.version })} ` }), SF.el("span", { class: "author", text: e.author })),
       e.description ? SF.el("p", { class: "description", text: e.description }) : null,
       SF.differencesList(e.differences),
       SF.el("p", { class: "counts" },
-        SF.el("span", { class: "played", text: `played ${e.played}, finished ${e.finished}` }), " · ",
+        SF.el("span", { class: "played", text: t("played {played}, finished {finished}", { played: e.played, finished: e.finished }) }), " · ",
         SF.el("span", { class: "votes", text: SF.votesText(e.votes_yes, e.votes_total) })),
       SF.labSummary(e.lab),
-      SF.el("a", { class: "btn secondary", href: url, text: "Open: lab card, versions, try it" }));
+      SF.el("a", { class: "btn secondary", href: url, text: t("Open: lab card, versions, try it") }));
   }
 
   async function load() {
@@ -70,9 +77,10 @@
     SF.fill($("gallery-error"));
     categories = r.categories || [];
     renderChips();
-    $("count").textContent = r.entries.length ? `${r.entries.length} rule set${r.entries.length === 1 ? "" : "s"}` : "";
+    const n = r.entries.length;
+    $("count").textContent = !n ? "" : n === 1 ? t("1 rule set") : t("{n} rule sets", { n });
     SF.fill($("entries"), r.entries.length ? r.entries.map(entryItem)
-      : [SF.el("li", { class: "muted", text: "No rule set matches yet. Make one in the lobby's rule editor and publish it!" })]);
+      : [SF.el("li", { class: "muted", text: t("No rule set matches yet. Make one in the lobby's rule editor and publish it!") })]);
     // lab cards on their way: look again in a while
     if (r.entries.some((e) => e.lab && (e.lab.status === "queued" || e.lab.status === "running"))) timer = setTimeout(load, 3000);
   }

@@ -17,9 +17,10 @@
     } catch (e) { if (game === null) game = "dolly-crush"; /* the tabs are a convenience */ }
     try {
       const b = await SF.api(`/api/leaderboard/${encodeURIComponent(game)}`);
-      document.title = `${b.title} leaderboard — sheepfold`;
-      $("title").textContent = `${b.title} leaderboard`;
-      $("board-caption").textContent = `${b.title} leaderboard`;
+      const heading = t("{game} leaderboard", { game: b.title });
+      document.title = `${heading} — sheepfold`;
+      $("title").textContent = heading;
+      $("board-caption").textContent = heading;
       $("empty").hidden = b.rows.length > 0;
       $("board").hidden = !b.rows.length;
       SF.fill($("rows"), b.rows.map((r) => SF.el("tr", {},

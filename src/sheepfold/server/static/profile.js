@@ -17,13 +17,13 @@
 
   function render(p, mine) {
     document.title = `${p.name} — sheepfold`;
-    $("title").textContent = mine ? "Your profile" : p.name;
+    $("title").textContent = mine ? t("Your profile") : p.name;
     $("make").hidden = true;
     $("ratings-box").hidden = $("history-box").hidden = false;
     SF.fill($("ratings"), p.ratings.length ? SF.ratingRows(p.ratings)
-      : SF.el("li", { class: "muted", text: "No rating yet: a game counts once two people with a profile play it to the end." }));
+      : SF.el("li", { class: "muted", text: t("No rating yet: a game counts once two people with a profile play it to the end.") }));
     SF.fill($("history"), p.history.length ? p.history.map(SF.historyItem)
-      : SF.el("li", { class: "muted", text: "No finished game yet." }));
+      : SF.el("li", { class: "muted", text: t("No finished game yet.") }));
     if (!mine) return;
     $("me").hidden = false;
     $("me-name").textContent = p.name;
@@ -47,7 +47,7 @@
 
   $("make-btn").onclick = async () => {
     const name = $("make-name").value.trim();
-    if (!name) { showError("type your name first"); $("make-name").focus(); return; }
+    if (!name) { showError(t("type your name first")); $("make-name").focus(); return; }
     try {
       const p = await SF.api("/api/profiles", { method: "POST", body: { name } });
       SF.keepProfile(p.secret, p.name);
@@ -62,11 +62,11 @@
   };
   $("copy").onclick = async () => {
     $("transfer").select();
-    try { await navigator.clipboard.writeText($("transfer").value); $("copied").textContent = "copied"; }
-    catch (e) { $("copied").textContent = "selected: copy it with your device's copy command"; }
+    try { await navigator.clipboard.writeText($("transfer").value); $("copied").textContent = t("copied"); }
+    catch (e) { $("copied").textContent = t("selected: copy it with your device's copy command"); }
   };
   $("forget").onclick = () => {
-    if (!confirm("Forget your profile on this device? Keep its transfer link to get it back.")) return;
+    if (!confirm(t("Forget your profile on this device? Keep its transfer link to get it back."))) return;
     SF.forgetProfile();
     $("me").hidden = $("ratings-box").hidden = $("history-box").hidden = true;
     load();

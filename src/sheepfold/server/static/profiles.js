@@ -22,29 +22,44 @@ SF.forgetProfile = function () {
 /* The link that moves the profile to another device: the secret in the fragment (never sent
    to a server by a browser). */
 SF.transferLink = (secret) => `${location.origin}/profile#secret=${encodeURIComponent(secret)}`;
-SF.when = (seconds) => new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 /* One finished game of a profile's history, as a list item. */
+/* a place in words: "1st", "2nd", "3rd", "4th" */
+SF.place = (n) => (n === 1 ? t("1st") : n === 2 ? t("2nd") : n === 3 ? t("3rd") : t("{n}th", { n }));
+/* a seat's result among the places of its table: won, tied for first, 2nd of 3, tied for 2nd of 3 */
+SF.resultWords = function (place, places) {
+  const shared = places.filter((p) => p === place).length > 1;
+  if (place === 1) return shared ? t("tied for first") : t("won");
+  const of = { place: SF.place(place), n: places.length };
+  return shared ? t("tied for {place} of {n}", of) : t("{place} of {n}", of);
+};
 SF.historyItem = function (e) {
-  const place = (n) => ({ 1: "1st", 2: "2nd", 3: "3rd" }[n] || n + "th");
-  const seats = e.seats.flatMap((s, i) => [
-    i ? ", " : "",
-    s.profile ? SF.el("a", { href: `/players/${encodeURIComponent(s.profile)}`, text: s.name }) : s.name,
-    ` (${s.person ? "" : "bot, "}${place(s.place)}, ${s.score} points)`,
-  ]);
+  const places = e.seats.map((s) => s.place);
+  const seats = e.seats.flatMap((s, i) => {
+    const how = { place: SF.place(s.place), score: s.score };
+    const said = s.person
+      ? (s.score === 1 ? t("({place}, 1 point)", how) : t("({place}, {score} points)", how))
+      : (s.score === 1 ? t("(bot, {place}, 1 point)", how) : t("(bot, {place}, {score} points)", how));
+    return [
+      i ? ", " : "",
+      s.profile ? SF.el("a", { href: `/players/${encodeURIComponent(s.profile)}`, text: s.name }) : s.name,
+      " " + said,
+    ];
+  });
   const rating = e.rated
-    ? `rating ${e.rating_before} → ${e.rating_after}`
-    : "not rated (a game is rated when two people or more with a profile play it)";
+    ? t("rating {before} → {after}", { before: e.rating_before, after: e.rating_after })
+    : t("not rated (a game is rated when two people or more with a profile play it)");
+  const result = e.place != null && places.every((p) => p != null) ? SF.resultWords(e.place, places) : e.result;
   return SF.el("li", { class: "game" },
-    SF.el("span", { class: "name" }, `${e.title}: ${e.result}`),
+    SF.el("span", { class: "name" }, `${e.title}: ${result}`),
     SF.el("span", { class: "muted", text: SF.when(e.finished) }),
     SF.el("span", { class: "rules", text: e.rules }),
     SF.el("span", { class: "seats" }, seats),
     SF.el("span", { class: "muted", text: rating }),
     SF.el("span", {},
-      SF.el("a", { class: "btn secondary", href: e.replay, text: "Replay" }), " ",
-      SF.el("a", { class: "btn secondary", href: e.record, download: `${e.table}.json`, text: "Record file" })));
+      SF.el("a", { class: "btn secondary", href: e.replay, text: t("Replay") }), " ",
+      SF.el("a", { class: "btn secondary", href: e.record, download: `${e.table}.json`, text: t("Record file") })));
 };
 SF.ratingRows = (ratings) => ratings.map((r) => SF.el("li", {},
   SF.el("span", { class: "name" }, SF.el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}`, text: r.title })),
-  SF.el("span", { text: `rating ${r.rating}` }),
-  SF.el("span", { class: "muted", text: `${r.games} rated game${r.games === 1 ? "" : "s"}` })));
+  SF.el("span", { text: t("rating {rating}", { rating: r.rating }) }),
+  SF.el("span", { class: "muted", text: r.games === 1 ? t("1 rated game") : t("{n} rated games", { n: r.games }) })));

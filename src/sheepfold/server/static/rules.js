@@ -19,7 +19,8 @@ SF.rulesEditor = function (box, onChange) {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const copy = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
   const dotted = (path) => path.join(".");
-  const a = (noun) => (/^[aeiou]/i.test(noun) ? "an " : "a ") + noun; // "an effect", "a verb"
+  const vowel = (noun) => /^[aeiou]/i.test(noun); // English says "an effect", "a verb"
+  const addOne = (noun) => (vowel(noun) ? t("+ add an {noun}", { noun }) : t("+ add a {noun}", { noun }));
   const field = (where) => box.querySelector(`[data-field="${CSS.escape(where)}"]`);
 
   // -- values at a path ------------------------------------------------------------------------
@@ -85,9 +86,9 @@ SF.rulesEditor = function (box, onChange) {
 
   // -- drawing -----------------------------------------------------------------------------
   function bounds(ctl) {
-    if (ctl.min != null && ctl.max != null) return ` (${ctl.min} to ${ctl.max})`;
-    if (ctl.min != null) return ` (at least ${ctl.min})`;
-    return ctl.max != null ? ` (at most ${ctl.max})` : "";
+    if (ctl.min != null && ctl.max != null) return " " + t("({min} to {max})", { min: ctl.min, max: ctl.max });
+    if (ctl.min != null) return " " + t("(at least {n})", { n: ctl.min });
+    return ctl.max != null ? " " + t("(at most {n})", { n: ctl.max }) : "";
   }
   function shown(v) { // a value in a line of help
     if (Array.isArray(v)) return v.map(shown).join(", ");
@@ -105,7 +106,7 @@ SF.rulesEditor = function (box, onChange) {
   function leafHTML(ctl, path, v, placeholder) {
     const id = register(ctl, path);
     const ph = placeholder ? ` placeholder="${SF.esc(placeholder)}"` : "";
-    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? `number ${k + 1}` : SF.words(k))).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
+    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? t("number {n}", { n: k + 1 }) : SF.words(k))).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
     const at = `id="${id}" data-leaf="${id}"${inner}`;
     switch (ctl.kind) {
       case "integer": case "number":
@@ -113,7 +114,7 @@ SF.rulesEditor = function (box, onChange) {
       case "boolean":
         return `<input type="checkbox" ${at} ${v ? "checked" : ""}>`;
       case "choice":
-        return `<select ${at}>${ctl.nullable ? `<option value="">(unset)</option>` : ""}${ctl.choices.map((c, i) => `<option value="${i}" ${same(c, v) ? "selected" : ""}>${SF.esc(c)}</option>`).join("")}</select>`;
+        return `<select ${at}>${ctl.nullable ? `<option value="">${t("(unset)")}</option>` : ""}${ctl.choices.map((c, i) => `<option value="${i}" ${same(c, v) ? "selected" : ""}>${SF.esc(c)}</option>`).join("")}</select>`;
       case "text": {
         const list = ctl.suggestions && ctl.suggestions.length ? `${id}-words` : "";
         const words = list ? `<datalist id="${list}">${ctl.suggestions.map((w) => `<option value="${SF.esc(w)}">`).join("")}</datalist>` : "";
@@ -142,10 +143,10 @@ SF.rulesEditor = function (box, onChange) {
         const rid = register(ctl, here);
         return `<li class="rule-row" data-field="${SF.esc(dotted(here))}">
           <div class="rule-row-body">${valueHTML(ctl.item, here, x)}</div>
-          <span class="rule-row-tools">${button("up", rid, "↑", i === 0 ? " disabled" : "")}${button("down", rid, "↓", i === items.length - 1 ? " disabled" : "")}${button("remove", rid, "✕ remove", ` aria-label="remove this ${SF.esc(ctl.noun)}"`)}</span>
+          <span class="rule-row-tools">${button("up", rid, "↑", ` aria-label="${SF.esc(t("move this {noun} up", { noun: ctl.noun }))}"${i === 0 ? " disabled" : ""}`)}${button("down", rid, "↓", ` aria-label="${SF.esc(t("move this {noun} down", { noun: ctl.noun }))}"${i === items.length - 1 ? " disabled" : ""}`)}${button("remove", rid, "✕ " + t("remove"), ` aria-label="${SF.esc(t("remove this {noun}", { noun: ctl.noun }))}"`)}</span>
           <div class="field-error" role="alert"></div></li>`;
       }).join("");
-      return `<ol class="rule-list">${rows}</ol>${button("add", id, `+ add ${a(ctl.noun)}`, full ? " disabled" : "")}${full ? ` <span class="muted">(at most ${ctl.max_items})</span>` : ""}`;
+      return `<ol class="rule-list">${rows}</ol>${button("add", id, addOne(ctl.noun), full ? " disabled" : "")}${full ? ` <span class="muted">${t("(at most {n})", { n: ctl.max_items })}</span>` : ""}`;
     }
     if (ctl.kind === "map") {
       const keys = v && typeof v === "object" ? Object.keys(v) : [];
@@ -153,12 +154,12 @@ SF.rulesEditor = function (box, onChange) {
         const here = [...path, k];
         const eid = register(ctl, here);
         return `<div class="rule-entry" data-field="${SF.esc(dotted(here))}">
-          <div class="rule-entry-head"><strong>${SF.esc(SF.words(k))}</strong> ${button("remove", eid, "✕ remove", ` aria-label="remove ${SF.esc(SF.words(k))}"`)}</div>
+          <div class="rule-entry-head"><strong>${SF.esc(SF.words(k))}</strong> ${button("remove", eid, "✕ " + t("remove"), ` aria-label="${SF.esc(t("remove {name}", { name: SF.words(k) }))}"`)}</div>
           <div class="field-error" role="alert"></div>
           ${valueHTML(ctl.value, here, v[k])}</div>`;
       }).join("");
-      return `${entries}<div class="rule-add"><input type="text" class="rule-key" data-key="${id}" maxlength="64" aria-label="the new ${SF.esc(ctl.noun)}'s name" placeholder="a name for the new ${SF.esc(ctl.noun)}">
-        ${button("add", id, `+ add ${a(ctl.noun)}`)}</div>`;
+      return `${entries}<div class="rule-add"><input type="text" class="rule-key" data-key="${id}" maxlength="64" aria-label="${SF.esc(t("the new {noun}'s name", { noun: ctl.noun }))}" placeholder="${SF.esc(t("a name for the new {noun}", { noun: ctl.noun }))}">
+        ${button("add", id, addOne(ctl.noun))}</div>`;
     }
     return leafHTML(ctl, path, v, placeholder);
   }
@@ -175,13 +176,13 @@ SF.rulesEditor = function (box, onChange) {
     const unset = v == null && f.nullable;
     if (v === undefined && "default" in f) v = f.default; // a field left out: its default
     const help = [(f.description || f.about || "") + (structured ? "" : bounds(f))];
-    if (u && f.nullable) help.push(`unset: ${u[0]} ${example}`);
+    if (u && f.nullable) help.push(t("unset: {meaning} {example}", { meaning: u[0], example }).trim());
     let tools = "";
     if (f.kind === "object" && f.nullable) {
-      tools = unset ? button("set", id, `+ add ${f.label.toLowerCase()}`) : button("unset", id, `✕ remove ${f.label.toLowerCase()}`);
+      tools = unset ? button("set", id, t("+ add {part}", { part: f.label.toLowerCase() })) : button("unset", id, t("✕ remove {part}", { part: f.label.toLowerCase() }));
     }
     if (unset && u && structured && u[1] != null && typeof u[1] === "object") {
-      tools += " " + button("example", id, "start from the example");
+      tools += " " + button("example", id, t("start from the example"));
     }
     const body = valueHTML(f, path, v, unset && !structured ? example : "");
     const tag = structured ? "fieldset" : "div";
@@ -226,7 +227,7 @@ SF.rulesEditor = function (box, onChange) {
       }
       default:
         if (el.value.trim() === "") return null;
-        try { return JSON.parse(el.value); } catch (e) { throw new Error("not valid JSON: " + e.message); }
+        try { return JSON.parse(el.value); } catch (e) { throw new Error(t("not valid JSON: {why}", { why: e.message })); }
     }
   }
   function leafEdited(el) {
@@ -252,8 +253,8 @@ SF.rulesEditor = function (box, onChange) {
       const name = input.value.trim();
       const where = dotted(path);
       const map = get(path) && typeof get(path) === "object" ? get(path) : {};
-      if (!name) { local[where] = `give the new ${ctl.noun} a name`; showErrors(); return; }
-      if (name in map) { local[where] = `there is a ${ctl.noun} named ${name} already`; showErrors(); return; }
+      if (!name) { local[where] = t("give the new {noun} a name", { noun: ctl.noun }); showErrors(); return; }
+      if (name in map) { local[where] = t("there is already one named {name}", { name }); showErrors(); return; }
       delete local[where];
       put(path, Object.assign({}, map, { [name]: fresh(ctl.value) }), ctl);
     } else if (kind === "remove") {

@@ -37,31 +37,31 @@
 
   // -- what it is ---------------------------------------------------------------------------
   function renderAbout(e) {
-    document.title = `${e.name} — sheepfold house rules`;
+    document.title = t("{name} — sheepfold house rules", { name: e.name });
     $("title").textContent = e.name;
     $("back").href = "/gallery?game=" + encodeURIComponent(game);
     SF.fill($("about"),
-      SF.el("h2", {}, SF.el("span", { class: "entry-name", text: e.name }), SF.el("span", { class: "muted", text: ` version ${e.version} · by ` }), SF.el("span", { class: "author", text: e.author })),
-      SF.el("p", { class: "muted", text: `${(games && games[game] && games[game].title) || game} · published ${new Date(e.created * 1000).toLocaleDateString()}` }),
+      SF.el("h2", {}, SF.el("span", { class: "entry-name", text: e.name }), SF.el("span", { class: "muted", text: ` ${t("version {v} · by", { v: e.version })} ` }), SF.el("span", { class: "author", text: e.author })),
+      SF.el("p", { class: "muted", text: t("{game} · published {date}", { game: (games && games[game] && games[game].title) || game, date: SF.day(e.created) }) }),
       e.description ? SF.el("p", { class: "description", text: e.description }) : null,
-      SF.el("h3", { text: "What it changes" }),
-      SF.el("p", { class: "base muted", text: `Made from ${e.base || "the rulebook"}: the changes and the lab card are against it.` }),
+      SF.el("h3", { text: t("What it changes") }),
+      SF.el("p", { class: "base muted", text: t("Made from {base}: the changes and the lab card are against it.", { base: e.base || t("the rulebook") }) }),
       SF.differencesList(e.differences),
       SF.el("p", { class: "counts" },
-        SF.el("span", { class: "played", text: `played ${e.played}, finished ${e.finished}` }), " · ",
+        SF.el("span", { class: "played", text: t("played {played}, finished {finished}", { played: e.played, finished: e.finished }) }), " · ",
         SF.el("span", { class: "votes", text: SF.votesText(e.votes_yes, e.votes_total) })));
   }
   function renderVersions(list, shown) {
     SF.fill($("versions"), list.slice().sort((a, b) => b.version - a.version).map((v) => SF.el("li", { value: String(v.version), class: v.version === shown ? "current" : "" },
-      v.version === shown ? SF.el("b", { text: `version ${v.version} (shown)` }) : SF.el("a", { href: `?v=${v.version}`, text: `version ${v.version}` }),
-      SF.el("span", { class: "muted", text: ` · ${new Date(v.created * 1000).toLocaleDateString()}` }),
+      v.version === shown ? SF.el("b", { text: t("version {version} (shown)", { version: v.version }) }) : SF.el("a", { href: `?v=${v.version}`, text: t("version {version}", { version: v.version }) }),
+      SF.el("span", { class: "muted", text: ` · ${SF.day(v.created)}` }),
       v.description ? SF.el("span", { text: ` — ${v.description}` }) : null)));
   }
 
   // -- the lab card -------------------------------------------------------------------------
-  const capital = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+  const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   function metricsTable(metrics, against) {
-    const head = SF.el("tr", {}, ["What", capital(against), "These rules", "Difference", "95% interval", "p"].map((h) => SF.el("th", { scope: "col", text: h })));
+    const head = SF.el("tr", {}, [t("What"), capital(against), t("These rules"), t("Difference"), t("95% interval"), "p"].map((h) => SF.el("th", { scope: "col", text: h })));
     const rows = metrics.map((m) => SF.el("tr", { dataset: { metric: m.key } },
       SF.el("th", { scope: "row", text: m.label }),
       SF.el("td", { text: SF.labNumber(m.rulebook, m.kind) }),
@@ -69,23 +69,23 @@
       SF.el("td", { text: SF.labNumber(m.diff, m.kind, true) }),
       SF.el("td", { text: SF.labInterval(m.lo, m.hi, m.kind, true) }),
       SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< 0.001" : m.p.toFixed(3) })));
-    return SF.el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "the lab's figures" }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
+    return SF.el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("the lab's figures") }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
   }
-  const EXACT = { first_player_advantage: "the first player's edge under perfect play", perfect_edge_over_greedy: "perfect play's edge over the greedy bot" };
+  const EXACT = { first_player_advantage: t("the first player's edge under perfect play"), perfect_edge_over_greedy: t("perfect play's edge over the greedy bot") };
   function renderLab(lab) {
     const box = $("lab");
     const parts = [SF.labSummary(lab, 0)];
-    const against = (lab && lab.base) || entry.base || "the rulebook"; // the base, in words
+    const against = (lab && lab.base) || entry.base || t("the rulebook"); // the base, in words
     if (lab && lab.status === "done") {
       if (lab.metrics && lab.metrics.length) {
         parts.push(metricsTable(lab.metrics, against),
-          SF.el("p", { class: "muted", text: "Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100." }));
+          SF.el("p", { class: "muted", text: t("Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100.") }));
       }
       if (lab.exact) {
-        parts.push(SF.el("h3", { text: "Exact figures (solved)" }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
+        parts.push(SF.el("h3", { text: t("Exact figures (solved)") }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
           SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
       }
-      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: `the lab's plot: these rules against ${against}` }));
+      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: t("the lab's plot: these rules against {base}", { base: against }) }));
     }
     SF.fill(box, parts);
   }
@@ -109,11 +109,11 @@
     SF.fill($("try-error"));
     $("try-btn").disabled = true;
     try {
-      const t = await SF.openTable(tryBody(), (text) => { $("try-btn").textContent = text; });
-      location.href = t.invite;
+      const opened = await SF.openTable(tryBody(), (text) => { $("try-btn").textContent = text; });
+      location.href = opened.invite;
     } catch (e) {
       fail("try-error", e.message);
-      $("try-btn").textContent = "Try it: open a table";
+      $("try-btn").textContent = t("Try it: open a table");
       $("try-btn").disabled = false;
     }
   };
@@ -130,7 +130,7 @@
       const v = asked && /^\d+$/.test(asked) ? +asked : latest.version;
       entry = await SF.api(SF.galleryApi(game, slug, v));
     } catch (e) {
-      SF.fill($("about"), SF.el("div", { class: "error", text: e.message }), SF.el("a", { href: "/gallery", text: "Back to the gallery" }));
+      SF.fill($("about"), SF.el("div", { class: "error", text: e.message }), SF.el("a", { href: "/gallery", text: t("Back to the gallery") }));
       return;
     }
     renderAbout(entry);

@@ -7,27 +7,27 @@
 
   async function load() {
     if (!SF.profileSecret()) {
-      SF.fill($("yours"), SF.el("li", {}, "You have no profile on this device yet: ",
-        SF.el("a", { href: "/profile", text: "make one, or open your transfer link" }), "."));
+      SF.fill($("yours"), SF.el("li", {}, t("You have no profile on this device yet:") + " ",
+        SF.el("a", { href: "/profile", text: t("make one, or open your transfer link") }), "."));
       return;
     }
     try {
       const ts = await SF.api("/api/profiles/me/tables", { headers: SF.profileHeaders() });
       SF.fill($("yours-error"));
-      const turns = ts.filter((t) => t.your_turn).length;
-      document.title = (turns ? `(${turns}) ` : "") + "Your tables — sheepfold";
-      $("turns").textContent = turns ? `It is your turn at ${turns} table${turns > 1 ? "s" : ""}.` : ts.length ? "Nobody waits for you right now." : "";
+      const turns = ts.filter((x) => x.your_turn).length;
+      document.title = (turns ? `(${turns}) ` : "") + t("Your tables — sheepfold");
+      $("turns").textContent = turns === 1 ? t("It is your turn at 1 table.") : turns ? t("It is your turn at {n} tables.", { n: turns }) : ts.length ? t("Nobody waits for you right now.") : "";
       if (!ts.length) {
-        SF.fill($("yours"), SF.el("li", { class: "muted" }, "No open table. ", SF.el("a", { href: "/", text: "Start one in the lobby" }), "."));
+        SF.fill($("yours"), SF.el("li", { class: "muted" }, t("No open table.") + " ", SF.el("a", { href: "/", text: t("Start one in the lobby") }), "."));
         return;
       }
-      SF.fill($("yours"), ts.map((t) => {
-        const who = t.seats.map((s, i) => (i === t.seat ? "you" : s.free ? "a free seat" : s.name + (s.person ? "" : " (bot)"))).join(", ");
-        return SF.el("li", { class: t.your_turn ? "your-turn" : "" },
-          SF.el("span", { class: "name" }, t.title, t.own_pace ? " · at your own pace" : null),
-          t.your_turn ? SF.el("strong", { class: "turn-badge", text: "● Your turn" }) : SF.el("span", { class: "muted", text: "waiting for the others" }),
-          SF.el("span", { class: "muted", text: `${who} — ${t.rules}` }),
-          SF.el("a", { class: "btn" + (t.your_turn ? "" : " secondary"), href: t.link, text: t.your_turn ? "Play" : "Open" }));
+      SF.fill($("yours"), ts.map((x) => {
+        const who = x.seats.map((s, i) => (i === x.seat ? t("you") : s.free ? t("a free seat") : s.person ? s.name : t("{name} (bot)", { name: s.name }))).join(", ");
+        return SF.el("li", { class: x.your_turn ? "your-turn" : "" },
+          SF.el("span", { class: "name" }, x.title, x.own_pace ? " · " + t("at your own pace") : null),
+          x.your_turn ? SF.el("strong", { class: "turn-badge" }, SF.el("span", { "aria-hidden": "true", text: "● " }), t("Your turn")) : SF.el("span", { class: "muted", text: t("waiting for the others") }),
+          SF.el("span", { class: "muted", text: `${who} — ${x.rules}` }),
+          SF.el("a", { class: "btn" + (x.your_turn ? "" : " secondary"), href: x.link, text: x.your_turn ? t("Play") : t("Open") }));
       }));
     } catch (e) {
       SF.fill($("yours-error"), SF.el("div", { class: "error", text: e.message }));
