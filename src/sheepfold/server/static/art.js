@@ -98,5 +98,33 @@ SF.art = (function () {
       <rect x="6" y="13" width="28" height="4" rx="2" fill="#ffffff66"/>${studs}</svg>`;
   }
 
-  return { card, shaveSheep, die, hash };
+  /* the chat's quick reactions (server/chat.py REACTIONS), drawn: an emoji needs a font that a
+     machine may not have (Debian's Chromium shows a box), a drawing always shows. Each is
+     decoration beside its words. A reaction with no drawing: "" (its words show alone). */
+  const FACE = '<circle cx="20" cy="20" r="16" fill="#facc15" stroke="#92400e" stroke-width="1.8"/>';
+  const REACTIONS = {
+    "\u{1F44D}": `<path d="M9 19h6v15H9z" fill="#60a5fa" stroke="#1e3a8a" stroke-width="1.5"/>
+      <path d="M15 19l6-12c3 0 4 2 3.5 5L23 17h8c2 0 3.5 2 3 4l-2.5 10c-.5 2-2 3-4 3H15z" fill="#fcd9b6" stroke="#7c2d12" stroke-width="1.6" stroke-linejoin="round"/>
+      <path d="M24 23h9M24 28h8" stroke="#7c2d12" stroke-width="1.3" fill="none"/>`,
+    "\u{1F602}": `${FACE}<path d="M11 16q3-3 6 0M23 16q3-3 6 0" fill="none" stroke="#3f2a05" stroke-width="2" stroke-linecap="round"/>
+      <path d="M10 22h20q-1 10-10 10t-10-10z" fill="#7f1d1d"/><path d="M12 23h16q-.5 3-1.5 4H13.5q-1-1-1.5-4z" fill="#fff"/>
+      <path d="M6 18q-3 5 0 8q3-3 0-8zM34 18q3 5 0 8q-3-3 0-8z" fill="#60a5fa" stroke="#1e3a8a" stroke-width="1"/>`,
+    "\u{1F62E}": `${FACE}<circle cx="14" cy="16" r="2.4" fill="#3f2a05"/><circle cx="26" cy="16" r="2.4" fill="#3f2a05"/>
+      <ellipse cx="20" cy="27" rx="4" ry="5" fill="#7f1d1d"/>`,
+    "\u{1F44F}": `<path d="M8 14l3-1 9 10-2 9-7-2-5-9z" fill="#fcd9b6" stroke="#7c2d12" stroke-width="1.5" stroke-linejoin="round"/>
+      <path d="M21 10l4 0 5 12-3 10-8-1-1-11z" fill="#fde7d2" stroke="#7c2d12" stroke-width="1.5" stroke-linejoin="round"/>
+      <path d="M11 6l1 4M17 4l-.5 4M27 4l-2 4M33 9l-3 3" stroke="#b45309" stroke-width="1.8" stroke-linecap="round"/>`,
+    "\u{1F411}": `<g fill="#fffdf5" stroke="#3f4a3c" stroke-width="1.5"><circle cx="13" cy="21" r="7"/><circle cx="21" cy="16" r="7"/><circle cx="25" cy="24" r="7"/><circle cx="16" cy="26" r="7"/></g>
+      <rect x="13" y="30" width="3" height="7" rx="1" fill="#3b3f46"/><rect x="22" y="30" width="3" height="7" rx="1" fill="#3b3f46"/>
+      <ellipse cx="33" cy="16" rx="4.5" ry="5.5" fill="#3b3f46"/><circle cx="34.5" cy="15" r="1.2" fill="#fff"/>`,
+    "\u{1F622}": `${FACE}<circle cx="14" cy="16" r="2.4" fill="#3f2a05"/><circle cx="26" cy="16" r="2.4" fill="#3f2a05"/>
+      <path d="M13 29q7-6 14 0" fill="none" stroke="#3f2a05" stroke-width="2.2" stroke-linecap="round"/>
+      <path d="M26 20q-3 5 0 7q3-2 0-7z" fill="#60a5fa" stroke="#1e3a8a" stroke-width="1"/>`,
+  };
+  function reaction(react) {
+    const inner = REACTIONS[react];
+    return inner ? `<svg class="react-art" viewBox="0 0 40 40" aria-hidden="true" focusable="false">${inner}</svg>` : "";
+  }
+
+  return { card, shaveSheep, die, hash, reaction };
 })();

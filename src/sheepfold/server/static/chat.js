@@ -26,9 +26,21 @@ SF.tableChat = function (box, send) {
   };
   toggle.onchange = () => send({ type: "chat_switch", on: toggle.checked, ref: "chat" });
 
+  /* a reaction as the page shows it: its drawing (art.js; an emoji could be a box where no font
+     has it), then its words when `words` (a line of the chat), else alone with its words as
+     its name (a button). A reaction with no drawing and no words: its text. */
+  function reactionNode(react, withWords) {
+    const r = reactions.find((x) => x.react === react);
+    const span = SF.el("span", { class: "react", dataset: { react } });
+    const drawing = SF.art ? SF.art.reaction(react) : "";
+    if (drawing) span.innerHTML = drawing;
+    if (!r) { if (!drawing) span.append(react); return span; }
+    if (withWords || !drawing) span.append(SF.el("span", { class: "react-words", text: (drawing ? " " : "") + r.words }));
+    return span;
+  }
   function lineNode(l) {
     return SF.el("li", { dataset: { n: String(l.n) } }, SF.el("b", { text: l.who }), ": ",
-      l.react ? SF.el("span", { class: "react", text: l.react }) : SF.el("span", { class: "said", text: l.text }));
+      l.react ? reactionNode(l.react, true) : SF.el("span", { class: "said", text: l.text }));
   }
   function draw() {
     const seated = you !== null;
@@ -41,8 +53,8 @@ SF.tableChat = function (box, send) {
     note.textContent = !on ? t("The host turned the chat off.") : !seated ? t("Take a seat to chat; you can read along.") : lines.length ? "" : t("Nothing said yet.");
     note.hidden = !note.textContent;
     if (!reacts.childElementCount && reactions.length) {
-      SF.fill(reacts, reactions.map((r) => SF.el("button", { type: "button", class: "secondary react", "aria-label": t("react: {words}", { words: r.words }), title: r.words, text: r.react,
-        onclick: () => send({ type: "chat", react: r.react, ref: "chat" }) })));
+      SF.fill(reacts, reactions.map((r) => SF.el("button", { type: "button", class: "secondary react", "aria-label": t("react: {words}", { words: r.words }), title: r.words,
+        onclick: () => send({ type: "chat", react: r.react, ref: "chat" }) }, reactionNode(r.react, false))));
     }
   }
   draw();

@@ -705,7 +705,8 @@
   function renderNotify() {
     const b = $("notify");
     b.hidden = !("Notification" in window) || me() === null || msg.table.finished;
-    b.textContent = "🔔 " + (noticesOn() ? t("Turn notices on") : t("Tell me when it is my turn"));
+    // the bell drawn (an emoji needs a font a machine may lack: a box), the words beside it
+    SF.fill(b, SF.bellIcon(), " " + (noticesOn() ? t("Turn notices on") : t("Tell me when it is my turn")));
     b.setAttribute("aria-pressed", String(noticesOn()));
   }
   $("notify").onclick = async () => {
