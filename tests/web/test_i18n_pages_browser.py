@@ -1,0 +1,290 @@
+"""The rest of the web app in Italian, illustrated, and with no symbol a font may lack (issue 29).
+
+- Every page a player reaches besides the lobby and the tables (test_i18n_browser.py) is
+  scanned in Italian for English texts of ours (the catalog's, ``english_left``): the gallery,
+  a rule set with its lab card, a profile (its history and ratings), someone else's profile,
+  the leaderboard, "Your tables" and both rules pages. The words the scripts build there
+  (counts, plurals, places, dates, buttons, labels) are ``t()`` templates.
+- The rules pages draw the table's pictures (static/art.js): each sheep type's card, the die,
+  the Shave a Sheep sheep.
+- No page shows a character that needs an emoji font (Debian's Chromium has none: a box), nor
+  one that no installed font has: every text character the pages show, in their texts, word
+  attributes and CSS ``::before``/``::after``, is drawn on a canvas and compared with a
+  character no font has; a chat reaction is a drawing with its words.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_axe_pages import CARD
+from test_i18n_browser import english_left
+from test_profiles_api import SHORT_SHAVE, join_as, make_profile, play_to_the_end
+from test_web_browser import new_page, sit
+
+from polling import wait_until
+
+pytestmark = pytest.mark.browser
+
+#: the characters beyond ASCII a page shows, each with the first text it is in: texts, word
+#: attributes and the content of ::before and ::after, of the visible elements
+SHOWN_CHARS = r"""() => {
+  const found = {};
+  const take = (s) => { for (const ch of s || "") if (ch.codePointAt(0) > 126 && !(ch in found)) found[ch] = s.trim().slice(0, 80); };
+  take(document.title);
+  const shown = (el) => (el.tagName === "OPTION" ? el.closest("select") || el : el).checkVisibility({ visibilityProperty: true });
+  for (const el of document.querySelectorAll("body *")) {
+    if (!shown(el) || el.tagName === "SCRIPT" || el.tagName === "STYLE") continue;
+    for (const n of el.childNodes) if (n.nodeType === 3) take(n.textContent);
+    for (const a of ["title", "aria-label", "placeholder", "alt"]) if (el.hasAttribute(a)) take(el.getAttribute(a));
+    for (const p of ["::before", "::after"]) {
+      const c = getComputedStyle(el, p).content;
+      if (c && c !== "none" && c !== "normal" && c.startsWith('"')) take(JSON.parse(c));
+    }
+  }
+  return found;
+}"""
+
+#: which of these characters would not read: one that asks for an emoji font (its default
+#: presentation is an emoji), or one drawn as a character no font has (the box of a missing
+#: glyph), in the pages' own font
+UNREADABLE = r"""(chars) => {
+  const c = document.createElement("canvas");
+  c.width = 48; c.height = 48;
+  const g = c.getContext("2d", { willReadFrequently: true });
+  const font = getComputedStyle(document.body).fontFamily;
+  const draw = (ch) => {
+    g.clearRect(0, 0, 48, 48);
+    g.font = `32px ${font}`;
+    g.fillText(ch, 4, 36);
+    return g.getImageData(0, 0, 48, 48).data.join(",");
+  };
+  const missing = draw("\u{10FFFD}"); // a private-use character: no font has it
+  return chars.filter((ch) => !/[\p{Z}\p{Cf}]/u.test(ch))
+    .filter((ch) => /\p{Emoji_Presentation}/u.test(ch) || draw(ch) === missing);
+}"""
+
+
+def unreadable(page: Any) -> list[str]:
+    """The page's characters that would show as a box here (or elsewhere: an emoji)."""
+    found = page.evaluate(SHOWN_CHARS)
+    bad = page.evaluate(UNREADABLE, list(found))
+    return [f"{ch!r} U+{ord(ch[0]):04X} in {found[ch]!r}" for ch in bad]
+
+
+def check(page: Any, what: str, problems: dict[str, list[str]], italian: bool = True) -> None:
+    """The page as it is now: no character that would not read and, in Italian, no English
+    text of ours left."""
+    left = (english_left(page) if italian else []) + unreadable(page)
+    if left:
+        problems[what] = left
+
+
+def says(problems: dict[str, list[str]], what: str, ok: bool, text: str) -> None:
+    """A page's own words, checked: a miss joins the problems (every page is still scanned)."""
+    if not ok:
+        problems.setdefault(what, []).append(text)
+
+
+def test_the_glyph_check_finds_a_box(browser: Any, live_server: Any) -> None:
+    """The check itself: an emoji, and a character no font has, are found; the page's own
+    symbols are not."""
+    page = new_page(browser)
+    page.goto(live_server.url + "/rules/dolly-crush")
+    page.wait_for_selector(".rules-flock .cell svg")
+    assert unreadable(page) == []
+    page.evaluate(
+        """() => {
+          const p = document.createElement("p");
+          p.textContent = "\\u{1F514} ring \\u{E000}";
+          document.querySelector("main").append(p);
+        }"""
+    )
+    found = unreadable(page)
+    assert len(found) == 2 and "U+1F514" in found[0] and "U+E000" in found[1], found
+
+
+@pytest.fixture
+def played(make_server: Any, ws_client: Any) -> dict[str, Any]:
+    """A server with a published rule set whose lab card is done, two profiles that finished a
+    rated game (with a bot), and an open table where it is Mia's turn."""
+    srv = make_server(bot_delay=0.0, lab_workers=0)  # the lab card: written below
+    r = srv.http.post(
+        "/api/gallery/shave-a-sheep",
+        json={"name": "Short wool", "author": "ewe", "description": "less", "rules": {"wool": 12}},
+    )
+    assert r.status_code == 201, r.text
+    store = srv.app.state.gallery.store
+    store.set_lab(
+        store.versions("shave-a-sheep", "short-wool")[0].id, status="done", progress=1.0, card=CARD
+    )
+    mia, leo = make_profile(srv.http, "Mia"), make_profile(srv.http, "Leo")
+    t = srv.create(**SHORT_SHAVE, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}])
+    a, b = join_as(srv, t["id"], mia, 0), join_as(srv, t["id"], leo, 1)
+    ca = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
+    cb = ws_client(f"{srv.ws_url}/ws/{t['id']}", b["token"])
+    play_to_the_end({0: ca, 1: cb}, random.Random(4))
+    wait_until(
+        lambda: srv.http.get(f"/api/profiles/{mia['id']}").json()["history"],
+        what="the game in Mia's history",
+    )
+    open_table = srv.create(game="dolly-crush", seats=[{"kind": "human"}, {"kind": "bot"}])
+    join_as(srv, open_table["id"], mia, 0)
+    return {"srv": srv, "mia": mia, "leo": leo}
+
+
+def test_the_other_pages_in_italian(browser: Any, played: dict[str, Any], shots: Any) -> None:
+    srv, mia, leo = played["srv"], played["mia"], played["leo"]
+    problems: dict[str, list[str]] = {}
+    page = new_page(browser)
+    # Mia's device: her profile from its transfer link, Italian from the address
+    page.goto(srv.url + "/profile?lang=it#secret=" + mia["secret"])
+    page.wait_for_selector("#history li.game")
+    check(page, "my profile", problems)
+    title, history = page.inner_text("#title"), page.inner_text("#history")
+    says(problems, "my profile", title == "Il tuo profilo", title)
+    says(problems, "my profile", "(bot, " in history and "punteggio 0 → " in history, history)
+    says(problems, "my profile", "partita a punteggio" in page.inner_text("#ratings"), "ratings")
+    page.screenshot(path=str(shots / "i18n-profile-it.png"), full_page=True)
+
+    page.goto(srv.url + f"/players/{leo['id']}")
+    page.wait_for_selector("#history li.game")
+    check(page, "Leo's profile", problems)
+
+    page.goto(srv.url + "/leaderboard/shave-a-sheep")
+    page.wait_for_selector("#rows tr")
+    check(page, "the leaderboard", problems)
+    says(
+        problems,
+        "the leaderboard",
+        page.title() == "Classifica di Shave a Sheep — sheepfold",
+        page.title(),
+    )
+
+    page.goto(srv.url + "/your-tables")
+    page.wait_for_selector("#yours li.your-turn")
+    check(page, "your tables", problems)
+    turns = page.inner_text("#turns")
+    says(problems, "your tables", turns == "Tocca a te a 1 tavolo.", turns)
+    says(problems, "your tables", page.title() == "(1) I tuoi tavoli — sheepfold", page.title())
+    page.screenshot(path=str(shots / "i18n-yours-it.png"), full_page=True)
+
+    page.goto(srv.url + "/gallery?game=shave-a-sheep")
+    page.wait_for_selector(".entry")
+    check(page, "the gallery", problems)
+    count, played = page.inner_text("#count"), page.inner_text(".entry .played")
+    says(problems, "the gallery", count == "1 insieme di regole", count)
+    says(problems, "the gallery", played == "giocate 0, finite 0", played)
+    page.screenshot(path=str(shots / "i18n-gallery-it.png"), full_page=True)
+
+    page.goto(srv.url + "/gallery/shave-a-sheep/short-wool")
+    page.wait_for_selector("#lab .verdict")
+    page.wait_for_selector("#seats .seat-row")
+    check(page, "a rule set and its lab card", problems)
+    head = page.inner_text("#lab table.metrics thead")
+    says(problems, "a rule set and its lab card", "Differenza" in head, head)
+    page.screenshot(path=str(shots / "i18n-ruleset-it.png"), full_page=True)
+
+    for game in ("dolly-crush", "shave-a-sheep"):
+        page.goto(srv.url + f"/rules/{game}")
+        page.wait_for_selector("main.rules svg")
+        check(page, f"the {game} rules", problems)
+    page.screenshot(path=str(shots / "i18n-rules-shave-it.png"), full_page=True)
+
+    assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
+    assert not page.errors
+
+
+def test_the_scan_finds_the_english_of_these_pages(browser: Any, played: dict[str, Any]) -> None:
+    """The same pages in English: the scan finds the texts the scripts build (it would find
+    them in the Italian pages if they were still English)."""
+    srv, mia = played["srv"], played["mia"]
+    page = new_page(browser)
+    page.goto(srv.url + "/your-tables?lang=en#")
+    page.evaluate(f"localStorage.setItem('sheepfold:profile', {mia['secret']!r})")
+    page.goto(srv.url + "/your-tables")
+    page.wait_for_selector("#yours li.your-turn")
+    found = english_left(page)
+    assert any("It is your turn at 1 table." in f for f in found), found
+    page.goto(srv.url + "/gallery/shave-a-sheep/short-wool")
+    page.wait_for_selector("#lab .verdict")
+    found = english_left(page)
+    assert any("Difference" in f for f in found) and any("What it changes" in f for f in found)
+    page.goto(srv.url + "/profile")
+    page.wait_for_selector("#history li.game")
+    assert any("rated game" in f for f in english_left(page))
+
+
+#: each sheep type's card on the page: its type's word, and whether its picture is art.js's
+CARD_PICTURES = """() => [...document.querySelectorAll(".rules-cards .cell, .rules-flock .cell")].map((c) => {
+  const svg = c.querySelector("svg.art");
+  const type = c.dataset.type || "";
+  const tpl = document.createElement("template");
+  tpl.innerHTML = SF.art.card(type, c.classList.contains("black") ? "black" : "white");
+  return [c.querySelector(".word").textContent, !!svg && svg.isEqualNode(tpl.content.firstElementChild)];
+})"""
+
+
+def test_the_rules_pages_draw_the_tables_pictures(browser: Any, live_server: Any) -> None:
+    page = new_page(browser)
+    page.goto(live_server.url + "/rules/dolly-crush?lang=en")
+    page.wait_for_selector(".rules-cards .cell")
+    assert page.evaluate("typeof SF.art") == "object", "the rules page has no art.js"
+    cards = page.evaluate(CARD_PICTURES)
+    assert all(drawn for _, drawn in cards), cards
+    assert {w for w, _ in cards} == {"Bell", "Lamb", "Butterfly", "Flower", "Ram"}
+    # the five kinds of sheep, a picture each: five different pictures
+    kinds = page.locator("figure[aria-label='the five kinds of sheep'] svg.art")
+    assert kinds.count() == 5
+    assert len({kinds.nth(i).inner_html() for i in range(5)}) == 5
+    # each card still says what it is in words (the picture is decoration)
+    label = page.get_attribute(".rules-cards .cell.black", "aria-label")
+    assert label == "Lamb, a black card, 2 points"
+
+    page.goto(live_server.url + "/rules/shave-a-sheep?lang=en")
+    page.wait_for_selector(".rules-sheep .sheep")
+    sides = page.locator(".rules-faces .die")
+    assert sides.count() == 6
+    assert page.locator(".rules-faces .die svg.lego-die").count() == 6
+    same = page.evaluate(
+        """() => [...document.querySelectorAll(".rules-sheep .sheep")].map((s) => {
+          const n = (s.getAttribute("aria-label").match(/\\d+/) || ["0"])[0];
+          const tpl = document.createElement("template");
+          tpl.innerHTML = SF.art.shaveSheep(+n, 5);
+          return s.querySelector("svg").isEqualNode(tpl.content.firstElementChild);
+        })"""
+    )
+    assert same == [True, True, True, True], same
+    assert not page.errors
+
+
+def test_no_table_page_shows_a_box(browser: Any, make_server: Any, shots: Any) -> None:
+    """The lobby, the lessons and both tables (seated, the chat's reactions and the turn notices'
+    button shown, a reaction said): every character reads, in English and in Italian."""
+    srv = make_server(bot_delay=0.0)
+    problems: dict[str, list[str]] = {}
+    page = new_page(browser)
+    for lang in ("en", "it"):
+        page.goto(srv.url + f"/?lang={lang}")
+        page.wait_for_selector("#seats .seat-row")
+        check(page, f"the lobby ({lang})", problems, lang == "it")
+        for game in ("dolly-crush", "shave-a-sheep"):
+            page.goto(srv.url + f"/learn/{game}")
+            page.wait_for_selector("#lesson-start")
+            check(page, f"the {game} lesson ({lang})", problems, lang == "it")
+            t = srv.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}])
+            sit(page, srv.url + t["invite"], "Ada", 0)
+            page.wait_for_selector("#chat-reacts button")
+            page.wait_for_selector("#notify:not([hidden])")
+            page.click("#chat-reacts button >> nth=0")
+            page.wait_for_selector("#chat-lines li")
+            check(page, f"a {game} table ({lang})", problems, lang == "it")
+    said = " ".join(page.text_content("#chat-lines li").split())
+    says(problems, "the chat", said == "Ada: pollice in su", said)  # the reaction's words
+    drawn = page.locator("#chat-lines li svg.react-art").count()
+    says(problems, "the chat", drawn == 1, f"{drawn} drawings")  # and its drawing
+    page.screenshot(path=str(shots / "i18n-table-chat-it.png"), full_page=True)
+    assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
+    assert not page.errors
