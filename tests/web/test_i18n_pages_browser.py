@@ -121,7 +121,8 @@ def played(make_server: Any, ws_client: Any) -> dict[str, Any]:
         store.versions("shave-a-sheep", "short-wool")[0].id, status="done", progress=1.0, card=CARD
     )
     mia, leo = make_profile(srv.http, "Mia"), make_profile(srv.http, "Leo")
-    t = srv.create(**SHORT_SHAVE, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}])
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]
+    t = srv.create(**SHORT_SHAVE, seats=seats, seed=3)
     a, b = join_as(srv, t["id"], mia, 0), join_as(srv, t["id"], leo, 1)
     ca = ws_client(f"{srv.ws_url}/ws/{t['id']}", a["token"])
     cb = ws_client(f"{srv.ws_url}/ws/{t['id']}", b["token"])
