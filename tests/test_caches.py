@@ -104,6 +104,49 @@ def test_a_kernel_is_compiled_again_when_a_constant_it_imports_changes(tmp_path)
     assert edited["folder"] != first["folder"]
 
 
+# numba's compile events, as sheepfold.core.compiling's step counts them (callees included)
+COMPILES = (
+    "from sheepfold.core import compiling\n"
+    "with compiling.step('the refill') as done:\n"
+    + "\n".join("    " + line for line in TAKEN.strip().splitlines())
+    + "\nout['compiles'] = done.kernels\n"
+)
+
+
+@pytest.mark.slow  # four interpreters, one of them compiles a kernel: seconds
+def test_two_checkouts_of_the_same_sources_share_their_compiled_kernels(tmp_path):
+    """Two copies of the package (two worktrees, a worktree and a wheel) on one cache folder,
+    alternating: the first compiles, then nobody compiles again, neither evicting the other's
+    kernels (numba filed them under each file's absolute path: each checkout compiled all)."""
+    pytest.importorskip("numba")
+    a, b = copy_package(tmp_path / "a"), copy_package(tmp_path / "b")
+    refill = b / "sheepfold/games/dolly_crush/kernel/refill.py"
+    os.utime(refill, (time.time() - 3600, time.time() - 3600))  # the same text, another time
+    runs = [run_in(root, tmp_path, COMPILES) for root in (a, b, a, b)]
+    assert runs[0]["compiles"] >= 2 and runs[0]["misses"] == 1  # the refill and lines.column
+    assert [r["compiles"] for r in runs[1:]] == [0, 0, 0]
+    assert [(r["misses"], r["hits"]) for r in runs[1:]] == [(0, 1)] * 3
+    assert all(r["aborted"] for r in runs)
+    assert len({r["folder"] for r in runs}) == 1
+    assert Path(runs[0]["folder"]).is_relative_to(tmp_path / "numba")
+
+
+def test_only_the_packages_kernels_are_filed_by_package_name():
+    assert (
+        numba_cache._package_of(
+            "sheepfold.games.dolly_crush.kernel.lines",
+            "/x/src/sheepfold/games/dolly_crush/kernel/lines.py",
+        )
+        == "sheepfold.games.dolly_crush.kernel"
+    )
+    assert (
+        numba_cache._package_of("sheepfold.lab", "/x/sheepfold/lab/__init__.py") == "sheepfold.lab"
+    )
+    assert numba_cache._package_of("sheepfold.lab.x", "/x/sheepfold/vector/x.py") is None
+    assert numba_cache._package_of("tests.kernel", "/x/tests/kernel.py") is None
+    assert numba_cache._package_of("sheepfold.lab.x", "<string>") is None
+
+
 KEY = """
 from sheepfold.games.shave_a_sheep import solver
 from sheepfold.games.shave_a_sheep.rules import ShaveRules

@@ -175,6 +175,42 @@ def test_the_expert_warms_only_the_playouts_its_games_rules_take(
     assert compiled == ["packed", "grid"]
 
 
+# after the expert's warm-up for a house-rules game, its first decision: prints the compiled
+# functions of the Dolly Crush kernels that gained a signature (compiled or loaded) meanwhile
+HOUSE_DECISION = """
+import json
+from numba.core.registry import CPUDispatcher
+from sheepfold.bots import dolly_mc, make_bot, warmup
+from sheepfold.core.play import resolve_chance
+from sheepfold.games import make
+from sheepfold.games.dolly_crush.kernel import grid, lines, order, policy, refill, search
+from sheepfold.games.dolly_crush.rules import DollyRules
+
+game = make("dolly-crush", rules=DollyRules(diagonals=True))
+warmup.warm_up(["expert"], game=game)
+mods = (dolly_mc, grid, lines, order, policy, refill, search)
+found = {f"{m.__name__}.{k}": d for m in mods for k, d in vars(m).items()
+         if isinstance(d, CPUDispatcher)}
+before = {k: len(d.signatures) for k, d in found.items()}
+state = game.new_initial_state(seed=3)
+resolve_chance(state)
+bot = make_bot("expert:time=0,iterations=200", game, state.current_player(), seed=1)
+bot.act(state.observe(state.current_player()))
+print(json.dumps(sorted(k for k, d in found.items() if len(d.signatures) > before[k])))
+"""
+
+
+@pytest.mark.slow  # a fresh process loads (cold: compiles) the grid playouts
+def test_the_expert_warm_up_covers_its_first_decision_on_house_rules() -> None:
+    """Nothing the expert's first decision on house rules calls is compiled (or loaded) after
+    its warm-up: a compilation there would be unsaid, charged to the decision."""
+    run = subprocess.run(
+        [sys.executable, "-c", HOUSE_DECISION], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == []
+
+
 def test_a_kernel_module_still_being_imported_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server's warm-up thread imports the playouts while the lobby asks (an event loop):
     a module half imported (no ``ready`` yet) is "not ready", never an error."""

@@ -18,6 +18,17 @@ by following their imports, never by a version number kept by hand:
 
 It is called before numba is imported by every module that compiles kernels (the solver, the
 lab, Dolly Crush's compiled search), so they all share one folder.
+
+Inside that folder numba would file each kernel under a hash of its source file's absolute
+path: every checkout (a worktree, a copy in a temporary folder, an installed wheel) compiled
+everything once more, cold, for sources the folder already held (measured: two copies of the
+package, the expert's default playouts, 93 compilations each). The folder's hash already says
+the sources are the same, so :func:`ensure_numba_cache_dir` also gives numba a locator of its
+own (:func:`install_locator`): a kernel of a ``sheepfold`` module is filed under its module's
+package name (``sheepfold.games.dolly_crush.kernel``), wherever its file lies, and stamped with
+the sha256 of its file's text (not its time stamp). Two checkouts of the same sources share their
+compiled kernels, neither evicts the other's (the same stamp), and a checkout of other sources
+has a folder of its own.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ import tempfile
 import time
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 #: the modules that define compiled kernels (``tests/test_caches.py`` checks the list is whole)
 KERNEL_MODULES = (
@@ -177,6 +189,87 @@ def _is_ours(path: str) -> bool:
     return re.fullmatch(re.escape(_PREFIX) + "[0-9a-f]{16}", name) is not None
 
 
+@cache
+def _file_hash(path: str, mtime_ns: int, size: int) -> str:
+    """The sha256 of file ``path``'s bytes (cached while its time stamp and size stay)."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _package_of(module: str, py_file: str) -> str | None:
+    """The package name a kernel of ``module`` (defined in ``py_file``) is filed under: the
+    module's package when it is a ``sheepfold`` module and ``py_file`` is that module's file
+    (``.../sheepfold/games/dolly_crush/kernel/lines.py``), else None."""
+    parts = module.split(".")
+    if parts[0] != "sheepfold" or not py_file.endswith(".py"):
+        return None
+    path = Path(os.path.abspath(py_file))
+    init = path.name == "__init__.py"
+    stem = path.parent if init else path.with_suffix("")
+    if stem.parts[-len(parts) :] != tuple(parts):
+        return None
+    return module if init else ".".join(parts[:-1])
+
+
+_LOCATOR: Any = None  # the locator class, once made (numba imported)
+
+
+def install_locator() -> Any:
+    """Put numba's locator for the package's kernels first in numba's list (once; numba must be
+    installed): a kernel of a ``sheepfold`` module, cached in one of this module's folders
+    (named by the sources' hash), is filed under its package's name and stamped with its file's
+    sha256, so every checkout of the same sources finds it (the module's docstring). Any other
+    function, or a ``NUMBA_CACHE_DIR`` not chosen here, keeps numba's own locators. Returns the
+    class."""
+    global _LOCATOR
+    if _LOCATOR is not None:
+        return _LOCATOR
+    from numba.core import caching
+    from numba.core import config as numba_config
+
+    config: Any = numba_config
+
+    class SheepfoldLocator(caching._CacheLocator):  # type: ignore[misc, name-defined]
+        """numba's cache locator for the package's kernels: by package name and content."""
+
+        def __init__(self, py_func: Any, py_file: str, package: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(config.CACHE_DIR, package)
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        def get_source_stamp(self) -> str:
+            st = os.stat(self._py_file)
+            return _file_hash(self._py_file, st.st_mtime_ns, st.st_size)
+
+        def get_disambiguator(self) -> str:
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            folder = config.CACHE_DIR
+            if not folder or not _is_ours(os.path.normpath(folder)):
+                return None
+            package = _package_of(getattr(py_func, "__module__", None) or "", py_file)
+            if package is None or not os.path.isfile(py_file):
+                return None
+            self = cls(py_func, py_file, package)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None
+            return self
+
+    impl: Any = vars(caching).get("CacheImpl") or vars(caching)["_CacheImpl"]  # numba 0.60
+    impl._locator_classes = [SheepfoldLocator] + [
+        c for c in impl._locator_classes if c.__name__ != SheepfoldLocator.__name__
+    ]
+    _LOCATOR = SheepfoldLocator
+    return _LOCATOR
+
+
 def ensure_numba_cache_dir() -> str:
     """Choose (and create) numba's cache folder for the current kernels, export it as
     ``NUMBA_CACHE_DIR`` (subprocesses inherit it) and, if numba is already imported, tell it."""
@@ -199,4 +292,6 @@ def ensure_numba_cache_dir() -> str:
     numba = sys.modules.get("numba")
     if numba is not None and hasattr(numba, "config"):  # imported first: it read the old value
         numba.config.CACHE_DIR = path
+    if importlib.util.find_spec("numba") is not None:  # the kernels' modules import it next
+        install_locator()
     return path

@@ -35,16 +35,24 @@ Seats may also be played inside the batch (``opponents``): ``"random"`` (a unifo
 action per decision) or ``"greedy"`` (= ``"medium"``: the greedy bot's turn, the grid kernel's
 exhaustive swap search, as the lab's fast path plays it): the learner's view that the Gymnasium
 vector env (:mod:`sheepfold.vector.gym_dolly`) gives.
+
+The first ``reset`` and ``step`` of a process compile the kernel (cold: a minute or more, then
+loaded from numba's cache in seconds): each is a step said on stderr, "compiling the batched
+simulator's step: 40 s" (:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any
+report), as :class:`~sheepfold.vector.shave.ShaveBatch` says its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from sheepfold.core.compiling import Report, print_report
+from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.protocol import IllegalAction, SheepfoldError
 from sheepfold.games.dolly_crush.game import PHASE_NAMES, DollyGame
 from sheepfold.interop import build_game
@@ -57,6 +65,8 @@ from sheepfold.vector.checks import checked_num_envs
 INSIDE_POLICIES = {"random": K.RANDOM, "greedy": K.GREEDY, "medium": K.GREEDY}
 #: the history kept per env with ``record=True``
 RECORD = 8192
+#: the default report of a compile step: a line on stderr
+_STDERR = print_report()
 
 
 def refusal(game: Any) -> str | None:
@@ -107,8 +117,10 @@ class DollyBatch(Batch):
         seat: int | str = 0,
         autoreset: bool = True,
         record: bool = False,
+        compiling: Report | None = _STDERR,
     ) -> None:
         checked_num_envs(num_envs)
+        self.compiling = compiling
         built = game if game is not None else build_game("dolly-crush", players, rules)
         why = refusal(built)
         if why is not None or not isinstance(built, DollyGame):
@@ -193,9 +205,12 @@ class DollyBatch(Batch):
         """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
         game counters from it (None: go on with the current seed and counters)."""
         which = self._to_reset(seed, envs)
-        K.reset_many(which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp)
-        K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._flat)
-        K.masks_all(self._state, self._kit, self._mask)
+        with self._first_call(K.reset_many, "the batched simulator's reset"):
+            K.reset_many(
+                which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp
+            )
+            K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._flat)
+            K.masks_all(self._state, self._kit, self._mask)
         return self._shaped(self._flat), {"action_mask": self._mask.copy()}
 
     def step(
@@ -209,22 +224,38 @@ class DollyBatch(Batch):
         E = self.num_envs
         acts = self._actions(actions)
         skip = np.zeros(E, np.bool_) if resets is None else self._env_mask(resets)
-        bad, why = K.check_actions(acts, skip, self._state, self._kit)
+        with self._first_call(K.step_many, "the batched simulator's step"):
+            bad, why = K.check_actions(acts, skip, self._state, self._kit)
+            if bad < 0:
+                rew = np.zeros((E, self.num_players), dtype=np.float32)
+                term = np.zeros(E, np.bool_)
+                ended = np.zeros(E, np.bool_)
+                final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
+                out = (self._flat, self._mask, rew, term, final, ended)
+                K.step_many(
+                    acts,
+                    skip,
+                    self.seed,
+                    self._games,
+                    self._state,
+                    self._kit,
+                    self._cfg,
+                    self._opp,
+                    out,
+                )
         if bad >= 0:
             raise IllegalAction(self._illegal(int(bad), int(acts[bad]), int(why)))
-        rew = np.zeros((E, self.num_players), dtype=np.float32)
-        term = np.zeros(E, np.bool_)
-        ended = np.zeros(E, np.bool_)
-        final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
-        out = (self._flat, self._mask, rew, term, final, ended)
-        K.step_many(
-            acts, skip, self.seed, self._games, self._state, self._kit, self._cfg, self._opp, out
-        )
         info: dict[str, Any] = {"action_mask": self._mask.copy()}
         if self.autoreset:
             info["final_obs"] = self._shaped(final)
             info["_final"] = ended
         return self._shaped(self._flat), rew, term, np.zeros(E, np.bool_), info
+
+    def _first_call(self, kernel: Any, what: str) -> Any:
+        """The first call of ``kernel`` in this process, as a compile step; later: nothing."""
+        if getattr(kernel, "signatures", True):
+            return nullcontext()
+        return compile_step(what, self.compiling)
 
     # -- the hooks of Batch ---------------------------------------------------------------------
     def _seed_value(self, seed: int) -> int:
