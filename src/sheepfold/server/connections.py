@@ -36,6 +36,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.protocol import OPEN
 
 from sheepfold.server.broadcast import DIRECT
 
@@ -299,12 +300,29 @@ class Direct:
             or not ws.writable.is_set()
         ):
             return False
-        try:
-            ws.conn.send_text(text.encode())
-        except InvalidState:
+        conn = ws.conn
+        if conn.writes or conn.extensions or conn.debug or conn.expect_continuation_frame:
+            try:  # websockets' own way (what is queued before it goes first)
+                conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            ws.transport.write(b"".join(conn.data_to_send()))
+            return True
+        if conn.state is not OPEN:
             return False
-        ws.transport.write(b"".join(ws.conn.data_to_send()))
+        ws.transport.write(text_frame(text.encode()))
         return True
+
+
+def text_frame(data: bytes) -> bytes:
+    """One unfragmented text frame from the server (unmasked, no extension): the bytes
+    websockets' ``Frame(OP_TEXT, data).serialize(mask=False)`` gives, without its objects."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 1 << 16:
+        return bytes((0x81, 126)) + n.to_bytes(2, "big") + data
+    return bytes((0x81, 127)) + n.to_bytes(8, "big") + data
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
