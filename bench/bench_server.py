@@ -56,6 +56,10 @@ def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = str(Path(src).resolve())
+        # numba's cache keys a kernel by its source file's path and time: two trees sharing
+        # one cache folder overwrite each other's entries, and each start compiles again
+        # (minutes, then their loading counted as the actions' CPU); the other tree's own
+        env.setdefault("NUMBA_CACHE_DIR", str(Path(src).resolve().parent / ".numba-bench-cache"))
     cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
     cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
     # the tables of a finished phase stay as their players left them: no bot stands in after
