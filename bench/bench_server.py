@@ -22,6 +22,14 @@ two, ``--rounds`` times each: old and new measured in the same run, under the sa
     python bench/bench_server.py [--tables 200] [--seconds 10] [--rate 600] [--game shave-a-sheep|dolly-crush|mixed]
     python bench/bench_server.py --against ../old/src [--rounds 3]
 
+With ``--path`` no server runs: the table's own path in this process (an intent read and
+checked, applied, told in the log, committed by the group commit, both seats' state messages
+built and framed by the socket's direct side onto a transport that drops them), N tables a
+loop turn, its CPU time per move (this thread's clock, the intents' choice not counted); with
+``--against`` the two source folders alternate, ``--rounds`` runs each, in child processes.
+
+    python bench/bench_server.py --path [--tables 200] [--moves 10000] [--against SRC]
+
 Goal on a 2-core machine: 200 tables, >= 500 actions/s, p99 <= 50 ms.
 """
 
@@ -35,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from loadgen import client_loop, free_port, phase, report, run, started, warmed  # noqa: E402
@@ -47,6 +56,10 @@ def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = str(Path(src).resolve())
+        # numba's cache keys a kernel by its source file's path and time: two trees sharing
+        # one cache folder overwrite each other's entries, and each start compiles again
+        # (minutes, then their loading counted as the actions' CPU); the other tree's own
+        env.setdefault("NUMBA_CACHE_DIR", str(Path(src).resolve().parent / ".numba-bench-cache"))
     cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
     cmd += ["--port", str(port), "--db", db, "--bot-delay", "0"]
     # the tables of a finished phase stay as their players left them: no bot stands in after
@@ -85,9 +98,14 @@ def main() -> int:
         help="also serve the code of the source folder SRC and alternate the load between both",
     )
     ap.add_argument("--rounds", type=int, default=3, help="load phases of each server (--against)")
+    ap.add_argument("--path", action="store_true", help="the table's path in one process")
+    ap.add_argument("--moves", type=int, default=10000, help="moves measured (--path)")
     args = ap.parse_args()
     args.tables = max(1, min(args.tables, 1000))
     args.seconds = max(1.0, min(args.seconds, 120.0))
+    args.moves = max(100, min(args.moves, 200_000))
+    if args.path:
+        return path_compare(args) if args.against else path_once(args)
     tmp = tempfile.mkdtemp(prefix="sheepfold-bench-")
     if args.against:
         return compare(args, tmp)
@@ -180,6 +198,136 @@ def compare(args: argparse.Namespace, tmp: str) -> int:
         for proc, _ in servers.values():
             stop(proc)
     return 0
+
+
+def path_compare(args: argparse.Namespace) -> int:
+    """``--path`` alternated between this code and ``--against``'s, in child processes."""
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    trees = {"this": here, "against": str(Path(args.against).resolve())}
+    got: dict[str, list[float]] = {name: [] for name in trees}
+    for r in range(max(1, args.rounds)):
+        for name in list(trees) if r % 2 == 0 else list(reversed(trees)):
+            env = dict(os.environ, PYTHONPATH=trees[name])
+            cmd = [sys.executable, __file__, "--path", "--game", args.game]
+            cmd += ["--tables", str(args.tables), "--moves", str(args.moves)]
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            line = out.stdout.strip().splitlines()[-1]
+            got[name].append(float(line.split(" us CPU per move")[0].rsplit(" ", 1)[1]))
+            print(f"{name} {r + 1}: {line}", flush=True)
+    for name, values in got.items():
+        print(
+            f"{name}: median {statistics.median(values):.1f} us CPU per move, least "
+            f"{min(values):.1f} ({', '.join(f'{v:.1f}' for v in values)})",
+            flush=True,
+        )
+    this, against = (statistics.median(got[n]) for n in ("this", "against"))
+    print(f"the path's CPU per move, median: {against / this:.2f}x less", flush=True)
+    return 0
+
+
+def path_once(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sheepfold.server.storage import Storage
+    from sheepfold.server.tables import Settings, TableManager
+
+    game = args.game if args.game != "mixed" else "shave-a-sheep"
+    tmp = tempfile.mkdtemp(prefix="sheepfold-path-")
+    spent, moves = asyncio.run(
+        _path(TableManager, Storage(os.path.join(tmp, "p.db")), Settings, game, args)
+    )
+    one, _, _ = os.getloadavg()
+    print(
+        f"{game}, {args.tables} tables: {moves} moves, {spent * 1e6 / moves:.1f} us CPU per move"
+        f" (load average {one:.2f})",
+        flush=True,
+    )
+    return 0
+
+
+async def _path(
+    manager_class: Any, storage: Any, settings: Any, game: str, args: argparse.Namespace
+) -> tuple[float, int]:
+    import asyncio
+    import gc
+    import json
+    import random
+    import time
+
+    from websockets.protocol import Protocol, Side, State
+
+    from sheepfold.server.broadcast import Conn
+    from sheepfold.server.connections import Direct
+    from sheepfold.server.limits import message_problem
+
+    class Dropped:
+        def write(self, data: bytes) -> None:
+            pass
+
+    class Writable:
+        @staticmethod
+        def is_set() -> bool:
+            return True
+
+    class Socket:  # what Direct.write looks at in uvicorn's protocol
+        handshake_complete, close_sent, disconnected = True, False, False
+        initial_response = None
+        writable = Writable
+
+        def __init__(self) -> None:
+            self.conn = Protocol(Side.SERVER, state=State.OPEN)
+            self.transport = Dropped()
+
+    m = manager_class(storage, settings.unlimited(bot_delay=0))
+    tables = []
+    for _ in range(args.tables):
+        t = m.create({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        conns = []
+        for s in range(2):
+            _, token = t.take_seat(f"p{s}")
+            c = Conn(lambda text: None, write=Direct(Socket()).write)  # type: ignore[arg-type]
+            t.attach(c)
+            t.handle(c, json.dumps({"type": "hello", "token": token}))
+            conns.append(c)
+        tables.append((t, conns))
+    m.flush()
+    await asyncio.sleep(0)
+    gc.collect()
+    gc.freeze()  # as the server does after start-up (app.GC_YOUNG)
+    gc.set_threshold(20_000, *gc.get_threshold()[1:])
+    rng = random.Random(1)
+    limiter = m.limits["message"]
+    spent, done = 0.0, 0
+    while done < args.moves:
+        turn = []
+        for t, conns in tables:
+            if t.finished():
+                continue
+            p = t.state.current_player()
+            seat = p if p >= 0 else t.state.turn
+            view = t.state.observe(seat)
+            if game == "dolly-crush":
+                dog = rng.choice(view["dogs_left"][seat])
+                swaps = [["a1", "a2"]] * view["dog_swaps"][seat][dog]
+                msg: dict[str, Any] = {"type": "turn", "dog": dog, "swaps": swaps}
+            elif view["phase"] == "roll":
+                msg = {"type": "roll"}
+            else:
+                msg = {"type": "act", "action": rng.choice(view["legal_actions"])}
+            turn.append((t, conns[seat], json.dumps(msg)))
+        if not turn:
+            break
+        start = time.thread_time()
+        for t, c, text in turn:  # one loop turn: every table's move (app.take), one commit
+            limiter.take("127.0.0.1")
+            if message_problem(text, 4096, 8) is None:
+                t.handle(c, text)
+        m.flush()
+        spent += time.thread_time() - start
+        done += len(turn)
+        await asyncio.sleep(0)
+    await m.close()
+    return spent, done
 
 
 if __name__ == "__main__":

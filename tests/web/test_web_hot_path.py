@@ -241,3 +241,52 @@ def test_a_broadcast_encodes_only_the_log_entries_and_info_that_are_new(tmp_path
         await m.close()
 
     run_async(run())
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_the_direct_text_frame_is_the_frame_websockets_serializes(size):
+    from websockets.frames import Frame, Opcode
+
+    from sheepfold.server.connections import text_frame
+
+    data = ("é" * size).encode()[:size]
+    assert text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
+def test_shave_views_and_words_built_once_are_what_the_engine_says():
+    """The Shave driver's view (one spectator's view a position, the seat's fields set) is
+    ``observe(seat)`` for every seat, and its log's kept words are the words built anew."""
+    from sheepfold.core.protocol import CHANCE
+    from sheepfold.games import make
+    from sheepfold.games.shave_a_sheep.game import ROLL
+    from sheepfold.games.shave_a_sheep.table import (
+        ShaveTable,
+        decision_words,
+        end_notes,
+        face_words,
+    )
+
+    driver = ShaveTable()
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        game = make("shave-a-sheep", players=players)
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            for seat in [None, *range(players), None]:
+                assert driver.view(state, seat, True) == state.observe(seat)
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            a = state.sample_chance() if p == CHANCE else rng.choice(state.legal_actions())
+            fresh = state.clone()
+            if p != CHANCE:
+                want = [(p, decision_words(fresh, a))]
+            elif fresh.phase == ROLL:
+                want = [(fresh.turn, f"rolled {face_words(fresh, a)}")]
+            else:
+                want = []
+            fresh.apply_unchecked(a)
+            if fresh.is_terminal():
+                want += end_notes(fresh)
+            assert driver.narrate(state, p, a, True) == want
+        assert state.is_terminal()

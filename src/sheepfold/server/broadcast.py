@@ -269,7 +269,12 @@ def _overlap(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:
     changed), every shorter run is tried."""
     if new and old:
         first = new[0].get("n")
-        at = next((i for i, e in enumerate(old) if e.get("n") == first), None)
+        at: int | None = None
+        guess = first - old[0].get("n", first) if isinstance(first, int) else -1
+        if 0 <= guess < len(old) and old[guess].get("n") == first:  # numbered one by one
+            at = guess
+        else:
+            at = next((i for i, e in enumerate(old) if e.get("n") == first), None)
         if at is not None and new[: len(old) - at] == old[at:]:
             return len(old) - at
     kept = min(len(new), len(old))

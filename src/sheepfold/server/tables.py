@@ -210,7 +210,10 @@ class Table:
 
     def has_people(self) -> bool:
         """Someone holds a seat (a person, not only bots and free seats)."""
-        return any(s.kind == "human" and s.token_hash is not None for s in self.seats)
+        for s in self.seating.seats:  # a loop, not any(): every broadcast asks (lobby_rank)
+            if s.kind == "human" and s.token_hash is not None:
+                return True
+        return False
 
     def public_info(self) -> dict[str, Any]:
         return {**self.fixed_info(), **self.live_info()}
@@ -237,10 +240,14 @@ class Table:
 
     def live_info(self) -> dict[str, Any]:
         """The part of the public info that changes while the table plays."""
+        spectators = 0
+        for c in self.out.conns:
+            if c.seat is None:
+                spectators += 1
         return {
-            "seats": [s.public() for s in self.seats],
-            "finished": self.finished() and not self.dirty,  # told only once committed
-            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "seats": [s.public() for s in self.seating.seats],
+            "finished": self.applied == self.stored and self.state.is_terminal(),  # committed
+            "spectators": spectators,
             "next": self.next_id,
         }
 
@@ -250,7 +257,7 @@ class Table:
     def lobby_rank(self) -> tuple[int, float]:
         """Where the lobby lists it: unfinished with people first, then the other unfinished
         tables, then finished ones; newest first in each."""
-        return (2 if self.finished() else 0 if self.has_people() else 1), -self.created
+        return (2 if self.state.is_terminal() else 0 if self.has_people() else 1), -self.created
 
     # -- what the pieces offer (the names the app, the manager and the tests use) -----------
     def handle(self, conn: Conn, text: str) -> None:

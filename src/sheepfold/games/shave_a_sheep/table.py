@@ -3,13 +3,14 @@ rolls the die (or the server does: ``auto_roll``), Howling Wolf's race, the log'
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, Seat, State, View
 from sheepfold.games.shave_a_sheep import words
-from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveState
+from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveGame, ShaveState
 
 
 def face_words(state: ShaveState, face: int) -> str:
@@ -19,7 +20,10 @@ def face_words(state: ShaveState, face: int) -> str:
 
 def decision_words(state: ShaveState, action: int) -> str:
     """A decision for the table's log: the verb and seat, and what it does in the program's
-    words (``steal seat 1: take one piece from seat 1's safe pile onto your safe pile``)."""
+    words (``steal seat 1: take one piece from seat 1's safe pile onto your safe pile``).
+
+    They depend on the game, the action and, in the howl's target phase, the face rolled,
+    nothing else of the state: ``ShaveTable.narrate`` keeps them per game by that key."""
     g = state.game
     verb, k = g.by_id[action]
     name = verb.name if k is None else f"{verb.name} seat {k}"
@@ -50,9 +54,46 @@ def end_notes(state: ShaveState) -> list[Note]:
     return [(None, text)]
 
 
+ROLL_KEY = -2
+"""The key of a roll's words in ``ShaveTable._said`` (a decision's: the face, or -1)."""
+
+
 class ShaveTable(GenericTable):
     renderer = "shave-a-sheep"
     messages: tuple[str, ...] = ("roll", "grab")  # its chance steps: the server answers them
+
+    def __init__(self, score_label: str = "score") -> None:
+        super().__init__(score_label)
+        # the log's words of each game (its decisions and rolls, by their key): a table says
+        # the same few dozen texts all game long, built once each
+        self._words: weakref.WeakKeyDictionary[ShaveGame, dict[tuple[int, int], str]] = (
+            weakref.WeakKeyDictionary()
+        )
+        # the spectator's view of the position last viewed (the state, its length, the view):
+        # a seat's view is it with the seat's own fields (see ``view``)
+        self._last: tuple[ShaveState, int, View] | None = None
+
+    def _said(self, game: ShaveGame) -> dict[tuple[int, int], str]:
+        said = self._words.get(game)
+        if said is None:
+            said = self._words[game] = {}
+        return said
+
+    def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
+        """``observe(seat)``, built once per position: Shave a Sheep's views differ only in
+        ``seat`` and ``legal_actions`` (the seat to move's, every spectator's; [] for the
+        others), so a broadcast's views are the spectator's with those two fields set."""
+        assert isinstance(state, ShaveState)
+        last = self._last
+        n = len(state.history)
+        if last is None or last[0] is not state or last[1] != n:
+            last = self._last = (state, n, state.observe(None))
+        view = dict(last[2])
+        if seat is not None:
+            view["seat"] = seat
+            if seat != state.current_player():
+                view["legal_actions"] = []
+        return view
 
     def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
         assert isinstance(state, ShaveState)
@@ -72,12 +113,20 @@ class ShaveTable(GenericTable):
         """A decision by its name; a roll as its face, for the roller (a grab is told by
         whoever accepts it: grabbed first, or picked by the weights)."""
         assert isinstance(probe, ShaveState)
-        text = probe.action_to_string(action)
+        said = self._said(probe.game)
         notes: list[Note] = []
-        if who != CHANCE:
-            notes.append((who, decision_words(probe, action)))
-        elif text.startswith("roll "):
-            notes.append((probe.turn, f"rolled {face_words(probe, action)}"))
+        if who != CHANCE:  # a decision's words: the same for the same key (decision_words)
+            key = (action, probe.face if probe.phase == HOWL_TARGET else -1)
+            text = said.get(key)
+            if text is None:
+                text = said[key] = decision_words(probe, action)
+            notes.append((who, text))
+        elif probe.phase == ROLL:  # a roll (action_to_string: "roll ..."), not a grab
+            key = (action, ROLL_KEY)
+            text = said.get(key)
+            if text is None:
+                text = said[key] = f"rolled {face_words(probe, action)}"
+            notes.append((probe.turn, text))
         over = probe.is_terminal()
         probe.apply_unchecked(action)
         if not over and probe.is_terminal():
