@@ -10,7 +10,6 @@ import json
 import os
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from test_web_connections import Raw, _frames, _ws_handshake
 
@@ -21,12 +20,10 @@ from sheepfold.server.connections import DIRECT_BURST, Direct
 
 
 def _masked(payload: bytes, opcode: int = 0x1) -> bytes:
-    """One client frame (masked, as a client must)."""
+    """One client frame (masked, as a client must), payload under 126 bytes."""
     mask = os.urandom(4)
     body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    n = len(payload)
-    size = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
-    return bytes([0x80 | opcode]) + size + mask + body
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + body
 
 
 def _texts(s: Raw, count: int) -> list[dict[str, Any]]:
@@ -136,75 +133,3 @@ def test_the_server_collects_its_young_generation_less_often(tmp_path):
             assert gc.get_threshold()[0] == GC_YOUNG
     finally:
         gc.set_threshold(*before)
-
-
-def test_reads_are_taken_frame_by_frame_and_websockets_gets_the_rest(make_server, monkeypatch):
-    """A whole text frame is handled without websockets' parser; a ping, a frame cut off by
-    the read and what follows it go to websockets; every answer keeps its place."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-
-    fed: list[bytes] = []
-    base = WebSocketsSansIOProtocol.data_received
-
-    def counted(self: Any, data: bytes) -> None:
-        fed.append(bytes(data))
-        base(self, data)
-
-    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", counted)
-    srv = make_server()
-    table = srv.create(game="dolly-crush", seats=[{}, {}])["id"]
-    s = _ws_handshake(srv, f"/ws/{table}")
-    try:
-        assert _texts(s, 1)[0]["type"] == "state"
-        fed.clear()
-        assert s.send(_masked(b'{"type":"ping","ref":1}'))
-        assert _texts(s, 1) == [{"type": "pong", "ref": 1}]
-        assert fed == []  # read on the spot
-        long = json.dumps({"type": "ping", "ref": "x" * 300}).encode()  # a 2-byte length
-        ping = _masked(b"hi", opcode=0x9)
-        cut = _masked(b'{"type":"ping","ref":3}')
-        assert s.send(_masked(long) + ping + _masked(b'{"type":"ping","ref":2}') + cut[:5])
-        wait_until(lambda: len(fed) == 2, what="the ping and the cut frame to reach websockets")
-        assert fed == [ping, cut[:5]]
-        assert s.send(cut[5:] + _masked(b'{"type":"ping","ref":4}'))
-        got: list[Any] = []
-
-        def more() -> bool:
-            s.poll()
-            got.extend(_frames(s))
-            return len(got) >= 5
-
-        wait_until(more, what="four answers and a pong")
-        assert got[1] == (0xA, b"hi")  # websockets answered the ping in its place
-        texts = [json.loads(p)["ref"] for op, p in got if op == 0x1]
-        assert texts == ["x" * 300, 2, 3, 4]
-    finally:
-        s.close()
-
-
-@pytest.mark.parametrize("size", [0, 5, 125, 126, 300, 70000])
-def test_a_whole_text_frame_reads_as_websockets_reads_it(size):
-    from websockets.frames import Frame, Opcode
-    from websockets.streams import StreamReader
-
-    from sheepfold.server.connections import _whole_text
-
-    payload = ("é" * size).encode()[:size].decode(errors="ignore").encode()
-    frame = Frame(Opcode.TEXT, payload).serialize(mask=True)
-    reader = StreamReader()
-    reader.feed_data(frame)
-    parser = Frame.parse(reader.read_exact, mask=True)
-    try:
-        next(parser)
-    except StopIteration as done:
-        want = done.value.data.decode()
-    assert _whole_text(frame + b"more", 0, None) == (len(frame), want)
-    assert _whole_text(frame, 0, len(payload) - 1 if payload else None)[1] == (
-        None if payload else ""
-    )
-    assert _whole_text(frame[:-1], 0, None) == (None, None)  # cut off: not whole
-    binary = Frame(Opcode.BINARY, payload).serialize(mask=True)
-    assert _whole_text(binary, 0, None) == (len(binary), None)
-    if size == 5:
-        bad = Frame(Opcode.TEXT, b"\xff\xfe abc").serialize(mask=True)
-        assert _whole_text(bad, 0, None) == (len(bad), None)  # not UTF-8: websockets' answer

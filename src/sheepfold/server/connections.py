@@ -37,14 +37,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.protocol import OPEN
-from websockets.streams import StreamReader
 
 from sheepfold.server.broadcast import DIRECT
-
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # websockets built without its C part
-    from websockets.utils import apply_mask  # type: ignore[assignment]
 
 FILES_RESERVE = 256
 """Open files kept back from connections: the database, the lab's processes, logs, static files."""
@@ -353,77 +347,11 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         self._burst = DIRECT_BURST
-        if not self._at_frame_start():
-            super().data_received(data)
-            return
-        # Read here, frame by frame, while each is a whole text message (FIN, masked, no
-        # reserved bits) taken on the spot: no Frame object, no parser coroutine, no event
-        # list. Any other whole frame (a ping, a close, a binary one, one that is too large,
-        # a message that is not UTF-8, one left to the queue) goes to websockets alone, so
-        # its parser is at a frame's start again after it; a frame cut off by the read ends
-        # this: it and what follows go to websockets, which waits for the rest.
-        limit = self.conn.max_message_size
-        at, size = 0, len(data)
-        while at < size:
-            end, text = _whole_text(data, at, limit)
-            if end is None:
-                super().data_received(data[at:])
-                return
-            if text is not None and self._may_take():
-                self._take(text)
-            else:
-                super().data_received(data[at:end])
-                if not self._at_frame_start():  # closing, or closed: websockets' business
-                    if end < size:
-                        super().data_received(data[end:])
-                    return
-            at = end
-
-    def _at_frame_start(self) -> bool:
-        """Whether a read may be taken frame by frame here: the handshake done, a message
-        handler set, nothing sent to close, websockets' parser waiting for a frame's first
-        byte with nothing buffered and no message in pieces, no extension, no debug log."""
-        conn = self.conn
-        if (
-            not self.handshake_complete
-            or self.direct.on_message is None
-            or self.close_sent
-            or self.frames
-            or conn.state is not OPEN
-            or conn.reader.buffer
-            or conn.current_size is not None
-            or conn.extensions
-            or conn.max_fragment_size is not None
-            or conn.debug
-        ):
-            return False
-        gen: Any = conn.parser  # the innermost generator it waits in: at_eof, between frames
-        while gen.gi_yieldfrom is not None:
-            gen = gen.gi_yieldfrom
-        return gen.gi_code is _AT_EOF
-
-    def _may_take(self) -> bool:
-        """A message may be handled on the spot (else it goes through the ASGI queue)."""
-        return (
-            self.direct.on_message is not None
-            and not self.close_sent
-            and self._burst > 0
-            and self.queue.empty()
-        )
-
-    def _take(self, text: str | None) -> None:
-        handle = self.direct.on_message
-        assert handle is not None
-        self._burst -= 1
-        try:
-            handle(text)
-        except Exception:  # as uvicorn does when the app fails: logged, the socket closed
-            self.logger.exception("Exception in the WebSocket's message handler")
-            self.direct.on_message = None
-            self.transport.close()
+        super().data_received(data)
 
     def send_receive_event_to_app(self) -> None:
-        if not self._may_take():
+        handle = self.direct.on_message
+        if handle is None or self.close_sent or self._burst <= 0 or not self.queue.empty():
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
@@ -435,7 +363,13 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
                 super().send_receive_event_to_app()
                 return
         self.frames = []
-        self._take(text)
+        self._burst -= 1
+        try:
+            handle(text)
+        except Exception:  # as uvicorn does when the app fails: logged, the socket closed
+            self.logger.exception("Exception in the WebSocket's message handler")
+            self.direct.on_message = None
+            self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         key = self._key
@@ -444,34 +378,6 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             del self.guard.websockets[key]
         self.guard.release(key)
         super().connection_lost(exc)
-
-
-_AT_EOF = StreamReader.at_eof.__code__
-
-
-def _whole_text(data: bytes, at: int, limit: int | None) -> tuple[int | None, str | None]:
-    """The client frame that starts at ``at`` in ``data``: where it ends (None: it does not
-    end in ``data``) and, when it is a whole text message websockets would pass (FIN, no
-    reserved bits, masked, at most ``limit`` bytes, UTF-8), its text; else None."""
-    size = len(data)
-    if size - at < 2:
-        return None, None
-    head, second = data[at], data[at + 1]
-    length, start = second & 0x7F, at + 2
-    if length == 126:
-        length, start = int.from_bytes(data[start : start + 2], "big"), start + 2
-    elif length == 127:
-        length, start = int.from_bytes(data[start : start + 8], "big"), start + 8
-    masked = second & 0x80
-    end = start + (4 if masked else 0) + length
-    if end > size:
-        return None, None
-    if head != 0x81 or not masked or (limit is not None and length > limit):
-        return end, None
-    try:
-        return end, apply_mask(data[start + 4 : end], data[start : start + 4]).decode()
-    except UnicodeDecodeError:
-        return end, None
 
 
 def protocols(limits: ConnectionLimits) -> tuple[type[GuardedHTTP], type[GuardedWebSocket]]:
