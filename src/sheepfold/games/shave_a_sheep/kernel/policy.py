@@ -30,6 +30,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     choices,
     copy,
     finish,
+    inline,
     jit,
     race_take,
     reroll,
@@ -40,7 +41,7 @@ FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
 WIN_VALUE = float(_policy.WIN_VALUE)
 
 
-@bare
+@inline
 def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     """A seat's safe pile plus the discounted wool on its sheep."""
     wool = st[SHEEP + seat]
@@ -48,9 +49,11 @@ def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     return st[PILE + seat] + rate * wool
 
 
-@bare
+@inline
 def value(st, me, prm):  # type: ignore[no-untyped-def]
-    """policy.shave_value: how good the position is for ``me``."""
+    """policy.shave_value: how good the position is for ``me``. Inlined (with :func:`worth`)
+    into :func:`greedy` and :func:`reroll_value`, like the C loop's: as calls, the greedy games
+    were slower (docs/engine.md, "The greedy simulator")."""
     n = prm[P_N]
     if st[OVER]:
         if st[TRUNCATED]:
