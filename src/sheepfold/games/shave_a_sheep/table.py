@@ -3,37 +3,67 @@ rolls the die (or the server does: ``auto_roll``), Howling Wolf's race, the log'
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, Seat, State, View
+from sheepfold.core.words import Msg
 from sheepfold.games.shave_a_sheep import words
-from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveState
+from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveGame, ShaveState
 
 
 def face_words(state: ShaveState, face: int) -> str:
     """A rolled face and what it offers, in the program's words."""
-    return words.face(state.game.program.faces[face], state.game.program)
+    said = _said(state.game)
+    text = said.get(("face", face))
+    if text is None:
+        text = said[("face", face)] = words.face(state.game.program.faces[face], state.game.program)
+    return text
+
+
+#: each game's log words, made once (they depend on its program alone; the log says one on
+#: every move): a decision by (action, the face of a race's pick or None), a face by
+#: ("face", face)
+_SAID: weakref.WeakKeyDictionary[ShaveGame, dict[tuple[Any, ...], str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _said(game: ShaveGame) -> dict[tuple[Any, ...], str]:
+    said = _SAID.get(game)
+    if said is None:
+        said = _SAID[game] = {}
+    return said
 
 
 def decision_words(state: ShaveState, action: int) -> str:
     """A decision for the table's log: the verb and seat, and what it does in the program's
     words (``steal seat 1: take one piece from seat 1's safe pile onto your safe pile``)."""
+    said = _said(state.game)
+    key = (action, state.face if state.phase == HOWL_TARGET else None)
+    text = said.get(key)
+    if text is None:
+        text = said[key] = _decision_words(state, action)
+    return text
+
+
+def _decision_words(state: ShaveState, action: int) -> str:
     g = state.game
     verb, k = g.by_id[action]
-    name = verb.name if k is None else f"{verb.name} seat {k}"
+    name = verb.name if k is None else Msg("{verb} seat {k}", verb=verb.name, k=k)
     if state.phase == HOWL_TARGET:
         race = g.face_race_verbs[state.face]
         assert race is not None and race.race is not None
-        lost = words.amount(race.race.take).removesuffix(",")
-        return f"{name}: seat {k}'s sheep loses {lost}"
+        lost = words.amount(race.race.take, comma=False)
+        return Msg("{name}: seat {k}'s sheep loses {lost}", name=name, k=k, lost=lost)
     if verb.name in ("pass", "reroll"):
         return name
     what = verb.words or words.effects(
-        verb.effects, None if k is None else f"seat {k}", g.program.setup.wolves
+        verb.effects, None if k is None else words.seat(k), g.program.setup.wolves
     )
-    return f"{name}: {what}"
+    return Msg("{name}: {what}", name=name, what=what)
 
 
 def end_notes(state: ShaveState) -> list[Note]:
@@ -43,10 +73,17 @@ def end_notes(state: ShaveState) -> list[Note]:
     if state.truncated:
         return []
     if not end.final_shear:
-        return [(None, "the game ends: no final shear, only the safe piles count")]
-    text = "the game ends: the final shear moves the wool of every sheep onto its safe pile"
+        return [(None, Msg("the game ends: no final shear, only the safe piles count"))]
     if state.final_paid:
-        text += f", paying {words.pieces(state.final_paid)} back to the middle"
+        text = Msg(
+            "the game ends: the final shear moves the wool of every sheep onto its safe pile, "
+            "paying {n} back to the middle",
+            n=words.pieces(state.final_paid),
+        )
+    else:
+        text = Msg(
+            "the game ends: the final shear moves the wool of every sheep onto its safe pile"
+        )
     return [(None, text)]
 
 
@@ -61,8 +98,8 @@ class ShaveTable(GenericTable):
             return ChanceStep(
                 "race",
                 seats,
-                won="grabbed the wolf first!",
-                unclaimed="grabbed the wolf (nobody howled in time)",
+                won=Msg("grabbed the wolf first!"),
+                unclaimed=Msg("grabbed the wolf (nobody howled in time)"),
             )
         if state.phase == ROLL and not config.get("auto_roll", False):
             return ChanceStep("roll", (state.turn,))
@@ -77,7 +114,7 @@ class ShaveTable(GenericTable):
         if who != CHANCE:
             notes.append((who, decision_words(probe, action)))
         elif text.startswith("roll "):
-            notes.append((probe.turn, f"rolled {face_words(probe, action)}"))
+            notes.append((probe.turn, Msg("rolled {face}", face=face_words(probe, action))))
         over = probe.is_terminal()
         probe.apply_unchecked(action)
         if not over and probe.is_terminal():
