@@ -13,6 +13,7 @@ player of a verb is "the chosen player" unless a name is given (``target=``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sheepfold.core.words import Msg, chained
@@ -76,15 +77,15 @@ def seat(k: int) -> str:
     return Msg("seat {k}", k=k)
 
 
-def _or(items: tuple[str, ...] | list[str]) -> str:
+def _or(items: Sequence[str]) -> str:
     return chained(list(items), lambda a, b: Msg("{a} or {b}", a=a, b=b))
 
 
-def _and(items: list[str]) -> str:
+def _and(items: Sequence[str]) -> str:
     return chained(items, lambda a, b: Msg("{a} and {b}", a=a, b=b))
 
 
-def _semi(items: list[str]) -> str:
+def _semi(items: Sequence[str]) -> str:
     return chained(items, lambda a, b: Msg("{a}; {b}", a=a, b=b))
 
 
@@ -210,7 +211,7 @@ def _place(p: Place, form: int, target: str | None, wolves: int) -> str:
     return _PLACES[(p.whose, "sheep" if sheep else "pile")][form]
 
 
-def _sheep_of(w: str, target: str | None, wolves: int) -> str:
+def _sheep_of(w: Any, target: str | None, wolves: int) -> str:
     """A seat word's player's sheep (the wolf's: the sheep of the player the wolf is next to)."""
     if w == "wolf":
         return Msg("the player {wolf} stands next to's sheep", wolf=_wolf(0, wolves))
@@ -491,7 +492,10 @@ def describe(program: Program) -> list[tuple[str, str]]:
         ],
         lambda a, b: Msg("{a}, {b}", a=a, b=b),
     )
-    out = [(Msg("setup"), setup(program.setup, program.teams)), (Msg("die"), die)]
+    out: list[tuple[str, str]] = [
+        (Msg("setup"), setup(program.setup, program.teams)),
+        (Msg("die"), die),
+    ]
     shown = {n for f in program.faces for n in f.verbs}
     raced = {n for v in program.verbs if v.race is not None for n in v.race.then}
     for v in program.verbs:
@@ -526,7 +530,7 @@ def differences(a: Program, b: Program) -> list[str]:
     ``wolf: take all the wool ... → take a third of the wool, rounded down, ...``; a part only
     one has: ``steal: none → choose another player: ...``."""
     wa, wb = _keyed(a), _keyed(b)
-    out = []
+    out: list[str] = []
     for key in dict.fromkeys([*wa, *wb]):
         x, y = wa.get(key), wb.get(key)
         if x != y:
