@@ -36,6 +36,12 @@ _BOUNDS = {
     "less_than": lambda c: Msg("Input should be less than {lt}", **c),
     "string_too_short": lambda c: Msg("String should have at least {min_length} characters", **c),
     "string_too_long": lambda c: Msg("String should have at most {max_length} characters", **c),
+    "too_short": lambda c: Msg(
+        "List should have at least {min_length} items after validation, not {actual_length}", **c
+    ),
+    "too_long": lambda c: Msg(
+        "List should have at most {max_length} items after validation, not {actual_length}", **c
+    ),
     "literal_error": lambda c: Msg("Input should be {expected}", **c),
     "enum": lambda c: Msg("Input should be {expected}", **c),
 }

@@ -52,7 +52,8 @@ def decision_words(state: ShaveState, action: int) -> str:
 def _decision_words(state: ShaveState, action: int) -> str:
     g = state.game
     verb, k = g.by_id[action]
-    name = verb.name if k is None else Msg("{verb} seat {k}", verb=verb.name, k=k)
+    said = words.verb_name(verb.name)
+    name = said if k is None else Msg("{verb} seat {k}", verb=said, k=k)
     if state.phase == HOWL_TARGET:
         race = g.face_race_verbs[state.face]
         assert race is not None and race.race is not None

@@ -77,6 +77,40 @@ def seat(k: int) -> str:
     return Msg("seat {k}", k=k)
 
 
+#: the printed verbs' names, as the log and the rules say them (a rule set's own verb is said
+#: by its own name)
+_VERB_WORDS = {
+    "grow": Msg("grow"),
+    "double": Msg("double"),
+    "swap": Msg("swap"),
+    "wolf": Msg("wolf"),
+    "shear": Msg("shear"),
+    "raid": Msg("raid"),
+    "pass": Msg("pass"),
+    "reroll": Msg("reroll"),
+}
+#: the die's colours (a face's text: ``white/pink``)
+_COLOUR_WORDS = {
+    "white": Msg("white"),
+    "green": Msg("green"),
+    "gray": Msg("gray"),
+    "pink": Msg("pink"),
+}
+
+
+def verb_name(name: str) -> str:
+    """A verb's name in words (the printed ones translatable)."""
+    return _VERB_WORDS.get(name, name)
+
+
+def face_text(text: str) -> str:
+    """A face's colours in words (``white/pink``)."""
+    return chained(
+        [_COLOUR_WORDS.get(c, c) for c in text.split("/")],
+        lambda a, b: Msg("{a}/{b}", a=a, b=b),
+    )
+
+
 def _or(items: Sequence[str]) -> str:
     return chained(list(items), lambda a, b: Msg("{a} or {b}", a=a, b=b))
 
@@ -353,7 +387,7 @@ def race(r: Race, wolves: int = 1) -> str:
         "{lost} {onto}; then you may {then}",
         lost=amount(r.take, comma=False),
         onto=_onto(r.to, None, wolves),
-        then=_or(r.then),
+        then=_or([verb_name(n) for n in r.then]),
     )
 
 
@@ -401,8 +435,14 @@ def face(f: Face, program: Program) -> str:
     if any(verbs[n].race is not None for n in f.verbs):
         then = next(verbs[n].race for n in f.verbs if verbs[n].race is not None)
         assert then is not None
-        return Msg("{face} (the wolf race, then you may {then})", face=f.text, then=_or(then.then))
-    return Msg("{face} ({verbs})", face=f.text, verbs=_or(f.verbs))
+        return Msg(
+            "{face} (the wolf race, then you may {then})",
+            face=face_text(f.text),
+            then=_or([verb_name(n) for n in then.then]),
+        )
+    return Msg(
+        "{face} ({verbs})", face=face_text(f.text), verbs=_or([verb_name(n) for n in f.verbs])
+    )
 
 
 _EVENTS = {
@@ -500,7 +540,7 @@ def describe(program: Program) -> list[tuple[str, str]]:
     raced = {n for v in program.verbs if v.race is not None for n in v.race.then}
     for v in program.verbs:
         if v.name in shown or v.name in raced:
-            out.append((v.name, verb(v, None, wolves)))
+            out.append((verb_name(v.name), verb(v, None, wolves)))
     for t in program.triggers:
         out.append((_EVENT_PARTS[t.on], trigger(t, wolves)))
     out.append((Msg("end"), end(program.end)))
