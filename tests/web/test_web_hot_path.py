@@ -261,9 +261,9 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
     from sheepfold.games.shave_a_sheep.game import ROLL
     from sheepfold.games.shave_a_sheep.table import (
         ShaveTable,
-        decision_words,
+        _decision_words,
         end_notes,
-        face_words,
+        words,
     )
 
     driver = ShaveTable()
@@ -280,9 +280,10 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
             a = state.sample_chance() if p == CHANCE else rng.choice(state.legal_actions())
             fresh = state.clone()
             if p != CHANCE:
-                want = [(p, decision_words(fresh, a))]
+                want = [(p, _decision_words(fresh, a))]  # built anew, never kept
             elif fresh.phase == ROLL:
-                want = [(fresh.turn, f"rolled {face_words(fresh, a)}")]
+                face = words.face(fresh.game.program.faces[a], fresh.game.program)
+                want = [(fresh.turn, f"rolled {face}")]
             else:
                 want = []
             fresh.apply_unchecked(a)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from sheepfold.core.protocol import CHANCE, Action, Game, IllegalAction, Seat, State, View
+from sheepfold.core.words import Msg
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -342,8 +343,8 @@ class ChanceStep:
 
     kind: Literal["now", "roll", "race"]
     seats: tuple[Seat, ...] = ()
-    won: str = "grabbed it first!"
-    unclaimed: str = "got it (nobody grabbed in time)"
+    won: str = Msg("grabbed it first!")
+    unclaimed: str = Msg("got it (nobody grabbed in time)")
 
 
 NOW = ChanceStep("now")

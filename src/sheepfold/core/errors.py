@@ -8,21 +8,42 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from sheepfold.core.words import Msg, chained, text_of
+
 #: what a field of each strict type expects, by pydantic's error type
 _EXPECTED = {
-    "int_type": "an integer",
-    "int_from_float": "an integer",
-    "int_parsing": "an integer",
-    "string_type": "a string",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "list_type": "a list",
-    "tuple_type": "a list",
-    "dict_type": "a JSON object",
-    "model_type": "a JSON object",
-    "model_attributes_type": "a JSON object",
+    "int_type": Msg("an integer"),
+    "int_from_float": Msg("an integer"),
+    "int_parsing": Msg("an integer"),
+    "string_type": Msg("a string"),
+    "bool_type": Msg("true or false"),
+    "bool_parsing": Msg("true or false"),
+    "float_type": Msg("a number"),
+    "float_parsing": Msg("a number"),
+    "list_type": Msg("a list"),
+    "tuple_type": Msg("a list"),
+    "dict_type": Msg("a JSON object"),
+    "model_type": Msg("a JSON object"),
+    "model_attributes_type": Msg("a JSON object"),
+}
+
+#: pydantic's own words for a bound, by its error type, as templates of its context's values:
+#: used where they read exactly as pydantic's message (else pydantic's English is kept)
+_BOUNDS = {
+    "greater_than_equal": lambda c: Msg("Input should be greater than or equal to {ge}", **c),
+    "greater_than": lambda c: Msg("Input should be greater than {gt}", **c),
+    "less_than_equal": lambda c: Msg("Input should be less than or equal to {le}", **c),
+    "less_than": lambda c: Msg("Input should be less than {lt}", **c),
+    "string_too_short": lambda c: Msg("String should have at least {min_length} characters", **c),
+    "string_too_long": lambda c: Msg("String should have at most {max_length} characters", **c),
+    "too_short": lambda c: Msg(
+        "List should have at least {min_length} items after validation, not {actual_length}", **c
+    ),
+    "too_long": lambda c: Msg(
+        "List should have at most {max_length} items after validation, not {actual_length}", **c
+    ),
+    "literal_error": lambda c: Msg("Input should be {expected}", **c),
+    "enum": lambda c: Msg("Input should be {expected}", **c),
 }
 
 
@@ -34,29 +55,50 @@ def describe_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         digits = len(str(abs(value))) if abs(value) < 10**40 else None
-        return f"the integer {value}" if digits is not None else "a very large integer"
+        if digits is None:
+            return Msg("a very large integer")
+        return Msg("the integer {value}", value=value)
     if isinstance(value, float):
-        return f"the number {value!r}"
+        return Msg("the number {value}", value=repr(value))
     if isinstance(value, str):
         text = json.dumps(value[:40]) + ("..." if len(value) > 40 else "")
-        return f"the string {text}"
+        return Msg("the string {text}", text=text)
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return Msg("a list")
     if isinstance(value, dict):
-        return "a JSON object"
-    return f"a {type(value).__name__}"
+        return Msg("a JSON object")
+    return Msg("a {kind}", kind=type(value).__name__)
 
 
 def problem_text(e: ErrorDetails) -> str:
-    """One problem in plain words (without its field)."""
+    """One problem in plain words (without its field); words a reader's language may translate
+    (:class:`~sheepfold.core.words.Msg`) where we know them."""
     msg = e["msg"].removeprefix("Value error, ")
     if e["type"] == "extra_forbidden":
-        return "unknown field"
+        return Msg("unknown field")
     if e["type"] == "missing":
-        return "this field is required"
+        return Msg("this field is required")
     expected = _EXPECTED.get(e["type"])
     if expected is not None:
-        return f"expected {expected}, got {describe_value(e.get('input'))}"
+        return Msg(
+            "expected {expected}, got {value}",
+            expected=expected,
+            value=describe_value(e.get("input")),
+        )
+    ctx = e.get("ctx") or {}
+    error = ctx.get("error")
+    if e["type"] == "value_error" and isinstance(error, BaseException):
+        said = text_of(error)
+        if said == msg:  # the validator's own words, their Msg kept
+            return said
+    bound = _BOUNDS.get(e["type"])
+    if bound is not None:
+        try:
+            said = bound({k: str(v) for k, v in ctx.items()})
+        except (KeyError, IndexError, ValueError):
+            return msg
+        if said == msg:
+            return said
     return msg
 
 
@@ -71,8 +113,15 @@ def validation_problems(err: ValidationError, prefix: str = "") -> list[tuple[st
 
 
 def join_problems(problems: list[tuple[str, str]]) -> str:
-    """``rules.wool: must be at least 1; ...``: the problems as one line."""
-    return "; ".join(f"{where}: {msg}" if where else msg for where, msg in problems)
+    """``rules.wool: must be at least 1; ...``: the problems as one line (its words kept
+    translatable)."""
+    return chained(
+        [
+            Msg("{where}: {problem}", where=where, problem=msg) if where else msg
+            for where, msg in problems
+        ],
+        lambda a, b: Msg("{a}; {b}", a=a, b=b),
+    )
 
 
 def describe_validation_error(err: ValidationError, prefix: str = "") -> str:

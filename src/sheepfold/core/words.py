@@ -9,6 +9,7 @@ tool finds the templates by the name ``Msg`` (docs/web.md, "Languages").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -45,3 +46,15 @@ def joined(names: list[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return Msg("{some} and {last}", some=", ".join(names[:-1]), last=names[-1])
+
+
+def chained(items: Sequence[str], pair: Callable[[str, str], str], empty: str = "") -> str:
+    """Words joined two by two with ``pair`` (a template of ``{a}`` and ``{b}``: ``lambda a, b:
+    Msg("{a}, then {b}", a=a, b=b)``), so that each piece stays a Msg a reader's language
+    translates (a ``str.join`` would make one English text); ``empty`` when there are none."""
+    if not items:
+        return empty
+    out = items[0]
+    for item in items[1:]:
+        out = pair(out, item)
+    return out

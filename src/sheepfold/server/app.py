@@ -44,14 +44,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sheepfold.core.protocol import SheepfoldError
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, text_of
 from sheepfold.server import i18n
 from sheepfold.server.broadcast import DIRECT
 from sheepfold.server.cluster import OWNER_HEADER, Relay, make_manager
@@ -127,7 +129,9 @@ class CreateTable(BaseModel):
         from sheepfold.core.registry import find_game, game_names
 
         if find_game(v) is None:
-            raise ValueError(f"no game {v!r} (games: {', '.join(game_names())})")
+            raise ValueError(
+                Msg("no game {game} (games: {games})", game=repr(v), games=", ".join(game_names()))
+            )
         return v
 
 
@@ -144,7 +148,7 @@ def _check_bot(game: str, spec: str) -> str:
     try:
         return check_options(game, spec)
     except BotOptionError as e:
-        raise HTTPException(422, str(e)) from None
+        raise HTTPException(422, text_of(e)) from None
 
 
 def resolve_spec(req: CreateTable) -> dict[str, Any]:
@@ -177,13 +181,15 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
             s["name"] = (s["name"] or "").strip() or BOT_NAMES[i]
     breeds = req.breeds
     if breeds is not None and len(breeds) != len(seats):
-        raise SheepfoldError(f"breeds: {len(breeds)} given for {len(seats)} seats")
+        raise SheepfoldError(
+            Msg("breeds: {n} given for {seats} seats", n=len(breeds), seats=len(seats))
+        )
     first = req.first_player
     if first == "random":
         first = random.SystemRandom().randrange(len(seats))
     if first:
         if not 0 <= first < len(seats):
-            raise SheepfoldError(f"first_player: there is no seat {first}")
+            raise SheepfoldError(Msg("first_player: there is no seat {first}", first=first))
         # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1);
         # each seat keeps its breed
         seats = seats[first:] + seats[:first]
@@ -277,15 +283,26 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     def gallery() -> Gallery:
         return storage_holder["g"]
 
+    def said(request: Any, words: Any) -> Any:
+        """Words (an error's detail) in the request's language (server/i18n.py)."""
+        return i18n.localize(words, getattr(request.state, "lang", i18n.DEFAULT))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """FastAPI's answer to an HTTP error, its detail in the request's language."""
+        exc.detail = said(request, exc.detail)
+        return await http_exception_handler(request, exc)
+
     @app.exception_handler(SheepfoldError)
-    async def _engine_error(_req: Any, exc: SheepfoldError) -> JSONResponse:
+    async def _engine_error(request: Request, exc: SheepfoldError) -> JSONResponse:
         status = exc.status if isinstance(exc, NotReady) else 400
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        return JSONResponse({"detail": said(request, text_of(exc))}, status_code=status)
 
     @app.exception_handler(RateLimited)
-    async def _limited(_req: Any, exc: RateLimited) -> JSONResponse:
+    async def _limited(request: Request, exc: RateLimited) -> JSONResponse:
         wait = {"Retry-After": str(exc.wait)} if exc.wait is not None else None
-        return JSONResponse({"detail": str(exc)}, status_code=429, headers=wait)
+        detail = said(request, text_of(exc))
+        return JSONResponse({"detail": detail}, status_code=429, headers=wait)
 
     @app.exception_handler(StorageUnhealthy)
     async def _unhealthy(_req: Any, exc: StorageUnhealthy) -> JSONResponse:
@@ -300,7 +317,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         return JSONResponse({"detail": detail}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_req: Any, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         """422 with the field and the problem in words (``seats.0.name: ...``)."""
         from sheepfold.core.errors import join_problems, problem_text
 
@@ -308,7 +325,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
             (".".join(str(p) for p in e["loc"][1:] if p != "__root__"), problem_text(e))
             for e in exc.errors()
         ]
-        return JSONResponse({"detail": join_problems(problems)}, status_code=422)
+        return JSONResponse({"detail": said(request, join_problems(problems))}, status_code=422)
 
     limits = (settings or Settings()).max_body
     app.add_middleware(
@@ -380,7 +397,12 @@ def _add_pages(app: FastAPI) -> None:
         """A language's catalog for scripts (English text -> its words), as the pages have it."""
         if i18n.known(lang) != lang:
             raise HTTPException(
-                404, f"no language {lang[:8]!r} (languages: {', '.join(i18n.catalogs())})"
+                404,
+                Msg(
+                    "no language {lang} (languages: {languages})",
+                    lang=repr(lang[:8]),
+                    languages=", ".join(i18n.catalogs()),
+                ),
             )
         return Response(i18n.catalog_json(lang), media_type="application/json")
 
@@ -475,7 +497,7 @@ def _add_api(
         if req.gallery is not None:
             if req.ruleset or req.rules:
                 raise HTTPException(
-                    400, "gallery: give a gallery rule set or ruleset/rules, not both"
+                    400, Msg("gallery: give a gallery rule set or ruleset/rules, not both")
                 )
             house, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
             req = req.model_copy(update={"rules": rules, "gallery": None})
@@ -536,7 +558,7 @@ def _add_api(
         one already opened after it (200)."""
         m, client, old = manager(), client_of(request), table_or_404(table_id)
         if not old.finished():
-            raise HTTPException(409, "the game is not over yet")
+            raise HTTPException(409, Msg("the game is not over yet"))
         if old.next_id is None or m.get(old.next_id) is None:
             m.limits["create"].take(client)
             m.check_open_tables(client)
@@ -560,7 +582,7 @@ def _add_api(
         try:
             seat, token = t.take_seat(name, req.seat, client_of(request), profile)
         except SheepfoldError as e:
-            raise HTTPException(409, str(e)) from None
+            raise HTTPException(409, text_of(e)) from None
         # the seat link: the token in the fragment, which browsers never send to a server
         return {"seat": seat, "token": token, "table": t.id, "seat_link": seat_link(t.id, token)}
 
@@ -568,7 +590,7 @@ def _add_api(
     async def replay(table_id: str) -> dict[str, Any]:
         t = table_or_404(table_id)
         if not t.finished() or t.dirty:
-            raise HTTPException(409, "the game is not over yet: a replay opens when it ends")
+            raise HTTPException(409, Msg("the game is not over yet: a replay opens when it ends"))
         return {"table": t.public_info(), "frames": t.replay_frames()}
 
     @app.get("/api/tables/{table_id}/record")
@@ -579,7 +601,7 @@ def _add_api(
 
         t = table_or_404(table_id)
         if not t.finished() or t.dirty:
-            raise HTTPException(409, "the game is not over yet: its record opens when it ends")
+            raise HTTPException(409, Msg("the game is not over yet: its record opens when it ends"))
         names = [s.name or f"seat {s.seat}" for s in t.seats]
         rec = to_record(t.state, names)
         house = t.config.get("gallery")
@@ -596,11 +618,12 @@ def seat_link(table_id: str, token: str) -> str:
 def missing_table(m: TableManager, table_id: str) -> tuple[int, str]:
     """The status and message for a table that is not served: quarantined, or unknown."""
     if table_id in m.quarantined:
-        return 503, (
-            f"table {table_id!r} is damaged and not served (quarantined); "
-            "'sheepfold db check' on the server says what is wrong"
+        return 503, Msg(
+            "table {table} is damaged and not served (quarantined); 'sheepfold db check' on "
+            "the server says what is wrong",
+            table=repr(table_id),
         )
-    return 404, f"no table {table_id!r}"
+    return 404, Msg("no table {table}", table=repr(table_id))
 
 
 def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
@@ -613,7 +636,13 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
         t = m.get(table_id)
         await ws.accept()
         if t is None:
-            await ws.send_json({"type": "error", "message": missing_table(m, table_id)[1]})
+            lang = i18n.choose(
+                ws.query_params.get("lang"),
+                ws.cookies.get(i18n.COOKIE),
+                ws.headers.get("accept-language"),
+            )
+            message = i18n.localize(missing_table(m, table_id)[1], lang)
+            await ws.send_json({"type": "error", "message": message})
             await ws.close(code=4404)
             return
         client, settings = client_of(ws), m.settings
@@ -644,7 +673,7 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
             try:
                 m.limits["message"].take(client)
             except RateLimited as e:
-                conn.error(str(e))
+                conn.error(text_of(e))
                 return
             problem = message_problem(text, settings.max_message, settings.max_depth)
             if problem:

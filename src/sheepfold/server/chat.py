@@ -26,7 +26,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import IllegalAction
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, text_of
 from sheepfold.server.limits import RateLimited, RateLimiter
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class Chat:
         self.on = True
         self.lines: deque[dict[str, Any]] = deque(maxlen=KEEP)
         self.count = 0  # lines ever said here (each line's number)
-        self.per_seat = RateLimiter(table.manager.settings.chat_rate, "chat lines")
+        self.per_seat = RateLimiter(table.manager.settings.chat_rate, Msg("chat lines"))
 
     def host(self) -> int | None:
         """The seat that may turn the chat off: the lowest a person holds (None: none)."""
@@ -85,7 +85,9 @@ class Chat:
         react, text = msg.get("react"), msg.get("text")
         if react is not None:
             if react not in REACTIONS:
-                raise IllegalAction(f"a reaction is one of {' '.join(REACTIONS)}")
+                raise IllegalAction(
+                    Msg("a reaction is one of {reactions}", reactions=" ".join(REACTIONS))
+                )
             line = {"react": react}
         elif isinstance(text, str):
             said = clean(text)
@@ -93,11 +95,15 @@ class Chat:
                 raise IllegalAction(Msg("a chat line needs some words"))
             if len(said) > MAX_CHARS:
                 raise IllegalAction(
-                    f"a chat line is at most {MAX_CHARS} characters (this one has {len(said)})"
+                    Msg(
+                        "a chat line is at most {most} characters (this one has {n})",
+                        most=MAX_CHARS,
+                        n=len(said),
+                    )
                 )
             line = {"text": said}
         else:
-            raise IllegalAction("a chat message has 'text' (words) or 'react' (a reaction)")
+            raise IllegalAction(Msg("a chat message has 'text' (words) or 'react' (a reaction)"))
         self.take(seat, conn.client)
         self.count += 1
         who = self.table.seating.who(seat)
@@ -116,15 +122,15 @@ class Chat:
         try:
             self.table.manager.limits["chat"].take(client or "unknown")
         except RateLimited as e:
-            raise IllegalAction(str(e)) from e
+            raise IllegalAction(text_of(e)) from e
         self.per_seat.take(str(seat))  # checked above: the bucket only fills meanwhile
 
     def switch(self, seat: int, on: Any) -> None:
         if not isinstance(on, bool):
-            raise IllegalAction("'on' must be true or false")
+            raise IllegalAction(Msg("'on' must be true or false"))
         if seat != self.host():
             raise IllegalAction(
-                "only the host (the first seat a person holds) turns the chat on or off"
+                Msg("only the host (the first seat a person holds) turns the chat on or off")
             )
         self.on = on
         for c in list(self.table.conns):

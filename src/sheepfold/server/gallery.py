@@ -33,6 +33,7 @@ from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from sheepfold.core.words import Msg
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
 from sheepfold.server.texts import text_problem
@@ -128,7 +129,7 @@ def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     (``from``, as a rule file does) are the base's rules with their changes."""
     result = check(game, rules)
     if not result["ok"]:
-        raise HTTPException(422, f"rules: {result['detail']}")
+        raise HTTPException(422, Msg("rules: {detail}", detail=result["detail"]))
     return {k: v for k, v in result["options"].items() if k not in NOT_RULES}
 
 
@@ -402,7 +403,10 @@ def known(game: str) -> str:
     from sheepfold.games import GAME_NAMES
 
     if game not in GAME_NAMES:
-        raise HTTPException(404, f"no game {game!r} (games: {', '.join(GAME_NAMES)})")
+        raise HTTPException(
+            404,
+            Msg("no game {game} (games: {games})", game=repr(game), games=", ".join(GAME_NAMES)),
+        )
     return game
 
 
@@ -410,7 +414,9 @@ def versions_or_404(g: Gallery, game: str, slug: str) -> list[Version]:
     """Every version of a published rule set, oldest first (404 if there is none)."""
     found = g.store.versions(known(game), slug)
     if not found:
-        raise HTTPException(404, f"no rule set {slug!r} in the {game} gallery")
+        raise HTTPException(
+            404, Msg("no rule set {slug} in the {game} gallery", slug=repr(slug), game=game)
+        )
     return found
 
 
@@ -418,7 +424,9 @@ def one_version(g: Gallery, game: str, slug: str, version: int) -> Version:
     v = g.store.version(known(game), slug, version)
     if v is None:
         versions_or_404(g, game, slug)
-        raise HTTPException(404, f"{slug!r} has no version {version}")
+        raise HTTPException(
+            404, Msg("{slug} has no version {version}", slug=repr(slug), version=version)
+        )
     return v
 
 
@@ -427,17 +435,24 @@ def browse_query(game: str, q: str, changes: str, sort: str, limit: int) -> list
     parameter)."""
     cats = categories(known(game))
     if len(q) > 100:
-        raise HTTPException(400, "q: at most 100 characters")
+        raise HTTPException(400, Msg("q: at most 100 characters"))
     wanted = [c.strip() for c in changes.split(",") if c.strip()]
     unknown = [c for c in wanted if c not in cats]
     if unknown:
         raise HTTPException(
-            400, f"changes: no category {unknown[0]!r} (categories: {', '.join(cats)})"
+            400,
+            Msg(
+                "changes: no category {category} (categories: {categories})",
+                category=repr(unknown[0]),
+                categories=", ".join(cats),
+            ),
         )
     if sort not in SORTS:
-        raise HTTPException(400, f"sort: {sort!r} is not one of {', '.join(SORTS)}")
+        raise HTTPException(
+            400, Msg("sort: {sort} is not one of {sorts}", sort=repr(sort), sorts=", ".join(SORTS))
+        )
     if not 1 <= limit <= 200:
-        raise HTTPException(400, "limit: from 1 to 200")
+        raise HTTPException(400, Msg("limit: from 1 to 200"))
     return wanted
 
 
@@ -485,7 +500,14 @@ def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
         v = one_version(g, game, slug, version)
         svg = g.store.plot(v.id) if v.has_plot else None
         if svg is None:
-            raise HTTPException(404, f"the lab card of {slug!r} version {version} is not ready")
+            raise HTTPException(
+                404,
+                Msg(
+                    "the lab card of {slug} version {version} is not ready",
+                    slug=repr(slug),
+                    version=version,
+                ),
+            )
         return Response(svg, media_type="image/svg+xml")
 
 
@@ -503,7 +525,7 @@ def _add_pages(app: FastAPI) -> None:
 
 def _page(path: Any) -> FileResponse:
     if not path.exists():
-        raise HTTPException(404, "the gallery's pages are not installed on this server")
+        raise HTTPException(404, Msg("the gallery's pages are not installed on this server"))
     return FileResponse(path)
 
 
@@ -513,7 +535,15 @@ def house_of(
     """A table's ``house`` (what its info shows) and rules, from a published version (404)."""
     v = g.store.version(game, slug, version)
     if v is None:
-        raise HTTPException(404, f"no version {version} of {slug!r} in the {game} gallery")
+        raise HTTPException(
+            404,
+            Msg(
+                "no version {version} of {slug} in the {game} gallery",
+                version=version,
+                slug=repr(slug),
+                game=game,
+            ),
+        )
     house = {
         "slug": v.slug,
         "version": v.version,

@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from sqlalchemy.exc import IntegrityError
 
+from sheepfold.core.words import Msg
 from sheepfold.server.gallery import (
     DAY,
     Gallery,
@@ -52,9 +53,23 @@ def check_daily(g: Gallery, client: str) -> None:
     mine = g.store.published_since(client, now - DAY)
     if len(mine) >= cap:
         hours = max(1, math.ceil((mine[len(mine) - cap] + DAY - now) / 3600))
+        if hours > 1:
+            raise RateLimited(
+                Msg(
+                    "your address published {n} rule sets or versions in the last 24 hours "
+                    "(at most {cap}): try again in about {hours} hours",
+                    n=len(mine),
+                    cap=cap,
+                    hours=hours,
+                )
+            )
         raise RateLimited(
-            f"your address published {len(mine)} rule sets or versions in the last 24 hours "
-            f"(at most {cap}): try again in about {hours} hour{'s' if hours > 1 else ''}"
+            Msg(
+                "your address published {n} rule sets or versions in the last 24 hours "
+                "(at most {cap}): try again in about 1 hour",
+                n=len(mine),
+                cap=cap,
+            )
         )
 
 
@@ -66,16 +81,23 @@ def check_queue(g: Gallery, client: str, ruleset_id: int | None = None) -> str:
     mine = g.lab.waiting_of(client, ruleset_id)
     if st.lab_queue_per_client and mine >= st.lab_queue_per_client:
         raise RateLimited(
-            f"your address has {mine} rule sets waiting for their lab card (at most "
-            f"{st.lab_queue_per_client} at once): nothing was published; publish again when "
-            "one of them is done"
+            Msg(
+                "your address has {n} rule sets waiting for their lab card (at most {most} at "
+                "once): nothing was published; publish again when one of them is done",
+                n=mine,
+                most=st.lab_queue_per_client,
+            )
         )
     waiting = g.lab.waiting()
     if waiting >= st.lab_queue_max:
         raise HTTPException(
             503,
-            f"the lab queue is full ({waiting} rule sets wait for their card, at most "
-            f"{st.lab_queue_max}): nothing was published; try again in a few minutes",
+            Msg(
+                "the lab queue is full ({n} rule sets wait for their card, at most {most}): "
+                "nothing was published; try again in a few minutes",
+                n=waiting,
+                most=st.lab_queue_max,
+            ),
         )
     return "queued"
 
@@ -102,7 +124,7 @@ def new_ruleset(g: Gallery, game: str, req: Publish, client: str) -> dict[str, A
         except IntegrityError:
             continue
     else:
-        raise HTTPException(409, "the name is being published by others right now: try again")
+        raise HTTPException(409, Msg("the name is being published by others right now: try again"))
     return {"slug": slug, "version": 1, "token": token, "url": url_of(game, slug)}
 
 
@@ -112,11 +134,16 @@ def new_version(
     """Store a checked new version of the rule set whose versions are ``old``."""
     last = old[-1]
     if not hmac.compare_digest(token_hash(req.token), last.token_hash):
-        raise HTTPException(403, f"this token does not publish {last.slug!r}")
+        raise HTTPException(403, Msg("this token does not publish {slug}", slug=repr(last.slug)))
     cap = g.manager.settings.gallery_max_versions
     if len(old) >= cap:
         raise HTTPException(
-            409, f"{last.slug!r} has {len(old)} versions, the most a rule set may have"
+            409,
+            Msg(
+                "{slug} has {n} versions, the most a rule set may have",
+                slug=repr(last.slug),
+                n=len(old),
+            ),
         )
     options = checked_rules(game, req.rules)
     check_daily(g, client)
@@ -128,7 +155,7 @@ def new_version(
     try:
         g.store.add_version(last.ruleset_id, number, values)
     except IntegrityError:
-        raise HTTPException(409, "another version was published just now: try again") from None
+        raise HTTPException(409, Msg("another version was published just now: try again")) from None
     return {"slug": last.slug, "version": number, "url": url_of(game, last.slug)}
 
 

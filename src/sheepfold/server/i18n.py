@@ -27,6 +27,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from functools import cache
@@ -232,6 +233,33 @@ def extract_presets(
     yield 1, None, ruleset_title(data["game"], data["name"]), []
     if data.get("description"):
         yield 1, None, data["description"], []
+
+
+def extract_rules(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel's extractor for a game's rules module (babel.cfg: ``games/*/rules.py``): its
+    ``Msg`` texts (Babel's Python extractor) and the descriptions of the options of the rules
+    model it defines, as a house rule's line starts with them (server/plain_words.py:
+    ``option_line``)."""
+    from babel.messages.extract import extract_python
+
+    from sheepfold.core.registry import game_names, game_spec
+    from sheepfold.server.plain_words import option_about
+
+    for line, _func, message, comments in extract_python(fileobj, keywords, comment_tags, options):
+        if isinstance(message, str):
+            yield line, None, message, list(comments)
+    path = Path(getattr(fileobj, "name", "")).resolve()
+    for game in game_names():
+        cls = game_spec(game).rules_class
+        source = Path(str(getattr(sys.modules.get(cls.__module__), "__file__", ""))).resolve()
+        if source != path:
+            continue
+        for field in cls.model_fields.values():
+            about = option_about(field.description)
+            if about is not None:
+                yield 1, None, about, []
 
 
 def _translated(raw: str, table: dict[str, str], quote: bool) -> str:

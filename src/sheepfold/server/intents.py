@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.drivers import table_driver
 from sheepfold.core.protocol import CHANCE, IllegalAction, SheepfoldError, State
-from sheepfold.core.words import Msg, text_of
+from sheepfold.core.words import Msg, chained, text_of
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.chat import MESSAGES as CHAT
 
@@ -25,15 +25,19 @@ SEATED = ("act", "leave")  # messages that need a seat (and the game driver's ow
 def parse(conn: Conn, text: str) -> dict[str, Any] | None:
     """A client message as a dict with a string 'type', or None (the client got an error)."""
     if len(text) > MAX_MESSAGE:
-        conn.error(f"message too large ({len(text)} bytes; at most {MAX_MESSAGE})")
+        conn.error(
+            Msg(
+                "message too large ({size} bytes; at most {most})", size=len(text), most=MAX_MESSAGE
+            )
+        )
         return None
     try:
         msg = json.loads(text)
     except ValueError:
-        conn.error("not JSON: a message is a JSON object with a 'type'")
+        conn.error(Msg("not JSON: a message is a JSON object with a 'type'"))
         return None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        conn.error("a message is a JSON object with a 'type'")
+        conn.error(Msg("a message is a JSON object with a 'type'"))
         return None
     return msg
 
@@ -105,8 +109,19 @@ class Intents:
         takes = ", ".join(repr(k) for k in (*SEATED, *self.table.driver.messages))
         games = [game_spec(g).title for g in game_names() if kind in table_driver(g).messages]
         if games:
-            return f"{kind!r} is a {' and '.join(games)} message; a {title} table takes {takes}"
-        return f"unknown message type {kind!r} (a {title} table takes 'hello', 'state', {takes})"
+            return Msg(
+                "{kind} is a {games} message; a {title} table takes {takes}",
+                kind=repr(kind),
+                games=chained(games, lambda a, b: Msg("{a} and {b}", a=a, b=b)),
+                title=title,
+                takes=takes,
+            )
+        return Msg(
+            "unknown message type {kind} (a {title} table takes 'hello', 'state', {takes})",
+            kind=repr(kind),
+            title=title,
+            takes=takes,
+        )
 
     def check_turn(self, seat: int) -> None:
         t = self.table
@@ -128,7 +143,7 @@ class Intents:
         elif isinstance(action, int) and not isinstance(action, bool):
             a = action
         else:
-            raise IllegalAction("'action' must be an action name like 'grow' or 'swap b2-b3'")
+            raise IllegalAction(Msg("'action' must be an action name like 'grow' or 'swap b2-b3'"))
         trial.apply(a)
         self.table.accept(trial)
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
+from sheepfold.core.words import Msg, text_of
+
 
 @dataclass(frozen=True)
 class Rate:
@@ -75,8 +77,14 @@ class RateLimiter:
         if tokens < 1:
             wait = math.ceil((1 - tokens) / self.rate.per_second)
             raise RateLimited(
-                f"too many {self.what} from your address (at most {self.rate.burst} at once, "
-                f"then {self._pace()}): try again in {wait} s",
+                Msg(
+                    "too many {what} from your address (at most {burst} at once, then "
+                    "{pace}): try again in {wait} s",
+                    what=self.what,
+                    burst=self.rate.burst,
+                    pace=self._pace(),
+                    wait=wait,
+                ),
                 wait,
             )
         return tokens
@@ -92,7 +100,9 @@ class RateLimiter:
 
     def _pace(self) -> str:
         per = self.rate.per_second
-        return f"{per:g} a second" if per >= 1 else f"one every {1 / per:g} s"
+        if per >= 1:
+            return Msg("{n} a second", n=format(per, "g"))
+        return Msg("one every {n} s", n=format(1 / per, "g"))
 
 
 # -- WebSocket messages ----------------------------------------------------------------------
@@ -116,9 +126,12 @@ def message_problem(text: str, max_bytes: int, max_depth: int) -> str | None:
     """Why a client message is refused before it is read (None: it may be read)."""
     size = len(text.encode())
     if size > max_bytes:
-        return f"message too large ({size} bytes; at most {max_bytes})"
+        return Msg("message too large ({size} bytes; at most {most})", size=size, most=max_bytes)
     if text.count("[") + text.count("{") > max_depth and nesting_depth(text) > max_depth:
-        return f"message nested too deeply (at most {max_depth} levels of arrays and objects)"
+        return Msg(
+            "message nested too deeply (at most {most} levels of arrays and objects)",
+            most=max_depth,
+        )
     return None
 
 
@@ -180,8 +193,8 @@ class RequestGuard:
             return
         route = self.route_of(scope["method"], scope["path"])
         limit = route.body if route and route.body is not None else self.default_body
-        too_big = (route.too_big if route else None) or (
-            f"the request's body is too large (at most {limit // 1024} KB here)"
+        too_big = (route.too_big if route else None) or Msg(
+            "the request's body is too large (at most {kb} KB here)", kb=limit // 1024
         )
         limiters = self.limiters() if route and route.limit else None
         if limiters is not None and route is not None and route.limit in limiters:
@@ -189,11 +202,11 @@ class RequestGuard:
             try:
                 limiters[route.limit].take(client[0] if client else "unknown")
             except RateLimited as e:
-                await refuse(send, 429, str(e), e.wait)
+                await refuse(send, 429, _said(scope, text_of(e)), e.wait)
                 return
         length = dict(scope.get("headers") or ()).get(b"content-length", b"")
         if length.isdigit() and int(length) > limit:
-            await refuse(send, 413, too_big)
+            await refuse(send, 413, _said(scope, too_big))
             return
         seen = 0
         started = False
@@ -217,7 +230,16 @@ class RequestGuard:
         except BodyTooLarge:
             if started:
                 raise
-            await refuse(send, 413, too_big)
+            await refuse(send, 413, _said(scope, too_big))
+
+
+def _said(scope: Scope, words: str) -> str:
+    """``words`` in the request's language (the app's language middleware notes it in the
+    scope's state before this guard runs; English when it has not: server/i18n.py)."""
+    from sheepfold.server.i18n import localize
+
+    lang = (scope.get("state") or {}).get("lang", "en")
+    return str(localize(words, lang))
 
 
 async def refuse(send: Send, status: int, detail: str, wait: int | None = None) -> None:

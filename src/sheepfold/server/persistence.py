@@ -12,6 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.words import Msg
 from sheepfold.server.storage import Storage
 
 if TYPE_CHECKING:
@@ -72,8 +73,11 @@ class GroupCommit:
                 if sender is not None:
                     conn, ref = sender
                     conn.error(
-                        f"the move could not be saved, so it did not happen "
-                        f"({type(e).__name__}); try again",
+                        Msg(
+                            "the move could not be saved, so it did not happen ({error}); try "
+                            "again",
+                            error=type(e).__name__,
+                        ),
                         ref=ref,
                     )
         else:

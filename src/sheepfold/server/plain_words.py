@@ -25,7 +25,7 @@ from typing import Any
 
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.registry import game_spec
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, chained
 
 #: rule sets' and options' informational fields: no rules
 NOT_RULES = ("name", "description")
@@ -136,20 +136,41 @@ def _house_rules(game: str, key: str) -> tuple[str, ...]:
 def option_line(description: str | None, value: Any) -> str:
     """An option no part describes, in words: its description and its value
     (``Howling Wolf: each seat's chance weight to grab the wolf first: 1, 1, 2.``)."""
-    about = (description or "another rule").strip().rstrip(".")
-    return f"{about[:1].upper()}{about[1:]}: {value_words(value)}."
+    about = option_about(description)
+    if about is None:
+        return Msg("Another rule: {value}.", value=value_words(value))
+    # the description is a text of the catalog (server/i18n.py: extract_rules)
+    return Msg("{about}: {value}.", about=Msg(about), value=value_words(value))
+
+
+def option_about(description: str | None) -> str | None:
+    """An option's description as the start of its line (``Howling Wolf: each seat's...``:
+    its first letter a capital, no full stop), or None when it has none."""
+    about = (description or "").strip().rstrip(".")
+    return about[:1].upper() + about[1:] if about else None
 
 
 def value_words(value: Any) -> str:
     """An option's value in words (names in words, lists joined, yes/no)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return Msg("yes") if value else Msg("no")
     if value is None:
-        return "not set"
+        return Msg("not set")
     if isinstance(value, (list, tuple)):
-        return ", ".join(value_words(v) for v in value) or "none"
+        return chained(
+            [value_words(v) for v in value],
+            lambda a, b: Msg("{a}, {b}", a=a, b=b),
+            empty=Msg("none"),
+        )
     if isinstance(value, dict):
-        return "; ".join(f"{name_words(k)}: {value_words(v)}" for k, v in value.items()) or "none"
+        return chained(
+            [
+                Msg("{name}: {value}", name=name_words(k), value=value_words(v))
+                for k, v in value.items()
+            ],
+            lambda a, b: Msg("{a}; {b}", a=a, b=b),
+            empty=Msg("none"),
+        )
     if isinstance(value, str):
         return name_words(value)
     if isinstance(value, float) and value.is_integer():

@@ -49,6 +49,7 @@ from sqlalchemy import func, insert, select, update
 
 from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, State
+from sheepfold.core.words import Msg
 from sheepfold.server.limits import RateLimited
 from sheepfold.server.ratings import Rating, rate
 from sheepfold.server.storage import (
@@ -74,11 +75,12 @@ HEADER = "X-Sheepfold-Profile"
 SECRET_LEN = 43  # secrets.token_urlsafe(32)
 SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{43}")
 ID_FORM = re.compile(r"[A-Za-z0-9]{1,32}")
-SECRET_PROBLEM = (
-    f"the profile secret is not in its form ({SECRET_LEN} letters, digits, '-' or '_'): "
-    "copy the whole transfer link again"
+SECRET_PROBLEM = Msg(
+    "the profile secret is not in its form ({n} letters, digits, '-' or '_'): copy the whole "
+    "transfer link again",
+    n=SECRET_LEN,
 )
-UNKNOWN_SECRET = "no profile has this secret: it may be mistyped, or make a new profile"
+UNKNOWN_SECRET = Msg("no profile has this secret: it may be mistyped, or make a new profile")
 MAX_HISTORY = 50  # games a profile's page shows at once
 MAX_BOARD = 100  # people on a leaderboard
 MAX_TABLES = 100  # tables "Your tables" lists
@@ -231,7 +233,9 @@ class Profiles:
         """The profile row of a request's secret: 400 if it is not in the secret's form, 401
         if no profile has it."""
         if not secret:
-            raise HTTPException(401, f"no profile: this asks for the {HEADER} header")
+            raise HTTPException(
+                401, Msg("no profile: this asks for the {header} header", header=HEADER)
+            )
         if not SECRET_FORM.fullmatch(secret):
             raise HTTPException(400, SECRET_PROBLEM)
         pid = self.id_of_secret(secret)
@@ -262,8 +266,12 @@ class Profiles:
                 ).scalar_one()
                 if made >= cap:
                     raise RateLimited(
-                        f"your address made {made} profiles in the last 24 hours (at most "
-                        f"{cap}): use one of them, or move it here with its transfer link"
+                        Msg(
+                            "your address made {n} profiles in the last 24 hours (at most "
+                            "{cap}): use one of them, or move it here with its transfer link",
+                            n=made,
+                            cap=cap,
+                        )
                     )
             c.execute(
                 insert(profiles_t).values(
@@ -526,13 +534,13 @@ def add_profiles_api(
     async def public(pid: str) -> dict[str, Any]:
         row = profiles().profile(pid) if ID_FORM.fullmatch(pid) else None
         if row is None:
-            raise HTTPException(404, "no such player")
+            raise HTTPException(404, Msg("no such player"))
         return about(row)
 
     @app.get("/api/leaderboard/{game}")
     async def leaderboard(game: str) -> dict[str, Any]:
         if len(game) > 64 or find_game(game) is None:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, Msg("no such game"))
         return {"game": game, "title": game_spec(game).title, "rows": profiles().leaderboard(game)}
 
     for path, page in (

@@ -41,7 +41,7 @@ from sheepfold.core.words import Msg
 #: the largest rule set the check reads: a rule file's cap
 MAX_BODY = MAX_RULES_BYTES
 #: what a body past it is told (413)
-TOO_BIG = f"a rule set is at most {MAX_BODY // 1024} KiB, as a rule file is"
+TOO_BIG = Msg("a rule set is at most {kib} KiB, as a rule file is", kib=MAX_BODY // 1024)
 #: a request that carries a rule set and a little more (a table's settings, a gallery entry)
 MAX_WITH_RULES = MAX_BODY + 4096
 #: the deepest a schema's controls nest (a model that refers to itself ends in a JSON text)
@@ -335,7 +335,9 @@ def check(game: str, data: Any, file: bool = False) -> dict[str, Any]:
         data = dict(data)
         named = data.pop("game", game)
         if named != game:
-            problems.append(("game", f"these rules are for {named}, not {game}"))
+            problems.append(
+                ("game", Msg("these rules are for {named}, not {game}", named=named, game=game))
+            )
     expand = getattr(cls, "expand_aliases", None)
     try:
         if isinstance(data, dict) and (file or BASE_KEY in data):
@@ -393,7 +395,12 @@ def add_rules_api(app: FastAPI) -> None:
 
     def known(game: str) -> str:
         if game not in GAME_NAMES:
-            raise HTTPException(404, f"no game {game!r} (games: {', '.join(GAME_NAMES)})")
+            raise HTTPException(
+                404,
+                Msg(
+                    "no game {game} (games: {games})", game=repr(game), games=", ".join(GAME_NAMES)
+                ),
+            )
         return game
 
     @app.get("/api/rules/{game}")
@@ -412,5 +419,13 @@ def add_rules_api(app: FastAPI) -> None:
             problem = {"field": "", "where": "", "message": bad}
             body = {"ok": False, "input": None, "errors": [problem], "detail": bad}
             return JSONResponse(body, status_code=422)
-        # plain JSON in and out: no encoder walking a deeply nested input in Python
-        return JSONResponse(check(game, data, file))
+        # plain JSON in and out: no encoder walking a deeply nested input in Python (only the
+        # problems' words are translated, never the input sent back)
+        result = check(game, data, file)
+        lang = getattr(request.state, "lang", "en")
+        if not result["ok"] and lang != "en":
+            from sheepfold.server.i18n import localize
+
+            result["errors"] = localize(result["errors"], lang)
+            result["detail"] = localize(result["detail"], lang)
+        return JSONResponse(result)

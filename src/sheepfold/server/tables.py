@@ -378,15 +378,15 @@ class TableManager:
         self.bot_pool = BotPool(st.bot_workers, st.bot_deadline)
         self.solutions = Solutions(st.solve_limit, st.solve_rate)
         self.limits = {
-            "create": RateLimiter(st.create_rate, "tables opened"),
-            "join": RateLimiter(st.join_rate, "seats taken"),
-            "message": RateLimiter(st.message_rate, "messages"),
-            "chat": RateLimiter(st.chat_rate, "chat lines"),
-            "publish": RateLimiter(st.publish_rate, "rule sets published"),
-            "check": RateLimiter(st.check_rate, "rule sets checked"),
-            "read": RateLimiter(st.read_rate, "requests for replays, records and rule sets"),
-            "lobby": RateLimiter(st.lobby_rate, "requests for the list of tables"),
-            "profile": RateLimiter(st.profile_rate, "profiles made"),
+            "create": RateLimiter(st.create_rate, Msg("tables opened")),
+            "join": RateLimiter(st.join_rate, Msg("seats taken")),
+            "message": RateLimiter(st.message_rate, Msg("messages")),
+            "chat": RateLimiter(st.chat_rate, Msg("chat lines")),
+            "publish": RateLimiter(st.publish_rate, Msg("rule sets published")),
+            "check": RateLimiter(st.check_rate, Msg("rule sets checked")),
+            "read": RateLimiter(st.read_rate, Msg("requests for replays, records and rule sets")),
+            "lobby": RateLimiter(st.lobby_rate, Msg("requests for the list of tables")),
+            "profile": RateLimiter(st.profile_rate, Msg("profiles made")),
         }
         # players' profiles (server/profiles.py sets these): the profile id of a secret, and
         # what is done when a game ends (its people's history and ratings)

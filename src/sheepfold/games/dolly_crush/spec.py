@@ -195,9 +195,12 @@ CATEGORIES = {
 def differences(a: DollyRules, b: DollyRules) -> list[str]:
     """What changes from rules ``a`` to ``b``, part by part, in the rules' words (the gallery's
     lines): "the flock: ... (was: ...)"."""
+    from sheepfold.core.words import Msg
     from sheepfold.games.dolly_crush import words
 
-    return [f"{now} (was: {was})" for was, now in words.differences(b, a).values()]
+    return [
+        Msg("{now} (was: {was})", now=now, was=was) for was, now in words.differences(b, a).values()
+    ]
 
 
 def score_bound(state: State) -> list[float] | None:

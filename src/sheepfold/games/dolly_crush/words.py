@@ -10,12 +10,16 @@ appears: every sentence is built from the parts' values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from sheepfold.core.words import Msg, chained
 from sheepfold.games.dolly_crush.cards import (
     BREED_TITLES,
     CELL,
     LINE_DIRECTIONS,
     ROW_LETTERS,
     TYPE_NAMES,
+    Board,
     Line,
     Pattern,
 )
@@ -24,20 +28,46 @@ from sheepfold.games.dolly_crush.rules import DollyRules
 #: the parts of a rule set, in the order they are described
 PARTS = ("flock", "swaps", "combinations", "scoring", "refill", "deck", "dog cards", "end")
 
-_TIMES = {2: "double", 3: "triple"}
-_DIRECTION_WORDS = {"rows": "a row", "columns": "a column", "diagonals": "a diagonal"}
+_DIRECTION_WORDS = {
+    "rows": Msg("a row"),
+    "columns": Msg("a column"),
+    "diagonals": Msg("a diagonal"),
+}
+#: the sheep types in sentences (cards.TYPE_NAMES), each its word
+_TYPE_WORDS = {
+    "bell": Msg("bell"),
+    "lamb": Msg("lamb"),
+    "butterfly": Msg("butterfly"),
+    "flower": Msg("flower"),
+    "ram": Msg("ram"),
+    "clover": Msg("clover"),
+    "star": Msg("star"),
+    "heart": Msg("heart"),
+}
 
 
-def _plural(k: int, word: str, many: str | None = None) -> str:
-    return f"{k} {word if k == 1 else many or word + 's'}"
+def _type(name: str) -> str:
+    return _TYPE_WORDS.get(name, name)
 
 
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+def _points(k: int) -> str:
+    return Msg("1 point") if k == 1 else Msg("{k} points", k=k)
 
 
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _commas(items: Sequence[str]) -> str:
+    return chained(items, lambda a, b: Msg("{a}, {b}", a=a, b=b))
+
+
+def _or(items: Sequence[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return Msg("{some} or {last}", some=_commas(items[:-1]), last=items[-1])
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return Msg("{some} and {last}", some=_commas(items[:-1]), last=items[-1])
 
 
 def _spans(cols: list[int]) -> str:
@@ -51,10 +81,22 @@ def _spans(cols: list[int]) -> str:
     return ", ".join(out)
 
 
+def _adjacency(board: Board) -> str:
+    """How a swap's two cards touch, in words (``orthogonally adjacent``)."""
+    both = {"orthogonal": Msg("orthogonally"), "diagonal": Msg("diagonally")}
+    how = chained([both[a] for a in board.adjacent], lambda a, b: Msg("{a} or {b}", a=a, b=b))
+    return Msg("{how} adjacent", how=how)
+
+
 def _flock(r: DollyRules) -> str:
     board = r.board()
     if not board.holes:
-        return f"The flock is {r.rows} rows by {r.cols} columns ({board.cells} cards)."
+        return Msg(
+            "The flock is {rows} rows by {cols} columns ({cells} cards).",
+            rows=r.rows,
+            cols=r.cols,
+            cells=board.cells,
+        )
     rows: list[tuple[list[int], str]] = []  # (row indexes, their columns), alike rows together
     for row in range(r.rows):
         cols = _spans([c for c in range(r.cols) if (row, c) in board.index])
@@ -65,128 +107,240 @@ def _flock(r: DollyRules) -> str:
     parts = []
     for group, cols in rows:
         first, last = ROW_LETTERS[group[0]], ROW_LETTERS[group[-1]]
-        which = f"row {first}" if len(group) == 1 else f"rows {first}-{last}"
-        parts.append(f"{which} columns {cols}" if cols else f"{which} none")
-    return (
-        f"The flock has {board.cells} cells on a grid of {r.rows} rows by {r.cols} columns "
-        f"({', '.join(parts)}); the other places are holes that never hold a card, and the "
-        "cells keep their row letter and column number."
+        if len(group) == 1:
+            parts.append(
+                Msg("row {row} columns {cols}", row=first, cols=cols)
+                if cols
+                else Msg("row {row} none", row=first)
+            )
+        else:
+            parts.append(
+                Msg("rows {first}-{last} columns {cols}", first=first, last=last, cols=cols)
+                if cols
+                else Msg("rows {first}-{last} none", first=first, last=last)
+            )
+    return Msg(
+        "The flock has {cells} cells on a grid of {rows} rows by {cols} columns ({parts}); the "
+        "other places are holes that never hold a card, and the cells keep their row letter and "
+        "column number.",
+        cells=board.cells,
+        rows=r.rows,
+        cols=r.cols,
+        parts=_commas(parts),
     )
 
 
 def _swaps(r: DollyRules) -> str:
-    how = r.board().adjacency_words()
-    count = (
-        "exactly as many swaps as your dog card shows"
-        if r.swaps == "exact"
-        else "up to as many swaps as your dog card shows, and may stop earlier"
+    how = _adjacency(r.board())
+    if r.swaps == "exact":
+        return Msg(
+            "A swap exchanges two {how} cards. You make exactly as many swaps as your dog card "
+            "shows.",
+            how=how,
+        )
+    return Msg(
+        "A swap exchanges two {how} cards. You make up to as many swaps as your dog card shows, "
+        "and may stop earlier.",
+        how=how,
     )
-    return f"A swap exchanges two {how} cards. You make {count}."
 
 
 def _pattern_words(p: Pattern) -> str:
-    size = f"{len(p.cells)} by {len(p.cells[0])}"
     full = all(set(row) == {CELL} for row in p.cells)
     if full:
-        square = len(p.cells) == len(p.cells[0])
-        return f"a {size} {'square' if square else 'block'} of cards"
-    return f"cards in the shape {' / '.join(p.cells)} (X a card, . any cell)"
+        rows, cols = len(p.cells), len(p.cells[0])
+        if rows == cols:
+            return Msg("a {rows} by {cols} square of cards", rows=rows, cols=cols)
+        return Msg("a {rows} by {cols} block of cards", rows=rows, cols=cols)
+    return Msg("cards in the shape {shape} (X a card, . any cell)", shape=" / ".join(p.cells))
 
 
 def _combination_words(part: Line | Pattern) -> str:
-    what = "of one type and one colour" if part.colour else "of one type"
     if isinstance(part, Line):
         ways = _or([_DIRECTION_WORDS[d] for d in LINE_DIRECTIONS if d in part.directions])
-        return f"a line of {part.length} or more cards {what} along {ways} (a longer line counts whole)"
-    return f"{_pattern_words(part)} {what}, anywhere it fits on the cells, not turned"
+        if part.colour:
+            return Msg(
+                "a line of {n} or more cards of one type and one colour along {ways} (a longer "
+                "line counts whole)",
+                n=part.length,
+                ways=ways,
+            )
+        return Msg(
+            "a line of {n} or more cards of one type along {ways} (a longer line counts whole)",
+            n=part.length,
+            ways=ways,
+        )
+    if part.colour:
+        return Msg(
+            "{pattern} of one type and one colour, anywhere it fits on the cells, not turned",
+            pattern=_pattern_words(part),
+        )
+    return Msg(
+        "{pattern} of one type, anywhere it fits on the cells, not turned",
+        pattern=_pattern_words(part),
+    )
 
 
 def _combinations(r: DollyRules) -> str:
     parts = [_combination_words(p) for p in r.board().parts]
-    colour = "" if any(p.colour for p in r.board().parts) else " Colour never matters."
     if len(parts) == 1:
-        head = f"A combination is {parts[0]}."
+        head = Msg("A combination is {part}.", part=parts[0])
     else:
-        head = "A combination is any of: " + "; ".join(parts) + "."
-    return (
-        f"{head}{colour} Combinations are taken after your last swap; a card in several is "
-        "taken once."
+        head = Msg(
+            "A combination is any of: {parts}.",
+            parts=chained(parts, lambda a, b: Msg("{a}; {b}", a=a, b=b)),
+        )
+    if not any(p.colour for p in r.board().parts):
+        head = Msg("{combinations} Colour never matters.", combinations=head)
+    return Msg(
+        "{combinations} Combinations are taken after your last swap; a card in several is "
+        "taken once.",
+        combinations=head,
     )
 
 
 def _scoring(r: DollyRules) -> str:
     out = [
-        f"A white sheep scores {_plural(r.white_points, 'point')}, a black sheep "
-        f"{_plural(r.black_points, 'point')}."
+        Msg(
+            "A white sheep scores {white}, a black sheep {black}.",
+            white=_points(r.white_points),
+            black=_points(r.black_points),
+        )
     ]
     for t, pts in r.points.items():
         own = []
         if pts.white is not None:
-            own.append(f"white {_plural(pts.white, 'point')}")
+            own.append(Msg("white {points}", points=_points(pts.white)))
         if pts.black is not None:
-            own.append(f"black {_plural(pts.black, 'point')}")
+            own.append(Msg("black {points}", points=_points(pts.black)))
         if own:
-            out.append(f"A {t} card scores {' and '.join(own)} instead.")
+            out.append(
+                Msg(
+                    "A {type} card scores {points} instead.",
+                    type=_type(t),
+                    points=chained(own, lambda a, b: Msg("{a} and {b}", a=a, b=b)),
+                )
+            )
     for b in sorted(r.bonuses, key=lambda b: b.length):
-        times = _TIMES.get(b.times, f"{b.times} times its points")
-        out.append(f"A card taken in a line of {b.length} or more scores {times}.")
+        if b.times == 2:
+            out.append(Msg("A card taken in a line of {n} or more scores double.", n=b.length))
+        elif b.times == 3:
+            out.append(Msg("A card taken in a line of {n} or more scores triple.", n=b.length))
+        else:
+            out.append(
+                Msg(
+                    "A card taken in a line of {n} or more scores {times} times its points.",
+                    n=b.length,
+                    times=b.times,
+                )
+            )
     if r.bonuses:
-        out.append("A card counts once, at the largest bonus of the lines it lies in.")
-    return " ".join(out)
+        out.append(Msg("A card counts once, at the largest bonus of the lines it lies in."))
+    return _sentences(out)
+
+
+def _sentences(items: Sequence[str]) -> str:
+    return chained(items, lambda a, b: Msg("{a} {b}", a=a, b=b))
 
 
 def _refill(r: DollyRules) -> str:
     if r.refill == "gravity":
-        out = (
+        out = Msg(
             "The cards above a taken card fall down its column (over the holes, to the next "
             "cell below); new cards from the top of the deck fill the empty cells at the top, "
             "row a first, left to right."
         )
     else:
-        out = "The empty cells are refilled from the top of the deck, row a first, left to right."
+        out = Msg(
+            "The empty cells are refilled from the top of the deck, row a first, left to right."
+        )
     if r.cascades:
-        out += (
-            " Lines the refill makes go to the player whose turn it was, again and again "
-            "(the first deal is cleaned up for nobody)."
+        return _sentences(
+            [
+                out,
+                Msg(
+                    "Lines the refill makes go to the player whose turn it was, again and again "
+                    "(the first deal is cleaned up for nobody)."
+                ),
+            ]
         )
-    else:
-        out += (
-            " Lines the refill makes are put aside for nobody, refilled, and shuffled back into "
-            f"the deck (at most {_plural(r.max_cleanup_rounds, 'time')}, then the game ends)."
-        )
-    return out
+    rounds = r.max_cleanup_rounds
+    return _sentences(
+        [
+            out,
+            Msg(
+                "Lines the refill makes are put aside for nobody, refilled, and shuffled back "
+                "into the deck (at most 1 time, then the game ends)."
+            )
+            if rounds == 1
+            else Msg(
+                "Lines the refill makes are put aside for nobody, refilled, and shuffled back "
+                "into the deck (at most {n} times, then the game ends).",
+                n=rounds,
+            ),
+        ]
+    )
 
 
 def _deck(r: DollyRules) -> str:
-    types = _and(list(TYPE_NAMES[: r.types]))
-    return (
-        f"The deck holds {r.types} sheep types ({types}): {r.white_per_type} white and "
-        f"{r.black_per_type} black cards of each, {r.deck_size()} cards."
+    types = _and([_type(t) for t in TYPE_NAMES[: r.types]])
+    return Msg(
+        "The deck holds {n} sheep types ({types}): {white} white and {black} black cards of "
+        "each, {cards} cards.",
+        n=r.types,
+        types=types,
+        white=r.white_per_type,
+        black=r.black_per_type,
+        cards=r.deck_size(),
     )
 
 
 def _dogs(r: DollyRules) -> str:
-    out = [f"Each player has {_plural(r.dogs_per_player, 'dog card')} of their breed"]
+    k = r.dogs_per_player
+    head = (
+        Msg("Each player has 1 dog card of their breed")
+        if k == 1
+        else Msg("Each player has {k} dog cards of their breed", k=k)
+    )
+    breeds = []
     for breed, counts in r.dog_swaps.items():
         if len(set(counts)) == 1:
-            shows = f"{_plural(counts[0], 'swap')} each"
+            if counts[0] == 1:
+                breeds.append(Msg("{breed} 1 swap each", breed=BREED_TITLES[breed]))
+            else:
+                breeds.append(Msg("{breed} {k} swaps each", breed=BREED_TITLES[breed], k=counts[0]))
         else:
-            shows = ", ".join(str(k) for k in counts) + " swaps"
-        out.append(f"{BREED_TITLES[breed]} {shows}")
-    return out[0] + ": " + "; ".join(out[1:]) + ". A dog card is spent once played."
+            breeds.append(
+                Msg(
+                    "{breed} {counts} swaps",
+                    breed=BREED_TITLES[breed],
+                    counts=", ".join(str(k) for k in counts),
+                )
+            )
+    return Msg(
+        "{head}: {breeds}. A dog card is spent once played.",
+        head=head,
+        breeds=chained(breeds, lambda a, b: Msg("{a}; {b}", a=a, b=b)),
+    )
 
 
 def _end(r: DollyRules) -> str:
     if r.rounds is None:
-        out = "The game ends when the deck runs out or every dog card has been played"
+        out = Msg("The game ends when the deck runs out or every dog card has been played")
+    elif r.rounds == 1:
+        out = Msg(
+            "The game ends after 1 round (a player whose dog cards are all spent takes them "
+            "back) or when the deck runs out"
+        )
     else:
-        out = (
-            f"The game ends after {_plural(r.rounds, 'round')} (a player whose dog cards are "
-            "all spent takes them back) or when the deck runs out"
+        out = Msg(
+            "The game ends after {n} rounds (a player whose dog cards are all spent takes "
+            "them back) or when the deck runs out",
+            n=r.rounds,
         )
     if r.end_points is not None:
-        out += f", or after a turn that gives a player {r.end_points} points"
-    return out + ". The most points wins."
+        out = Msg("{end}, or after a turn that gives a player {n} points", end=out, n=r.end_points)
+    return Msg("{end}. The most points wins.", end=out)
 
 
 _WRITERS = {

@@ -9,13 +9,33 @@ from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, Seat, State, View
+from sheepfold.core.words import Msg
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveGame, ShaveState
 
 
 def face_words(state: ShaveState, face: int) -> str:
     """A rolled face and what it offers, in the program's words."""
-    return words.face(state.game.program.faces[face], state.game.program)
+    said = _said(state.game)
+    text = said.get(("face", face))
+    if text is None:
+        text = said[("face", face)] = words.face(state.game.program.faces[face], state.game.program)
+    return text
+
+
+#: each game's log words, made once (they depend on its program alone; the log says one on
+#: every move): a decision by (action, the face of a race's pick or None), a face by
+#: ("face", face)
+_SAID: weakref.WeakKeyDictionary[ShaveGame, dict[tuple[Any, ...], str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _said(game: ShaveGame) -> dict[tuple[Any, ...], str]:
+    said = _SAID.get(game)
+    if said is None:
+        said = _SAID[game] = {}
+    return said
 
 
 def decision_words(state: ShaveState, action: int) -> str:
@@ -23,21 +43,31 @@ def decision_words(state: ShaveState, action: int) -> str:
     words (``steal seat 1: take one piece from seat 1's safe pile onto your safe pile``).
 
     They depend on the game, the action and, in the howl's target phase, the face rolled,
-    nothing else of the state: ``ShaveTable.narrate`` keeps them per game by that key."""
+    nothing else of the state: they are kept per game by that key (``_SAID``)."""
+    said = _said(state.game)
+    key = (action, state.face if state.phase == HOWL_TARGET else None)
+    text = said.get(key)
+    if text is None:
+        text = said[key] = _decision_words(state, action)
+    return text
+
+
+def _decision_words(state: ShaveState, action: int) -> str:
     g = state.game
     verb, k = g.by_id[action]
-    name = verb.name if k is None else f"{verb.name} seat {k}"
+    said = words.verb_name(verb.name)
+    name = said if k is None else Msg("{verb} seat {k}", verb=said, k=k)
     if state.phase == HOWL_TARGET:
         race = g.face_race_verbs[state.face]
         assert race is not None and race.race is not None
-        lost = words.amount(race.race.take).removesuffix(",")
-        return f"{name}: seat {k}'s sheep loses {lost}"
+        lost = words.amount(race.race.take, comma=False)
+        return Msg("{name}: seat {k}'s sheep loses {lost}", name=name, k=k, lost=lost)
     if verb.name in ("pass", "reroll"):
         return name
     what = verb.words or words.effects(
-        verb.effects, None if k is None else f"seat {k}", g.program.setup.wolves
+        verb.effects, None if k is None else words.seat(k), g.program.setup.wolves
     )
-    return f"{name}: {what}"
+    return Msg("{name}: {what}", name=name, what=what)
 
 
 def end_notes(state: ShaveState) -> list[Note]:
@@ -47,15 +77,18 @@ def end_notes(state: ShaveState) -> list[Note]:
     if state.truncated:
         return []
     if not end.final_shear:
-        return [(None, "the game ends: no final shear, only the safe piles count")]
-    text = "the game ends: the final shear moves the wool of every sheep onto its safe pile"
+        return [(None, Msg("the game ends: no final shear, only the safe piles count"))]
     if state.final_paid:
-        text += f", paying {words.pieces(state.final_paid)} back to the middle"
+        text = Msg(
+            "the game ends: the final shear moves the wool of every sheep onto its safe pile, "
+            "paying {n} back to the middle",
+            n=words.pieces(state.final_paid),
+        )
+    else:
+        text = Msg(
+            "the game ends: the final shear moves the wool of every sheep onto its safe pile"
+        )
     return [(None, text)]
-
-
-ROLL_KEY = -2
-"""The key of a roll's words in ``ShaveTable._said`` (a decision's: the face, or -1)."""
 
 
 class ShaveTable(GenericTable):
@@ -64,20 +97,9 @@ class ShaveTable(GenericTable):
 
     def __init__(self, score_label: str = "score") -> None:
         super().__init__(score_label)
-        # the log's words of each game (its decisions and rolls, by their key): a table says
-        # the same few dozen texts all game long, built once each
-        self._words: weakref.WeakKeyDictionary[ShaveGame, dict[tuple[int, int], str]] = (
-            weakref.WeakKeyDictionary()
-        )
         # the spectator's view of the position last viewed (the state, its length, the view):
         # a seat's view is it with the seat's own fields (see ``view``)
         self._last: tuple[ShaveState, int, View] | None = None
-
-    def _said(self, game: ShaveGame) -> dict[tuple[int, int], str]:
-        said = self._words.get(game)
-        if said is None:
-            said = self._words[game] = {}
-        return said
 
     def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
         """``observe(seat)``, built once per position: Shave a Sheep's views differ only in
@@ -102,8 +124,8 @@ class ShaveTable(GenericTable):
             return ChanceStep(
                 "race",
                 seats,
-                won="grabbed the wolf first!",
-                unclaimed="grabbed the wolf (nobody howled in time)",
+                won=Msg("grabbed the wolf first!"),
+                unclaimed=Msg("grabbed the wolf (nobody howled in time)"),
             )
         if state.phase == ROLL and not config.get("auto_roll", False):
             return ChanceStep("roll", (state.turn,))
@@ -113,19 +135,16 @@ class ShaveTable(GenericTable):
         """A decision by its name; a roll as its face, for the roller (a grab is told by
         whoever accepts it: grabbed first, or picked by the weights)."""
         assert isinstance(probe, ShaveState)
-        said = self._said(probe.game)
         notes: list[Note] = []
-        if who != CHANCE:  # a decision's words: the same for the same key (decision_words)
-            key = (action, probe.face if probe.phase == HOWL_TARGET else -1)
-            text = said.get(key)
-            if text is None:
-                text = said[key] = decision_words(probe, action)
-            notes.append((who, text))
+        if who != CHANCE:  # a decision's words, kept per game (decision_words)
+            notes.append((who, decision_words(probe, action)))
         elif probe.phase == ROLL:  # a roll (action_to_string: "roll ..."), not a grab
-            key = (action, ROLL_KEY)
-            text = said.get(key)
+            said = _said(probe.game)
+            text = said.get(("rolled", action))
             if text is None:
-                text = said[key] = f"rolled {face_words(probe, action)}"
+                text = said[("rolled", action)] = Msg(
+                    "rolled {face}", face=face_words(probe, action)
+                )
             notes.append((probe.turn, text))
         over = probe.is_terminal()
         probe.apply_unchecked(action)

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from sheepfold.core.drivers import BadInput, GenericTerminal, TerminalContext
 from sheepfold.core.protocol import CHANCE, Action, Game, Seat, State, View
+from sheepfold.core.words import Msg, chained
 from sheepfold.games.shave_a_sheep import game as sg
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ShaveGame, ShaveState
@@ -342,30 +343,89 @@ def end_reason(state: ShaveState, names: Sequence[str]) -> str:
     middle it leaves need not be empty)."""
     prog = state.game.program
     end = prog.end
-    sheared = ": every sheep was shorn one last time." if end.final_shear else " (no final shear)."
+    text: str
     if state.truncated:
-        return f"The game ended at the turn limit ({prog.max_turns} turns): no result."
+        return Msg("The game ended at the turn limit ({n} turns): no result.", n=prog.max_turns)
     if state.ended_by == "middle":
-        text = "The game ended because the last piece of wool left the middle" + sheared
+        if end.final_shear:
+            text = Msg(
+                "The game ended because the last piece of wool left the middle: every sheep "
+                "was shorn one last time."
+            )
+        else:
+            text = Msg(
+                "The game ended because the last piece of wool left the middle (no final shear)."
+            )
     elif state.ended_by == "target":
         scores = state.scores()
-        reached = [s for s, v in enumerate(scores) if v >= (end.target or 0)]
-        who = " and ".join(names[s] for s in reached) or "a player"
-        pile = "team's safe piles" if prog.teams else "safe pile"
-        text = f"The game ended because {who}'s {pile} reached the target of {end.target}"
-        text += sheared
+        reached = [names[s] for s, v in enumerate(scores) if v >= (end.target or 0)]
+        who = _and(reached) if reached else Msg("a player")
+        if prog.teams and end.final_shear:
+            text = Msg(
+                "The game ended because {who}'s team's safe piles reached the target of "
+                "{n}: every sheep was shorn one last time.",
+                who=who,
+                n=end.target,
+            )
+        elif prog.teams:
+            text = Msg(
+                "The game ended because {who}'s team's safe piles reached the target of "
+                "{n} (no final shear).",
+                who=who,
+                n=end.target,
+            )
+        elif end.final_shear:
+            text = Msg(
+                "The game ended because {who}'s safe pile reached the target of {n}: every "
+                "sheep was shorn one last time.",
+                who=who,
+                n=end.target,
+            )
+        else:
+            text = Msg(
+                "The game ended because {who}'s safe pile reached the target of {n} (no "
+                "final shear).",
+                who=who,
+                n=end.target,
+            )
     elif state.ended_by == "turns":
-        text = f"The game ended because every player has had {end.turns_each} turns" + sheared
+        if end.final_shear:
+            text = Msg(
+                "The game ended because every player has had {n} turns: every sheep was shorn "
+                "one last time.",
+                n=end.turns_each,
+            )
+        else:
+            text = Msg(
+                "The game ended because every player has had {n} turns (no final shear).",
+                n=end.turns_each,
+            )
     else:
-        text = "The game is over."
+        text = Msg("The game is over.")
     if state.final_paid > 0:
-        text += (
-            f" The final shear paid {_plural(state.final_paid, 'piece')} back to the middle (a "
-            f"shear costs {end.final_cost}), so the middle shows {state.middle}."
+        paid = Msg("1 piece") if state.final_paid == 1 else Msg("{n} pieces", n=state.final_paid)
+        text = Msg(
+            "{ended} The final shear paid {paid} back to the middle (a shear costs {cost}), so "
+            "the middle shows {middle}.",
+            ended=text,
+            paid=paid,
+            cost=end.final_cost,
+            middle=state.middle,
         )
     if prog.teams and state.ended_by:
-        teams = "; ".join(
-            f"{' and '.join(names[s] for s in t)}: {int(state.scores()[t[0]])}" for t in prog.teams
+        scores = state.scores()
+        teams = chained(
+            [
+                Msg("{names}: {n}", names=_and([names[s] for s in t]), n=int(scores[t[0]]))
+                for t in prog.teams
+            ],
+            lambda a, b: Msg("{a}; {b}", a=a, b=b),
         )
-        text += f" Teams (partners' safe piles together): {teams}."
+        text = Msg(
+            "{ended} Teams (partners' safe piles together): {teams}.", ended=text, teams=teams
+        )
     return text
+
+
+def _and(items: list[str]) -> str:
+    return chained(items, lambda a, b: Msg("{a} and {b}", a=a, b=b))

@@ -13,8 +13,10 @@ player of a verb is "the chosen player" unless a name is given (``target=``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from sheepfold.core.words import Msg, chained
 from sheepfold.games.shave_a_sheep.program import (
     Amount,
     Condition,
@@ -34,9 +36,19 @@ from sheepfold.games.shave_a_sheep.program import (
     Verb,
 )
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_FRACTIONS = {2: "half", 3: "a third", 4: "a quarter"}
-_ORDINALS = ("first", "second")
+_NUMBERS = (
+    Msg("no"),
+    Msg("one"),
+    Msg("two"),
+    Msg("three"),
+    Msg("four"),
+    Msg("five"),
+    Msg("six"),
+    Msg("seven"),
+    Msg("eight"),
+    Msg("nine"),
+    Msg("ten"),
+)
 
 
 def number(n: int) -> str:
@@ -45,119 +57,337 @@ def number(n: int) -> str:
 
 def times(n: int) -> str:
     """``once``, ``twice``, ``three times``."""
-    return {1: "once", 2: "twice"}.get(n, f"{number(n)} times")
+    if n == 1:
+        return Msg("once")
+    if n == 2:
+        return Msg("twice")
+    return Msg("{n} times", n=number(n))
 
 
 def pieces(n: int) -> str:
-    return f"{number(n)} piece{'' if n == 1 else 's'}"
+    if n == 0:
+        return Msg("no pieces")
+    if n == 1:
+        return Msg("one piece")
+    return Msg("{n} pieces", n=number(n))
+
+
+def seat(k: int) -> str:
+    """A seat by its number, inside a sentence (``seat 1``)."""
+    return Msg("seat {k}", k=k)
+
+
+#: the printed verbs' names, as the log and the rules say them (a rule set's own verb is said
+#: by its own name)
+_VERB_WORDS = {
+    "grow": Msg("grow"),
+    "double": Msg("double"),
+    "swap": Msg("swap"),
+    "wolf": Msg("wolf"),
+    "shear": Msg("shear"),
+    "raid": Msg("raid"),
+    "pass": Msg("pass"),
+    "reroll": Msg("reroll"),
+}
+#: the die's colours (a face's text: ``white/pink``)
+_COLOUR_WORDS = {
+    "white": Msg("white"),
+    "green": Msg("green"),
+    "gray": Msg("gray"),
+    "pink": Msg("pink"),
+}
+
+
+def verb_name(name: str) -> str:
+    """A verb's name in words (the printed ones translatable)."""
+    return _VERB_WORDS.get(name, name)
+
+
+def face_text(text: str) -> str:
+    """A face's colours in words (``white/pink``)."""
+    return chained(
+        [_COLOUR_WORDS.get(c, c) for c in text.split("/")],
+        lambda a, b: Msg("{a}/{b}", a=a, b=b),
+    )
+
+
+def _or(items: Sequence[str]) -> str:
+    return chained(list(items), lambda a, b: Msg("{a} or {b}", a=a, b=b))
+
+
+def _and(items: Sequence[str]) -> str:
+    return chained(items, lambda a, b: Msg("{a} and {b}", a=a, b=b))
+
+
+def _semi(items: Sequence[str]) -> str:
+    return chained(items, lambda a, b: Msg("{a}; {b}", a=a, b=b))
 
 
 def _wolf(piece: int, wolves: int = 1) -> str:
-    return "the wolf" if wolves <= 1 and piece == 0 else f"the {_ORDINALS[piece]} wolf"
+    if wolves <= 1 and piece == 0:
+        return Msg("the wolf")
+    return Msg("the first wolf") if piece == 0 else Msg("the second wolf")
 
 
-def whose(w: str, piece: int = 0, target: str | None = None, wolves: int = 1) -> str:
-    """A seat word as a possessive: ``your``, ``the chosen player's`` (or ``bob's``) ..."""
-    if w == "me":
-        return "your"
-    if w == "target":
-        return f"{target}'s" if target else "the chosen player's"
+#: a place of a seat word's player (not the wolf's, not a named one), each as a subject, after
+#: "from" and after "onto": whole sentences' pieces, so that a language says them its own way
+_PLACES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("me", "sheep"): (Msg("your sheep"), Msg("from your sheep"), Msg("onto your sheep")),
+    ("me", "pile"): (
+        Msg("your safe pile"),
+        Msg("from your safe pile"),
+        Msg("onto your safe pile"),
+    ),
+    ("target", "sheep"): (
+        Msg("the chosen player's sheep"),
+        Msg("from the chosen player's sheep"),
+        Msg("onto the chosen player's sheep"),
+    ),
+    ("target", "pile"): (
+        Msg("the chosen player's safe pile"),
+        Msg("from the chosen player's safe pile"),
+        Msg("onto the chosen player's safe pile"),
+    ),
+    ("left", "sheep"): (
+        Msg("your left neighbour's sheep"),
+        Msg("from your left neighbour's sheep"),
+        Msg("onto your left neighbour's sheep"),
+    ),
+    ("left", "pile"): (
+        Msg("your left neighbour's safe pile"),
+        Msg("from your left neighbour's safe pile"),
+        Msg("onto your left neighbour's safe pile"),
+    ),
+    ("right", "sheep"): (
+        Msg("your right neighbour's sheep"),
+        Msg("from your right neighbour's sheep"),
+        Msg("onto your right neighbour's sheep"),
+    ),
+    ("right", "pile"): (
+        Msg("your right neighbour's safe pile"),
+        Msg("from your right neighbour's safe pile"),
+        Msg("onto your right neighbour's safe pile"),
+    ),
+    ("leader", "sheep"): (
+        Msg("the leading other player's sheep"),
+        Msg("from the leading other player's sheep"),
+        Msg("onto the leading other player's sheep"),
+    ),
+    ("leader", "pile"): (
+        Msg("the leading other player's safe pile"),
+        Msg("from the leading other player's safe pile"),
+        Msg("onto the leading other player's safe pile"),
+    ),
+    ("last", "sheep"): (
+        Msg("the last other player's sheep"),
+        Msg("from the last other player's sheep"),
+        Msg("onto the last other player's sheep"),
+    ),
+    ("last", "pile"): (
+        Msg("the last other player's safe pile"),
+        Msg("from the last other player's safe pile"),
+        Msg("onto the last other player's safe pile"),
+    ),
+    ("partner", "sheep"): (
+        Msg("your partner's sheep"),
+        Msg("from your partner's sheep"),
+        Msg("onto your partner's sheep"),
+    ),
+    ("partner", "pile"): (
+        Msg("your partner's safe pile"),
+        Msg("from your partner's safe pile"),
+        Msg("onto your partner's safe pile"),
+    ),
+    ("others", "sheep"): (
+        Msg("every other player's sheep"),
+        Msg("from every other player's sheep"),
+        Msg("onto every other player's sheep"),
+    ),
+    ("others", "pile"): (
+        Msg("every other player's safe pile"),
+        Msg("from every other player's safe pile"),
+        Msg("onto every other player's safe pile"),
+    ),
+}
+_SUBJECT, _FROM, _ONTO = 0, 1, 2
+
+
+def _place(p: Place, form: int, target: str | None, wolves: int) -> str:
+    """``p`` as a subject (``your sheep``), after "from" or after "onto"."""
+    if p.where == "middle":
+        return (Msg("the middle"), Msg("from the middle"), Msg("back to the middle"))[form]
+    sheep = p.where == "sheep"
+    if p.whose == "wolf":
+        w = _wolf(p.piece, wolves)
+        if sheep:
+            return (
+                Msg("the sheep {wolf} stands next to", wolf=w),
+                Msg("from the sheep {wolf} stands next to", wolf=w),
+                Msg("onto the sheep {wolf} stands next to", wolf=w),
+            )[form]
+        return (
+            Msg("the safe pile {wolf} stands next to", wolf=w),
+            Msg("from the safe pile {wolf} stands next to", wolf=w),
+            Msg("onto the safe pile {wolf} stands next to", wolf=w),
+        )[form]
+    if p.whose == "target" and target:
+        if sheep:
+            return (
+                Msg("{name}'s sheep", name=target),
+                Msg("from {name}'s sheep", name=target),
+                Msg("onto {name}'s sheep", name=target),
+            )[form]
+        return (
+            Msg("{name}'s safe pile", name=target),
+            Msg("from {name}'s safe pile", name=target),
+            Msg("onto {name}'s safe pile", name=target),
+        )[form]
+    return _PLACES[(p.whose, "sheep" if sheep else "pile")][form]
+
+
+def _sheep_of(w: Any, target: str | None, wolves: int) -> str:
+    """A seat word's player's sheep (the wolf's: the sheep of the player the wolf is next to)."""
     if w == "wolf":
-        return f"the player {_wolf(piece, wolves)} stands next to's"
-    return {
-        "left": "your left neighbour's",
-        "right": "your right neighbour's",
-        "leader": "the leading other player's",
-        "last": "the last other player's",
-        "partner": "your partner's",
-        "others": "every other player's",
-    }[w]
+        return Msg("the player {wolf} stands next to's sheep", wolf=_wolf(0, wolves))
+    return _place(Place("sheep", w), _SUBJECT, target, wolves)
 
 
 def place(p: Place, target: str | None = None, wolves: int = 1) -> str:
     """``the middle``, ``your sheep``, ``the chosen player's safe pile`` ..."""
-    if p.where == "middle":
-        return "the middle"
-    thing = "sheep" if p.where == "sheep" else "safe pile"
-    if p.whose == "wolf":
-        return f"the {thing} {_wolf(p.piece, wolves)} stands next to"
-    return f"{whose(p.whose, p.piece, target, wolves)} {thing}"
+    return _place(p, _SUBJECT, target, wolves)
 
 
-def amount(a: Amount) -> str:
-    """``all the wool``, ``up to two pieces``, ``a third of the wool, rounded down``."""
+def amount(a: Amount, comma: bool = True) -> str:
+    """``all the wool``, ``up to two pieces``, ``a third of the wool, rounded down,`` (the
+    comma that ends a fraction's clause left out: ``comma=False``)."""
     if a.kind == "all":
-        return "all the wool"
+        return Msg("all the wool")
     if a.kind == "number":
-        return pieces(a.n) if a.n == 1 else f"up to {pieces(a.n)}"
-    frac = _FRACTIONS.get(a.den) if a.num == 1 else None
-    text = frac or f"{a.num}/{a.den}"
-    text = f"{text} of the wool" if frac != "half" else "half the wool"
-    return f"{text}, rounded {'up' if a.up else 'down'},"
+        return pieces(a.n) if a.n == 1 else Msg("up to {n}", n=pieces(a.n))
+    if a.num == 1 and a.den == 2:
+        text = Msg("half the wool")
+    elif a.num == 1 and a.den == 3:
+        text = Msg("a third of the wool")
+    elif a.num == 1 and a.den == 4:
+        text = Msg("a quarter of the wool")
+    else:
+        text = Msg("{num}/{den} of the wool", num=a.num, den=a.den)
+    if a.up:
+        return (
+            Msg("{part}, rounded up,", part=text) if comma else Msg("{part}, rounded up", part=text)
+        )
+    return (
+        Msg("{part}, rounded down,", part=text) if comma else Msg("{part}, rounded down", part=text)
+    )
 
 
 def _onto(p: Place, target: str | None, wolves: int) -> str:
-    if p.where == "middle":
-        return "back to the middle"
-    return f"onto {place(p, target, wolves)}"
+    return _place(p, _ONTO, target, wolves)
+
+
+def _send(at: str, w: str, target: str | None, wolves: int) -> str:
+    """``send the wolf to ...``: the wolf ``w`` sent to the player of seat word ``at``."""
+    if at == "me":
+        return Msg("send {wolf} to you", wolf=w)
+    if at == "target":
+        if target:
+            return Msg("send {wolf} to {name}", wolf=w, name=target)
+        return Msg("send {wolf} to the chosen player", wolf=w)
+    if at == "wolf":
+        return Msg(
+            "send {wolf} to the player {other} stands next to", wolf=w, other=_wolf(0, wolves)
+        )
+    return {
+        "left": lambda: Msg("send {wolf} to your left neighbour", wolf=w),
+        "right": lambda: Msg("send {wolf} to your right neighbour", wolf=w),
+        "leader": lambda: Msg("send {wolf} to the leading other player", wolf=w),
+        "last": lambda: Msg("send {wolf} to the last other player", wolf=w),
+        "partner": lambda: Msg("send {wolf} to your partner", wolf=w),
+        "others": lambda: Msg("send {wolf} to every other player", wolf=w),
+    }[at]()
 
 
 def effect(e: Effect, target: str | None = None, wolves: int = 1) -> str:
     """An effect as a clause: ``take a third of the wool, rounded down, from the chosen
     player's sheep onto your sheep``."""
     if isinstance(e, Move):
-        src = place(e.source, target, wolves)
-        how = amount(e.amount)
-        return f"take {how} from {src} {_onto(e.to, target, wolves)}".replace(",, ", ", ")
+        return Msg(
+            "take {how} {source} {onto}",
+            how=amount(e.amount),
+            source=_place(e.source, _FROM, target, wolves),
+            onto=_onto(e.to, target, wolves),
+        )
     if isinstance(e, Shear):
-        text = f"shear {whose(e.whose, 0, target, wolves)} sheep onto its owner's safe pile"
         if e.whose == "me":
-            text = "shear your sheep onto your safe pile"
+            text = Msg("shear your sheep onto your safe pile")
+        else:
+            text = Msg(
+                "shear {sheep} onto its owner's safe pile",
+                sheep=_sheep_of(e.whose, target, wolves),
+            )
         if e.cost:
-            text += f", less {pieces(e.cost)} back to the middle"
+            text = Msg("{shear}, less {n} back to the middle", shear=text, n=pieces(e.cost))
         if e.bonus:
-            text += f"; a full sheep also earns {pieces(e.bonus)} from the middle"
+            text = Msg(
+                "{shear}; a full sheep also earns {n} from the middle",
+                shear=text,
+                n=pieces(e.bonus),
+            )
         return text
     if isinstance(e, Swap):
-        a = "your sheep" if e.a == "me" else f"{whose(e.a, 0, target, wolves)} sheep"
-        return f"swap {a} with {whose(e.b, 0, target, wolves)} sheep"
+        return Msg(
+            "swap {a} with {b}",
+            a=_sheep_of(e.a, target, wolves),
+            b=_sheep_of(e.b, target, wolves),
+        )
     if isinstance(e, PlaceWolf):
-        to = "you" if e.at == "me" else whose(e.at, 0, target, wolves).removesuffix("'s")
-        to = "the chosen player" if e.at == "target" and not target else to
-        return f"send {_wolf(e.piece, wolves)} to {to}"
+        return _send(e.at, _wolf(e.piece, wolves), target, wolves)
     assert isinstance(e, HomeWolf)
-    return f"{_wolf(e.piece, wolves)} goes back to the middle"
+    return Msg("{wolf} goes back to the middle", wolf=_wolf(e.piece, wolves))
 
 
 def effects(es: tuple[Effect, ...], target: str | None = None, wolves: int = 1) -> str:
-    return ", then ".join(effect(e, target, wolves) for e in es) or "nothing happens"
+    return chained(
+        [effect(e, target, wolves) for e in es],
+        lambda a, b: Msg("{a}, then {b}", a=a, b=b),
+        empty=Msg("nothing happens"),
+    )
 
 
 def condition(c: Condition, target: str | None = None, wolves: int = 1) -> str:
     """A condition as a clause: ``the chosen player's safe pile holds at least one piece``."""
+    text: str
     if c.kind == "wolf-away":
-        text = f"{_wolf(c.piece, wolves)} stands next to another player"
+        text = Msg("{wolf} stands next to another player", wolf=_wolf(c.piece, wolves))
     elif c.kind == "alone-last":
-        text = "your safe pile is smaller than every other"
+        text = Msg("your safe pile is smaller than every other")
     elif c.kind == "alone-leader":
-        text = "your safe pile is bigger than every other"
+        text = Msg("your safe pile is bigger than every other")
     elif c.kind == "room":
-        text = f"{place(c.place, target, wolves)} has room for a piece and the middle has wool"
+        text = Msg(
+            "{place} has room for a piece and the middle has wool",
+            place=place(c.place, target, wolves),
+        )
+    elif c.kind == "at-least":
+        text = Msg(
+            "{place} holds at least {n}", place=place(c.place, target, wolves), n=pieces(c.n)
+        )
     else:
-        most = "at least" if c.kind == "at-least" else "at most"
-        text = f"{place(c.place, target, wolves)} holds {most} {pieces(c.n)}"
-    return f"it is not so that {text}" if c.negate else text
+        text = Msg("{place} holds at most {n}", place=place(c.place, target, wolves), n=pieces(c.n))
+    return Msg("it is not so that {condition}", condition=text) if c.negate else text
 
 
 def conditions(cs: tuple[Condition, ...], target: str | None = None, wolves: int = 1) -> str:
-    return " and ".join(condition(c, target, wolves) for c in cs)
+    return _and([condition(c, target, wolves) for c in cs])
 
 
 def race(r: Race, wolves: int = 1) -> str:
-    lost = amount(r.take).removesuffix(",")
-    return (
+    return Msg(
         "the race for the wolf: whoever grabs it first picks another player, whose sheep loses "
-        f"{lost} {_onto(r.to, None, wolves)}; then you may {' or '.join(r.then)}"
+        "{lost} {onto}; then you may {then}",
+        lost=amount(r.take, comma=False),
+        onto=_onto(r.to, None, wolves),
+        then=_or([verb_name(n) for n in r.then]),
     )
 
 
@@ -168,14 +398,18 @@ def verb(v: Verb, target: str | None = None, wolves: int = 1) -> str:
     if v.race is not None:
         return race(v.race, wolves)
     if v.name == "pass":
-        return "do nothing"
+        return Msg("do nothing")
     if v.name == "reroll":
-        return "roll the die again"
+        return Msg("roll the die again")
     text = effects(v.effects, target, wolves)
     if v.targeted and not target:
-        text = f"choose another player: {text}"
+        text = Msg("choose another player: {effects}", effects=text)
     if v.when:
-        text += f" (only when {conditions(v.when, target, wolves)})"
+        text = Msg(
+            "{effects} (only when {conditions})",
+            effects=text,
+            conditions=conditions(v.when, target, wolves),
+        )
     return text
 
 
@@ -184,10 +418,15 @@ def condition_unmet(c: Condition, state: Any, me: int, target: int | None) -> st
     cap = state.game.program.setup.cap
     if c.kind == "room" and c.place.where == "sheep" and c.place.whose == "me":
         if state.sheep[me] >= cap:
-            return f"your sheep cannot take more wool: it carries {state.sheep[me]} of {cap}"
-        return "the middle has no wool left"
+            return Msg(
+                "your sheep cannot take more wool: it carries {n} of {cap}",
+                n=state.sheep[me],
+                cap=cap,
+            )
+        return Msg("the middle has no wool left")
     wolves = state.game.program.setup.wolves
-    return f"it needs {condition(c, None if target is None else f'seat {target}', wolves)}"
+    said = condition(c, None if target is None else seat(target), wolves)
+    return Msg("it needs {condition}", condition=said)
 
 
 def face(f: Face, program: Program) -> str:
@@ -196,53 +435,81 @@ def face(f: Face, program: Program) -> str:
     if any(verbs[n].race is not None for n in f.verbs):
         then = next(verbs[n].race for n in f.verbs if verbs[n].race is not None)
         assert then is not None
-        return f"{f.text} (the wolf race, then you may {' or '.join(then.then)})"
-    return f"{f.text} ({' or '.join(f.verbs)})"
+        return Msg(
+            "{face} (the wolf race, then you may {then})",
+            face=face_text(f.text),
+            then=_or([verb_name(n) for n in then.then]),
+        )
+    return Msg(
+        "{face} ({verbs})", face=face_text(f.text), verbs=_or([verb_name(n) for n in f.verbs])
+    )
 
 
 _EVENTS = {
-    "turn-start": "at the start of your turn",
-    "after-shear": "after a sheep is shorn (you: its owner)",
-    "middle-empty": "at the end of a turn that left the middle empty",
+    "turn-start": Msg("at the start of your turn"),
+    "after-shear": Msg("after a sheep is shorn (you: its owner)"),
+    "middle-empty": Msg("at the end of a turn that left the middle empty"),
+}
+#: each event's trigger as a part of the program (describe)
+_EVENT_PARTS = {
+    "turn-start": Msg("start of your turn"),
+    "after-shear": Msg("a sheep is shorn (you: its owner)"),
+    "middle-empty": Msg("end of a turn that left the middle empty"),
 }
 
 
 def trigger(t: Trigger, wolves: int = 1) -> str:
     if t.words:
         return t.words
-    when = f", when {conditions(t.when, None, wolves)}" if t.when else ""
-    return f"{_EVENTS[t.on]}{when}: {effects(t.effects, None, wolves)}"
+    if t.when:
+        return Msg(
+            "{event}, when {conditions}: {effects}",
+            event=_EVENTS[t.on],
+            conditions=conditions(t.when, None, wolves),
+            effects=effects(t.effects, None, wolves),
+        )
+    return Msg("{event}: {effects}", event=_EVENTS[t.on], effects=effects(t.effects, None, wolves))
 
 
 def end(e: End) -> str:
-    ways = []
+    ways: list[str] = []
     if e.middle_empty:
-        ways.append("the middle is empty")
+        ways.append(Msg("the middle is empty"))
     if e.target is not None:
-        ways.append(f"a safe pile holds {pieces(e.target)}")
+        ways.append(Msg("a safe pile holds {n}", n=pieces(e.target)))
     if e.turns_each is not None:
-        ways.append(f"every player has had {e.turns_each} turns")
-    text = "the game ends when " + " or ".join(ways)
+        ways.append(Msg("every player has had {n} turns", n=e.turns_each))
+    text = Msg("the game ends when {ways}", ways=_or(ways))
     if e.final_shear:
-        text += "; then every sheep is shorn one last time"
+        text = Msg("{end}; then every sheep is shorn one last time", end=text)
         if e.final_cost:
-            text += f", each paying {pieces(e.final_cost)} back to the middle"
+            text = Msg(
+                "{end}, each paying {n} back to the middle", end=text, n=pieces(e.final_cost)
+            )
     else:
-        text += "; only the safe piles count (no final shear)"
+        text = Msg("{end}; only the safe piles count (no final shear)", end=text)
     return text
 
 
 def setup(s: Setup, teams: tuple[tuple[int, ...], ...] = ()) -> str:
-    text = f"{pieces(s.wool)} of wool in play, a sheep carries at most {pieces(s.cap)}"
+    text = Msg(
+        "{wool} of wool in play, a sheep carries at most {cap}",
+        wool=pieces(s.wool),
+        cap=pieces(s.cap),
+    )
     if s.sheep:
-        text += f"; every sheep starts with {pieces(s.sheep)}"
+        text = Msg("{setup}; every sheep starts with {n}", setup=text, n=pieces(s.sheep))
     if s.first:
-        text += f"; seat {s.first} starts"
-    if s.wolves:
-        text += f"; {'a wolf piece' if s.wolves == 1 else f'{number(s.wolves)} wolf pieces'}"
+        text = Msg("{setup}; seat {k} starts", setup=text, k=s.first)
+    if s.wolves == 1:
+        text = Msg("{setup}; a wolf piece", setup=text)
+    elif s.wolves:
+        text = Msg("{setup}; {n} wolf pieces", setup=text, n=number(s.wolves))
     if teams:
-        sides = "; ".join(" and ".join(f"seat {x}" for x in t) for t in teams)
-        text += f"; teams ({sides}): partners' safe piles count together"
+        sides = _semi([_and([seat(x) for x in t]) for t in teams])
+        text = Msg(
+            "{setup}; teams ({sides}): partners' safe piles count together", setup=text, sides=sides
+        )
     return text
 
 
@@ -251,23 +518,39 @@ def describe(program: Program) -> list[tuple[str, str]]:
     offers, each trigger, the end, rolling again."""
     wolves = program.setup.wolves
     total = sum(program.counts)
-    die = ", ".join(
-        face(f, program) + ("" if c == 1 else f" ({number(c)} of {number(total)} faces)")
-        for f, c in zip(program.faces, program.counts, strict=True)
+    die = chained(
+        [
+            face(f, program)
+            if c == 1
+            else Msg(
+                "{face} ({n} of {total} faces)",
+                face=face(f, program),
+                n=number(c),
+                total=number(total),
+            )
+            for f, c in zip(program.faces, program.counts, strict=True)
+        ],
+        lambda a, b: Msg("{a}, {b}", a=a, b=b),
     )
-    out = [("setup", setup(program.setup, program.teams)), ("die", die)]
+    out: list[tuple[str, str]] = [
+        (Msg("setup"), setup(program.setup, program.teams)),
+        (Msg("die"), die),
+    ]
     shown = {n for f in program.faces for n in f.verbs}
     raced = {n for v in program.verbs if v.race is not None for n in v.race.then}
     for v in program.verbs:
         if v.name in shown or v.name in raced:
-            out.append((v.name, verb(v, None, wolves)))
+            out.append((verb_name(v.name), verb(v, None, wolves)))
     for t in program.triggers:
-        out.append(
-            (_EVENTS[t.on].removeprefix("at the ").removeprefix("after "), trigger(t, wolves))
-        )
-    out.append(("end", end(program.end)))
+        out.append((_EVENT_PARTS[t.on], trigger(t, wolves)))
+    out.append((Msg("end"), end(program.end)))
     if program.rerolls:
-        out.append(("rolling again", f"you may roll again {times(program.rerolls)} a turn"))
+        out.append(
+            (
+                Msg("rolling again"),
+                Msg("you may roll again {times} a turn", times=times(program.rerolls)),
+            )
+        )
     return out
 
 
@@ -277,7 +560,7 @@ def _keyed(program: Program) -> dict[str, str]:
     for part, text in describe(program):
         key, k = part, 2
         while key in out:
-            key, k = f"{part} ({k})", k + 1
+            key, k = Msg("{part} ({k})", part=part, k=k), k + 1
         out[key] = text
     return out
 
@@ -287,11 +570,14 @@ def differences(a: Program, b: Program) -> list[str]:
     ``wolf: take all the wool ... → take a third of the wool, rounded down, ...``; a part only
     one has: ``steal: none → choose another player: ...``."""
     wa, wb = _keyed(a), _keyed(b)
-    out = []
+    out: list[str] = []
     for key in dict.fromkeys([*wa, *wb]):
         x, y = wa.get(key), wb.get(key)
         if x != y:
-            out.append(f"{key}: {x or 'none'} → {y or 'none'}")
+            none = Msg("none")
+            out.append(
+                Msg("{part}: {before} → {after}", part=key, before=x or none, after=y or none)
+            )
     return out
 
 
@@ -300,5 +586,7 @@ def changed(a: Program, b: Program) -> list[str]:
     player: take half the wool, rounded up, ...``; a part ``b`` drops: ``raid: none``)."""
     wa, wb = _keyed(a), _keyed(b)
     return [
-        f"{k}: {wb.get(k) or 'none'}" for k in dict.fromkeys([*wa, *wb]) if wa.get(k) != wb.get(k)
+        Msg("{part}: {words}", part=k, words=wb.get(k) or Msg("none"))
+        for k in dict.fromkeys([*wa, *wb])
+        if wa.get(k) != wb.get(k)
     ]

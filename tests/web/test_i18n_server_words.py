@@ -1,0 +1,188 @@
+"""Issue 29: the words the server builds, in an Italian session (server/i18n.py, core/words.py).
+
+A house rule's sentences (each game's parts and an option's line), Shave a Sheep's log (a roll,
+each kind of decision, the race, the end) and the server's errors (a bad intent, the chat's,
+a rate limit, an HTTP error's detail, a validation problem) reach an Italian reader in Italian,
+and an English reader in the English they always read.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sheepfold.core.drivers import ChanceStep
+from sheepfold.games.shave_a_sheep import game as sg
+from sheepfold.games.shave_a_sheep.game import ShaveGame
+from sheepfold.games.shave_a_sheep.table import ShaveTable
+from sheepfold.games.shave_a_sheep.terminal import end_reason
+from sheepfold.rulesets import find_ruleset
+from sheepfold.server.i18n import localize
+from sheepfold.server.limits import Rate
+
+IT = {"Accept-Language": "it"}
+
+
+def _house(srv: Any, table: str, headers: dict[str, str] | None = None) -> list[str]:
+    r = srv.http.get(f"/api/tables/{table}/rules", headers=headers or {})
+    assert r.status_code == 200, r.text
+    return r.json()["house_rules"]
+
+
+def test_an_italian_table_of_each_game_reads_its_house_rules_in_italian(live_server: Any) -> None:
+    dolly = live_server.create(game="dolly-crush", seats=[{}, {}], rules={"diagonals": True})
+    it = _house(live_server, dolly["id"], IT)
+    assert any(
+        line.startswith(
+            "Una combinazione è una linea di 3 o più carte di un solo tipo lungo una riga, "
+            "una colonna o una diagonale"
+        )
+        and "(prima: Una combinazione è una linea di 3 o più carte" in line
+        for line in it
+    ), it
+    english = _house(live_server, dolly["id"])
+    assert any(line.startswith("A combination is a line of 3 or more cards") for line in english)
+    assert len(english) == len(it)
+
+    shave = live_server.create(
+        game="shave-a-sheep", seats=[{}, {}], rules={"wolf_takes": "half", "max_turns": 40}
+    )
+    it = _house(live_server, shave["id"], IT)
+    assert (
+        "lupo: scegli un altro giocatore: sposta tutta la lana dalla pecora del giocatore "
+        "scelto al centro → scegli un altro giocatore: sposta metà della lana, arrotondando per "
+        "eccesso, dalla pecora del giocatore scelto al centro"
+    ) in it, it
+    # an option no part says: its description (a text of the catalog) and its value
+    assert "Solo per le simulazioni: fermati e segnala una partita interrotta: 40." in it
+    english = _house(live_server, shave["id"])
+    assert "Simulations only: stop and report a truncated game: 40." in english
+    assert (
+        "wolf: choose another player: take all the wool from the chosen player's sheep back to "
+        "the middle → choose another player: take half the wool, rounded up, from the chosen "
+        "player's sheep back to the middle"
+    ) in english
+
+
+def test_italian_shave_log_lines_for_rolls_every_decision_and_the_end() -> None:
+    """Howling Wolf with a reroll: a roll, a decision with its effects, a pass, a reroll, the
+    race's pick and the race's words, the end's note and the end reason."""
+    rules = find_ruleset("howling-wolf", "shave-a-sheep").rules.model_copy(update={"rerolls": 1})
+    table = ShaveTable()
+    seen: dict[str, tuple[str, str]] = {}
+    ends = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = ShaveGame(3, rules).new_initial_state(seed=seed)
+        while not s.is_terminal():
+            who = s.current_player()
+            a = rng.choice(s.legal_actions()) if who >= 0 else s.sample_chance()
+            for _seat, text in table.narrate(s.clone(), who, a, True):
+                seen.setdefault(str(text), (text, localize(text, "it")))
+            s.apply(a)
+        ends.append(localize(end_reason(s, ["Mia", "Leo", "Ada"]), "it"))
+    said = {it for _en, it in seen.values()}
+    assert "ha tirato rosa/bianco (tosa o cresci)" in said  # a roll
+    assert "ha tirato grigio/bianco (la corsa al lupo, poi puoi cresci)" in said
+    # the decisions: each printed verb with what it does, a pass, a reroll, the race's pick
+    assert "cresci: sposta un pezzo dal centro sulla tua pecora" in said
+    assert "doppio: sposta fino a due pezzi dal centro sulla tua pecora" in said
+    assert "tosa: tosa la tua pecora nel tuo mucchio al sicuro" in said
+    assert "scambio posto 1: scambia la tua pecora con la pecora di chi siede al posto 1" in said
+    assert "passa" in said and "ritira" in said  # a pass, a reroll
+    assert any(t.startswith("lupo posto ") and " perde un pezzo" in t for t in said), said
+    assert (
+        "la partita finisce: la tosatura finale sposta la lana di ogni pecora nel suo mucchio "
+        "al sicuro"
+    ) in said
+    # every line the log said had its Italian (no English text left over)
+    for english, italian in seen.values():
+        assert english != italian, english
+    assert ends and all(e.startswith("La partita è finita perché") for e in ends), ends
+    race = table.chance(_at_grab(rules), {})
+    assert isinstance(race, ChanceStep) and race.kind == "race"
+    assert localize(race.won, "it") == "ha afferrato per primo il lupo!"
+    assert localize(race.unclaimed, "it") == "ha afferrato il lupo (nessuno ha ululato in tempo)"
+
+
+def _at_grab(rules: Any) -> Any:
+    """A Howling Wolf state at its race (a gray face rolled)."""
+    for seed in range(50):
+        s = ShaveGame(3, rules).new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if s.is_terminal():
+                break
+            if s.phase == sg.GRAB:
+                return s
+            s.apply(rng.choice(s.legal_actions()) if s.current_player() >= 0 else s.sample_chance())
+    raise AssertionError("no race in 50 games")
+
+
+def test_an_italian_shave_table_logs_and_ends_in_italian(live_server: Any, ws_client: Any) -> None:
+    t = live_server.create(
+        game="shave-a-sheep", rules={"wool": 3}, seats=[{"kind": "bot"}, {"kind": "bot"}]
+    )
+    it = ws_client(f"{live_server.ws_url}/ws/{t['id']}?lang=it")
+    end = it.wait_state(lambda m: m["ended"] is not None, timeout=60)
+    assert end["ended"].startswith("La partita è finita perché"), end["ended"]
+    texts = [e["text"] for e in end["events"]]
+    assert any(x.startswith("la partita finisce: la tosatura finale") for x in texts), texts
+    en = ws_client(f"{live_server.ws_url}/ws/{t['id']}?lang=en")
+    assert en.wait_state(lambda m: True)["ended"].startswith("The game ended because")
+
+
+def test_server_errors_in_italian(make_server: Any, ws_client: Any) -> None:
+    srv = make_server(chat_rate=Rate(0.01, 3), check_rate=Rate(1e-6, 1))
+    t = srv.create(game="shave-a-sheep", seats=[{}, {}], auto_roll=True)
+    mia, leo = srv.join(t["id"], "Mia", 0), srv.join(t["id"], "Leo", 1)
+    url = f"{srv.ws_url}/ws/{t['id']}?lang=it"
+    a = ws_client(url, mia["token"], source="127.0.0.2")
+    b = ws_client(url, leo["token"], source="127.0.0.2")  # the same address as Mia
+    a.wait_state(lambda m: m["view"]["phase"] == "choose")
+
+    def error(c: Any) -> str:
+        return str(c.wait(lambda m: m["type"] == "error")["message"])
+
+    a.send("{not json")
+    assert error(a) == "non è JSON: un messaggio è un oggetto JSON con un 'type'"
+    a.send({"type": "dance"})
+    assert error(a).startswith("tipo di messaggio sconosciuto 'dance' (un tavolo di")
+    a.send({"type": "act", "action": ["grow"]})
+    assert error(a) == "'action' deve essere il nome di una mossa, come 'grow' o 'swap b2-b3'"
+    b.send({"type": "chat_switch", "on": False})  # Leo is not the host
+    assert error(b) == (
+        "solo chi ospita (il primo posto tenuto da una persona) accende o spegne la chat"
+    )
+    a.send({"type": "chat", "text": "x" * 201})
+    assert error(a) == "una riga di chat ha al massimo 200 caratteri (questa ne ha 201)"
+    # the address's bucket (3 lines) empties before Leo's own: the address's refusal
+    for c, n in ((a, 2), (b, 1)):
+        for i in range(n):
+            c.send({"type": "chat", "text": f"ciao {i}"})
+    b.wait(lambda m: m["type"] == "chat" and m["line"]["text"] == "ciao 0")
+    b.send({"type": "chat", "text": "ancora"})
+    assert error(b).startswith(
+        "hai superato il limite di righe di chat dal tuo indirizzo (al massimo 3 alla volta, "
+        "poi uno ogni 100 s): riprova tra"
+    )
+    # HTTP: a 4xx's detail, a validation problem, a rate limit's 429, by the request's language
+    r = srv.http.get("/api/tables/nope/replay", headers=IT)
+    assert r.status_code == 404 and r.json()["detail"] == "nessun tavolo 'nope'"
+    assert srv.http.get("/api/tables/nope/replay").json()["detail"] == "no table 'nope'"
+    r = srv.http.post("/api/tables?lang=it", json={"game": "dolly-crush", "seats": [{}], "x": 1})
+    assert r.json()["detail"] == (
+        "seats: La lista deve avere almeno 2 elementi dopo la validazione, non 1; "
+        "x: campo sconosciuto"
+    ), r.text
+    srv.http.cookies.clear()  # ?lang= is remembered: a reader of English again
+    r = srv.http.post("/api/tables", json={"game": "dolly-crush", "seats": [{}], "x": 1})
+    assert r.json()["detail"] == (
+        "seats: List should have at least 2 items after validation, not 1; x: unknown field"
+    )
+    assert srv.http.post("/api/rules/shave-a-sheep/check", json={}).status_code == 200
+    r = srv.http.post("/api/rules/shave-a-sheep/check", json={}, headers=IT)
+    assert r.status_code == 429
+    assert r.json()["detail"].startswith(
+        "hai superato il limite di set di regole controllati dal tuo indirizzo"
+    ), r.text
