@@ -364,7 +364,7 @@ def test_the_editor_draws_options_it_has_never_seen(browser, live_server, monkey
     page.click("#game-choice [data-game='shave-a-sheep']")
     page.click("#rules-editor summary")
     page.locator("[data-field='diagonals'] input[type=checkbox]").check()
-    page.locator("[data-field='swaps'] select").select_option(label="up-to")
+    page.locator("[data-field='swaps'] select").select_option(label="up to")  # the choice in words
     expect(page.locator("#rules-general")).to_have_text("diagonal lines need exact swaps")
     expect(page.locator("#create-btn")).to_be_disabled()
     page.locator("[data-field='diagonals'] input[type=checkbox]").uncheck()

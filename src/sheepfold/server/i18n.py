@@ -239,13 +239,14 @@ def extract_rules(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extractor for a game's rules module (babel.cfg: ``games/*/rules.py``): its
-    ``Msg`` texts (Babel's Python extractor) and the descriptions of the options of the rules
+    ``Msg`` texts (Babel's Python extractor), the descriptions of the options of the rules
     model it defines, as a house rule's line starts with them (server/plain_words.py:
-    ``option_line``)."""
+    ``option_line``), and the rule editor's words of that model (:func:`editor_texts`)."""
     from babel.messages.extract import extract_python
 
     from sheepfold.core.registry import game_names, game_spec
     from sheepfold.server.plain_words import option_about
+    from sheepfold.server.rules_api import rule_fields
 
     for line, _func, message, comments in extract_python(fileobj, keywords, comment_tags, options):
         if isinstance(message, str):
@@ -260,6 +261,22 @@ def extract_rules(
             about = option_about(field.description)
             if about is not None:
                 yield 1, None, about, []
+        for text in editor_texts(rule_fields(cls)):
+            yield 1, None, text, []
+
+
+def editor_texts(value: Any) -> Iterator[str]:
+    """The templates of every :class:`Msg` in ``value`` (at any depth): the rule editor's
+    words of a rules model (server/rules_api.py: ``rule_fields``), its labels, descriptions,
+    nouns and choices."""
+    if isinstance(value, Msg):
+        yield value.template
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from editor_texts(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from editor_texts(v)
 
 
 def _translated(raw: str, table: dict[str, str], quote: bool) -> str:

@@ -199,9 +199,10 @@ def option_names(fields: list[dict[str, Any]]) -> dict[str, str]:
             said.setdefault(
                 ctl["name"], f"\u201c{ctl.get('label') or name_words(ctl['name'])}\u201d"
             )
-        for choice in ctl.get("choices", ()):
+        said_as = ctl.get("words") or ()  # the choices' words (in the reader's language)
+        for i, choice in enumerate(ctl.get("choices", ())):
             if isinstance(choice, str):
-                said.setdefault(choice, name_words(choice))
+                said.setdefault(choice, said_as[i] if i < len(said_as) else name_words(choice))
         for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
             if sub:
                 collect(sub)

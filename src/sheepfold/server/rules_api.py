@@ -74,24 +74,33 @@ def label(key: str, schema: dict[str, Any]) -> str:
     title = schema.get("title")
     auto = {key.replace("_", " ").title().strip(), key.title().replace("_", " ").strip()}
     if isinstance(title, str) and title.strip() and title not in auto:
-        return title
-    return words(key)
+        return Msg(title)
+    return Msg(words(key))  # a text of the catalog (server/i18n.py: extract_rules)
 
 
 def noun(key: str) -> str:
     """What one entry of the list or map ``key`` is called: ``verbs`` -> ``verb``."""
     if key in NOUNS:
-        return NOUNS[key]
+        return Msg(NOUNS[key])
     w = words(key).lower()
     for end, repl in (("sses", "ss"), ("ses", "s"), ("xes", "x"), ("ies", "y"), ("s", "")):
         if w.endswith(end) and len(w) > len(end):
-            return w[: -len(end)] + repl
-    return "entry"
+            return Msg(w[: -len(end)] + repl)
+    return Msg("entry")
 
 
 def _plain(text: Any) -> str:
-    """A description as plain words (a docstring's ``code`` marks left out)."""
-    return " ".join(str(text or "").replace("``", "").split())
+    """A description as plain words (a docstring's ``code`` marks left out): a text of the
+    catalog (server/i18n.py: extract_rules), empty when there is none."""
+    plain = " ".join(str(text or "").replace("``", "").split())
+    return Msg(plain) if plain else ""
+
+
+def choice_words(choice: Any) -> str:
+    """A choice an option offers in words (``in-place``: "in place"), a text of the catalog."""
+    from sheepfold.server.plain_words import name_words
+
+    return Msg(name_words(choice)) if isinstance(choice, str) else str(choice)
 
 
 def _scalar(schema: dict[str, Any]) -> str | None:
@@ -129,7 +138,8 @@ def _control(
         return {"kind": "json"}
     scalar = _scalar(schema)
     if scalar == "choice":
-        return {"kind": "choice", "choices": schema.get("enum", [schema.get("const")])}
+        choices = schema.get("enum", [schema.get("const")])
+        return {"kind": "choice", "choices": choices, "words": [choice_words(c) for c in choices]}
     if scalar in ("integer", "number"):
         low = schema.get("minimum", schema.get("exclusiveMinimum"))
         high = schema.get("maximum", schema.get("exclusiveMaximum"))
@@ -212,54 +222,80 @@ def rule_fields(cls: Any) -> list[dict[str, Any]]:
         if key in props:
             control = _field(key, props[key], defs)
         else:
-            control = {"name": key, "label": words(key), "kind": "json", "nullable": True}
-        control["description"] = field.description or ""
+            control = {"name": key, "label": Msg(words(key)), "kind": "json", "nullable": True}
+        control["description"] = Msg(field.description) if field.description else ""
         control.pop("required", None)
         control.pop("default", None)
         out.append({**control, "name": name, "rulebook": rulebook[name]})
     return out
 
 
-#: each rules model's names in its editor, in words (made once; read only)
-_NAMES: dict[type, dict[str, str]] = {}
+#: each rules model's names in its editor, in words, per language (made once; read only)
+_NAMES: dict[tuple[type, str], dict[str, str]] = {}
 
 
-def _names(cls: type) -> dict[str, str]:
-    """The names a rules model's editor shows, in words."""
+def _fields(cls: type, lang: str) -> list[dict[str, Any]]:
+    """:func:`rule_fields` with its words (labels, descriptions, nouns, choices) in ``lang``."""
+    from sheepfold.server.i18n import localize
+
+    return localize(rule_fields(cls), lang)  # type: ignore[no-any-return]
+
+
+def _names(cls: type, lang: str = "en") -> dict[str, str]:
+    """The names a rules model's editor shows, in words (in ``lang``)."""
     from sheepfold.server.plain_words import option_names
 
-    if cls not in _NAMES:
-        _NAMES[cls] = option_names(rule_fields(cls))
-    return _NAMES[cls]
+    if (cls, lang) not in _NAMES:
+        _NAMES[cls, lang] = option_names(_fields(cls, lang))
+    return _NAMES[cls, lang]
 
 
-def _unset(rules: Any) -> dict[str, Any]:
+def labels(fields: list[dict[str, Any]]) -> dict[str, str]:
+    """Each option's and part's key (at any depth of ``fields``) with its label, the first
+    one where a key is used twice: the words the editor says a place in a list or map with
+    (an aria-label: "White per type, number 1")."""
+    said: dict[str, str] = {}
+
+    def collect(ctl: dict[str, Any]) -> None:
+        if ctl.get("name"):
+            said.setdefault(ctl["name"], ctl.get("label") or words(ctl["name"]))
+        for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
+            if sub:
+                collect(sub)
+
+    for f in fields:
+        collect(f)
+    return said
+
+
+def _unset(rules: Any, lang: str = "en") -> dict[str, Any]:
     """What each option left unset amounts to under these rules: {name: [meaning, value]}, the
     meaning in words."""
     from sheepfold.server.plain_words import in_words
 
-    names = _names(type(rules))
+    names = _names(type(rules), lang)
     return {
         k: [in_words(str(meaning), names), value]
         for k, (meaning, value) in getattr(rules, "unset_options", dict)().items()
     }
 
 
-def game_rules(game: str) -> dict[str, Any]:
-    """``GET /api/rules/{game}``."""
+def game_rules(game: str, lang: str = "en") -> dict[str, Any]:
+    """``GET /api/rules/{game}``, its words in ``lang``."""
     from sheepfold.games import rules_class
     from sheepfold.rulesets import all_rulesets
     from sheepfold.server.plain_words import editor_words
 
     cls = rules_class(game)
     rulebook = cls()
-    fields = rule_fields(cls)
-    editor_words(fields, _names(cls))  # descriptions name other options by their keys
+    fields = _fields(cls, lang)
+    editor_words(fields, _names(cls, lang))  # descriptions name other options by their keys
     return {
         "game": game,
         "fields": fields,
+        "names": labels(fields),
         "rulebook": rulebook.model_dump(mode="json"),
-        "unset": _unset(rulebook),
+        "unset": _unset(rulebook),  # (its meanings are English yet: in English words)
         "limits": {"max_bytes": MAX_BODY, "max_depth": MAX_DEPTH, "too_big": TOO_BIG},
         "rulesets": [
             {
@@ -407,7 +443,8 @@ def add_rules_api(app: FastAPI) -> None:
     async def rules_of(game: str, request: Request) -> dict[str, Any]:
         from sheepfold.server.i18n import localize
 
-        return localize(game_rules(known(game)), getattr(request.state, "lang", "en"))
+        lang = getattr(request.state, "lang", "en")
+        return localize(game_rules(known(game), lang), lang)
 
     @app.post("/api/rules/{game}/check")
     async def check_rule_set(game: str, request: Request) -> JSONResponse:

@@ -90,6 +90,11 @@ SF.rulesEditor = function (box, onChange) {
     if (ctl.min != null) return " " + t("(at least {n})", { n: ctl.min });
     return ctl.max != null ? " " + t("(at most {n})", { n: ctl.max }) : "";
   }
+  /* a key of an option or a part in words: its label, as the server says it (GET
+     /api/rules: `names`); a name of the player's own (a verb's) as it is */
+  function named(k) { return (spec && spec.names && spec.names[k]) || SF.words(k); }
+  /* the words of a control's choice `i` (the server's), else the choice as it is */
+  function chosen(ctl, i) { return ctl.words && ctl.words[i] != null ? ctl.words[i] : ctl.choices[i]; }
   function shown(v) { // a value in a line of help
     if (Array.isArray(v)) return v.map(shown).join(", ");
     if (v !== null && typeof v === "object") return Object.keys(v).map((k) => `${SF.words(k).toLowerCase()}: ${shown(v[k])}`).join("; ");
@@ -106,7 +111,7 @@ SF.rulesEditor = function (box, onChange) {
   function leafHTML(ctl, path, v, placeholder) {
     const id = register(ctl, path);
     const ph = placeholder ? ` placeholder="${SF.esc(placeholder)}"` : "";
-    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? t("number {n}", { n: k + 1 }) : SF.words(k))).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
+    const inner = path.length > 1 ? ` aria-label="${SF.esc(path.slice(1).map((k) => (typeof k === "number" ? t("number {n}", { n: k + 1 }) : named(k))).join(", "))}"` : ""; // a row's or an entry's control: no label of its own
     const at = `id="${id}" data-leaf="${id}"${inner}`;
     switch (ctl.kind) {
       case "integer": case "number":
@@ -114,14 +119,14 @@ SF.rulesEditor = function (box, onChange) {
       case "boolean":
         return `<input type="checkbox" ${at} ${v ? "checked" : ""}>`;
       case "choice":
-        return `<select ${at}>${ctl.nullable ? `<option value="">${t("(unset)")}</option>` : ""}${ctl.choices.map((c, i) => `<option value="${i}" ${same(c, v) ? "selected" : ""}>${SF.esc(c)}</option>`).join("")}</select>`;
+        return `<select ${at}>${ctl.nullable ? `<option value="">${t("(unset)")}</option>` : ""}${ctl.choices.map((c, i) => `<option value="${i}" ${same(c, v) ? "selected" : ""}>${SF.esc(chosen(ctl, i))}</option>`).join("")}</select>`;
       case "text": {
         const list = ctl.suggestions && ctl.suggestions.length ? `${id}-words` : "";
         const words = list ? `<datalist id="${list}">${ctl.suggestions.map((w) => `<option value="${SF.esc(w)}">`).join("")}</datalist>` : "";
         return `<input type="text" ${at} value="${SF.esc(v == null ? "" : v)}"${ctl.max_length ? ` maxlength="${ctl.max_length}"` : ""}${list ? ` list="${list}"` : ""}${ph}>${words}`;
       }
       case "choices": // a list of choices: a box to tick for each
-        return `<span ${at} class="rule-choices">${ctl.item.choices.map((c, i) => `<label><input type="checkbox" value="${i}" ${(v || []).some((x) => same(x, c)) ? "checked" : ""}> ${SF.esc(SF.words(c))}</label>`).join("")}</span>`;
+        return `<span ${at} class="rule-choices">${ctl.item.choices.map((c, i) => `<label><input type="checkbox" value="${i}" ${(v || []).some((x) => same(x, c)) ? "checked" : ""}> ${SF.esc(SF.words(chosen(ctl.item, i)))}</label>`).join("")}</span>`;
       default:
         return `<textarea ${at} rows="2" spellcheck="false">${SF.esc(v == null ? "" : JSON.stringify(v))}</textarea>`;
     }

@@ -1,0 +1,73 @@
+"""Issue 29: the rule editor's words in an Italian session (server/rules_api.py,
+static/rules.js): each option's and part's label and description, what an entry of a list is
+called, the words of each choice and the labels the editor says a place with, through
+``GET /api/rules/{game}``; English reads as it always did."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+IT = {"Accept-Language": "it"}
+
+
+def controls(ctl: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A control and every control inside it."""
+    yield ctl
+    for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
+        if sub:
+            yield from controls(sub)
+
+
+def _rules(srv: Any, game: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    r = srv.http.get(f"/api/rules/{game}", headers=headers or {})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_the_rule_editors_options_read_in_italian(live_server: Any) -> None:
+    it = {f["name"]: f for f in _rules(live_server, "dolly-crush", IT)["fields"]}
+    en = {f["name"]: f for f in _rules(live_server, "dolly-crush")["fields"]}
+    assert it["min_line"]["label"] == "Linea minima"
+    assert it["min_line"]["description"] == "la linea più corta che conta"
+    assert en["min_line"]["label"] == "Min line"
+    assert en["min_line"]["description"] == "the shortest line that counts"
+    # a description that names another option says it by its label, in the reader's words
+    assert "“Linea minima”" in it["combinations"]["description"]
+    assert "“Stesso colore”" in it["combinations"]["description"]
+    assert "“Min line”" in en["combinations"]["description"]
+    # a choice: offered as it is, said in words
+    assert it["refill"]["choices"] == en["refill"]["choices"] == ["in-place", "gravity"]
+    assert it["refill"]["words"] == ["sul posto", "gravità"]
+    assert en["refill"]["words"] == ["in place", "gravity"]
+    # a list's entry, and the labels the editor says a place with
+    assert it["bonuses"]["noun"] == "premio" and en["bonuses"]["noun"] == "bonus"
+    names = _rules(live_server, "dolly-crush", IT)["names"]
+    assert names["white_per_type"] == "Bianche per tipo" and names["times"] == "Volte"
+    assert _rules(live_server, "dolly-crush")["names"]["white_per_type"] == "White per type"
+
+
+def test_every_word_of_the_shave_editor_is_italian(live_server: Any) -> None:
+    """Every label, description and noun and every choice's words of Shave a Sheep's editor,
+    the rule language's parts at any depth, differ from the English (all are translated)."""
+    it = _rules(live_server, "shave-a-sheep", IT)
+    en = _rules(live_server, "shave-a-sheep")
+    pairs = [
+        (a, b)
+        for fi, fe in zip(it["fields"], en["fields"], strict=True)
+        for a, b in zip(controls(fi), controls(fe), strict=True)
+    ]
+    said = 0
+    for a, b in pairs:
+        for key in ("label", "description", "about", "noun"):
+            if b.get(key):
+                assert a[key] != b[key], (key, b[key])
+                said += 1
+        if b.get("words"):
+            assert a["choices"] == b["choices"]
+            assert all(x != y for x, y in zip(a["words"], b["words"], strict=True)), a["words"]
+            said += 1
+    assert said > 60
+    verbs = {f["name"]: f for f in it["fields"]}["verbs"]
+    assert verbs["label"] == "Verbi" and verbs["noun"] == "verbo"
+    assert it["names"]["max_wool"] == "Massimo di lana"
