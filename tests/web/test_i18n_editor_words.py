@@ -71,3 +71,61 @@ def test_every_word_of_the_shave_editor_is_italian(live_server: Any) -> None:
     verbs = {f["name"]: f for f in it["fields"]}["verbs"]
     assert verbs["label"] == "Verbi" and verbs["noun"] == "verbo"
     assert it["names"]["max_wool"] == "Massimo di lana"
+
+
+def test_a_lab_card_reads_in_italian(make_server: Any, tmp_path: Any) -> None:
+    """A gallery rule set's lab card: its plain sentence, its metrics' labels and the rule set
+    it is measured against in Italian (the gallery's listing, a rule set, one version); in
+    English as it always read."""
+    from sheepfold.rulesets import find_ruleset  # noqa: F401  (the games registered)
+    from sheepfold.server.gallery_store import GalleryStore
+    from sheepfold.server.limits import Rate
+    from sheepfold.server.storage import Storage
+
+    db = str(tmp_path / "gallery.db")
+    free = dict(create_rate=Rate(0, 0), join_rate=Rate(0, 0), max_open_tables=0)
+    srv = make_server(db, lab_workers=0, **free)
+    body = {"name": "Little wool", "author": "ewe", "description": "less", "rules": {"wool": 12}}
+    assert srv.http.post("/api/gallery/shave-a-sheep", json=body).status_code == 201
+    srv.stop()
+    storage = Storage(db)
+    store = GalleryStore(storage)
+    [job] = store.queue()
+    metric = {"rulebook": 30.0, "house": 12.0, "diff": -18.0, "lo": -19.0, "hi": -17.0, "p": 0.0}
+    card = {
+        "games": 100,
+        "base": "the rulebook",
+        "verdict": "This rule set makes games 60% shorter.",
+        "metrics": [
+            {**metric, "key": "length_mean", "label": "game length (turns), mean", "kind": "num"}
+            | {"rel": -0.6, "significant": True},
+            {**metric, "key": "balance", "label": "balance", "kind": "pct"}
+            | {"rel": None, "diff": 0.1, "significant": True},
+        ],
+    }
+    store.set_lab(job.id, status="done", progress=1.0, card=card)
+    storage.close()
+    srv = make_server(db, lab_workers=0, **free)
+    for path in (
+        "/api/gallery/shave-a-sheep/little-wool",
+        "/api/gallery/shave-a-sheep/little-wool/1",
+    ):
+        it = srv.http.get(path, headers=IT).json()["lab"]
+        assert it["headline"] == (
+            "Con queste regole le partite durano il 60% in meno, e i posti vincono in modo più "
+            "equilibrato che con il regolamento."
+        )
+        assert [m["label"] for m in it["metrics"]] == [
+            "durata della partita (turni), media",
+            "equilibrio",
+        ]
+        assert it["base"] == "il regolamento"
+        en = srv.http.get(path).json()["lab"]
+        assert en["headline"] == (
+            "With these rules games get 60% shorter, and the seats win more evenly than with "
+            "the rulebook."
+        )
+        assert [m["label"] for m in en["metrics"]] == ["game length (turns), mean", "balance"]
+        assert en["base"] == "the rulebook"
+    [listed] = srv.http.get("/api/gallery/shave-a-sheep", headers=IT).json()["entries"]
+    assert listed["lab"]["headline"].startswith("Con queste regole le partite durano il 60%")

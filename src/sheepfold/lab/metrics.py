@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.stats import Z95, wilson
+from sheepfold.core.words import Msg
 from sheepfold.lab.endings import label as ending_label
 from sheepfold.lab.endings import order
 from sheepfold.lab.endings import words as ending_words
@@ -408,7 +409,7 @@ def _length_metrics() -> list[MetricDef]:
     return [
         MetricDef(
             "length_mean",
-            "game length (turns), mean",
+            Msg("game length (turns), mean"),
             "num",
             "turns played until the game ended (finished games); mean",
             _mean_stat(_pg("length")),
@@ -495,7 +496,7 @@ def _result_metrics(n: int) -> list[MetricDef]:
         ),
         MetricDef(
             "balance",
-            "balance",
+            Msg("balance"),
             "pct",
             "1 - (largest seat win share - smallest seat win share); 100% = every seat wins as often",
             _balance,
@@ -504,7 +505,7 @@ def _result_metrics(n: int) -> list[MetricDef]:
         ),
         MetricDef(
             "tie_rate",
-            "shared wins (ties)",
+            Msg("shared wins (ties)"),
             "pct",
             "share of finished games won by two or more seats together",
             _mean_stat(_pg("nwin", None, lambda x: (x > 1).astype(float))),
@@ -520,7 +521,7 @@ def _tension_metrics() -> list[MetricDef]:
     return [
         MetricDef(
             "lead_changes",
-            "lead changes per game",
+            Msg("lead changes per game"),
             "num",
             "times the strict leader (after each turn) changed during a finished game",
             _mean_stat(_pg("lead_changes")),
@@ -548,7 +549,7 @@ def _tension_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "decisiveness",
-            "decisiveness: lead taken for good at",
+            Msg("decisiveness: lead taken for good at"),
             "pct",
             "the point of the game (share of its turns) after which the winner led to the end; "
             "low = decided early",

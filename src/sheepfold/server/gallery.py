@@ -309,6 +309,13 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     for k in ("games", "metrics", "verdict", "exact", "engine", "bots", "base"):
         if k in card:
             out[k] = card[k]
+    if isinstance(card.get("metrics"), list):  # each metric's label: the lab's, in the catalog
+        out["metrics"] = [
+            {**m, "label": Msg(m["label"])} if isinstance(m.get("label"), str) else m
+            for m in card["metrics"]
+        ]
+    if isinstance(card.get("base"), str):  # "the rulebook", a built-in rule set's words
+        out["base"] = Msg(card["base"])
     if card.get("metrics"):
         out["headline"] = headline(card["metrics"], card.get("base") or "the rulebook")
     if v.has_plot:
@@ -323,21 +330,27 @@ def headline(metrics: list[dict[str, Any]], against: str = "the rulebook") -> st
     the graded edition.``)."""
     by = {m.get("key"): m for m in metrics}
     length, balance = by.get("length_mean"), by.get("balance")
-    text = "With these rules games last about as long"
+    base = Msg(against)  # (a text of the catalog where it is one: "the rulebook")
+    text = Msg("With these rules games last about as long")
     if length and length.get("significant") and length.get("rel") is not None:
         change = abs(round(100 * length["rel"]))
-        way = "longer" if length["rel"] > 0 else "shorter"
-        text = f"With these rules games get {change}% {way}" if change else text
+        if change:
+            text = (
+                Msg("With these rules games get {change}% longer", change=change)
+                if length["rel"] > 0
+                else Msg("With these rules games get {change}% shorter", change=change)
+            )
     if balance and balance.get("significant") and balance.get("diff") is not None:
-        fairer = balance["diff"] > 0
-        text += (
-            f", and the seats win more evenly than with {against}"
-            if fairer
-            else f", but the seats win less evenly than with {against}"
+        if balance["diff"] > 0:
+            return Msg(
+                "{length}, and the seats win more evenly than with {base}.", length=text, base=base
+            )
+        return Msg(
+            "{length}, but the seats win less evenly than with {base}.", length=text, base=base
         )
-    else:
-        text += f", and every seat wins about as often as with {against}"
-    return text + "."
+    return Msg(
+        "{length}, and every seat wins about as often as with {base}.", length=text, base=base
+    )
 
 
 def _metric(entry: dict[str, Any], key: str, field: str) -> float | None:
@@ -459,9 +472,20 @@ def browse_query(game: str, q: str, changes: str, sort: str, limit: int) -> list
 def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
     """The listing, a rule set, one version, and a card's plot."""
 
+    from sheepfold.server.i18n import localize
+
+    def said(request: Request, out: dict[str, Any]) -> dict[str, Any]:
+        """An answer's words (a house rule's, a lab card's) in the request's language."""
+        return localize(out, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
+
     @app.get("/api/gallery/{game}")
     async def browse(
-        game: str, q: str = "", changes: str = "", sort: str = "newest", limit: int = 50
+        request: Request,
+        game: str,
+        q: str = "",
+        changes: str = "",
+        sort: str = "newest",
+        limit: int = 50,
     ) -> dict[str, Any]:
         g = gallery()
         wanted = browse_query(game, q, changes, sort, limit)
@@ -470,10 +494,11 @@ def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
             for e in g.entries(game, g.store.latest(game))
             if (not q.strip() or _matches(e, q.strip())) and all(c in e["changes"] for c in wanted)
         ]
-        return {"entries": sort_entries(found, sort)[:limit], "categories": categories(game)}
+        out = {"entries": sort_entries(found, sort)[:limit], "categories": categories(game)}
+        return said(request, out)
 
     @app.get("/api/gallery/{game}/{slug}")
-    async def ruleset(game: str, slug: str) -> dict[str, Any]:
+    async def ruleset(request: Request, game: str, slug: str) -> dict[str, Any]:
         g = gallery()
         found = versions_or_404(g, game, slug)
         entry = g.entries(game, [found[-1]])[0]
@@ -481,10 +506,12 @@ def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
             {"version": v.version, "created": v.created, "description": v.description}
             for v in found
         ]
-        return entry
+        return said(request, entry)
 
     @app.get("/api/gallery/{game}/{slug}/{version}")
-    async def ruleset_version(game: str, slug: str, version: int) -> dict[str, Any]:
+    async def ruleset_version(
+        request: Request, game: str, slug: str, version: int
+    ) -> dict[str, Any]:
         from sheepfold.games import parse_rules
 
         g = gallery()
@@ -492,7 +519,7 @@ def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
         entry = g.entries(game, [v])[0]
         entry["rules"] = parse_rules(game, v.rules).model_dump(mode="json")
         entry["options"] = v.rules
-        return entry
+        return said(request, entry)
 
     @app.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
     async def plot(game: str, slug: str, version: int) -> Response:
