@@ -129,3 +129,35 @@ def test_a_lab_card_reads_in_italian(make_server: Any, tmp_path: Any) -> None:
         assert en["base"] == "the rulebook"
     [listed] = srv.http.get("/api/gallery/shave-a-sheep", headers=IT).json()["entries"]
     assert listed["lab"]["headline"].startswith("Con queste regole le partite durano il 60%")
+
+
+def test_a_history_entry_reads_in_italian(live_server: Any, ws_client: Any) -> None:
+    """A finished game in a profile's history: its rules line (an option by its description,
+    in the catalog) and its result in Italian; in English as it always read."""
+    import random
+
+    from test_profiles_api import join_as, make_profile, play_to_the_end
+
+    from polling import wait_until
+
+    zoe = make_profile(live_server.http, "Zoe")
+    t = live_server.create(
+        game="shave-a-sheep",
+        rules={"wool": 6},
+        auto_roll=True,
+        seats=[{"kind": "human"}, {"kind": "bot"}],
+        seed=8,
+    )
+    me = join_as(live_server, t["id"], zoe, 0)
+    play_to_the_end(
+        {0: ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])}, random.Random(1)
+    )
+    path = f"/api/profiles/{zoe['id']}"
+    [en] = wait_until(
+        lambda: live_server.http.get(path).json()["history"], what="the game in the history"
+    )
+    [it] = live_server.http.get(path, headers=IT).json()["history"]
+    assert en["rules"] == "the rulebook, with pieces of wool in the middle at setup: 6"
+    assert it["rules"] == "il regolamento, con pezzi di lana al centro all'inizio: 6"
+    words = {"won": "vittoria", "2nd of 2": "2º su 2", "tied for first": "primo a pari merito"}
+    assert it["result"] == words[en["result"]]

@@ -58,3 +58,24 @@ def chained(items: Sequence[str], pair: Callable[[str, str], str], empty: str = 
     for item in items[1:]:
         out = pair(out, item)
     return out
+
+
+def to_data(text: str) -> Any:
+    """Words as JSON data that keep their template (a :class:`Msg`, its parameters too, at any
+    depth): ``{"msg": template, "params": {...}}``; plain text as it is. For words stored to
+    be translated when read (:func:`from_data`)."""
+    if isinstance(text, Msg):
+        return {"msg": text.template, "params": {k: to_data(v) for k, v in text.params.items()}}
+    return text
+
+
+def from_data(data: Any) -> Any:
+    """The words :func:`to_data` stored, a :class:`Msg` again (anything else as it is)."""
+    if isinstance(data, dict) and isinstance(data.get("msg"), str):
+        params = data.get("params")
+        params = params if isinstance(params, dict) else {}
+        try:
+            return Msg(data["msg"], **{str(k): from_data(v) for k, v in params.items()})
+        except (KeyError, IndexError, ValueError):  # not a template of these parameters
+            return data["msg"]
+    return data

@@ -245,7 +245,7 @@ def extract_rules(
     from babel.messages.extract import extract_python
 
     from sheepfold.core.registry import game_names, game_spec
-    from sheepfold.server.plain_words import option_about
+    from sheepfold.server.plain_words import option_about, option_short
     from sheepfold.server.rules_api import rule_fields
 
     for line, _func, message, comments in extract_python(fileobj, keywords, comment_tags, options):
@@ -261,6 +261,9 @@ def extract_rules(
             about = option_about(field.description)
             if about is not None:
                 yield 1, None, about, []
+            short = option_short(field.description)  # a history entry's (server/profiles.py)
+            if short is not None:
+                yield 1, None, short, []
         for text in editor_texts(rule_fields(cls)):
             yield 1, None, text, []
 

@@ -150,6 +150,13 @@ def option_about(description: str | None) -> str | None:
     return about[:1].upper() + about[1:] if about else None
 
 
+def option_short(description: str | None) -> str | None:
+    """An option's description said short, as a history entry names it ("rows of the flock
+    (ruling 1)": "rows of the flock"), or None when it has none."""
+    short = (description or "").split(":")[0].split("(")[0].strip()
+    return short or None
+
+
 def value_words(value: Any) -> str:
     """An option's value in words (names in words, lists joined, yes/no)."""
     if isinstance(value, bool):

@@ -49,7 +49,7 @@ from sqlalchemy import func, insert, select, update
 
 from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, State
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, chained, from_data, to_data
 from sheepfold.server.limits import RateLimited
 from sheepfold.server.ratings import Rating, rate
 from sheepfold.server.storage import (
@@ -97,18 +97,18 @@ class NewProfile(BaseModel):
 
 
 def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return {1: Msg("1st"), 2: Msg("2nd"), 3: Msg("3rd")}.get(n) or Msg("{n}th", n=n)
 
 
 def result_words(place: int, places: list[int]) -> str:
     """A seat's result in words: ``won``, ``tied for first``, ``2nd of 3``."""
     shared = places.count(place) > 1
     if place == 1:
-        return "tied for first" if shared else "won"
+        return Msg("tied for first") if shared else Msg("won")
     return (
-        f"tied for {ordinal(place)} of {len(places)}"
+        Msg("tied for {nth} of {n}", nth=ordinal(place), n=len(places))
         if shared
-        else f"{ordinal(place)} of {len(places)}"
+        else Msg("{nth} of {n}", nth=ordinal(place), n=len(places))
     )
 
 
@@ -130,33 +130,39 @@ def rules_words(game: str, config: dict[str, Any]) -> str:
     are: "pieces of wool in the middle at setup: 6"; the others counted)."""
     from sheepfold.games import parse_rules, rules_class
     from sheepfold.rulesets import find_ruleset
+    from sheepfold.server.plain_words import option_short
 
     house = config.get("gallery")
     if house:
-        return f"house rules from the gallery: {house.get('name', '')}"
+        return Msg("house rules from the gallery: {name}", name=house.get("name", ""))
     rules = parse_rules(game, config.get("rules") or {})
     name = config.get("ruleset")
     base = find_ruleset(name, game).rules if name else parse_rules(game, {})
-    said = rules.description or base.description or ("" if name else "the rulebook")
+    # a rule set's description: a built-in one's is a text of the catalog (server/i18n.py)
+    described = rules.description or base.description
+    said = Msg(described) if described else ("" if name else Msg("the rulebook"))
     fields = rules_class(game).model_fields
     mine, theirs = rules.model_dump(mode="json"), base.model_dump(mode="json")
     changed = [k for k in fields if k not in ("name", "description") and mine[k] != theirs[k]]
-    plain = [
-        f"{(fields[k].description or k).split(':')[0].split('(')[0].strip()}: {mine[k]}"
-        for k in changed
-        if isinstance(mine[k], int | str) and not isinstance(mine[k], bool)
-    ]
+    plain: list[str] = []
+    for k in changed:
+        if isinstance(mine[k], int | str) and not isinstance(mine[k], bool):
+            short = option_short(fields[k].description)  # a text of the catalog (extract_rules)
+            plain.append(Msg("{about}: {value}", about=Msg(short) if short else k, value=mine[k]))
     others = len(changed) - len(plain)
     if others:
-        plain.append(f"{others} other change{'s' if others > 1 else ''}")
+        plain.append(
+            Msg("{n} other changes", n=others) if others > 1 else Msg("{n} other change", n=1)
+        )
     if not plain:
-        return said or "rules of the table's own"
+        return said or Msg("rules of the table's own")
+    listed = chained(plain, lambda a, b: Msg("{a}, {b}", a=a, b=b))
     if not said:
-        return ", ".join(plain)
+        return listed
     return (
-        f"{said} With {', '.join(plain)}."
+        Msg("{said} With {changes}.", said=said, changes=listed)
         if said.endswith(".")
-        else f"{said}, with {', '.join(plain)}"
+        else Msg("{said}, with {changes}", said=said, changes=listed)
     )
 
 
@@ -311,7 +317,8 @@ class Profiles:
         ]
         summary = {
             "title": table.game.info.title,
-            "rules": rules_words(table.name, table.config),
+            "rules": (rules := rules_words(table.name, table.config)),
+            "rules_words": to_data(rules),  # the same words, translated when read
             "seats": seats,
             "own_pace": bool(table.config.get("own_pace")),
         }
@@ -420,7 +427,8 @@ class Profiles:
                     "table": r.table_id,
                     "game": r.game,
                     "title": s["title"],
-                    "rules": s["rules"],
+                    # words kept to be translated (a summary written before: its English)
+                    "rules": from_data(s.get("rules_words", s["rules"])),
                     "seats": [
                         {k: seat[k] for k in ("name", "person", "profile", "place", "score")}
                         for seat in s["seats"]
@@ -506,9 +514,14 @@ def add_profiles_api(
     def mine(request: Request) -> dict[str, Any]:
         return profiles().require(request.headers.get(HEADER))
 
-    def about(row: dict[str, Any]) -> dict[str, Any]:
+    def about(row: dict[str, Any], request: Request) -> dict[str, Any]:
+        """A profile with its ratings and its history, the history's words (a result, the
+        rules) in the request's language."""
+        from sheepfold.server.i18n import localize
+
         p = profiles()
-        return {**row, "ratings": p.ratings(row["id"]), "history": p.history(row["id"])}
+        history = localize(p.history(row["id"]), getattr(request.state, "lang", "en"))
+        return {**row, "ratings": p.ratings(row["id"]), "history": history}
 
     @app.post("/api/profiles", status_code=201)
     async def create(req: NewProfile, request: Request) -> dict[str, Any]:
@@ -518,24 +531,27 @@ def add_profiles_api(
 
     @app.get("/api/profiles/me")
     async def me(request: Request) -> dict[str, Any]:
-        return about(mine(request))
+        return about(mine(request), request)
 
     @app.patch("/api/profiles/me")
     async def rename(req: NewProfile, request: Request) -> dict[str, Any]:
         row = mine(request)
         profiles().rename(row["id"], req.name)
-        return about({**row, "name": req.name})
+        return about({**row, "name": req.name}, request)
 
     @app.get("/api/profiles/me/tables")
     async def my_tables(request: Request) -> list[dict[str, Any]]:
-        return profiles().open_tables(mine(request)["id"])
+        from sheepfold.server.i18n import localize
+
+        tables = profiles().open_tables(mine(request)["id"])
+        return localize(tables, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
 
     @app.get("/api/profiles/{pid}")
-    async def public(pid: str) -> dict[str, Any]:
+    async def public(pid: str, request: Request) -> dict[str, Any]:
         row = profiles().profile(pid) if ID_FORM.fullmatch(pid) else None
         if row is None:
             raise HTTPException(404, Msg("no such player"))
-        return about(row)
+        return about(row, request)
 
     @app.get("/api/leaderboard/{game}")
     async def leaderboard(game: str) -> dict[str, Any]:
