@@ -127,6 +127,8 @@ def test_a_lab_card_reads_in_italian(make_server: Any, tmp_path: Any) -> None:
         )
         assert [m["label"] for m in en["metrics"]] == ["game length (turns), mean", "balance"]
         assert en["base"] == "the rulebook"
+        assert srv.http.get(path, headers=IT).json()["base"] == "il regolamento"
+        assert srv.http.get(path).json()["base"] == "the rulebook"
     [listed] = srv.http.get("/api/gallery/shave-a-sheep", headers=IT).json()["entries"]
     assert listed["lab"]["headline"].startswith("Con queste regole le partite durano il 60%")
 

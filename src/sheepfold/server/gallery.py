@@ -288,7 +288,7 @@ class Gallery:
             "changes": v.changes,
             "differences": words_of(v),  # in today's words, against its base
             "stored_differences": v.differences,  # as stored when it was published
-            "base": version_base(v)[1],
+            "base": Msg(version_base(v)[1]),  # its words: "the rulebook" is a catalog text
             "played": played,
             "finished": finished,
             "votes_yes": yes,
