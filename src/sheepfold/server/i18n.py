@@ -248,9 +248,11 @@ def extract_rules(
     from sheepfold.server.plain_words import option_about, option_short
     from sheepfold.server.rules_api import rule_fields
 
-    for line, _func, message, comments in extract_python(fileobj, keywords, comment_tags, options):
+    for line, _func, found, comments in extract_python(fileobj, keywords, comment_tags, options):
+        # Msg("...", n=...) is the template and then None
+        message = found[0] if isinstance(found, tuple | list) and found else found
         if isinstance(message, str):
-            yield line, None, message, list(comments)
+            yield line, None, message, list(comments or ())
     path = Path(getattr(fileobj, "name", "")).resolve()
     for game in game_names():
         cls = game_spec(game).rules_class

@@ -271,11 +271,12 @@ def labels(fields: list[dict[str, Any]]) -> dict[str, str]:
 def _unset(rules: Any, lang: str = "en") -> dict[str, Any]:
     """What each option left unset amounts to under these rules: {name: [meaning, value]}, the
     meaning in words."""
+    from sheepfold.server.i18n import localize
     from sheepfold.server.plain_words import in_words
 
     names = _names(type(rules), lang)
-    return {
-        k: [in_words(str(meaning), names), value]
+    return {  # a meaning names options by their keys: said as their labels once translated
+        k: [in_words(str(localize(meaning, lang)), names), value]
         for k, (meaning, value) in getattr(rules, "unset_options", dict)().items()
     }
 
@@ -295,7 +296,7 @@ def game_rules(game: str, lang: str = "en") -> dict[str, Any]:
         "fields": fields,
         "names": labels(fields),
         "rulebook": rulebook.model_dump(mode="json"),
-        "unset": _unset(rulebook),  # (its meanings are English yet: in English words)
+        "unset": _unset(rulebook, lang),
         "limits": {"max_bytes": MAX_BODY, "max_depth": MAX_DEPTH, "too_big": TOO_BIG},
         "rulesets": [
             {
@@ -344,7 +345,7 @@ def located(where: str, message: str, fields: Any) -> tuple[str, str]:
     return where, message
 
 
-def check(game: str, data: Any, file: bool = False) -> dict[str, Any]:
+def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[str, Any]:
     """A rule set checked by the game's model, as a rule file is (a rule language's aliases
     expanded; its ``from``, or with ``file`` the rule set a file without one starts from,
     :func:`sheepfold.rulesets.default_base`, under it; else the rulebook):
@@ -408,7 +409,7 @@ def check(game: str, data: Any, file: bool = False) -> dict[str, Any]:
         "ok": True,
         "rules": rules.model_dump(mode="json"),
         "options": rules.model_dump(mode="json", exclude_defaults=True),
-        "unset": _unset(rules),
+        "unset": _unset(rules, lang),
         "toml": rules_toml(game, rules),
     }
 
@@ -458,8 +459,8 @@ def add_rules_api(app: FastAPI) -> None:
             return JSONResponse(body, status_code=422)
         # plain JSON in and out: no encoder walking a deeply nested input in Python (only the
         # problems' words are translated, never the input sent back)
-        result = check(game, data, file)
         lang = getattr(request.state, "lang", "en")
+        result = check(game, data, file, lang)
         if not result["ok"] and lang != "en":
             from sheepfold.server.i18n import localize
 

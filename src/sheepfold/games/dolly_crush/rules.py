@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from sheepfold.core.protocol import RulesError
+from sheepfold.core.words import Msg
 from sheepfold.games.dolly_crush.cards import (
     BREEDS,
     CELL,
@@ -431,22 +432,28 @@ class DollyRules(BaseModel):
         """What each option left unset (None) amounts to, for ``sheepfold rules show``."""
         return {
             "shape": (
-                "a full rectangle of rows x cols; a shape of X (a cell) and . (a hole), e.g. a "
-                "plus:",
+                Msg(
+                    "a full rectangle of rows x cols; a shape of X (a cell) and . (a hole), e.g. "
+                    "a plus:"
+                ),
                 ["..XXX..", "..XXX..", "XXXXXXX", "XXXXXXX", "XXXXXXX", "..XXX..", "..XXX.."],
             ),
             "combinations": (
-                "one line of min_line or more along rows and columns (and diagonals with "
-                "diagonals), colour by match_colour; e.g. lines and a 2 x 2 square:",
+                Msg(
+                    "one line of min_line or more along rows and columns (and diagonals with "
+                    "diagonals), colour by match_colour; e.g. lines and a 2 x 2 square:"
+                ),
                 [
                     {"kind": "line", "length": 3, "directions": ["rows", "columns"]},
                     {"kind": "pattern", "cells": ["XX", "XX"], "colour": False},
                 ],
             ),
-            "end_points": ("no points target (the game ends by ruling 8), e.g.:", 30),
+            "end_points": (Msg("no points target (the game ends by ruling 8), e.g.:"), 30),
             "rounds": (
-                "the game ends when every dog card is spent (ruling 8); a number of rounds "
-                "makes the players take their dog cards back, e.g.:",
+                Msg(
+                    "the game ends when every dog card is spent (ruling 8); a number of rounds "
+                    "makes the players take their dog cards back, e.g.:"
+                ),
                 2 * self.dogs_per_player,
             ),
         }

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from sheepfold.core.protocol import RulesError
+from sheepfold.core.words import Msg
 from sheepfold.games.shave_a_sheep.program import Amount, Condition, Place, Whose
 
 COLOUR_ACTIONS: dict[str, str] = {
@@ -792,38 +793,55 @@ class ShaveRules(BaseModel):
     def unset_options(self) -> dict[str, tuple[str, object]]:
         """What each option left unset (None) amounts to, for ``sheepfold rules show``: a
         sentence and a value (the one in use, or an example)."""
-        die = "Howling Wolf's die" if self.howling_wolf else "the rulebook's die"
+        die = (
+            Msg("Howling Wolf's die, the faces in use:")
+            if self.howling_wolf
+            else Msg("the rulebook's die, the faces in use:")
+        )
         return {
-            "die": (f"{die}, the faces in use:", list(self.faces)),
+            "die": (die, list(self.faces)),
             "reaction_weights": (
-                "every seat weighs 1 (equal chances); set one weight per seat, e.g. 3 players:",
+                Msg(
+                    "every seat weighs 1 (equal chances); set one weight per seat, e.g. 3 players:"
+                ),
                 [1.0, 1.0, 1.0],
             ),
             "auto_shear": (
-                f"a full sheep (max_wool = {self.max_wool}) is shorn before its owner rolls "
-                "(ruling 5), e.g.:",
+                Msg(
+                    "a full sheep (max_wool = {n}) is shorn before its owner rolls (ruling 5), "
+                    "e.g.:",
+                    n=self.max_wool,
+                ),
                 self.max_wool,
             ),
             "shear_cost": (
-                "1 with the cutting-costs variant, else 0 (a shear keeps all it shears), e.g.:",
+                Msg(
+                    "1 with the cutting-costs variant, else 0 (a shear keeps all it shears), e.g.:"
+                ),
                 self.cost,
             ),
             "target": (
-                "no target: the game ends only when the middle is empty (ruling 6), e.g.:",
+                Msg("no target: the game ends only when the middle is empty (ruling 6), e.g.:"),
                 max(1, self.wool // 2),
             ),
             "max_turns": (
-                "no limit, every game is played to its end (the lab and the interop "
-                "environments stop a game after 1000 turns unless it is set), e.g.:",
+                Msg(
+                    "no limit, every game is played to its end (the lab and the interop "
+                    "environments stop a game after 1000 turns unless it is set), e.g.:"
+                ),
                 1000,
             ),
             "setup": (
-                "every sheep starts bare, seat 0 starts, no teams (docs/spec/rule-language.md), "
-                "e.g.:",
+                Msg(
+                    "every sheep starts bare, seat 0 starts, no teams "
+                    "(docs/spec/rule-language.md), e.g.:"
+                ),
                 {"sheep": 2, "first": 0},
             ),
             "verbs": (
-                "only the printed verbs; a verb of your own is named on a face of the die, e.g.:",
+                Msg(
+                    "only the printed verbs; a verb of your own is named on a face of the die, e.g.:"
+                ),
                 {
                     "steal": {
                         "choose": "another player",
@@ -833,7 +851,7 @@ class ShaveRules(BaseModel):
                 },
             ),
             "triggers": (
-                "only the auto-shear at the start of a turn, e.g. a catch-up rule:",
+                Msg("only the auto-shear at the start of a turn, e.g. a catch-up rule:"),
                 [
                     {
                         "on": "turn start",
@@ -843,7 +861,7 @@ class ShaveRules(BaseModel):
                 ],
             ),
             "end": (
-                "the game ends when the middle is empty (ruling 6), e.g.:",
+                Msg("the game ends when the middle is empty (ruling 6), e.g.:"),
                 {"middle_empty": True, "turns_each": 30},
             ),
         }
