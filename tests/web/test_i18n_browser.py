@@ -39,13 +39,16 @@ TEXTS = """() => {
 def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
     """The catalog's English texts that Italian words differently, each as a pattern of a whole
     text (its parameters: anything); not a template that only joins its parameters ("{some}
-    and {last}": any text with an "and" in it)."""
+    and {last}": any text with an "and" in it), nor one whose own words are under three letters
+    ("a {kind}": the Italian "a caso" would be its English)."""
     out = []
     for msgid, text in i18n.catalogs()["it"].items():
         if text == msgid:
             continue  # a name, the same in both ("Dolly Crush", "sheepfold")
         parts = re.split(r"\{\w+\}", msgid)
         if len(parts) > 2 and not parts[0] and not parts[-1]:
+            continue
+        if len(parts) > 1 and len(re.sub(r"\W", "", "".join(parts))) < 3:
             continue
         out.append((msgid, re.compile(".+?".join(re.escape(p) for p in parts), re.S)))
     return out

@@ -98,8 +98,10 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, An
         parts_a.append(chunk_to_table(job_a, run_chunk(job_a, idx)))
         parts_b.append(chunk_to_table(job_b, run_chunk(job_b, idx)))
         done += len(idx)
-        start = time.monotonic() if start is None else start
-        spent = time.monotonic() - start
+        if start is None:  # the first chunk spends nothing of the budget, whatever the clock
+            start, spent = time.monotonic(), 0.0
+        else:
+            spent = time.monotonic() - start
         progress(
             {"progress": round(min(0.99, max(done / total, spent / seconds)), 3), "games": done}
         )
