@@ -103,9 +103,15 @@ def test_the_lab_compiles_in_its_first_game_before_the_counter_starts(
     assert again.column("scores").to_pylist() == table.column("scores").to_pylist()
 
 
-def test_the_batch_says_its_first_calls_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sheepfold.vector import ShaveBatch
-    from sheepfold.vector import shave_kernel as K
+@pytest.mark.parametrize("game", ["shave-a-sheep", "dolly-crush"])
+def test_the_batch_says_its_first_calls_compile(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's batch (Shave a Sheep's, Dolly Crush's) says its first reset and step compile."""
+    from sheepfold.vector import DollyBatch, ShaveBatch, dolly_kernel, shave_kernel
+
+    Batch, K = {
+        "shave-a-sheep": (ShaveBatch, shave_kernel),
+        "dolly-crush": (DollyBatch, dolly_kernel),
+    }[game]
 
     class Cold:  # a batch kernel as in a fresh process: not compiled, its first call compiles
         def __init__(self, result: Any = None) -> None:
@@ -123,42 +129,7 @@ def test_the_batch_says_its_first_calls_compile(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setattr(K, name, Cold())
     monkeypatch.setattr(K, "check_actions", Cold((-1, 0)))
     said: list[tuple[str, bool]] = []
-    batch = ShaveBatch(2, seed=0, compiling=lambda w, s: said.append((w, s is None)))
-    batch.reset()
-    batch.step([0, 0])
-    assert said == [
-        ("compiling the batched simulator's reset", True),
-        ("compiling the batched simulator's reset", False),
-        ("compiling the batched simulator's step", True),
-        ("compiling the batched simulator's step", False),
-    ]
-    said.clear()
-    batch.reset()
-    batch.step([0, 0])
-    assert said == []  # compiled: nothing more to say
-
-
-def test_the_dolly_batch_says_its_first_calls_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sheepfold.vector import DollyBatch
-    from sheepfold.vector import dolly_kernel as K
-
-    class Cold:  # a batch kernel as in a fresh process: not compiled, its first call compiles
-        def __init__(self, result: Any = None) -> None:
-            self.signatures: list[Any] = []
-            self.result = result
-            self.kernel = fresh_kernel()
-
-        def __call__(self, *args: Any) -> Any:
-            if not self.signatures:
-                self.kernel(1)
-                self.signatures.append("compiled")
-            return self.result
-
-    for name in ("reset_many", "observe_all", "masks_all", "step_many"):
-        monkeypatch.setattr(K, name, Cold())
-    monkeypatch.setattr(K, "check_actions", Cold((-1, 0)))
-    said: list[tuple[str, bool]] = []
-    batch = DollyBatch(2, seed=0, compiling=lambda w, s: said.append((w, s is None)))
+    batch = Batch(2, seed=0, compiling=lambda w, s: said.append((w, s is None)))
     batch.reset()
     batch.step([0, 0])
     assert said == [
