@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from sheepfold.core.protocol import SheepfoldError
@@ -195,13 +196,22 @@ def name_words(name: str) -> str:
 NAMED = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+(?![\w-])")
 
 
+def controls(fields: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every control of the rule editor's ``fields`` at any depth (a part's fields, a list's
+    item, a map's value), each before the controls inside it."""
+    for ctl in fields:
+        yield ctl
+        yield from controls(
+            [s for s in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")) if s]
+        )
+
+
 def option_names(fields: list[dict[str, Any]]) -> dict[str, str]:
     """What each name the rule editor shows stands for, in words: an option's key (at any depth
     of :func:`sheepfold.server.rules_api.rule_fields`) its label in quotes ("Max wool"), a choice
     it offers (``cutting-costs``) in words."""
     said: dict[str, str] = {}
-
-    def collect(ctl: dict[str, Any]) -> None:
+    for ctl in controls(fields):
         if ctl.get("name"):
             said.setdefault(
                 ctl["name"], f"\u201c{ctl.get('label') or name_words(ctl['name'])}\u201d"
@@ -210,12 +220,6 @@ def option_names(fields: list[dict[str, Any]]) -> dict[str, str]:
         for i, choice in enumerate(ctl.get("choices", ())):
             if isinstance(choice, str):
                 said.setdefault(choice, said_as[i] if i < len(said_as) else name_words(choice))
-        for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
-            if sub:
-                collect(sub)
-
-    for f in fields:
-        collect(f)
     return said
 
 

@@ -254,17 +254,12 @@ def labels(fields: list[dict[str, Any]]) -> dict[str, str]:
     """Each option's and part's key (at any depth of ``fields``) with its label, the first
     one where a key is used twice: the words the editor says a place in a list or map with
     (an aria-label: "White per type, number 1")."""
-    said: dict[str, str] = {}
+    from sheepfold.server.plain_words import controls
 
-    def collect(ctl: dict[str, Any]) -> None:
+    said: dict[str, str] = {}
+    for ctl in controls(fields):
         if ctl.get("name"):
             said.setdefault(ctl["name"], ctl.get("label") or words(ctl["name"]))
-        for sub in (*ctl.get("fields", ()), ctl.get("item"), ctl.get("value")):
-            if sub:
-                collect(sub)
-
-    for f in fields:
-        collect(f)
     return said
 
 
