@@ -153,7 +153,7 @@ def option_about(description: str | None) -> str | None:
 
 def option_short(description: str | None) -> str | None:
     """An option's description said short, as a history entry names it ("rows of the flock
-    (ruling 1)": "rows of the flock"), or None when it has none."""
+    (Dolly Crush ruling 1)": "rows of the flock"), or None when it has none."""
     short = (description or "").split(":")[0].split("(")[0].strip()
     return short or None
 
