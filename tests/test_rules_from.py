@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sheepfold.core.protocol import RulesError
+from sheepfold.core.words import from_data
 from sheepfold.games.dolly_crush.rules import GRADED_DOG_SWAPS, RULEBOOK_DOG_SWAPS
 from sheepfold.rulesets import (
     RULEBOOK,
@@ -292,8 +293,8 @@ def test_the_lab_cards_verdict_and_plot_name_the_base(monkeypatch: pytest.Monkey
         "exact_limit": 1000,
     }
     out = card.card(spec, progress=lambda _: None)
-    assert out["card"]["base"] == "the graded edition"
-    assert "from the graded edition to this rule set" in out["card"]["verdict"]
+    assert from_data(out["card"]["base"]) == "the graded edition"  # words stored as data
+    assert "from the graded edition to this rule set" in from_data(out["card"]["verdict"])
     assert "the graded edition" in out["plot"] and "rulebook" not in out["plot"]
 
 

@@ -567,14 +567,22 @@ def _options(rules: Any) -> dict[str, Any]:
 
 
 def base_words(game: str, name: str) -> str:
-    """A base rule set in words, for players: ``the rulebook``, or the first words of its
-    description when they name it (``The graded edition: ...``: "the graded edition"), else
-    its name as words (``the cutting costs rules``)."""
+    """A base rule set in words, for players: ``the rulebook``, or a built-in rule set's
+    :func:`base_phrase`; a :class:`~sheepfold.core.words.Msg` a reader's language translates
+    (the built-ins' phrases are texts of the catalog: server/i18n.py, ``extract_presets``)."""
+    from sheepfold.core.words import Msg
+
     if name == RULEBOOK:
-        return "the rulebook"
+        return Msg("the rulebook")
     found = next((r for r in builtin_rulesets() if r.rules.name == name), None)
-    about = (found.rules.description or "") if found is not None else ""
-    head, colon, _ = about.partition(":")
+    return Msg(base_phrase(name, found.rules.description if found is not None else None))
+
+
+def base_phrase(name: str, description: str | None) -> str:
+    """The words of a rule set that is not the rulebook: the first words of its description
+    when they name it (``The graded edition: ...``: "the graded edition"), else its name as
+    words (``the cutting costs rules``)."""
+    head, colon, _ = (description or "").partition(":")
     if colon and head.lower().startswith("the ") and len(head) <= 40:
         return "the " + head[4:]
     return f"the {name.replace('-', ' ').replace('_', ' ')} rules"

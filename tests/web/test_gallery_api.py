@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from polling import wait_until
+from sheepfold.core.words import from_data
 from sheepfold.server.gallery import MAX_PUBLISH
 from sheepfold.server.limits import Rate
 
@@ -133,15 +134,15 @@ def test_a_rule_set_is_described_and_measured_against_the_base_it_names(make_ser
     v = srv.app.state.gallery.store.version(GAME, "no-costs", 1)
     assert v.base == "race-to-twelve"
     spec = srv.app.state.gallery.lab._spec(v.id)  # what the lab card plays the rules against
-    assert spec["base_words"] == "the race to twelve rules"
+    assert from_data(spec["base_words"]) == "the race to twelve rules"
     assert spec["base"] == {"shear_cost": 1, "target": 12, "rerolls": 1}
     import sheepfold.lab.runner as lab_runner
     from sheepfold.lab import card
 
     monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel to compile
     made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
-    assert made["base"] == "the race to twelve rules"
-    assert "the race to twelve rules" in made["verdict"]  # measured against it
+    assert from_data(made["base"]) == "the race to twelve rules"
+    assert "the race to twelve rules" in from_data(made["verdict"])  # measured against it
     # the same rules without their base: the closest, the rulebook
     plain = published(srv, "No costs either", {"target": 12})
     e2 = entry(srv, plain["slug"])

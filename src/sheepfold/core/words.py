@@ -20,13 +20,34 @@ class Msg(str):
     params: dict[str, Any]
 
     def __new__(cls, template: str, **params: Any) -> Msg:
-        self = super().__new__(cls, template.format(**params) if params else template)
+        text = template.format(**params) if params else template
+        if template == CAPITALIZED:
+            text = upper_first(text)
+        self = super().__new__(cls, text)
         self.template = template
         self.params = params
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the template
         return (_rebuild, (self.template, self.params))
+
+
+#: the template of :func:`capitalized`: no text of the catalog, its words start with a capital
+#: letter in every language (server/i18n.py: ``gettext``)
+CAPITALIZED = "{capitalized}"
+
+
+def upper_first(text: str) -> str:
+    """``text`` with its first letter upper case ("the rulebook": "The rulebook")."""
+    return text[:1].upper() + text[1:]
+
+
+def capitalized(text: str) -> str:
+    """``text`` starting a sentence: its first letter upper case, in a reader's language too
+    (a :class:`Msg` stays one: ``Msg(CAPITALIZED, capitalized=text)``)."""
+    if isinstance(text, Msg):
+        return Msg(CAPITALIZED, capitalized=text)
+    return upper_first(text)
 
 
 def _rebuild(template: str, params: dict[str, Any]) -> Msg:
@@ -42,10 +63,16 @@ def text_of(error: BaseException) -> str:
 
 
 def joined(names: list[str]) -> str:
-    """Names as a list in words ("Dolly, Shaun and Timmy"), the "and" translatable."""
+    """Names as a list in words ("Dolly, Shaun and Timmy"), the "and" translatable (each name
+    kept as it is: a Msg stays one)."""
     if len(names) < 2:
-        return "".join(names)
-    return Msg("{some} and {last}", some=", ".join(names[:-1]), last=names[-1])
+        return names[0] if names else ""
+    return Msg("{some} and {last}", some=listed(names[:-1]), last=names[-1])
+
+
+def listed(items: Sequence[str]) -> str:
+    """Words joined with ", " ("game length, balance"), each piece kept translatable."""
+    return chained(items, lambda a, b: Msg("{a}, {b}", a=a, b=b))
 
 
 def chained(items: Sequence[str], pair: Callable[[str, str], str], empty: str = "") -> str:

@@ -6,11 +6,12 @@ event loop, and the server (which may not import the lab: see tests/test_layerin
 reads what it prints. The job comes as one JSON object on standard input::
 
     {"game": ..., "rules": {...options...}, "players": 2, "games": 2000, "seconds": 120,
-     "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": "the graded edition"}
+     "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": {"msg": "the graded edition"}}
 
 ``base`` is the rule set the card measures the rules against, the one they were made from (the
 gallery's :func:`~sheepfold.server.gallery.base_of`; absent: the rulebook), and ``base_words``
-what the card calls it (the verdict, the plot, the card's ``base``).
+what the card calls it (the verdict, the plot, the card's ``base``), as
+:func:`~sheepfold.core.words.to_data` stores words (plain text is read too).
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
 after every chunk (the first, before any game, with a ``message``: the simulator is starting), then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
@@ -19,7 +20,8 @@ the lab cannot play these rules (its own message), or ``{"error": "..."}``.
 Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
 until ``games`` games a side or ``seconds`` have passed (the card then says it was capped). The
 card holds the lab's comparison of a few metrics (95% intervals, paired bootstrap), the verdict
-of :func:`sheepfold.lab.compare.verdict`, the game-length plot of ``lab compare --plots`` as
+of :func:`sheepfold.lab.compare.verdict` (and the ``base``: words stored as data, ``to_data``,
+that the gallery translates for its reader), the game-length plot of ``lab compare --plots`` as
 SVG and, when the game has an exact solver and the rules are small enough (``exact_limit``
 positions), the exact first-player advantage and the perfect bot's edge over greedy.
 """
@@ -35,16 +37,21 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from sheepfold.core.words import Msg, capitalized, from_data, to_data
+
 #: the metrics a card shows (the lab's keys), in this order
 CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiveness")
 BOTS = ("greedy",)
 #: the two sides' display names (never the publisher's text: the plot and verdict embed them)
-RULEBOOK, HOUSE = "the rulebook", "this rule set"
+RULEBOOK, HOUSE = Msg("the rulebook"), Msg("this rule set")
 
 
 def base_words(spec: dict[str, Any]) -> str:
-    """What the card calls the rule set it measures against (never an id)."""
-    return str(spec.get("base_words") or RULEBOOK)
+    """What the card calls the rule set it measures against (never an id): the spec's
+    ``base_words``, words stored with :func:`~sheepfold.core.words.to_data` (a Msg again) or
+    plain text."""
+    words = from_data(spec.get("base_words"))
+    return words if isinstance(words, str) and words else RULEBOOK
 
 
 #: said until the first games are played (the first card after an update compiles the simulator)
@@ -198,10 +205,10 @@ def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
     out = {
         "games": ta.num_rows,
         "engine": job_a.engine,
-        "base": against,
+        "base": to_data(against),
         "bots": list(BOTS),
         "metrics": metrics(diffs),
-        "verdict": text[0].upper() + text[1:],
+        "verdict": to_data(capitalized(text)),  # translated where it is served
         "exact": figures,
         "message": "; ".join(notes) or None,
     }

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.words import Msg, capitalized, chained, joined, listed
 from sheepfold.lab.endings import TURN_LIMIT, order
 from sheepfold.lab.endings import words as ending_words
 from sheepfold.lab.metrics import (
@@ -260,7 +261,8 @@ _NOT_IN_VERDICT = ("truncated", "first_player_advantage", "decisions_mean")
 def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None = None) -> str:
     """One paragraph in plain words: what B changes compared with A, the metric that moved most
     first (and, before it, when either rule set lets games run into the turn limit
-    ``max_turns``)."""
+    ``max_turns``). A :class:`~sheepfold.core.words.Msg` of templates (a reader's language
+    translates it; stored with ``to_data``), its English the paragraph itself."""
     by = {d.key: d for d in diffs}
     rest = [
         d
@@ -273,28 +275,41 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None =
     moved = sorted((d for d in rest if d.significant), key=lambda d: moves[d.key], reverse=True)
     if moved:
         lead = _words(moved[0], name_a, name_b)
-        text = (lead[0].upper() + lead[1:] if lead.startswith("the ") else lead) + "."
+        text = _sentence(capitalized(lead) if lead.startswith("the ") else lead)
         if len(moved) > 1:
-            text += (
-                " Then, by how much they moved: "
-                + "; ".join(_change_words(d) for d in moved[1:])
-                + "."
+            text = Msg(
+                "{text} Then, by how much they moved: {changes}.",
+                text=text,
+                changes=chained([_change_words(d) for d in moved[1:]], _semicolon),
             )
     else:
-        text = f"{name_b} changes no metric measurably from {name_a} (95% intervals)."
+        text = Msg("{b} changes no metric measurably from {a} (95% intervals).", a=name_a, b=name_b)
         L = by.get("length_mean")
         if L is not None:
-            text += " " + _length_words(L, name_a, name_b) + "."
+            text = _then(text, _sentence(_length_words(L, name_a, name_b)))
     endings = _ending_words(diffs, name_a, name_b)
     if endings:
-        text = endings + " " + text
+        text = _then(endings, text)
     limit = _limit_words(by.get("truncated"), name_a, name_b, max_turns)
     if limit:
-        text = limit + " " + text
+        text = _then(limit, text)
     same = [d.label for d in rest if not d.significant and not (d.lo == d.hi == d.diff == 0)]
     if same and moved:
-        text += " No measurable change in: " + ", ".join(same) + "."
+        text = Msg("{text} No measurable change in: {labels}.", text=text, labels=listed(same))
     return text
+
+
+def _sentence(words: str) -> str:
+    return Msg("{words}.", words=words)
+
+
+def _then(first: str, then: str) -> str:
+    """Two sentences, one after the other."""
+    return Msg("{a} {b}", a=first, b=then)
+
+
+def _semicolon(a: str, b: str) -> str:
+    return Msg("{a}; {b}", a=a, b=b)
 
 
 def _words(d: Diff, name_a: str, name_b: str) -> str:
@@ -302,31 +317,63 @@ def _words(d: Diff, name_a: str, name_b: str) -> str:
     if d.key == "length_mean":
         return _length_words(d, name_a, name_b)
     if d.key == "win_seat0":
-        verb = "raises" if d.diff > 0 else "cuts"
         digits = 0 if round(100 * d.a) != round(100 * d.b) else 1
-        return (
-            f"{name_b} {verb} seat 0's win share from {fmt(d.a, 'pct', digits)} to "
-            f"{fmt(d.b, 'pct', digits)} ({fmt_diff(d.diff, 'pp')}) compared with {name_a}"
+        said = dict(
+            a=name_a,
+            b=name_b,
+            a_share=fmt(d.a, "pct", digits),
+            b_share=fmt(d.b, "pct", digits),
+            change=fmt_diff(d.diff, "pp"),
         )
-    return f"the biggest change from {name_a} to {name_b}: {_change_words(d)}"
+        if d.diff > 0:
+            return Msg(
+                "{b} raises seat 0's win share from {a_share} to {b_share} ({change}) "
+                "compared with {a}",
+                **said,
+            )
+        return Msg(
+            "{b} cuts seat 0's win share from {a_share} to {b_share} ({change}) compared with {a}",
+            **said,
+        )
+    return Msg(
+        "the biggest change from {a} to {b}: {change}", a=name_a, b=name_b, change=_change_words(d)
+    )
 
 
 def _length_words(L: Diff | None, name_a: str, name_b: str) -> str:
     if L is None or L.rel is None:
-        return f"{name_b} compared with {name_a}"
+        return Msg("{b} compared with {a}", a=name_a, b=name_b)
     pm = 100 * _pm(L.rel_lo, L.rel_hi)
-    pm_text = f"{pm:.1f}" if pm < 1 else f"{pm:.0f}"
+    said = dict(
+        a=name_a,
+        b=name_b,
+        pm=f"{pm:.1f}" if pm < 1 else f"{pm:.0f}",
+        a_turns=fmt(L.a, "num"),
+        b_turns=fmt(L.b, "num"),
+    )
     if L.significant:
-        word = "longer" if L.rel > 0 else "shorter"
-        return (
-            f"{name_b} makes games {abs(100 * L.rel):.0f}% {word} (±{pm_text}%) than {name_a}"
-            f" ({fmt(L.a, 'num')} → {fmt(L.b, 'num')} turns)"
+        change = f"{abs(100 * L.rel):.0f}"
+        if L.rel > 0:
+            return Msg(
+                "{b} makes games {change}% longer (±{pm}%) than {a} ({a_turns} → {b_turns} turns)",
+                change=change,
+                **said,
+            )
+        return Msg(
+            "{b} makes games {change}% shorter (±{pm}%) than {a} ({a_turns} → {b_turns} turns)",
+            change=change,
+            **said,
         )
     if L.a == L.b and L.lo == L.hi == 0:
-        return f"{name_b} plays games of the same length as {name_a} ({fmt(L.a, 'num')} turns)"
-    return (
-        f"{name_b} does not change the game length measurably ({fmt(L.a, 'num')} vs "
-        f"{fmt(L.b, 'num')} turns, ±{pm_text}%)"
+        return Msg(
+            "{b} plays games of the same length as {a} ({turns} turns)",
+            a=name_a,
+            b=name_b,
+            turns=said["a_turns"],
+        )
+    return Msg(
+        "{b} does not change the game length measurably ({a_turns} vs {b_turns} turns, ±{pm}%)",
+        **said,
     )
 
 
@@ -347,22 +394,33 @@ def _ending_words(diffs: list[Diff], name_a: str, name_b: str) -> str:
     parts = []
     for k, d in enumerate(moved[:3]):
         reason = d.key.removeprefix("ended_")
-        how = ending_words(reason, now=True) if k == 0 else ending_words(reason)
-        games = " of games" if k == 0 else ""
-        parts.append(f"{how} in {fmt(d.b, 'pct', 0)}{games} ({name_a}: {fmt(d.a, 'pct', 0)})")
-    return f"Under {name_b} " + "; ".join(parts) + "."
+        said = dict(a=name_a, b_share=fmt(d.b, "pct", 0), a_share=fmt(d.a, "pct", 0))
+        if k == 0:
+            how = ending_words(reason, now=True)
+            parts.append(Msg("{how} in {b_share} of games ({a}: {a_share})", how=how, **said))
+        else:
+            parts.append(
+                Msg("{how} in {b_share} ({a}: {a_share})", how=ending_words(reason), **said)
+            )
+    return Msg("Under {b} {parts}.", b=name_b, parts=chained(parts, _semicolon))
 
 
 def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None) -> str:
     """A sentence when games of A or B hit the turn limit (else "")."""
     if T is None or not (T.a > 0 or T.b > 0):
         return ""
-    where = f"the {max_turns:,}-turn limit" if max_turns else "the turn limit"
+    where = Msg("the {n}-turn limit", n=f"{max_turns:,}") if max_turns else Msg("the turn limit")
     endless = [nm for nm, v in ((name_a, T.a), (name_b, T.b)) if v > 0]
-    return (
-        f"Games hit {where} ({name_a}: {fmt(T.a, 'pct')} of games, {name_b}: "
-        f"{fmt(T.b, 'pct')}): under {' and '.join(endless)} a game may never end. Those games "
-        "have no winner; every result below is of the games that finished."
+    return Msg(
+        "Games hit {where} ({a}: {a_share} of games, {b}: {b_share}): under {endless} a game "
+        "may never end. Those games have no winner; every result below is of the games that "
+        "finished.",
+        where=where,
+        a=name_a,
+        b=name_b,
+        a_share=fmt(T.a, "pct"),
+        b_share=fmt(T.b, "pct"),
+        endless=joined(endless),
     )
 
 
@@ -370,10 +428,12 @@ def _change_words(d: Diff) -> str:
     """``label A → B`` with the change: in points for shares, relative for lengths and counts."""
     change = f"{fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}"
     if d.kind in ("pct", "pp"):
-        return f"{d.label} {change} ({fmt_diff(d.diff, 'pp')})"
+        return Msg(
+            "{label} {change} ({by})", label=d.label, change=change, by=fmt_diff(d.diff, "pp")
+        )
     if d.rel is not None:
-        return f"{d.label} {change} ({_number_pct(d.rel)})"
-    return f"{d.label} {change}"
+        return Msg("{label} {change} ({by})", label=d.label, change=change, by=_number_pct(d.rel))
+    return Msg("{label} {change}", label=d.label, change=change)
 
 
 def _number_pct(rel: float) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.records import TURN_LIMIT, end_reason
+from sheepfold.core.words import Msg
 
 #: an ending the engine did not name (a game without end reasons)
 OTHER = "rules"
@@ -24,15 +25,15 @@ OTHER = "rules"
 #: reason -> what happened, for tables ("the deck ran out"), and for verdicts ("the deck now
 #: runs out")
 WORDS: dict[str, tuple[str, str]] = {
-    "middle": ("the middle ran out of wool", "the middle now runs out of wool"),
-    "target": ("a safe pile reached the target", "a safe pile now reaches the target"),
-    "dogs": ("every dog card was played", "every dog card now gets played"),
-    "deck": ("the deck ran out", "the deck now runs out"),
-    "cleanup": ("the clean-up gave up", "the clean-up now gives up"),
-    "points": ("a player reached the points target", "a player now reaches the points target"),
-    "rounds": ("the last round was played", "the last round is now played"),
-    TURN_LIMIT: ("the turn limit stopped it", "the turn limit now stops it"),
-    OTHER: ("its rules ended it", "its rules now end it"),
+    "middle": (Msg("the middle ran out of wool"), Msg("the middle now runs out of wool")),
+    "target": (Msg("a safe pile reached the target"), Msg("a safe pile now reaches the target")),
+    "dogs": (Msg("every dog card was played"), Msg("every dog card now gets played")),
+    "deck": (Msg("the deck ran out"), Msg("the deck now runs out")),
+    "cleanup": (Msg("the clean-up gave up"), Msg("the clean-up now gives up")),
+    "points": (Msg("a player reached the points target"), Msg("a player now reaches the points target")),
+    "rounds": (Msg("the last round was played"), Msg("the last round is now played")),
+    TURN_LIMIT: (Msg("the turn limit stopped it"), Msg("the turn limit now stops it")),
+    OTHER: (Msg("its rules ended it"), Msg("its rules now end it")),
 }
 #: endings that say a rule set may not work as meant
 UNINTENDED = ("deck", "cleanup", TURN_LIMIT)
@@ -46,7 +47,7 @@ def reason_of(state: Any) -> str:
 def words(reason: str, now: bool = False) -> str:
     """A reason in words ("the deck ran out"; ``now``: "the deck now runs out")."""
     plain = reason.replace("-", " ").replace("_", " ")
-    past, present = WORDS.get(reason, (plain, f"{plain} now"))
+    past, present = WORDS.get(reason, (plain, Msg("{reason} now", reason=plain)))
     return present if now else past
 
 

@@ -371,7 +371,7 @@ def _decision_metrics() -> list[MetricDef]:
     return [
         MetricDef(
             "decisions_mean",
-            "decisions per game",
+            Msg("decisions per game"),
             "num",
             "player decisions in a finished game (every seat's; chance outcomes are not "
             "decisions); mean",
@@ -381,7 +381,7 @@ def _decision_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "forced_share",
-            "forced decisions",
+            Msg("forced decisions"),
             "pct",
             "share of the player decisions with only one legal action (pooled over the "
             "decisions of the finished games)",
@@ -392,7 +392,7 @@ def _decision_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "choices_mean",
-            "real choices per decision",
+            Msg("real choices per decision"),
             "num",
             "distinct legal actions per player decision, mean (pooled over the decisions of "
             "the finished games); 1 = every decision forced",
@@ -417,7 +417,7 @@ def _length_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "length_sd",
-            "game length, standard deviation",
+            Msg("game length, standard deviation"),
             "num",
             "spread of the length of finished games (standard deviation)",
             _sd,
@@ -425,7 +425,7 @@ def _length_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "length_p10",
-            "game length, 10th percentile",
+            Msg("game length, 10th percentile"),
             "num",
             "10% of finished games are this short or shorter",
             _quant(0.1),
@@ -435,7 +435,7 @@ def _length_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "length_p50",
-            "game length, median",
+            Msg("game length, median"),
             "num",
             "half the finished games are this short or shorter",
             _quant(0.5),
@@ -445,7 +445,7 @@ def _length_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "length_p90",
-            "game length, 90th percentile",
+            Msg("game length, 90th percentile"),
             "num",
             "10% of finished games are longer than this",
             _quant(0.9),
@@ -455,7 +455,7 @@ def _length_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "truncated",
-            "truncated games",
+            Msg("truncated games"),
             "pct",
             "share of games stopped by the turn limit before they ended (no result)",
             _mean_stat(
@@ -475,7 +475,7 @@ def _result_metrics(n: int) -> list[MetricDef]:
         ms.append(
             MetricDef(
                 f"win_seat{s}",
-                f"win share of seat {s}",
+                Msg("win share of seat {s}", s=s),
                 "pct",
                 f"seat {s}'s average win share over the finished games (1/k for each of k "
                 "tied winners)",
@@ -487,7 +487,7 @@ def _result_metrics(n: int) -> list[MetricDef]:
     ms += [
         MetricDef(
             "first_player_advantage",
-            "first-player advantage",
+            Msg("first-player advantage"),
             "pp",
             "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
             _mean_stat(_fpa_pg),
@@ -530,7 +530,7 @@ def _tension_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "drama_rate",
-            "drama: winner came from behind",
+            Msg("drama: winner came from behind"),
             "pct",
             "share of games (one winner) in which the winner trailed the leader after some turn",
             _mean_stat(_pg("winner_trailed", _single)),
@@ -540,7 +540,7 @@ def _tension_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "drama_depth",
-            "drama: winner's deepest deficit",
+            Msg("drama: winner's deepest deficit"),
             "num",
             "the largest gap (points) between the leader and the eventual winner, averaged over games with one winner",
             _mean_stat(_pg("winner_deficit", _single)),
@@ -559,7 +559,7 @@ def _tension_metrics() -> list[MetricDef]:
         ),
         MetricDef(
             "margin",
-            "winning margin (points)",
+            Msg("winning margin (points)"),
             "num",
             "the winner's score minus the runner-up's, finished games",
             _mean_stat(_pg("margin")),
@@ -567,6 +567,13 @@ def _tension_metrics() -> list[MetricDef]:
             group="tension",
         ),
     ]
+
+
+def share_label(group: str, name: str) -> str:
+    """The label of a breed's or a bot's win share ("win share of bot greedy")."""
+    if group == "breed":
+        return Msg("win share of breed {name}", name=name)
+    return Msg("win share of bot {name}", name=name)
 
 
 def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef]:
@@ -588,7 +595,7 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
         out.append(
             MetricDef(
                 f"win_{col[:-1]}_{name}",
-                f"win share of {label} {name}",
+                share_label(label, name),
                 "pct",
                 f"average win share of the seats played by {label} {name}",
                 _mean_stat(pg),
@@ -610,7 +617,7 @@ def _group_share_defs(d: dict[str, Any], col: str, label: str) -> list[MetricDef
             out.append(
                 MetricDef(
                     "skill_gap",
-                    f"skill gap ({s} vs random)",
+                    Msg("skill gap ({bot} vs random)", bot=s),
                     "pp",
                     f"{s}'s win share against random bots minus the fair share 1/n "
                     "(0: skill does not matter; the game is all luck)",
@@ -629,7 +636,7 @@ def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
     out = [
         MetricDef(
             "uncertainty",
-            "outcome uncertainty (exact), mean over turns",
+            Msg("outcome uncertainty (exact), mean over turns"),
             "pct",
             "normalised entropy of the seats' exact win shares (solver) at each turn start, "
             "averaged over the game: 100% = a coin flip all along, 0% = decided from the start",
@@ -648,7 +655,9 @@ def _uncertainty_defs(d: dict[str, Any]) -> list[MetricDef]:
         out.append(
             MetricDef(
                 name,
-                f"outcome uncertainty in {where} of the game",
+                Msg("outcome uncertainty in the middle (40-50%) of the game")
+                if b == 4
+                else Msg("outcome uncertainty in the last tenth of the game"),
                 "pct",
                 f"the same entropy, averaged over the turns of {where} of each game",
                 _mean_stat(pg),

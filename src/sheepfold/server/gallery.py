@@ -33,7 +33,7 @@ from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, from_data
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
 from sheepfold.server.texts import text_problem
@@ -288,7 +288,7 @@ class Gallery:
             "changes": v.changes,
             "differences": words_of(v),  # in today's words, against its base
             "stored_differences": v.differences,  # as stored when it was published
-            "base": Msg(version_base(v)[1]),  # its words: "the rulebook" is a catalog text
+            "base": version_base(v)[1],  # its words (a Msg: the catalog has the built-ins')
             "played": played,
             "finished": finished,
             "votes_yes": yes,
@@ -306,7 +306,7 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     if v.lab_message:
         out["message"] = v.lab_message
     card = v.lab_card or {}
-    for k in ("games", "metrics", "verdict", "exact", "engine", "bots", "base"):
+    for k in ("games", "metrics", "exact", "engine", "bots"):
         if k in card:
             out[k] = card[k]
     if isinstance(card.get("metrics"), list):  # each metric's label: the lab's, in the catalog
@@ -314,10 +314,13 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
             {**m, "label": Msg(m["label"])} if isinstance(m.get("label"), str) else m
             for m in card["metrics"]
         ]
-    if isinstance(card.get("base"), str):  # "the rulebook", a built-in rule set's words
-        out["base"] = Msg(card["base"])
+    for k in ("verdict", "base"):  # words stored as data (to_data), a Msg again
+        if k in card:
+            out[k] = from_data(card[k])
+    if isinstance(card.get("base"), str):  # a card of before: "the rulebook", a built-in's
+        out["base"] = Msg(card["base"])  # words (texts of the catalog); its verdict as it is
     if card.get("metrics"):
-        out["headline"] = headline(card["metrics"], card.get("base") or "the rulebook")
+        out["headline"] = headline(card["metrics"], out.get("base") or Msg("the rulebook"))
     if v.has_plot:
         out["plot"] = f"/api/gallery/{v.game}/{v.slug}/{v.version}/plot.svg"
     return out
@@ -330,7 +333,7 @@ def headline(metrics: list[dict[str, Any]], against: str = "the rulebook") -> st
     the graded edition.``)."""
     by = {m.get("key"): m for m in metrics}
     length, balance = by.get("length_mean"), by.get("balance")
-    base = Msg(against)  # (a text of the catalog where it is one: "the rulebook")
+    base = against if isinstance(against, Msg) else Msg(against)  # "the rulebook": a text
     text = Msg("With these rules games last about as long")
     if length and length.get("significant") and length.get("rel") is not None:
         change = abs(round(100 * length["rel"]))

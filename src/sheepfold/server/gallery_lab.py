@@ -185,6 +185,7 @@ class LabQueue:
         v = self.store.lab_job(vid)
         if v is None:
             return None
+        from sheepfold.core.words import to_data
         from sheepfold.server.gallery import base_options, version_base
 
         st = self.settings
@@ -193,7 +194,7 @@ class LabQueue:
             "game": v.game,
             "rules": v.rules,
             "base": base_options(v.game, name),
-            "base_words": words,
+            "base_words": to_data(words),  # a Msg: the card stores it as data
             "players": 2,
             "games": st.lab_games,
             "seconds": st.lab_seconds,

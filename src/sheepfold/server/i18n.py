@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from sheepfold.core.words import Msg
+from sheepfold.core.words import CAPITALIZED, Msg, upper_first
 
 LOCALE = Path(str(resources.files("sheepfold.server") / "locale"))
 DEFAULT = "en"  # the language of the texts themselves (the msgids)
@@ -119,7 +119,7 @@ def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
 # -- words ------------------------------------------------------------------------------------
 
 
-def gettext(lang: str, text: str, **params: Any) -> str:
+def gettext(lang: str, text: str, /, **params: Any) -> str:
     """``text`` (an English template) in ``lang``, its ``{name}`` parameters filled in (a
     translation whose parameters are not the text's, which the catalog's test refuses, says
     the English rather than fail where it is sent)."""
@@ -128,9 +128,10 @@ def gettext(lang: str, text: str, **params: Any) -> str:
         return template
     values = {k: localize(v, lang) for k, v in params.items()}
     try:
-        return template.format(**values)
+        said = template.format(**values)
     except (KeyError, IndexError, ValueError):
-        return text.format(**values)
+        said = text.format(**values)
+    return upper_first(said) if text == CAPITALIZED else said
 
 
 def localize(value: Any, lang: str) -> Any:
@@ -224,15 +225,18 @@ def extract_presets(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extractor for the built-in rule sets (``presets/*.toml``): the title the lobby
-    gives each (server/plain_words.py: ``ruleset_title``) and its description."""
+    gives each (server/plain_words.py: ``ruleset_title``), its description and its words as a
+    lab card's base (rulesets.py: ``base_phrase``, "the graded edition")."""
     import tomllib
 
+    from sheepfold.rulesets import base_phrase
     from sheepfold.server.plain_words import ruleset_title
 
     data = tomllib.loads(fileobj.read().decode("utf-8"))
     yield 1, None, ruleset_title(data["game"], data["name"]), []
     if data.get("description"):
         yield 1, None, data["description"], []
+    yield 1, None, base_phrase(data["name"], data.get("description")), []
 
 
 def extract_rules(
