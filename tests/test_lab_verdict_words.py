@@ -189,4 +189,3 @@ def test_the_english_verdict_reads_as_before(case: str) -> None:
     assert isinstance(stored, dict)  # its templates, not its English
     again = from_data(stored)
     assert isinstance(again, Msg) and again == ENGLISH[case]
-

@@ -30,7 +30,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "dogs": (Msg("every dog card was played"), Msg("every dog card now gets played")),
     "deck": (Msg("the deck ran out"), Msg("the deck now runs out")),
     "cleanup": (Msg("the clean-up gave up"), Msg("the clean-up now gives up")),
-    "points": (Msg("a player reached the points target"), Msg("a player now reaches the points target")),
+    "points": (
+        Msg("a player reached the points target"),
+        Msg("a player now reaches the points target"),
+    ),
     "rounds": (Msg("the last round was played"), Msg("the last round is now played")),
     TURN_LIMIT: (Msg("the turn limit stopped it"), Msg("the turn limit now stops it")),
     OTHER: (Msg("its rules ended it"), Msg("its rules now end it")),
