@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -34,17 +35,61 @@ _BOUNDS = {
     "greater_than": lambda c: Msg("Input should be greater than {gt}", **c),
     "less_than_equal": lambda c: Msg("Input should be less than or equal to {le}", **c),
     "less_than": lambda c: Msg("Input should be less than {lt}", **c),
-    "string_too_short": lambda c: Msg("String should have at least {min_length} characters", **c),
-    "string_too_long": lambda c: Msg("String should have at most {max_length} characters", **c),
-    "too_short": lambda c: Msg(
-        "List should have at least {min_length} items after validation, not {actual_length}", **c
+    "string_too_short": lambda c: (
+        Msg("String should have at least {min_length} character", **c)
+        if c["min_length"] == "1"
+        else Msg("String should have at least {min_length} characters", **c)
     ),
-    "too_long": lambda c: Msg(
-        "List should have at most {max_length} items after validation, not {actual_length}", **c
+    "string_too_long": lambda c: (
+        Msg("String should have at most {max_length} character", **c)
+        if c["max_length"] == "1"
+        else Msg("String should have at most {max_length} characters", **c)
     ),
-    "literal_error": lambda c: Msg("Input should be {expected}", **c),
-    "enum": lambda c: Msg("Input should be {expected}", **c),
+    "too_short": lambda c: (
+        Msg(
+            "List should have at least {min_length} item after validation, not {actual_length}", **c
+        )
+        if c["min_length"] == "1"
+        else Msg(
+            "List should have at least {min_length} items after validation, not {actual_length}",
+            **c,
+        )
+    ),
+    "too_long": lambda c: (
+        Msg("List should have at most {max_length} item after validation, not {actual_length}", **c)
+        if c["max_length"] == "1"
+        else Msg(
+            "List should have at most {max_length} items after validation, not {actual_length}",
+            **c,
+        )
+    ),
+    "literal_error": lambda c: Msg("Input should be {expected}", expected=choices(c["expected"])),
+    "enum": lambda c: Msg("Input should be {expected}", expected=choices(c["expected"])),
 }
+
+#: the last choice of pydantic's list of them ("'a', 'b' or 'c'"): a value as Python writes it
+_LAST_CHOICE = re.compile(
+    r"(.+) or ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?|True|False|None)", re.S
+)
+
+
+def choices(expected: str) -> str:
+    """Pydantic's list of the choices of a field ("'human' or 'bot'"), its "or" translatable
+    (the text as it is when it is no such list)."""
+    m = _LAST_CHOICE.fullmatch(expected)
+    if m is None:
+        return expected
+    return Msg("{some} or {last}", some=m[1], last=m[2])
+
+
+def body_problem(e: ErrorDetails) -> str | None:
+    """The problem of a request's body as a whole, in words (None: a field's problem): no body,
+    or not JSON."""
+    if e["type"] == "json_invalid":
+        return Msg("the request's body is not valid JSON")
+    if e["type"] == "missing" and tuple(e["loc"]) == ("body",):
+        return Msg("the request has no body: it takes a JSON object")
+    return None
 
 
 def describe_value(value: Any) -> str:

@@ -318,11 +318,14 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        """422 with the field and the problem in words (``seats.0.name: ...``)."""
-        from sheepfold.core.errors import join_problems, problem_text
+        """422 with the field and the problem in words (``seats.0.name: ...``), or the body's
+        own (no body, not JSON)."""
+        from sheepfold.core.errors import body_problem, join_problems, problem_text
 
         problems = [
-            (".".join(str(p) for p in e["loc"][1:] if p != "__root__"), problem_text(e))
+            ("", whole)
+            if (whole := body_problem(e)) is not None
+            else (".".join(str(p) for p in e["loc"][1:] if p != "__root__"), problem_text(e))
             for e in exc.errors()
         ]
         return JSONResponse({"detail": said(request, join_problems(problems))}, status_code=422)
