@@ -186,3 +186,80 @@ def test_server_errors_in_italian(make_server: Any, ws_client: Any) -> None:
     assert r.json()["detail"].startswith(
         "hai superato il limite di set di regole controllati dal tuo indirizzo"
     ), r.text
+
+
+def test_an_italian_lab_card_reads_its_verdict_and_base_in_italian(
+    make_server: Any, monkeypatch: Any
+) -> None:
+    """A card as its process makes it (the verdict and the base stored as data) reads in
+    Italian, the base a built-in rule set's words; in English as the lab says it. A card stored
+    before (plain text) shows its verdict as it is."""
+    import json
+
+    import sheepfold.lab.runner as lab_runner
+    from sheepfold.core.words import from_data
+    from sheepfold.lab import card
+
+    srv = make_server(lab_workers=0)
+    body = {"author": "ewe", "description": "free shears"}
+    rules = {"from": "race-to-twelve", "shear_cost": 0, "rerolls": 0}
+    for name in ("No costs", "Old card"):
+        r = srv.http.post("/api/gallery/shave-a-sheep", json={**body, "name": name, "rules": rules})
+        assert r.status_code == 201, r.text
+    gallery = srv.app.state.gallery
+    new, old = (gallery.store.version("shave-a-sheep", s, 1) for s in ("no-costs", "old-card"))
+    spec = json.loads(json.dumps(gallery.lab._spec(new.id)))  # as the card's process reads it
+    monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
+    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
+    stored = json.loads(json.dumps(made))  # the JSON line the server reads
+    gallery.store.set_lab(new.id, status="done", progress=1.0, card=stored)
+    before = {
+        "base": "the race to twelve rules",
+        "verdict": "This rule set makes games 60% shorter.",
+    }
+    gallery.store.set_lab(old.id, status="done", progress=1.0, card=before)
+
+    path = "/api/gallery/shave-a-sheep/no-costs/1"
+    it, en = srv.http.get(path, headers=IT).json(), srv.http.get(path).json()
+    assert en["lab"]["verdict"] == from_data(stored["verdict"])  # the lab's English
+    assert "this rule set" in en["lab"]["verdict"].lower()
+    assert "the race to twelve rules" in en["lab"]["verdict"]
+    assert it["lab"]["verdict"].startswith("Questo set di regole"), it["lab"]["verdict"]
+    assert "le regole «Corsa al dodici»" in it["lab"]["verdict"]
+    for english in ("this rule set", "race to twelve", "measurabl", "games", "turns"):
+        assert english not in it["lab"]["verdict"].lower(), it["lab"]["verdict"]
+    assert it["lab"]["base"] == it["base"] == "le regole «Corsa al dodici»"
+    assert en["lab"]["base"] == en["base"] == "the race to twelve rules"
+    assert it["lab"]["headline"].endswith("con le regole «Corsa al dodici».")
+
+    it = srv.http.get("/api/gallery/shave-a-sheep/old-card/1", headers=IT).json()["lab"]
+    assert it["verdict"] == "This rule set makes games 60% shorter."  # as it was stored
+    assert it["base"] == "le regole «Corsa al dodici»"  # a built-in's words: in the catalog
+
+
+def test_a_bad_body_in_italian(live_server: Any) -> None:
+    """A request body's problems in Italian: not JSON, none, a choice, a bound of one, a wrong
+    type (its value in words)."""
+
+    def detail(path: str, **kw: Any) -> str:
+        r = live_server.http.post(path, headers={**IT, **kw.pop("headers", {})}, **kw)
+        assert r.status_code == 422, r.text
+        return str(r.json()["detail"])
+
+    json_type = {"content-type": "application/json"}
+    assert detail("/api/tables", content=b"{not json", headers=json_type) == (
+        "il corpo della richiesta non è JSON valido"
+    )
+    assert detail("/api/tables") == "la richiesta non ha un corpo: ci vuole un oggetto JSON"
+    spec = {"game": "dolly-crush", "seats": [{"kind": "robot"}, {}]}
+    assert detail("/api/tables", json=spec) == "seats.0.kind: Il valore deve essere 'human' o 'bot'"
+    assert detail("/api/tables", json={"game": "dolly-crush", "seats": "x"}) == (
+        'seats: atteso una lista, arrivato il testo "x"'
+    )
+    assert detail("/api/profiles", json={"name": ""}) == (
+        "name: Il testo deve avere almeno 1 carattere"
+    )
+    r = live_server.http.post("/api/tables", content=b"{not json", headers=json_type)
+    assert r.json()["detail"] == "the request's body is not valid JSON"
+    r = live_server.http.post("/api/tables", json=spec)
+    assert r.json()["detail"] == "seats.0.kind: Input should be 'human' or 'bot'"
