@@ -500,16 +500,23 @@ def _attrs(state: State) -> dict[str, Any]:
     return out
 
 
+#: the values that hold nothing (the most of a state: its history is tuples of these): no walk
+#: into them, no path written for them
+_ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
+
+
 def _mutables(obj: Any, path: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     if isinstance(obj, (list, dict, set, bytearray)):
         out.append((path, obj))
     if isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj):
-            out += _mutables(v, f"{path}[{i}]")
+            if type(v) not in _ATOMS:
+                out += _mutables(v, f"{path}[{i}]")
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            out += _mutables(v, f"{path}[{k!r}]")
+            if type(v) not in _ATOMS:
+                out += _mutables(v, f"{path}[{k!r}]")
     return out
 
 
