@@ -500,9 +500,15 @@ def _attrs(state: State) -> dict[str, Any]:
     return out
 
 
-#: the values that hold nothing (the most of a state: its history is tuples of these): no walk
-#: into them, no path written for them
+#: the values that hold nothing: no walk into them, no path written for them
 _ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
+
+
+def _holds_something(v: Any) -> bool:
+    """Whether ``v`` is or may hold a mutable value: not an atom, nor a tuple of atoms (a
+    state's history is a long list of those)."""
+    t = type(v)
+    return t not in _ATOMS and not (t is tuple and _ATOMS.issuperset(map(type, v)))
 
 
 def _mutables(obj: Any, path: str) -> list[tuple[str, Any]]:
@@ -511,11 +517,11 @@ def _mutables(obj: Any, path: str) -> list[tuple[str, Any]]:
         out.append((path, obj))
     if isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj):
-            if type(v) not in _ATOMS:
+            if _holds_something(v):
                 out += _mutables(v, f"{path}[{i}]")
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            if type(v) not in _ATOMS:
+            if _holds_something(v):
                 out += _mutables(v, f"{path}[{k!r}]")
     return out
 
