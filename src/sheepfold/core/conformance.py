@@ -465,6 +465,10 @@ class _Checker:
         )
 
 
+#: the values that hold nothing: no walk into them, no path written for them
+_ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
+
+
 def _find_keys(obj: Any, keys: tuple[str, ...], path: str = "") -> list[str]:
     found: list[str] = []
     if isinstance(obj, dict):
@@ -472,10 +476,12 @@ def _find_keys(obj: Any, keys: tuple[str, ...], path: str = "") -> list[str]:
             where = f"{path}.{k}" if path else str(k)
             if isinstance(k, str) and k.lower() in keys:
                 found.append(where)
-            found += _find_keys(v, keys, where)
+            if type(v) not in _ATOMS:
+                found += _find_keys(v, keys, where)
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            found += _find_keys(v, keys, f"{path}[{i}]")
+            if type(v) not in _ATOMS:
+                found += _find_keys(v, keys, f"{path}[{i}]")
     return found
 
 
@@ -498,10 +504,6 @@ def _attrs(state: State) -> dict[str, Any]:
     }
     out.update({k: v for k, v in getattr(state, "__dict__", {}).items() if k != "game"})
     return out
-
-
-#: the values that hold nothing: no walk into them, no path written for them
-_ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
 
 
 def _holds_something(v: Any) -> bool:
