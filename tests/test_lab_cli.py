@@ -242,6 +242,7 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
     from polling import wait_until
 
     out = tmp_path / "big.parquet"
+    games = 600  # 30 chunks of 20: the first is in long before the last
     args = [
         sys.executable,
         "-m",
@@ -252,7 +253,7 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
         "--engine",
         "engine",
         "--games",
-        "1200",
+        str(games),
         "--workers",
         "2",
         "--seed",
@@ -283,9 +284,9 @@ def test_ctrl_c_keeps_finished_games_and_resume_finishes(tmp_path):  # type: ign
     assert proc.returncode == 130, err.decode()
     assert b"--resume" in err
     kept = pq.read_table(out).num_rows
-    assert 0 < kept < 1200
+    assert 0 < kept < games
     done = subprocess.run(args + ["--resume", "--json"], capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr.decode()
     table = pq.read_table(out)
-    assert table.num_rows == 1200
-    assert table.column("game_index").to_pylist() == list(range(1200))
+    assert table.num_rows == games
+    assert table.column("game_index").to_pylist() == list(range(games))

@@ -22,6 +22,15 @@ pytest.importorskip("ray")
 pytestmark = pytest.mark.slow  # a two-node cluster takes 10-20 s to start
 
 ENV = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
+#: the nodes' own settings: the head declares a node dead after three failed health checks a
+#: second apart, from the start (Ray's default, five 3 s apart, made the run that loses a node
+#: wait 13 s more); a killed node fails them at once, a live one has Ray's 10 s to answer each
+NODE_ENV = dict(
+    ENV,
+    RAY_health_check_initial_delay_ms="0",
+    RAY_health_check_period_ms="1000",
+    RAY_health_check_failure_threshold="3",
+)
 
 
 def _ray() -> str:
@@ -37,7 +46,7 @@ def _start(args: list[str]) -> subprocess.Popen[str]:
         [_ray(), "start", "--block", "--num-cpus=1", "--disable-usage-stats", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env=ENV,
+        env=NODE_ENV,
         start_new_session=True,
         text=True,
     )

@@ -465,6 +465,10 @@ class _Checker:
         )
 
 
+#: the values that hold nothing: no walk into them, no path written for them
+_ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
+
+
 def _find_keys(obj: Any, keys: tuple[str, ...], path: str = "") -> list[str]:
     found: list[str] = []
     if isinstance(obj, dict):
@@ -472,10 +476,12 @@ def _find_keys(obj: Any, keys: tuple[str, ...], path: str = "") -> list[str]:
             where = f"{path}.{k}" if path else str(k)
             if isinstance(k, str) and k.lower() in keys:
                 found.append(where)
-            found += _find_keys(v, keys, where)
+            if type(v) not in _ATOMS:
+                found += _find_keys(v, keys, where)
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            found += _find_keys(v, keys, f"{path}[{i}]")
+            if type(v) not in _ATOMS:
+                found += _find_keys(v, keys, f"{path}[{i}]")
     return found
 
 
@@ -500,16 +506,25 @@ def _attrs(state: State) -> dict[str, Any]:
     return out
 
 
+def _holds_something(v: Any) -> bool:
+    """Whether ``v`` is or may hold a mutable value: not an atom, nor a tuple of atoms (a
+    state's history is a long list of those)."""
+    t = type(v)
+    return t not in _ATOMS and not (t is tuple and _ATOMS.issuperset(map(type, v)))
+
+
 def _mutables(obj: Any, path: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     if isinstance(obj, (list, dict, set, bytearray)):
         out.append((path, obj))
     if isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj):
-            out += _mutables(v, f"{path}[{i}]")
+            if _holds_something(v):
+                out += _mutables(v, f"{path}[{i}]")
     elif isinstance(obj, dict):
         for k, v in obj.items():
-            out += _mutables(v, f"{path}[{k!r}]")
+            if _holds_something(v):
+                out += _mutables(v, f"{path}[{k!r}]")
     return out
 
 
