@@ -40,6 +40,10 @@ _CTRL_C_WHILE_FORKING = """
 import os, signal
 from sheepfold.core.pool import run_pool
 
+# Ctrl-C acts as in a terminal even when the tests were started with SIGINT ignored (a
+# background job of a script), which Python would otherwise keep ignoring in this child
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 armed = [True]
 
 def ctrl_c_in_an_at_fork_handler():
