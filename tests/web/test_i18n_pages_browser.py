@@ -289,3 +289,47 @@ def test_no_table_page_shows_a_box(browser: Any, make_server: Any, shots: Any) -
     page.screenshot(path=str(shots / "i18n-table-chat-it.png"), full_page=True)
     assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
     assert not page.errors
+
+
+def test_a_lab_card_made_by_the_lab_reads_in_italian(
+    browser: Any, make_server: Any, monkeypatch: Any, shots: Any
+) -> None:
+    """A lab card as the card's process writes it (its verdict, base and labels stored as
+    data), read on the rule set's page in Italian: no English of ours, the verdict Italian; in
+    English, the lab's own paragraph."""
+    import json
+
+    import sheepfold.lab.runner as lab_runner
+    from sheepfold.core.words import from_data
+    from sheepfold.lab import card
+
+    srv = make_server(lab_workers=0)  # the card: made below, as its process makes it
+    rules = {"from": "race-to-twelve", "shear_cost": 0, "rerolls": 0}
+    body = {"name": "No costs", "author": "ewe", "description": "free shears", "rules": rules}
+    assert srv.http.post("/api/gallery/shave-a-sheep", json=body).status_code == 201
+    gallery = srv.app.state.gallery
+    version = gallery.store.version("shave-a-sheep", "no-costs", 1)
+    spec = json.loads(json.dumps(gallery.lab._spec(version.id)))
+    monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
+    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
+    stored = json.loads(json.dumps(made))
+    gallery.store.set_lab(version.id, status="done", progress=1.0, card=stored)
+
+    page = new_page(browser)
+    page.goto(srv.url + "/gallery/shave-a-sheep/no-costs?lang=it")
+    page.wait_for_selector("#lab .verdict")
+    problems: dict[str, list[str]] = {}
+    check(page, "a card the lab made", problems)
+    said = page.inner_text("#lab .verdict")
+    for english in ("this rule set", "race to twelve", "measurabl", "games", "turns", "then,"):
+        says(problems, "its verdict", english not in said.lower(), said)
+    says(problems, "its verdict", "le regole «Corsa al dodici»" in said, said)
+    base = page.inner_text("p.base")  # no "da le regole": the base is said after a colon
+    says(problems, "its base", base.startswith("Punto di partenza: le regole «Corsa al"), base)
+    page.screenshot(path=str(shots / "i18n-lab-card-it.png"), full_page=True)
+    assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
+
+    page.goto(srv.url + "/gallery/shave-a-sheep/no-costs?lang=en")
+    page.wait_for_selector("#lab .verdict")
+    assert page.inner_text("#lab .verdict") == from_data(stored["verdict"])
+    assert not page.errors
