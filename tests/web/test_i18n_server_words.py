@@ -210,9 +210,16 @@ def test_an_italian_lab_card_reads_its_verdict_and_base_in_italian(
     new, old = (gallery.store.version("shave-a-sheep", s, 1) for s in ("no-costs", "old-card"))
     spec = json.loads(json.dumps(gallery.lab._spec(new.id)))  # as the card's process reads it
     monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
-    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
-    stored = json.loads(json.dumps(made))  # the JSON line the server reads
-    gallery.store.set_lab(new.id, status="done", progress=1.0, card=stored)
+    warming: list[Any] = []
+    # a budget of 1 ns: capped after the second chunk (the first is free); no exact figures
+    made = card.card({**spec, "games": 40, "seconds": 1e-9, "exact_limit": 0}, warming.append)
+    stored = json.loads(json.dumps(made["card"]))  # the JSON line the server reads
+    gallery.store.set_lab(new.id, progress=0.0, message=warming[0]["message"])
+    said = srv.http.get("/api/gallery/shave-a-sheep/no-costs/1", headers=IT).json()["lab"]
+    assert said["message"].startswith("avvio del simulatore"), said
+    gallery.store.set_lab(
+        new.id, status="done", progress=1.0, card=stored, message=stored["message"]
+    )
     before = {
         "base": "the race to twelve rules",
         "verdict": "This rule set makes games 60% shorter.",
@@ -231,6 +238,10 @@ def test_an_italian_lab_card_reads_its_verdict_and_base_in_italian(
     assert it["lab"]["base"] == it["base"] == "le regole «Corsa al dodici»"
     assert en["lab"]["base"] == en["base"] == "the race to twelve rules"
     assert it["lab"]["headline"].endswith("con le regole «Corsa al dodici».")
+    assert en["lab"]["message"].startswith("capped at 8 games a side (of 40): the time budget")
+    assert "; no exact figures: " in en["lab"]["message"], en["lab"]["message"]
+    assert it["lab"]["message"].startswith("fermato a 8 partite per parte (su 40)")
+    assert "; nessun valore esatto: " in it["lab"]["message"], it["lab"]["message"]
 
     it = srv.http.get("/api/gallery/shave-a-sheep/old-card/1", headers=IT).json()["lab"]
     assert it["verdict"] == "This rule set makes games 60% shorter."  # as it was stored

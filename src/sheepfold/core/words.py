@@ -9,6 +9,7 @@ tool finds the templates by the name ``Msg`` (docs/web.md, "Languages").
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -87,6 +88,11 @@ def chained(items: Sequence[str], pair: Callable[[str, str], str], empty: str = 
     return out
 
 
+def semicolon(a: str, b: str) -> str:
+    """Two clauses, a semicolon between them (for :func:`chained`)."""
+    return Msg("{a}; {b}", a=a, b=b)
+
+
 def to_data(text: str) -> Any:
     """Words as JSON data that keep their template (a :class:`Msg`, its parameters too, at any
     depth): ``{"msg": template, "params": {...}}``; plain text as it is. For words stored to
@@ -106,3 +112,21 @@ def from_data(data: Any) -> Any:
         except (KeyError, IndexError, ValueError):  # not a template of these parameters
             return data["msg"]
     return data
+
+
+def to_text(words: Any) -> str:
+    """Words as one text to store in a column of text: a :class:`Msg` (or the data
+    :func:`to_data` made of it) as its JSON, plain text as it is. Read with :func:`from_text`."""
+    data = to_data(words) if isinstance(words, str) else words
+    return json.dumps(data, ensure_ascii=False) if isinstance(data, dict) else str(data)
+
+
+def from_text(text: str) -> Any:
+    """The words :func:`to_text` stored, a :class:`Msg` again; plain text (stored before, or
+    never words of ours) as it is."""
+    if text.startswith('{"msg"'):
+        try:
+            return from_data(json.loads(text))
+        except ValueError:
+            pass
+    return text

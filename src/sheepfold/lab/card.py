@@ -37,7 +37,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from sheepfold.core.words import Msg, capitalized, from_data, to_data
+from sheepfold.core.words import Msg, capitalized, chained, from_data, semicolon, to_data
 
 #: the metrics a card shows (the lab's keys), in this order
 CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiveness")
@@ -55,7 +55,7 @@ def base_words(spec: dict[str, Any]) -> str:
 
 
 #: said until the first games are played (the first card after an update compiles the simulator)
-WARMING = "starting the simulator (after an update of the server it compiles first: minutes)"
+WARMING = Msg("starting the simulator (after an update of the server it compiles first: minutes)")
 
 
 def _emit(obj: dict[str, Any]) -> None:
@@ -97,7 +97,7 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, An
     total, seconds = int(spec["games"]), float(spec.get("seconds", 120))
     fast, engine = CHUNK_SIZES.get(job_a.game, (100, 10))
     size = max(2, min(fast if job_a.engine == "fast" else engine, -(-total // 10)))
-    progress({"progress": 0.0, "games": 0, "message": WARMING})
+    progress({"progress": 0.0, "games": 0, "message": to_data(WARMING)})
     start: float | None = None  # the clock starts after the first chunk (compiling is free)
     parts_a, parts_b, done, capped = [], [], 0, None
     while done < total:
@@ -113,9 +113,12 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, An
             {"progress": round(min(0.99, max(done / total, spent / seconds)), 3), "games": done}
         )
         if done < total and spent >= seconds:
-            capped = (
-                f"capped at {done:,} games a side (of {total:,}): the time budget of "
-                f"{seconds:g} s was spent"
+            capped = Msg(
+                "capped at {done} games a side (of {total}): the time budget of {seconds} s "
+                "was spent",
+                done=f"{done:,}",
+                total=f"{total:,}",
+                seconds=f"{seconds:g}",
             )
             break
     ta, tb = pa.concat_tables(parts_a), pa.concat_tables(parts_b)
@@ -164,9 +167,13 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
 
         size = solver.count_positions(game.rules, game.num_players)
         if size > limit:
-            why = f"{size:,} positions: more than this server solves for a card ({limit:,})"
+            why = Msg(
+                "{size} positions: more than this server solves for a card ({limit})",
+                size=f"{size:,}",
+                limit=f"{limit:,}",
+            )
     if why is not None:
-        return None, f"no exact figures: {why}"
+        return None, Msg("no exact figures: {why}", why=why)
     n = game.num_players
     seat0 = exact_start_shares(game, ["perfect"] * n)[0]
     gap = exact_skill_gap(game)["gap"]
@@ -210,7 +217,7 @@ def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
         "metrics": metrics(diffs),
         "verdict": to_data(capitalized(text)),  # translated where it is served
         "exact": figures,
-        "message": "; ".join(notes) or None,
+        "message": to_data(chained(notes, semicolon)) if notes else None,
     }
     return {"card": out, "plot": plot_svg(ta, tb, against)}
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.core.words import Msg, capitalized, chained, joined, listed
+from sheepfold.core.words import Msg, capitalized, chained, joined, listed, semicolon
 from sheepfold.lab.endings import TURN_LIMIT, order
 from sheepfold.lab.endings import words as ending_words
 from sheepfold.lab.metrics import (
@@ -280,7 +280,7 @@ def verdict(diffs: list[Diff], name_a: str, name_b: str, max_turns: int | None =
             text = Msg(
                 "{text} Then, by how much they moved: {changes}.",
                 text=text,
-                changes=chained([_change_words(d) for d in moved[1:]], _semicolon),
+                changes=chained([_change_words(d) for d in moved[1:]], semicolon),
             )
     else:
         text = Msg("{b} changes no metric measurably from {a} (95% intervals).", a=name_a, b=name_b)
@@ -306,10 +306,6 @@ def _sentence(words: str) -> str:
 def _then(first: str, then: str) -> str:
     """Two sentences, one after the other."""
     return Msg("{a} {b}", a=first, b=then)
-
-
-def _semicolon(a: str, b: str) -> str:
-    return Msg("{a}; {b}", a=a, b=b)
 
 
 def _words(d: Diff, name_a: str, name_b: str) -> str:
@@ -402,7 +398,7 @@ def _ending_words(diffs: list[Diff], name_a: str, name_b: str) -> str:
             parts.append(
                 Msg("{how} in {b_share} ({a}: {a_share})", how=ending_words(reason), **said)
             )
-    return Msg("Under {b} {parts}.", b=name_b, parts=chained(parts, _semicolon))
+    return Msg("Under {b} {parts}.", b=name_b, parts=chained(parts, semicolon))
 
 
 def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None) -> str:

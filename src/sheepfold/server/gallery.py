@@ -33,7 +33,7 @@ from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sheepfold.core.words import Msg, from_data
+from sheepfold.core.words import Msg, from_data, from_text
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
 from sheepfold.server.texts import text_problem
@@ -304,7 +304,7 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     if v.lab_status == "queued" and v.id in queue:
         out["position_in_queue"] = queue.index(v.id) + 1
     if v.lab_message:
-        out["message"] = v.lab_message
+        out["message"] = from_text(v.lab_message)
     card = v.lab_card or {}
     for k in ("games", "metrics", "exact", "engine", "bots"):
         if k in card:

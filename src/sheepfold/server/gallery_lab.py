@@ -32,6 +32,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.core.words import Msg, to_data
+
 if TYPE_CHECKING:
     from sheepfold.server.gallery_store import GalleryStore, Job
     from sheepfold.server.tables import Settings
@@ -175,7 +177,9 @@ class LabQueue:
                 raise
             except Exception as e:  # never lose a worker to one card
                 log.exception("gallery: lab card %s failed", vid)
-                self.store.set_lab(vid, status="failed", message=f"the lab job failed: {e}")
+                self.store.set_lab(
+                    vid, status="failed", message=Msg("the lab job failed: {why}", why=str(e))
+                )
             finally:
                 self.busy.discard(vid)
                 with contextlib.suppress(Exception):
@@ -185,7 +189,6 @@ class LabQueue:
         v = self.store.lab_job(vid)
         if v is None:
             return None
-        from sheepfold.core.words import to_data
         from sheepfold.server.gallery import base_options, version_base
 
         st = self.settings
@@ -270,7 +273,7 @@ class LabQueue:
         except TimeoutError:
             await _stop(proc, errors)
             self.store.set_lab(
-                vid, status="failed", message="the lab job took far longer than its budget"
+                vid, status="failed", message=Msg("the lab job took far longer than its budget")
             )
             return
         except BaseException:  # the server stops (cancelled; the job stays "running", to

@@ -26,12 +26,13 @@ from typing import Any
 
 from sqlalchemy import Integer, delete, func, insert, select, update
 
+from sheepfold.core.words import Msg, to_text
 from sheepfold.server.storage import Storage, rulesets_t, versions_t, votes_t
 
 LAB_OPEN = ("queued", "running")
 #: a card a dead server left running is started again at most this many times in all
 MAX_STARTS = 2
-STOPPED_TWICE = "the server stopped twice while computing this card: it is not started again"
+STOPPED_TWICE = Msg("the server stopped twice while computing this card: it is not started again")
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,12 @@ class GalleryStore:
                     .values(
                         lab_status="skipped",
                         lab_queued=None,
-                        lab_message=f"not computed: version {number} took its place in the lab "
-                        "queue",
+                        lab_message=to_text(
+                            Msg(
+                                "not computed: version {number} took its place in the lab queue",
+                                number=number,
+                            )
+                        ),
                     )
                 )
             c.execute(insert(versions_t).values(ruleset_id=ruleset_id, version=number, **row))
@@ -239,7 +244,7 @@ class GalleryStore:
             failed = c.execute(
                 update(versions_t)
                 .where(running, spent)
-                .values(lab_status="failed", lab_message=STOPPED_TWICE)
+                .values(lab_status="failed", lab_message=to_text(STOPPED_TWICE))
             ).rowcount
             again = c.execute(
                 update(versions_t).where(running).values(lab_status="queued", lab_progress=0.0)
@@ -264,6 +269,8 @@ class GalleryStore:
     def set_lab(self, version_id: int, **values: Any) -> None:
         """Update a lab job's fields (``status``, ``progress``, ``message``, ``card``, ``plot``,
         ``attempts``)."""
+        if values.get("message") is not None:  # words kept as data: translated when read
+            values["message"] = to_text(values["message"])
         with self.storage.transaction() as c:
             c.execute(
                 update(versions_t)
