@@ -57,12 +57,14 @@ def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, sh
     )
     # Mia plays her turn on another device (her seat's token), then the bots play theirs
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
+
     # only her one turn: on a loaded machine the bots can play theirs and hand the turn back
     # to her before this loop looks again
-    her_turn = max(e["turn"] for e in server_log(live_server, t["id"])) + 1
-    while table.state.current_player() == 3 and (
-        max(e["turn"] for e in server_log(live_server, t["id"])) <= her_turn
-    ):
+    def last_turn() -> int:
+        return max(e["turn"] for e in server_log(live_server, t["id"]))
+
+    her_turn = last_turn() + 1
+    while table.state.current_player() == 3 and last_turn() <= her_turn:
         state, seq = table.state, c.last_state["seq"]
         c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
         c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
