@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from polling import run_async
-from sheepfold.bots import dolly_mc, make_bot, warmup
+from sheepfold.bots import dolly_grid, dolly_mc, make_bot, warmup
 from sheepfold.core.play import resolve_chance
 from sheepfold.games import make
 
@@ -51,15 +51,17 @@ def first_decision(spec: str, seed: int = 1) -> list[int]:
 
 
 def test_warm_up_compiles_the_kernels_the_named_bots_use() -> None:
-    assert warmup.kernels(["expert:time=2"]) == ["sheepfold.bots.dolly_mc"]
-    assert warmup.kernels(["random", "greedy", "easy", "medium", "hard", "perfect"]) == []
-    assert "sheepfold.bots.dolly_mc" in warmup.kernels()
+    searches, playouts = "sheepfold.bots.dolly_grid", "sheepfold.bots.dolly_mc"
+    assert warmup.kernels(["expert:time=2"]) == [searches, playouts]
+    assert warmup.kernels(["greedy", "easy", "medium", "hard"]) == [searches]
+    assert warmup.kernels(["random", "perfect"]) == []
+    assert playouts in warmup.kernels()
     calls: list[tuple[int, int, str]] = []
     warmup.warm_up(["expert"], progress=lambda *c: calls.append(c))
     assert dolly_mc._evaluate.signatures  # compiled (or loaded from the cache) in this process
     assert warmup.ready(warmup.kernels(["expert"]))
     assert calls[-1] == (len(calls) - 1, len(calls) - 1, "")  # the end: done == total
-    assert all(label == dolly_mc.LABEL for _, _, label in calls[:-1])
+    assert {label for _, _, label in calls[:-1]} <= {dolly_grid.LABEL, dolly_mc.LABEL}
     calls.clear()
     warmup.warm_up(["expert"], progress=lambda *c: calls.append(c))
     assert calls == [(0, 0, "")]  # once per process: nothing left to do
@@ -150,7 +152,9 @@ def test_the_expert_warms_only_the_playouts_its_games_rules_take(
     assert dolly_mc.paths(rulebook) == ("packed",)
     assert dolly_mc.paths(house) == ("grid",)
     assert dolly_mc.paths() == ("packed", "grid")
-    # as in a fresh process: nothing compiled; each path's warm-up noted
+    # as in a fresh process: nothing compiled; each path's warm-up noted (the grid searches,
+    # the expert's other kernels, taken as ready: the other bots' test)
+    monkeypatch.setattr(dolly_grid, "ready", lambda game=None: True)
     compiled: list[str] = []
     for path, entry in (("packed", "_evaluate"), ("grid", "_grid_evaluate")):
         fake = SimpleNamespace(signatures=[])
@@ -175,10 +179,11 @@ def test_the_expert_warms_only_the_playouts_its_games_rules_take(
     assert compiled == ["packed", "grid"]
 
 
-# after the expert's warm-up for a house-rules game, its first decision: prints the compiled
-# functions of the Dolly Crush kernels that gained a signature (compiled or loaded) meanwhile
+# after each bot's warm-up for a house-rules game (in turn, in one process: argv), its first
+# decision: prints, for each, the compiled functions of the Dolly Crush kernels that gained a
+# signature (compiled or loaded) meanwhile
 HOUSE_DECISION = """
-import json
+import json, sys
 from numba.core.registry import CPUDispatcher
 from sheepfold.bots import dolly_mc, make_bot, warmup
 from sheepfold.core.play import resolve_chance
@@ -187,28 +192,58 @@ from sheepfold.games.dolly_crush.kernel import grid, lines, order, policy, refil
 from sheepfold.games.dolly_crush.rules import DollyRules
 
 game = make("dolly-crush", rules=DollyRules(diagonals=True))
-warmup.warm_up(["expert"], game=game)
 mods = (dolly_mc, grid, lines, order, policy, refill, search)
 found = {f"{m.__name__}.{k}": d for m in mods for k, d in vars(m).items()
          if isinstance(d, CPUDispatcher)}
-before = {k: len(d.signatures) for k, d in found.items()}
-state = game.new_initial_state(seed=3)
-resolve_chance(state)
-bot = make_bot("expert:time=0,iterations=200", game, state.current_player(), seed=1)
-bot.act(state.observe(state.current_player()))
-print(json.dumps(sorted(k for k, d in found.items() if len(d.signatures) > before[k])))
+gained = {}
+for name in sys.argv[1:]:
+    warmup.warm_up([name], game=game)
+    before = {k: len(d.signatures) for k, d in found.items()}
+    state = game.new_initial_state(seed=3)
+    resolve_chance(state)
+    bot = make_bot(name, game, state.current_player(), seed=1)
+    bot.act(state.observe(state.current_player()))
+    gained[name] = sorted(k for k, d in found.items() if len(d.signatures) > before[k])
+print(json.dumps(gained))
 """
+
+
+def first_decisions_compile(*bots: str) -> dict[str, list[str]]:
+    """What each bot's first decision on house rules compiled (or loaded) after its warm-up,
+    in a fresh process, the bots in turn."""
+    run = subprocess.run(
+        [sys.executable, "-c", HOUSE_DECISION, *bots], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 @pytest.mark.slow  # a fresh process loads (cold: compiles) the grid playouts
 def test_the_expert_warm_up_covers_its_first_decision_on_house_rules() -> None:
     """Nothing the expert's first decision on house rules calls is compiled (or loaded) after
     its warm-up: a compilation there would be unsaid, charged to the decision."""
-    run = subprocess.run(
-        [sys.executable, "-c", HOUSE_DECISION], capture_output=True, text=True, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout.strip().splitlines()[-1]) == []
+    assert first_decisions_compile("expert:time=0,iterations=200") == {
+        "expert:time=0,iterations=200": []
+    }
+
+
+@pytest.mark.slow  # a fresh process loads (cold: compiles) the grid searches
+def test_the_other_bots_warm_ups_cover_their_first_decisions_on_house_rules() -> None:
+    """The medium, easy and hard bots search with the grid kernel under house rules: their
+    warm-up compiles it (their ``kernels``), so their first decisions compile nothing unsaid.
+    In one process, smallest warm-up first (medium's and easy's are hard's), each checked from
+    its own warm-up on."""
+    bots = ("medium", "easy:greedy=1", "hard:time=0,iterations=8")
+    assert first_decisions_compile(*bots) == {b: [] for b in bots}
+
+
+def test_the_bots_on_plain_rules_need_no_grid_search() -> None:
+    """On the rulebook's rules the searches are numpy's: nothing of the grid kernel to warm,
+    so the lobby never waits for it."""
+    assert dolly_grid.paths(make("dolly-crush")) == ()
+    assert dolly_grid.ready(make("dolly-crush"))
+    assert "sheepfold.bots.dolly_grid" in warmup.kernels(["medium"])
+    assert warmup.not_ready(["medium", "easy", "hard"], "dolly-crush") == {}
 
 
 def test_a_kernel_module_still_being_imported_is_not_ready(monkeypatch: pytest.MonkeyPatch) -> None:

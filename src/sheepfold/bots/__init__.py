@@ -25,8 +25,8 @@ BotFactory = Callable[[Game, Seat, "int | None", str], "Bot"]
 
 # game name -> bot name -> (factory, one-line description)
 _REGISTRY: dict[str, dict[str, tuple[BotFactory, str]]] = {g: {} for g in game_names()}
-# bot name -> the modules of compiled kernels its decisions call (see sheepfold.bots.warmup)
-_KERNELS: dict[str, tuple[str, ...]] = {}
+# (game, bot name) -> the modules of compiled kernels its decisions call (sheepfold.bots.warmup)
+_KERNELS: dict[tuple[str, str], tuple[str, ...]] = {}
 # (game, bot name) -> option -> (lowest, highest) value a server accepts
 _LIMITS: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
 # bot name -> (factory, description) of a bot every game gets that registers none of that name
@@ -83,7 +83,7 @@ def register_bot(
         _REGISTRY[game][name] = (factory, description)
         _LIMITS[(game, name)] = dict(limits or {})
         if kernels:
-            _KERNELS[name] = tuple(dict.fromkeys(_KERNELS.get(name, ()) + kernels))
+            _KERNELS[game, name] = tuple(dict.fromkeys(_KERNELS.get((game, name), ()) + kernels))
         return factory
 
     return deco
@@ -138,7 +138,7 @@ def kernels_of(names: list[str] | None = None) -> list[str]:
     _load_all()
     wanted = None if names is None else {n.partition(":")[0] for n in names}
     out: dict[str, None] = {}
-    for name, mods in sorted(_KERNELS.items()):
+    for (_game, name), mods in sorted(_KERNELS.items()):
         if wanted is None or name in wanted:
             out.update(dict.fromkeys(mods))
     return list(out)

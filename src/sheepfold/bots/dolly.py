@@ -107,6 +107,8 @@ class DollyBot(Bot):
     """Plans a whole turn at the dog decision, then plays its swaps one by one."""
 
     name = "dolly"
+    #: under house rules their searches are the grid kernel's (plain rules: numpy's)
+    kernels: tuple[str, ...] = ("sheepfold.bots.dolly_grid",)
 
     def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
         if not isinstance(game, DollyGame):
@@ -676,7 +678,7 @@ class ExpertDollyBot(LookaheadDollyBot):
     (:mod:`sheepfold.bots.dolly_mc`) and successive halving."""
 
     name = "expert"
-    kernels = ("sheepfold.bots.dolly_mc",)
+    kernels = ("sheepfold.bots.dolly_grid", "sheepfold.bots.dolly_mc")
 
     def __init__(
         self,

@@ -223,18 +223,13 @@ def warm_packed(flock: list[int]) -> None:
 
 def warm_grid(flock: list[int]) -> None:
     """Compile the grid playouts (any board, every house rule; the same types for every rule
-    set) on the rulebook's flock with diagonal lines, and the grid kernel's searches that the
-    expert's decision calls outside them (``grid.GridFlocks``: the candidates' points, the
-    replies; else its first decision on house rules compiled ``score_many`` unsaid, 2 s of
-    CPU)."""
+    set) on the rulebook's flock with diagonal lines. The grid kernel's searches the expert's
+    decision calls outside them (``grid.GridFlocks``) are :mod:`sheepfold.bots.dolly_grid`'s,
+    one of its ``kernels`` too."""
     from sheepfold.games.dolly_crush.game import DollyGame
     from sheepfold.games.dolly_crush.rules import DollyRules
 
     game = DollyGame(2, DollyRules(diagonals=True))
-    ops = grid.GridFlocks(game.board, tuple(game.points), False)  # up-to swaps: the same types
-    flocks, _, _ = ops.after(flock, 1)
-    ops.reply(flocks)
-    ops.best_n(ops.pack(flock), 1)
     hands = np.array([[0, 1, 1], [0, 1, 1]])
     grid_playouts(
         np.array([flock, flock[1:2] + flock[:1] + flock[2:]], dtype=np.int8),

@@ -62,11 +62,10 @@ def used(modules: Iterable[str], game: Any) -> list[str]:
     asked about the games its bots play, and no other."""
     if game is None:
         return list(modules)
-    from sheepfold.bots import _KERNELS, _REGISTRY, _load_all
+    from sheepfold.bots import _KERNELS, _load_all
 
     _load_all()
-    bots = _REGISTRY.get(game.name, {})
-    used = {m for name, mods in _KERNELS.items() if name in bots for m in mods}
+    used = {m for (g, _name), mods in _KERNELS.items() if g == game.name for m in mods}
     return [m for m in modules if m in used]
 
 
@@ -153,9 +152,11 @@ def not_ready(names: Iterable[str] | None = None, game: Any = None) -> dict[str,
     _load_all()
     wanted = None if names is None else {n.partition(":")[0] for n in names}
     out: dict[str, str] = {}
-    for name, mods in sorted(_KERNELS.items()):
-        if (wanted is None or name in wanted) and not ready(mods, game):
-            loaded = [sys.modules.get(m) for m in mods]
-            labels = [str(getattr(m, "LABEL", "")) for m in loaded if m is not None]
+    for (g, name), mods in sorted(_KERNELS.items()):
+        if (wanted is not None and name not in wanted) or (game is not None and g != game.name):
+            continue
+        waiting = [m for m in mods if not ready([m], game)]
+        if waiting:  # what it waits for: the modules not ready (a module not imported: unsaid)
+            labels = [str(getattr(sys.modules.get(m), "LABEL", "")) for m in waiting]
             out[name] = ", ".join(x for x in labels if x) or "its compiled code"
     return out

@@ -13,7 +13,7 @@ with the server:
 It goes in two rounds: first what the lobby's default rules take (each game's rules as
 :func:`sheepfold.games.make` gives them: the expert's packed playouts, about half of the
 compilation), said ready as soon as they are; then what the house rules take (the expert's grid
-playouts). A table of house rules whose bot moves before the second round is done warms its
+playouts, every bot's grid searches). A table of house rules whose bot moves before the second round is done warms its
 bot at the table, as below.
 
 Until then the bots that need them say so: the lobby's bot list (``/api/games``' ``preparing``)
