@@ -53,12 +53,13 @@ play-terminal: $(STAMP)
 	$(VENV)/bin/sheepfold play
 
 # The kernels compile first, two at a time, into the tests' own cache folder (tests/conftest.py;
-# a hit when they are compiled already), then the tests run: none of them compiles a kernel
-# again. (pytest -n logical runs them on one worker per core: on 2 cores it saved little.)
+# a hit when they are compiled already), then the tests run, on one pytest-xdist worker per
+# core (tests/conftest.py: what the workers share, which tests run apart): none of them
+# compiles a kernel again. `pytest -n 0` runs them in one process.
 TEST_NUMBA = $${TMPDIR:-/tmp}/sheepfold-tests/numba
 test: $(STAMP) $(SYSTAMP)
 	NUMBA_CACHE_DIR=$(TEST_NUMBA) $(VENV)/bin/sheepfold warm --jobs 2
-	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release"
+	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release" -n logical
 
 # The wheel installed into a fresh venv with the [rl,learn] extras (tests/test_release.py): CI
 # runs it after `make test`; minutes cold (it fetches about 330 MB of wheels once).

@@ -7,8 +7,8 @@
   ``@example(...)`` so the derandomized suite checks it from then on.
 * ``dev``: fewer examples, for a quick local run.
 
-The tests run on one pytest-xdist worker per CPU (``-n logical`` in pyproject.toml; ``-n 0``: all
-in this process): each worker has its own temporary folders (``tmp_path``), its own
+``make test`` runs the tests on one pytest-xdist worker per CPU (``-n logical``; a bare
+``pytest``: all in this process): each worker has its own temporary folders (``tmp_path``), its own
 SHEEPFOLD_HOME, its own browser and PostgreSQL server; servers listen on port 0. The tests that
 must not run beside each other are grouped below (``RUN_APART``): each group runs on one worker,
 one test after another.
