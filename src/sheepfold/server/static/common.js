@@ -344,7 +344,8 @@ SF.labNumber = function (x, kind, diff) {
 /* A number with `digits` decimals in the page's language (`style` "percent": a share, 0.502 is
    "50.2%"), without thousands separators, as the lab writes it. */
 SF.number = (x, digits, style) => new Intl.NumberFormat(SF.lang, { style: style || "decimal", minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(x);
-SF.labInterval = (lo, hi, kind, diff) => `[${SF.labNumber(lo, kind, diff)}, ${SF.labNumber(hi, kind, diff)}]`;
+/* A 95% interval: "[+0.1, +0.3]" ("[+0,1; +0,3]" in Italian, where the comma is the decimal sign) */
+SF.labInterval = (lo, hi, kind, diff) => t("[{lo}, {hi}]", { lo: SF.labNumber(lo, kind, diff), hi: SF.labNumber(hi, kind, diff) });
 SF.galleryUrl = (game, slug) => `/gallery/${encodeURIComponent(game)}/${encodeURIComponent(slug)}`;
 SF.galleryApi = (game, slug, version) => "/api/gallery/" + [game, slug, version].filter((x) => x != null).map((x) => encodeURIComponent(x)).join("/");
 /* A rule set's differences from the rulebook, one line each, in words (the server's). */
