@@ -125,7 +125,10 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
     expect(figures).to_have_count(2)
     expect(figures.nth(0)).to_contain_text(f"{100 * exact['first_player_advantage']:+.1f} pp")
     expect(figures.nth(1)).to_contain_text(f"{100 * exact['perfect_edge_over_greedy']:+.1f} pp")
-    expect(page.locator("#lab img.lab-plot")).to_have_attribute("src", card["lab"]["plot"])
+    # the plot of the page's language (drawn per language: tests/web/test_i18n_server_words.py)
+    expect(page.locator("#lab img.lab-plot")).to_have_attribute(
+        "src", card["lab"]["plot"] + "?lang=en"
+    )
     assert page.evaluate("document.querySelector('#lab img.lab-plot').naturalWidth") > 0
     no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "gallery-ruleset-phone.png"), full_page=True)

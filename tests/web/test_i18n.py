@@ -8,6 +8,8 @@ with the same ``{name}`` parameters, and the template is current: extracting the
 
 from __future__ import annotations
 
+import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from sheepfold.core.words import Msg, joined, text_of
+from sheepfold.core.words import Msg, Number, from_data, joined, text_of, to_data
 from sheepfold.server import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +129,33 @@ def test_words_are_translated_where_they_are_sent() -> None:
     assert isinstance(text_of(ValueError(Msg("the game is over"))), Msg)
     # a parameter is never read as a template: a player's name with braces stays as it is
     assert i18n.localize(Msg("{name} is playing…", name="{n} {x}"), "it") == "{n} {x} sta giocando…"
+
+
+@pytest.mark.parametrize(
+    ("number", "english", "italian"),
+    [
+        (Number(1500, grouped=True), "1,500", "1.500"),
+        (Number(1500), "1500", "1500"),  # as the lab writes it: no thousands
+        (Number(50.2345, 1, percent=True), "50.2%", "50,2%"),
+        (Number(-0.04, 1), "0.0", "0,0"),  # never "-0.0"
+        (Number(0.44, 1, signed=True), "+0.4", "+0,4"),
+        (Number(-12.0, 0, signed=True, percent=True), "-12%", "-12%"),
+        (Number(2.675, 2), "2.67", "2,67"),  # the English digits, never rounded again
+        (Number(120.0, None), "120", "120"),
+        (Number(0.25, None), "0.25", "0,25"),
+    ],
+)
+def test_a_number_in_a_readers_form(number: Number, english: str, italian: str) -> None:
+    """A figure's English is the text the lab always wrote; a reader's language writes the same
+    digits its own way, also after it was stored as data (inside words, at any depth)."""
+    assert number == english and number.said("en") == english
+    assert number.said("it") == i18n.localize(number, "it") == italian
+    stored = json.loads(json.dumps(to_data(Msg("of {total}", total=number))))
+    again = from_data(stored)
+    assert again == f"of {english}" and again.params["total"].said("it") == italian
+    assert i18n.localize(again, "it") == f"of {italian}"  # no catalog text: English words
+    assert copy.deepcopy(number).said("it") == italian
+    assert Number(50, 1, percent=True).said("fr") == "50,0\xa0%"  # where French puts it
 
 
 def test_a_page_in_italian() -> None:

@@ -295,9 +295,11 @@ def test_a_lab_card_made_by_the_lab_reads_in_italian(
     browser: Any, make_server: Any, monkeypatch: Any, shots: Any
 ) -> None:
     """A lab card as the card's process writes it (its verdict, base and labels stored as
-    data), read on the rule set's page in Italian: no English of ours, the verdict Italian; in
-    English, the lab's own paragraph."""
+    data) and the server stores it, read on the rule set's page in Italian: no English of
+    ours, the verdict Italian, the table's figures with a decimal comma, the plot Italian's;
+    in English, the lab's own paragraph and figures."""
     import json
+    import re
 
     import sheepfold.lab.runner as lab_runner
     from sheepfold.core.words import from_data
@@ -311,9 +313,9 @@ def test_a_lab_card_made_by_the_lab_reads_in_italian(
     version = gallery.store.version("shave-a-sheep", "no-costs", 1)
     spec = json.loads(json.dumps(gallery.lab._spec(version.id)))
     monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
-    made = card.card({**spec, "games": 4, "exact_limit": 0}, progress=lambda _: None)["card"]
-    stored = json.loads(json.dumps(made))
-    gallery.store.set_lab(version.id, status="done", progress=1.0, card=stored)
+    made = json.loads(json.dumps(card.card({**spec, "games": 4, "exact_limit": 0}, lambda _: None)))
+    gallery.lab._finish(version.id, made, 0, "")  # as the server stores it
+    stored = made["card"]
 
     page = new_page(browser)
     page.goto(srv.url + "/gallery/shave-a-sheep/no-costs?lang=it")
@@ -326,10 +328,18 @@ def test_a_lab_card_made_by_the_lab_reads_in_italian(
     says(problems, "its verdict", "le regole «Corsa al dodici»" in said, said)
     base = page.inner_text("p.base")  # no "da le regole": the base is said after a colon
     says(problems, "its base", base.startswith("Punto di partenza: le regole «Corsa al"), base)
+    figures = page.inner_text("#lab table.metrics tbody")
+    says(problems, "its figures", bool(re.search(r"\d,\d", figures)), figures)
+    says(problems, "its figures", not re.search(r"\d\.\d", figures), figures)
+    plot = page.locator("#lab img.lab-plot")
+    says(problems, "its plot", plot.get_attribute("src").endswith("plot.svg?lang=it"), "src")
+    page.wait_for_function("document.querySelector('#lab img.lab-plot').naturalWidth > 0")
     page.screenshot(path=str(shots / "i18n-lab-card-it.png"), full_page=True)
     assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
 
     page.goto(srv.url + "/gallery/shave-a-sheep/no-costs?lang=en")
     page.wait_for_selector("#lab .verdict")
     assert page.inner_text("#lab .verdict") == from_data(stored["verdict"])
+    figures = page.inner_text("#lab table.metrics tbody")
+    assert re.search(r"\d\.\d", figures) and not re.search(r"\d,\d", figures), figures
     assert not page.errors

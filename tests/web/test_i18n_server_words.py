@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from sheepfold.core.drivers import ChanceStep
 from sheepfold.games.shave_a_sheep import game as sg
 from sheepfold.games.shave_a_sheep.game import ShaveGame
@@ -246,6 +248,95 @@ def test_an_italian_lab_card_reads_its_verdict_and_base_in_italian(
     it = srv.http.get("/api/gallery/shave-a-sheep/old-card/1", headers=IT).json()["lab"]
     assert it["verdict"] == "This rule set makes games 60% shorter."  # as it was stored
     assert it["base"] == "le regole «Corsa al dodici»"  # a built-in's words: in the catalog
+
+
+def test_an_italian_lab_card_writes_its_numbers_and_draws_its_plot_in_italian(
+    make_server: Any, monkeypatch: Any
+) -> None:
+    """A card as its process makes it and the server stores it: its numbers (the verdict's, a
+    capped run's "of 1,500") in Italian form, its plot drawn in Italian (labels, legend, the
+    axes' decimal comma); the English card and plot are what the lab made, byte for byte. A
+    plot stored before (one English SVG) is served to every reader as it is."""
+    import json
+    import re
+
+    import sheepfold.lab.runner as lab_runner
+    from sheepfold.core.words import from_data
+    from sheepfold.lab import card
+
+    srv = make_server(lab_workers=0)
+    body = {"author": "ewe", "description": "free shears"}
+    for name in ("No costs", "Old plot"):
+        rules = {"shear_cost": 0, "rerolls": 0}
+        r = srv.http.post("/api/gallery/shave-a-sheep", json={**body, "name": name, "rules": rules})
+        assert r.status_code == 201, r.text
+    gallery = srv.app.state.gallery
+    new, old = (gallery.store.version("shave-a-sheep", s, 1) for s in ("no-costs", "old-plot"))
+    spec = json.loads(json.dumps(gallery.lab._spec(new.id)))  # as the card's process reads it
+    assert set(spec["catalogs"]) == {"it"}
+    monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
+    # a budget of 1 ns: capped after the second chunk (of 1,500 games); no exact figures
+    made = card.card({**spec, "games": 1500, "seconds": 1e-9, "exact_limit": 0}, lambda _: None)
+    gallery.lab._finish(new.id, json.loads(json.dumps(made)), 0, "")  # as the server stores it
+
+    path = "/api/gallery/shave-a-sheep/no-costs/1"
+    it, en = srv.http.get(path, headers=IT).json()["lab"], srv.http.get(path).json()["lab"]
+    assert "(of 1,500)" in en["message"] and "(su 1.500)" in it["message"], it["message"]
+    english = from_data(made["card"]["verdict"])
+    assert en["verdict"] == english
+    decimals = re.findall(r"\d+\.\d+", english)
+    assert decimals, english  # the mean lengths: "(91.84 turns)"
+    for number in decimals:
+        assert number.replace(".", ",") in it["verdict"], (number, it["verdict"])
+    assert not re.search(r"\d\.\d", it["verdict"]), it["verdict"]
+
+    plot_it = srv.http.get(en["plot"], params={"lang": "it"})
+    assert plot_it.headers["content-type"].startswith("image/svg+xml")
+    svg = plot_it.text
+    assert svg == made["plots"]["it"]
+    for italian in ("Quanto durano le partite (partite finite)", "quota di partite (%)"):
+        assert italian in svg
+    assert re.search(r"il regolamento: media \d+,\d, mediana \d+ turni", svg), svg[-3000:]
+    assert re.search(r">\d,\d</text>", svg)  # a tick of the share axis: "0,5"
+    for english_word in ("How long games last", "share of games", "mean ", ">0.5<", "turns"):
+        assert english_word not in svg, english_word
+    english_plot = srv.http.get(en["plot"], params={"lang": "en"}).text  # (?lang= is remembered)
+    assert english_plot == made["plot"]  # as the lab drew it
+    assert "How long games last (finished games)" in made["plot"]
+
+    gallery.store.set_lab(old.id, status="done", progress=1.0, card={}, plot="<svg>old</svg>")
+    said = srv.http.get("/api/gallery/shave-a-sheep/old-plot/1/plot.svg", headers=IT)
+    assert said.text == "<svg>old</svg>"
+
+
+def test_a_card_refused_for_its_rules_says_why_in_italian(make_server: Any) -> None:
+    """Rules that do not fit the card's two players: the card's process sends the rules' words
+    as data, the gallery translates them (the English as the rules say it)."""
+    import json
+
+    from sheepfold.core.protocol import RulesError
+    from sheepfold.games.shave_a_sheep.game import ShaveGame
+    from sheepfold.games.shave_a_sheep.rules import ShaveRules
+    from sheepfold.lab.card import _why
+
+    srv = make_server(lab_workers=0)
+    rules = {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]}
+    body = {"author": "ewe", "description": "three howls", "name": "Three howls", "rules": rules}
+    assert srv.http.post("/api/gallery/shave-a-sheep", json=body).status_code == 201
+    with pytest.raises(RulesError) as raised:
+        ShaveGame(2, ShaveRules.model_validate(rules))
+    refused = json.loads(json.dumps({"refused": _why(raised.value)}))
+    gallery = srv.app.state.gallery
+    version = gallery.store.version("shave-a-sheep", "three-howls", 1)
+    gallery.lab._finish(version.id, refused, 1, "")
+    path = "/api/gallery/shave-a-sheep/three-howls/1"
+    en, it = srv.http.get(path).json()["lab"], srv.http.get(path, headers=IT).json()["lab"]
+    assert en["status"] == it["status"] == "refused"
+    assert en["message"] == "reaction_weights has 3 entries for 2 players"
+    assert it["message"] == "reaction_weights ha 3 voci per 2 giocatori"
+    failed = json.loads(json.dumps({"error": _why(ValueError("a\nb"))}))
+    gallery.lab._finish(version.id, failed, 1, "")
+    assert srv.http.get(path, headers=IT).json()["lab"]["message"] == "a"  # its first line
 
 
 def test_a_bad_body_in_italian(live_server: Any) -> None:

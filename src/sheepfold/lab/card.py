@@ -6,16 +6,20 @@ event loop, and the server (which may not import the lab: see tests/test_layerin
 reads what it prints. The job comes as one JSON object on standard input::
 
     {"game": ..., "rules": {...options...}, "players": 2, "games": 2000, "seconds": 120,
-     "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": {"msg": "the graded edition"}}
+     "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": {"msg": "the graded edition"},
+     "catalogs": {"it": {...msgid: text...}}}
 
 ``base`` is the rule set the card measures the rules against, the one they were made from (the
 gallery's :func:`~sheepfold.server.gallery.base_of`; absent: the rulebook), and ``base_words``
 what the card calls it (the verdict, the plot, the card's ``base``), as
-:func:`~sheepfold.core.words.to_data` stores words (plain text is read too).
+:func:`~sheepfold.core.words.to_data` stores words (plain text is read too). ``catalogs``: the
+server's languages other than English, each with its translations, to draw the plot in.
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
-after every chunk (the first, before any game, with a ``message``: the simulator is starting), then ``{"card": {...}, "plot": "<svg ...>"}``, or ``{"refused": "..."}`` when
-the lab cannot play these rules (its own message), or ``{"error": "..."}``.
+after every chunk (the first, before any game, with a ``message``: the simulator is starting),
+then ``{"card": {...}, "plot": "<svg ...>", "plots": {"it": "<svg ...>"}}``, or
+``{"refused": ...}`` when the lab cannot play these rules (its own message: words as data when
+they are a Msg), or ``{"error": ...}``.
 
 Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
 until ``games`` games a side or ``seconds`` have passed (the card then says it was capped). The
@@ -37,11 +41,26 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from sheepfold.core.words import Msg, capitalized, chained, from_data, semicolon, to_data
+from sheepfold.core.words import (
+    ENGLISH,
+    Msg,
+    Number,
+    capitalized,
+    chained,
+    from_data,
+    semicolon,
+    text_of,
+    to_data,
+    translated,
+)
 
 #: the metrics a card shows (the lab's keys), in this order
 CARD_METRICS = ("length_mean", "balance", "tie_rate", "lead_changes", "decisiveness")
 BOTS = ("greedy",)
+#: the most characters of a refusal's or a failure's words the card sends
+MAX_WHY = 500
+#: a language's translations (msgid -> its text), as the server's catalogs have them
+Catalog = dict[str, str]
 #: the two sides' display names (never the publisher's text: the plot and verdict embed them)
 RULEBOOK, HOUSE = Msg("the rulebook"), Msg("this rule set")
 
@@ -116,9 +135,9 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, An
             capped = Msg(
                 "capped at {done} games a side (of {total}): the time budget of {seconds} s "
                 "was spent",
-                done=f"{done:,}",
-                total=f"{total:,}",
-                seconds=f"{seconds:g}",
+                done=Number(done, grouped=True),
+                total=Number(total, grouped=True),
+                seconds=Number(seconds, None),
             )
             break
     ta, tb = pa.concat_tables(parts_a), pa.concat_tables(parts_b)
@@ -169,8 +188,8 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
         if size > limit:
             why = Msg(
                 "{size} positions: more than this server solves for a card ({limit})",
-                size=f"{size:,}",
-                limit=f"{limit:,}",
+                size=Number(size, grouped=True),
+                limit=Number(limit, grouped=True),
             )
     if why is not None:
         return None, Msg("no exact figures: {why}", why=why)
@@ -183,12 +202,21 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
     }, None
 
 
-def plot_svg(ta: Any, tb: Any, base: str = RULEBOOK) -> str:
-    """The game lengths of both sides (``lab compare --plots``'s histogram), as small SVG."""
+def plot_svg(
+    ta: Any, tb: Any, base: str = RULEBOOK, lang: str = ENGLISH, catalog: Catalog | None = None
+) -> str:
+    """The game lengths of both sides (``lab compare --plots``'s histogram), as small SVG, its
+    words in ``lang`` (``catalog``: the language's translations, as the server has them) and
+    its axes' numbers with the language's decimal sign."""
     from sheepfold.lab.metrics import game_arrays
     from sheepfold.lab.report import _plt, length_hist_figure
 
-    fig = length_hist_figure([(base, game_arrays(ta)), (HOUSE, game_arrays(tb))])
+    def say(words: str) -> str:
+        return str(translated(words, lang, catalog or {}))
+
+    fig = length_hist_figure([(base, game_arrays(ta)), (HOUSE, game_arrays(tb))], say)
+    if lang != ENGLISH:
+        _decimal_sign(fig, lang)
     fig.set_size_inches(6.0, 3.4)
     plt = _plt()
     plt.rcParams["svg.fonttype"] = "none"  # text as text: a few KB, not glyph outlines
@@ -198,8 +226,38 @@ def plot_svg(ta: Any, tb: Any, base: str = RULEBOOK) -> str:
     return buf.getvalue()
 
 
+def _decimal_sign(fig: Any, lang: str) -> None:
+    """The axes' tick numbers written with ``lang``'s decimal sign ("2,5"): matplotlib still
+    chooses the ticks and their digits (its own formatter, only its "." replaced)."""
+    from babel.numbers import get_decimal_symbol
+    from matplotlib.ticker import ScalarFormatter
+
+    sign = get_decimal_symbol(lang)
+
+    class Local(ScalarFormatter):  # type: ignore[misc]
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return str(super().__call__(x, pos)).replace(".", sign)
+
+    for ax in fig.axes:
+        ax.xaxis.set_major_formatter(Local())
+        ax.yaxis.set_major_formatter(Local())
+
+
+def plots(ta: Any, tb: Any, base: str, catalogs: Any) -> dict[str, str]:
+    """The plot in every language of ``catalogs`` (the spec's: language -> its translations),
+    drawn now, once: the gallery serves each reader the one of their language."""
+    if not isinstance(catalogs, dict):
+        return {}
+    return {
+        str(lang): plot_svg(ta, tb, base, str(lang), catalog)
+        for lang, catalog in catalogs.items()
+        if isinstance(catalog, dict) and lang != ENGLISH
+    }
+
+
 def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
-    """The whole card: ``{"card": {...}, "plot": svg}``."""
+    """The whole card: ``{"card": {...}, "plot": svg, "plots": {lang: svg}}`` (the English
+    plot, and the plot in each other language of the spec's ``catalogs``)."""
     from sheepfold.lab.compare import compare_tables, verdict
 
     job_a, ta, job_b, tb, capped = play(spec, progress)
@@ -219,7 +277,11 @@ def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
         "exact": figures,
         "message": to_data(chained(notes, semicolon)) if notes else None,
     }
-    return {"card": out, "plot": plot_svg(ta, tb, against)}
+    return {
+        "card": out,
+        "plot": plot_svg(ta, tb, against),
+        "plots": plots(ta, tb, against, spec.get("catalogs")),
+    }
 
 
 def main() -> int:
@@ -233,11 +295,21 @@ def main() -> int:
         spec = json.loads(sys.stdin.read())
         _emit(card(spec))
     except Exception as e:  # one line the server stores as the card's message
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         # the rules themselves stop the lab (its own words): refused; anything else: failed
-        _emit({"refused" if isinstance(e, SheepfoldError) else "error": first[:500]})
+        _emit({"refused" if isinstance(e, SheepfoldError) else "error": _why(e)})
         return 1
     return 0
+
+
+def _why(e: Exception) -> Any:
+    """What stopped a card, in one line: words kept as data (``to_data``: the gallery
+    translates them) when the error was raised with a Msg (the rules' validation problems:
+    core/errors.py), else its first line of text as it is (the rule file's own words)."""
+    words = text_of(e)
+    if isinstance(words, Msg) and "\n" not in words and len(words) <= MAX_WHY:
+        return to_data(words)
+    first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return first[:MAX_WHY]
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.core.words import Msg, capitalized, chained, joined, listed, semicolon
+from sheepfold.core.words import Msg, Number, capitalized, chained, joined, listed, semicolon
 from sheepfold.lab.endings import TURN_LIMIT, order
 from sheepfold.lab.endings import words as ending_words
 from sheepfold.lab.metrics import (
@@ -212,10 +212,7 @@ def cells(x: Diff, sep: str = " ") -> tuple[str, str, str]:
 
 def relative_text(rel: float | None) -> str:
     """B / A - 1 in per cent, signed ("" when the metric has none); never "-0.0%"."""
-    if rel is None:
-        return ""
-    text = f"{100 * rel:+.1f}%"
-    return text[1:] if text[1:] == "0.0%" else text
+    return "" if rel is None else Number(100 * rel, 1, signed=True, percent=True)
 
 
 def p_text(p: float | None) -> str:
@@ -343,12 +340,12 @@ def _length_words(L: Diff | None, name_a: str, name_b: str) -> str:
     said = dict(
         a=name_a,
         b=name_b,
-        pm=f"{pm:.1f}" if pm < 1 else f"{pm:.0f}",
+        pm=Number(pm, 1 if pm < 1 else 0),
         a_turns=fmt(L.a, "num"),
         b_turns=fmt(L.b, "num"),
     )
     if L.significant:
-        change = f"{abs(100 * L.rel):.0f}"
+        change = Number(abs(100 * L.rel))
         if L.rel > 0:
             return Msg(
                 "{b} makes games {change}% longer (±{pm}%) than {a} ({a_turns} → {b_turns} turns)",
@@ -405,7 +402,11 @@ def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None
     """A sentence when games of A or B hit the turn limit (else "")."""
     if T is None or not (T.a > 0 or T.b > 0):
         return ""
-    where = Msg("the {n}-turn limit", n=f"{max_turns:,}") if max_turns else Msg("the turn limit")
+    where = (
+        Msg("the {n}-turn limit", n=Number(max_turns, grouped=True))
+        if max_turns
+        else Msg("the turn limit")
+    )
     endless = [nm for nm, v in ((name_a, T.a), (name_b, T.b)) if v > 0]
     return Msg(
         "Games hit {where} ({a}: {a_share} of games, {b}: {b_share}): under {endless} a game "
@@ -422,17 +423,12 @@ def _limit_words(T: Diff | None, name_a: str, name_b: str, max_turns: int | None
 
 def _change_words(d: Diff) -> str:
     """``label A → B`` with the change: in points for shares, relative for lengths and counts."""
-    change = f"{fmt(d.a, d.kind)} → {fmt(d.b, d.kind)}"
+    change = Msg("{a} → {b}", a=fmt(d.a, d.kind), b=fmt(d.b, d.kind))
     if d.kind in ("pct", "pp"):
         return Msg(
             "{label} {change} ({by})", label=d.label, change=change, by=fmt_diff(d.diff, "pp")
         )
     if d.rel is not None:
-        return Msg("{label} {change} ({by})", label=d.label, change=change, by=_number_pct(d.rel))
+        by = Number(100 * d.rel, signed=True, percent=True)
+        return Msg("{label} {change} ({by})", label=d.label, change=change, by=by)
     return Msg("{label} {change}", label=d.label, change=change)
-
-
-def _number_pct(rel: float) -> str:
-    """A relative change in per cent, signed, never "-0%"."""
-    text = f"{100 * rel:+.0f}%"
-    return text[1:] if text[1:] == "0%" else text

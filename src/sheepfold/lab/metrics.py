@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.stats import Z95, wilson
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, Number, listed
 from sheepfold.lab.endings import label as ending_label
 from sheepfold.lab.endings import order
 from sheepfold.lab.endings import words as ending_words
@@ -118,9 +118,10 @@ def bots_text(d: dict[str, Any]) -> str:
         return "-"
     names = [str(b) for b in bots[0]]
     if len(set(names)) == 1:
-        return f"{names[0]} (every seat)"
-    rotated = bool((bots != bots[0]).any())
-    return ", ".join(names) + (", rotated through the seats" if rotated else " (seat 0 first)")
+        return Msg("{bot} (every seat)", bot=names[0])
+    if (bots != bots[0]).any():
+        return Msg("{bots}, rotated through the seats", bots=listed(names))
+    return Msg("{bots} (seat 0 first)", bots=listed(names))
 
 
 def truncation_note(d: dict[str, Any]) -> str | None:
@@ -195,26 +196,21 @@ class Value:
         return f"{fmt(self.value, self.kind)} {fmt_ci(self.lo, self.hi, self.kind)}"
 
 
-def _number(x: float, digits: int) -> str:
-    """``x`` with ``digits`` decimals, never "-0.0" (a value that rounds to zero has no sign)."""
-    text = f"{x:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
 def _auto_digits(x: float) -> int:
     return 0 if abs(x) >= 1000 else 1 if abs(x) >= 100 else 2
 
 
 def fmt(x: float | None, kind: str, digits: int | None = None) -> str:
     """A value for people: ``pct`` a share (``50.2%``), ``pp`` a difference of shares in
-    percentage points, signed (``+0.4 pp``), ``num`` a plain number. Never "-0.0"."""
+    percentage points, signed (``+0.4 pp``), ``num`` a plain number. Never "-0.0". A
+    :class:`~sheepfold.core.words.Number` (a reader's language writes it its own way)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     if kind == "pct":
-        return _number(100 * x, 1 if digits is None else digits) + "%"
+        return Number(100 * x, 1 if digits is None else digits, percent=True)
     if kind == "pp":
         return fmt_diff(x, kind, digits)
-    return _number(x, _auto_digits(x) if digits is None else digits)
+    return Number(x, _auto_digits(x) if digits is None else digits)
 
 
 def fmt_diff(x: float | None, kind: str, digits: int | None = None) -> str:
@@ -223,14 +219,9 @@ def fmt_diff(x: float | None, kind: str, digits: int | None = None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
     if kind in ("pct", "pp"):
-        text = _number(100 * x, 1 if digits is None else digits)
-        unit = " pp"
-    else:
-        text = _number(x, _auto_digits(x) if digits is None else digits)
-        unit = ""
-    if float(text) > 0:
-        text = "+" + text
-    return text + unit
+        points = Number(100 * x, 1 if digits is None else digits, signed=True)
+        return Msg("{number} pp", number=points)
+    return Number(x, _auto_digits(x) if digits is None else digits, signed=True)
 
 
 def fmt_ci(lo: float | None, hi: float | None, kind: str, diff: bool = False) -> str:

@@ -12,13 +12,14 @@ import io
 import json
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sheepfold.core.registry import game_spec
+from sheepfold.core.words import Msg, Number, chained, semicolon
 from sheepfold.lab.endings import shares_text
 from sheepfold.lab.metrics import (
     Z95,
@@ -31,6 +32,9 @@ from sheepfold.lab.metrics import (
     game_arrays,
     truncation_note,
 )
+
+#: how a plot says its words: ``str`` (English), or a reader's language (lab/card.py)
+Say = Callable[[str], str]
 
 COLOURS = ("#3b6ea8", "#d9822b", "#4a9a5b", "#b8475a", "#7d5ba6", "#8c6d3f")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
@@ -72,20 +76,24 @@ def _finished_lengths(d: dict[str, Any]) -> np.ndarray:
     return d["length"][~d["truncated"]]
 
 
-def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90) -> str:
+def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90, say: Say = str) -> str:
     """What the runs played, for a plot's title: the game, the rule sets, the players, the bots
-    and the number of games (read from the rows themselves); lines broken between the parts."""
+    and the number of games (read from the rows themselves), each part said by ``say`` (a
+    reader's language: lab/card.py); lines broken between the parts."""
     d0 = runs[0][1]
     counts = sorted({d["G"] for _, d in runs})
-    games = f"{counts[0]:,} games" + (" each" if len(runs) > 1 else "")
+    n = Number(counts[0], grouped=True)
+    games = Msg("{n} games each", n=n) if len(runs) > 1 else Msg("{n} games", n=n)
     if len(counts) > 1:
-        games = " / ".join(f"{d['G']:,}" for _, d in runs) + " games"
-    bots = "; ".join(dict.fromkeys(bots_text(d) for _, d in runs))
+        each = chained([Number(d["G"], grouped=True) for _, d in runs], _slash)
+        games = Msg("{n} games", n=each)
+    bots = chained(list(dict.fromkeys(bots_text(d) for _, d in runs)), semicolon)
+    names = chained([name for name, _ in runs], lambda a, b: Msg("{a} vs {b}", a=a, b=b))
     parts = [
-        f"{d0['game']}: " + " vs ".join(name for name, _ in runs),
-        f"{d0['n']} players",
-        f"bots {bots}",
-        games,
+        say(Msg("{game}: {runs}", game=d0["game"], runs=names)),
+        say(Msg("{n} players", n=d0["n"])),
+        say(Msg("bots {bots}", bots=bots)),
+        say(games),
     ]
     lines = [parts[0]]
     for part in parts[1:]:
@@ -96,28 +104,45 @@ def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90) -> str
     return "\n".join(lines)
 
 
+def _slash(a: str, b: str) -> str:
+    return Msg("{a} / {b}", a=a, b=b)
+
+
 def limit_notes(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
     """One line per run that has games cut by the turn limit (they are in no plot)."""
-    out = []
+    out: list[str] = []
     for name, d in runs:
         cut = int(d["truncated"].sum())
         if cut:
             limit = d.get("max_turns")
-            where = f"the {limit:,}-turn limit" if limit else "the turn limit"
+            where = (
+                Msg("the {n}-turn limit", n=Number(limit, grouped=True))
+                if limit
+                else Msg("the turn limit")
+            )
             out.append(
-                f"{name}: {fmt(cut / d['G'], 'pct')} of games hit {where} (under these rules a "
-                "game may never end); they have no winner and are left out here"
+                Msg(
+                    "{name}: {share} of games hit {where} (under these rules a game may never "
+                    "end); they have no winner and are left out here",
+                    name=name,
+                    share=fmt(cut / d["G"], "pct"),
+                    where=where,
+                )
             )
     return out
 
 
 def _decorate(
-    ax: Any, headline: str, runs: Sequence[tuple[str, dict[str, Any]]], notes: Sequence[str] = ()
+    ax: Any,
+    headline: str,
+    runs: Sequence[tuple[str, dict[str, Any]]],
+    notes: Sequence[str] = (),
+    say: Say = str,
 ) -> None:
     """The title (what the plot shows, then what was played) and, under the axes, the
-    ``notes`` and the notes on games the turn limit cut."""
-    ax.set_title(f"{headline}\n{describe(runs)}", fontsize=9.5)
-    notes = [*notes, *limit_notes(runs)]
+    ``notes`` and the notes on games the turn limit cut, each said by ``say``."""
+    ax.set_title(f"{say(headline)}\n{describe(runs, say=say)}", fontsize=9.5)
+    notes = [say(note) for note in [*notes, *limit_notes(runs)]]
     if notes:
         _footnote(ax, notes)
 
@@ -150,8 +175,9 @@ def _length_bins(xs: Sequence[np.ndarray]) -> np.ndarray:
     return lo - 0.5 + width * np.arange(count + 1)
 
 
-def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
-    """Game length histograms (finished games), one outline per run, integer-aligned bins."""
+def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]], say: Say = str) -> Any:
+    """Game length histograms (finished games), one outline per run, integer-aligned bins; its
+    words said by ``say`` (a lab card's reader's language: lab/card.py)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 4.0))
     xs = [_finished_lengths(d) for _, d in runs]
@@ -162,23 +188,40 @@ def length_hist_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
         if not len(x):
             continue
         c = colour(k)
-        label = f"{name}: mean {x.mean():.1f}, median {np.median(x):.0f} turns"
+        label = Msg(
+            "{name}: mean {mean}, median {median} turns",
+            name=name,
+            mean=Number(x.mean(), 1),
+            median=Number(np.median(x)),
+        )
         w = np.full(len(x), 100 / len(x) / width)
-        ax.hist(x, bins=edges, weights=w, histtype="step", linewidth=1.6, color=c, label=label)
+        ax.hist(x, bins=edges, weights=w, histtype="step", linewidth=1.6, color=c, label=say(label))
         ax.axvline(x.mean(), color=c, linestyle=":", linewidth=1.2)
         if x.max() > edges[-1]:
-            off.append(f"{name} {int(np.sum(x > edges[-1])):,} of its {len(x):,} games")
+            off.append(
+                Msg(
+                    "{name} {n} of its {total} games",
+                    name=name,
+                    n=Number(np.sum(x > edges[-1]), grouped=True),
+                    total=Number(len(x), grouped=True),
+                )
+            )
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # lengths are whole turns
     if edges[-1] - edges[0] < 10:
         ax.set_xlim(edges[0] - 2, edges[-1] + 2)
-    per = "one bar per length" if width == 1 else f"bars of {width} turns"
-    ax.set_xlabel(f"game length (turns; {per}; dotted: the mean)")
-    ax.set_ylabel("share of games (%)" if width == 1 else "share of games per turn (%)")
+    per = Msg("one bar per length") if width == 1 else Msg("bars of {n} turns", n=width)
+    ax.set_xlabel(say(Msg("game length (turns; {per}; dotted: the mean)", per=per)))
+    share = Msg("share of games (%)") if width == 1 else Msg("share of games per turn (%)")
+    ax.set_ylabel(say(share))
     ax.legend(frameon=False, fontsize=8)
-    notes = [f"off the chart, longer than {edges[-1]:.0f} turns: " + "; ".join(off)] if off else []
-    _decorate(ax, "How long games last (finished games)", runs, notes)
+    longer = Msg(
+        "off the chart, longer than {n} turns: {runs}",
+        n=Number(edges[-1]),
+        runs=chained(off, semicolon),
+    )
+    _decorate(ax, Msg("How long games last (finished games)"), runs, [longer] if off else [], say)
     return fig
 
 

@@ -525,10 +525,10 @@ def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
         return said(request, entry)
 
     @app.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
-    async def plot(game: str, slug: str, version: int) -> Response:
+    async def plot(request: Request, game: str, slug: str, version: int) -> Response:
         g = gallery()
         v = one_version(g, game, slug, version)
-        svg = g.store.plot(v.id) if v.has_plot else None
+        svg = g.store.plot(v.id, getattr(request.state, "lang", "en")) if v.has_plot else None
         if svg is None:
             raise HTTPException(
                 404,

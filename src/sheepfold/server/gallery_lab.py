@@ -32,7 +32,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sheepfold.core.words import Msg, to_data
+from sheepfold.core.words import Msg, from_data, to_data
+from sheepfold.server.gallery_store import plot_text
+from sheepfold.server.i18n import DEFAULT, catalog, catalogs
 
 if TYPE_CHECKING:
     from sheepfold.server.gallery_store import GalleryStore, Job
@@ -203,6 +205,8 @@ class LabQueue:
             "seconds": st.lab_seconds,
             "seed": 0,
             "exact_limit": st.lab_exact_limit,
+            # the plot is drawn in each language served (the card's process has no catalog)
+            "catalogs": {lang: catalog(lang) for lang in catalogs() if lang != DEFAULT},
         }
 
     def _claim(self, vid: int) -> bool:
@@ -303,22 +307,34 @@ class LabQueue:
     def _finish(self, vid: int, result: dict[str, Any] | None, code: int | None, err: str) -> None:
         if result is not None and "card" in result:
             card = result["card"]
+            plot = result.get("plot")
+            others = result.get("plots")
+            others = others if isinstance(others, dict) else {}
             self.store.set_lab(
                 vid,
                 status="done",
                 progress=1.0,
                 card=card,
-                plot=result.get("plot"),
+                plot=plot_text({**others, "en": plot}) if isinstance(plot, str) else None,
                 message=card.get("message"),
             )
             return
         if result is not None and "refused" in result:
-            self.store.set_lab(vid, status="refused", message=str(result["refused"])[:500])
+            self.store.set_lab(vid, status="refused", message=_why(result["refused"]))
             return
-        why = (result or {}).get("error") or f"the lab process stopped (exit status {code})"
+        why = (result or {}).get("error") or Msg(
+            "the lab process stopped (exit status {code})", code=code
+        )
         if err:
             log.warning("gallery: lab card %s failed: %s", vid, err)
-        self.store.set_lab(vid, status="failed", message=str(why)[:500])
+        self.store.set_lab(vid, status="failed", message=_why(why))
+
+
+def _why(said: Any) -> Any:
+    """A refusal's or a failure's words as the card's process sent them: words kept as data (a
+    Msg again: translated where the gallery serves them), or its text, 500 characters at most."""
+    words = from_data(said)
+    return words if isinstance(words, Msg) else str(words)[:500]
 
 
 async def _stop(proc: asyncio.subprocess.Process, errors: asyncio.Task[str]) -> None:

@@ -19,6 +19,7 @@ pages put it in with ``textContent``, never as HTML.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,21 @@ LAB_OPEN = ("queued", "running")
 #: a card a dead server left running is started again at most this many times in all
 MAX_STARTS = 2
 STOPPED_TWICE = Msg("the server stopped twice while computing this card: it is not started again")
+
+
+def plot_text(plots: dict[str, str]) -> str:
+    """A card's plots (language -> SVG, English among them) as the text of its column: JSON,
+    each drawn once by the card's process (lab/card.py) and served as it is."""
+    return json.dumps(plots, ensure_ascii=False)
+
+
+def plot_in(text: str, lang: str) -> str:
+    """The plot of ``lang`` from its column's text, else the English one; a card stored before
+    holds one SVG, the English (served to every reader)."""
+    if not text.startswith("{"):
+        return text
+    plots = json.loads(text)
+    return str(plots.get(lang) or plots["en"])
 
 
 @dataclass(frozen=True)
@@ -198,11 +214,13 @@ class GalleryStore:
         with self.engine.connect() as c:
             return [_version(r) for r in c.execute(q)]
 
-    def plot(self, version_id: int) -> str | None:
+    def plot(self, version_id: int, lang: str = "en") -> str | None:
+        """A card's plot in ``lang`` (:func:`plot_in`)."""
         with self.engine.connect() as c:
-            return c.execute(
+            text = c.execute(
                 select(versions_t.c.lab_plot).where(versions_t.c.id == version_id)
             ).scalar()
+        return None if text is None else plot_in(text, lang)
 
     def published_since(self, client: str, since: float) -> list[float]:
         """When ``client`` published each version since ``since``, oldest first: new rule sets

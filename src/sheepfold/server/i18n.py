@@ -35,10 +35,10 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from sheepfold.core.words import CAPITALIZED, Msg, upper_first
+from sheepfold.core.words import ENGLISH, Msg, said, translated
 
 LOCALE = Path(str(resources.files("sheepfold.server") / "locale"))
-DEFAULT = "en"  # the language of the texts themselves (the msgids)
+DEFAULT = ENGLISH  # the language of the texts themselves (the msgids)
 COOKIE = "sheepfold_lang"
 MAX_ACCEPT = 512  # characters of an Accept-Language header read (a stranger's header)
 
@@ -120,33 +120,25 @@ def choose(query: str | None, cookie: str | None, accept: str | None) -> str:
 
 
 def gettext(lang: str, text: str, /, **params: Any) -> str:
-    """``text`` (an English template) in ``lang``, its ``{name}`` parameters filled in (a
-    translation whose parameters are not the text's, which the catalog's test refuses, says
-    the English rather than fail where it is sent)."""
-    template = catalogs().get(lang, {}).get(text, text) if lang != DEFAULT else text
-    if not params:
-        return template
-    values = {k: localize(v, lang) for k, v in params.items()}
-    try:
-        said = template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        said = text.format(**values)
-    return upper_first(said) if text == CAPITALIZED else said
+    """``text`` (an English template) in ``lang``, its ``{name}`` parameters filled in
+    (:func:`~sheepfold.core.words.said`: a translation whose parameters are not the text's says
+    the English)."""
+    return said(text, params, lang, catalog(lang))
 
 
 def localize(value: Any, lang: str) -> Any:
-    """``value`` with every :class:`Msg` in it (in dicts and lists, at any depth) translated.
+    """``value`` with every :class:`Msg` in it (in dicts and lists, at any depth) translated,
+    every :class:`~sheepfold.core.words.Number` in the language's form.
 
     English is the value itself (nothing is copied)."""
     if lang == DEFAULT:
         return value
-    if isinstance(value, Msg):
-        return gettext(lang, value.template, **value.params)
-    if isinstance(value, dict):
-        return {k: localize(v, lang) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [localize(v, lang) for v in value]
-    return value
+    return translated(value, lang, catalog(lang))
+
+
+def catalog(lang: str) -> dict[str, str]:
+    """``lang``'s translations (msgid -> text): none for English, the texts themselves."""
+    return catalogs().get(lang, {}) if lang != DEFAULT else {}
 
 
 def placeholders(text: str) -> set[str]:

@@ -44,6 +44,7 @@ from sheepfold.core.protocol import (
     View,
     seeded_random,
 )
+from sheepfold.core.words import Msg
 from sheepfold.games.shave_a_sheep.program import (
     COLOUR_VERBS,
     Amount,
@@ -193,27 +194,46 @@ class ShaveGame(Game):
         super().__init__(num_players, rules or ShaveRules())
         self.program: Program = compile_rules(self.rules)
         prog = self.program
+        # rules that do not fit this many players (words a reader's language translates: a
+        # lab card refused for them says why in its reader's language)
+        players = dict(players=num_players, last=num_players - 1)
         if prog.reaction_weights is not None and len(prog.reaction_weights) != num_players:
             raise RulesError(
-                f"reaction_weights has {len(prog.reaction_weights)} entries for "
-                f"{num_players} players"
+                Msg(
+                    "reaction_weights has {n} entries for {players} players",
+                    n=len(prog.reaction_weights),
+                    players=num_players,
+                )
             )
         for team in prog.teams:
             for seat in team:
                 if seat >= num_players:
                     raise RulesError(
-                        f"the teams name seat {seat}, but a {num_players}-player game has "
-                        f"seats 0 to {num_players - 1}"
+                        Msg(
+                            "the teams name seat {seat}, but a {players}-player game has "
+                            "seats 0 to {last}",
+                            seat=seat,
+                            **players,
+                        )
                     )
         if prog.setup.first >= num_players:
             raise RulesError(
-                f"seat {prog.setup.first} starts, but a {num_players}-player game has seats 0 "
-                f"to {num_players - 1}"
+                Msg(
+                    "seat {first} starts, but a {players}-player game has seats 0 to {last}",
+                    first=prog.setup.first,
+                    **players,
+                )
             )
         if prog.setup.sheep * num_players > prog.setup.wool:
             raise RulesError(
-                f"{num_players} sheep starting with {prog.setup.sheep} pieces each need "
-                f"{prog.setup.sheep * num_players} pieces, but only {prog.setup.wool} are in play"
+                Msg(
+                    "{players} sheep starting with {sheep} pieces each need {need} pieces, but "
+                    "only {wool} are in play",
+                    players=num_players,
+                    sheep=prog.setup.sheep,
+                    need=prog.setup.sheep * num_players,
+                    wool=prog.setup.wool,
+                )
             )
         # The die: distinct faces with their probability (a face may be printed twice).
         total = sum(prog.counts)

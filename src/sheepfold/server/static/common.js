@@ -328,18 +328,24 @@ SF.openTable = async function (body, say) {
 
 /* -- the gallery of house rules (gallery.js, ruleset.js, table.js) --------------------------- */
 /* A lab figure for people, as the lab prints it (sheepfold.lab.metrics.fmt / fmt_diff): `pct` a
-   share (50.2%), `pp` a difference of shares in percentage points, `num` a plain number. */
+   share (50.2%), `pp` a difference of shares in percentage points, `num` a plain number; in the
+   page's language ("50,2%" in Italian: Intl.NumberFormat, the digits of the English). */
 SF.labNumber = function (x, kind, diff) {
   if (x == null || Number.isNaN(x)) return "-";
   const share = kind === "pct" || kind === "pp";
   const v = share ? 100 * x : x;
-  let text = v.toFixed(share ? 1 : Math.abs(v) >= 1000 ? 0 : Math.abs(v) >= 100 ? 1 : 2);
-  if (+text === 0) text = text.replace(/^-/, "");
-  if (share && (diff || kind === "pp")) return (+text > 0 ? "+" : "") + text + " pp";
-  if (share) return text + "%";
-  return (diff && +text > 0 ? "+" : "") + text;
+  const digits = share ? 1 : Math.abs(v) >= 1000 ? 0 : Math.abs(v) >= 100 ? 1 : 2;
+  const shown = +v.toFixed(digits) || 0; // never "-0.0"
+  const sign = (diff || kind === "pp") && shown > 0 ? "+" : "";
+  if (share && (diff || kind === "pp")) return t("{number} pp", { number: sign + SF.number(shown, digits) });
+  if (share) return SF.number(shown / 100, digits, "percent");
+  return sign + SF.number(shown, digits);
 };
-SF.labInterval = (lo, hi, kind, diff) => `[${SF.labNumber(lo, kind, diff)}, ${SF.labNumber(hi, kind, diff)}]`;
+/* A number with `digits` decimals in the page's language (`style` "percent": a share, 0.502 is
+   "50.2%"), without thousands separators, as the lab writes it. */
+SF.number = (x, digits, style) => new Intl.NumberFormat(SF.lang, { style: style || "decimal", minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(x);
+/* A 95% interval: "[+0.1, +0.3]" ("[+0,1; +0,3]" in Italian, where the comma is the decimal sign) */
+SF.labInterval = (lo, hi, kind, diff) => t("[{lo}, {hi}]", { lo: SF.labNumber(lo, kind, diff), hi: SF.labNumber(hi, kind, diff) });
 SF.galleryUrl = (game, slug) => `/gallery/${encodeURIComponent(game)}/${encodeURIComponent(slug)}`;
 SF.galleryApi = (game, slug, version) => "/api/gallery/" + [game, slug, version].filter((x) => x != null).map((x) => encodeURIComponent(x)).join("/");
 /* A rule set's differences from the rulebook, one line each, in words (the server's). */

@@ -68,7 +68,7 @@
       SF.el("td", { text: SF.labNumber(m.house, m.kind) }),
       SF.el("td", { text: SF.labNumber(m.diff, m.kind, true) }),
       SF.el("td", { text: SF.labInterval(m.lo, m.hi, m.kind, true) }),
-      SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< 0.001" : m.p.toFixed(3) })));
+      SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< " + SF.number(0.001, 3) : SF.number(m.p, 3) })));
     return SF.el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("the lab's figures") }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
   }
   const EXACT = { first_player_advantage: t("the first player's edge under perfect play"), perfect_edge_over_greedy: t("perfect play's edge over the greedy bot") };
@@ -85,7 +85,7 @@
         parts.push(SF.el("h3", { text: t("Exact figures (solved)") }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
           SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
       }
-      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: lab.plot, alt: t("the lab's plot: these rules against {base}", { base: against }) }));
+      if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: `${lab.plot}?lang=${encodeURIComponent(SF.lang)}`, alt: t("the lab's plot: these rules against {base}", { base: against }) }));
     }
     SF.fill(box, parts);
   }
