@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from sheepfold.core.words import Msg
 from sheepfold.games.dolly_crush.kernel import grid
 
-LABEL = "the bots' swap searches"  # this module's kernels, for a progress line
+LABEL = Msg("the bots' swap searches")  # this module's kernels, for a progress line
 
 
 def paths(game: Any = None) -> tuple[str, ...]:

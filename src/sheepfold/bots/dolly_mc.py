@@ -36,13 +36,14 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.words import Msg
 from sheepfold.games.dolly_crush.kernel import grid, layout
 from sheepfold.games.dolly_crush.kernel.lines import jit, points, taken
 from sheepfold.games.dolly_crush.kernel.policy import deny, greedy_turn
 from sheepfold.games.dolly_crush.kernel.refill import refill, shuffle
 
 MARGIN = 1e-3  # weight of the final margin beside the win share (breaks ties between sure things)
-LABEL = "the expert's playouts"  # this module's kernels, for a progress line
+LABEL = Msg("the expert's playouts")  # this module's kernels, for a progress line
 
 
 @jit

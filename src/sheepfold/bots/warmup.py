@@ -32,6 +32,7 @@ from typing import Any
 
 from sheepfold.bots import kernels_of
 from sheepfold.core.compiling import Report, step
+from sheepfold.core.words import Msg, listed
 
 #: ``progress(done, total, label)``: before kernel ``done + 1`` of ``total`` (``label`` names it)
 #: and once more at the end (``done == total``, ``label`` empty).
@@ -157,6 +158,6 @@ def not_ready(names: Iterable[str] | None = None, game: Any = None) -> dict[str,
             continue
         waiting = [m for m in mods if not ready([m], game)]
         if waiting:  # what it waits for: the modules not ready (a module not imported: unsaid)
-            labels = [str(getattr(sys.modules.get(m), "LABEL", "")) for m in waiting]
-            out[name] = ", ".join(x for x in labels if x) or "its compiled code"
+            labels = [getattr(sys.modules.get(m), "LABEL", "") for m in waiting]
+            out[name] = listed([x for x in labels if x]) or Msg("its compiled code")
     return out

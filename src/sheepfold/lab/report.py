@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.core.registry import game_spec
+from sheepfold.core.registry import find_game, game_spec
 from sheepfold.core.words import Msg, Number, chained, semicolon
 from sheepfold.lab.endings import shares_text
 from sheepfold.lab.metrics import (
@@ -90,7 +90,7 @@ def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90, say: S
     bots = chained(list(dict.fromkeys(bots_text(d) for _, d in runs)), semicolon)
     names = chained([name for name, _ in runs], lambda a, b: Msg("{a} vs {b}", a=a, b=b))
     parts = [
-        say(Msg("{game}: {runs}", game=d0["game"], runs=names)),
+        say(Msg("{game}: {runs}", game=_title(d0["game"]), runs=names)),
         say(Msg("{n} players", n=d0["n"])),
         say(Msg("bots {bots}", bots=bots)),
         say(games),
@@ -102,6 +102,12 @@ def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90, say: S
         else:
             lines[-1] += " · " + part
     return "\n".join(lines)
+
+
+def _title(game: str) -> str:
+    """A game's title ("Shave a Sheep"), its name where it is not a game of the registry."""
+    spec = find_game(game)
+    return game if spec is None else spec.title
 
 
 def _slash(a: str, b: str) -> str:

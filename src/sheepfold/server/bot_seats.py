@@ -132,9 +132,13 @@ class BotSeats:
         if not self._still(key, seat, t.seats[seat].bot_obj):
             return
         spec = t.seats[seat].bot_spec or "random"
-        if not warmup.ready(warmup.kernels([spec]), t.game):
+        waits = warmup.not_ready([spec], t.game)
+        if waits:
             # never charged to its move: it compiles first (no deadline), then thinks
-            t.log.note(seat, Msg("is warming up (compiling its playouts): it plays in a moment"))
+            what = next(iter(waits.values()))
+            t.log.note(
+                seat, Msg("is warming up (compiling {what}): it plays in a moment", what=what)
+            )
             t.broadcast()
             await asyncio.to_thread(warmup.warm_up, [spec], game=t.game)
             if not self._still(key, seat, t.seats[seat].bot_obj):
