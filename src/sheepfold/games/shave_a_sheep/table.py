@@ -131,7 +131,9 @@ class ShaveTable(GenericTable):
             return ChanceStep("roll", (state.turn,))
         return NOW
 
-    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+    def narrate(
+        self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
+    ) -> list[Note]:
         """A decision by its name; a roll as its face, for the roller (a grab is told by
         whoever accepts it: grabbed first, or picked by the weights)."""
         assert isinstance(probe, ShaveState)
@@ -147,9 +149,12 @@ class ShaveTable(GenericTable):
                 )
             notes.append((probe.turn, text))
         over = probe.is_terminal()
-        probe.apply_unchecked(action)
-        if not over and probe.is_terminal():
-            notes.extend(end_notes(probe))
+        if after is None:
+            probe.apply_unchecked(action)
+            after = probe
+        assert isinstance(after, ShaveState)
+        if not over and after.is_terminal():
+            notes.extend(end_notes(after))
         return notes
 
     def chance_actor(self, state: State, action: int) -> Seat | None:
