@@ -100,6 +100,8 @@ class ShaveTable(GenericTable):
         # the spectator's view of the position last viewed (the state, its length, the view):
         # a seat's view is it with the seat's own fields (see ``view``)
         self._last: tuple[ShaveState, int, View] | None = None
+        # each seat's roll (``chance``: asked a few times a move; a ChanceStep never changes)
+        self._rolls: dict[Seat, ChanceStep] = {}
 
     def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
         """``observe(seat)``, built once per position: Shave a Sheep's views differ only in
@@ -128,7 +130,10 @@ class ShaveTable(GenericTable):
                 unclaimed=Msg("grabbed the wolf (nobody howled in time)"),
             )
         if state.phase == ROLL and not config.get("auto_roll", False):
-            return ChanceStep("roll", (state.turn,))
+            step = self._rolls.get(state.turn)
+            if step is None:
+                step = self._rolls[state.turn] = ChanceStep("roll", (state.turn,))
+            return step
         return NOW
 
     def narrate(
