@@ -546,9 +546,10 @@ class ShaveState(State):
         return self.game.action_name(action)
 
     def string_to_action(self, text: str) -> Action:
-        """A decision's name looked up in the game's names (``ShaveGame.named``: what naming
-        every legal action to compare finds, a name being its verb's, lower case); a roll's
-        or a grab's the protocol's way."""
+        """A decision's name looked up in the game's names (``ShaveGame.named``), then among
+        the legal actions: the protocol's answer (naming every legal action to compare), as a
+        decision's name depends on its id alone and verb names are lower case. A roll's or a
+        grab's name (the face, the seat) is read the protocol's way."""
         if self.phase == ROLL or self.phase == GRAB:
             return super().string_to_action(text)
         a = self.game.named.get(" ".join(text.lower().split()))
