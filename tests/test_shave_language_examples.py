@@ -336,3 +336,51 @@ def test_the_terminal_says_what_the_rules_do_and_reads_own_verbs() -> None:
     assert parse_move(s, "steal bob", names) == parse_move(s, "steal 1", names) == 15
     assert face_text(g, g.face_index("steal")) == "steal (steal)"
     assert action_text(s, 15, names).startswith("steal 1 (take one piece from bob's safe pile")
+
+
+def test_a_decision_is_read_by_its_name_as_the_protocol_reads_it() -> None:
+    """ShaveState.string_to_action looks a decision's name up in the game's names: the action,
+    or the refusal, that naming every legal action and comparing gives (protocol.State's),
+    for the printed rule sets and the examples' own verbs, in every phase of played games;
+    its apply_named (unchecked) applies what the protocol's (checked) applies, or nothing."""
+    import random
+    from typing import Any
+
+    from sheepfold.core.protocol import CHANCE, IllegalAction, State
+
+    def read(s: ShaveState, text: str) -> object:
+        try:
+            return s.string_to_action(text)
+        except IllegalAction as e:
+            return str(e)
+
+    def protocol(s: ShaveState, text: str) -> object:
+        try:
+            return State.string_to_action(s, text)
+        except IllegalAction as e:
+            return str(e)
+
+    def applied(s: ShaveState, text: str, apply: Any) -> object:
+        trial = s.clone()
+        try:
+            return apply(trial, text), trial.snapshot()
+        except IllegalAction as e:
+            assert trial == s  # nothing half-applied
+            return str(e)
+
+    shave = [rs.rules for rs in builtin_rulesets() if rs.game == "shave-a-sheep"]
+    shave += [read_ruleset_file(f).rules for f in FILES]
+    games = [make("shave-a-sheep", r.player_counts()[-1], r) for r in shave]
+    for i, g in enumerate(games):
+        assert isinstance(g, ShaveGame)
+        s, rng = g.new_initial_state(seed=i), random.Random(i)
+        texts = [*g.names.values(), "roll white", "grab seat 1", "  Grow ", "SWAP   seat 1", "x"]
+        while not s.is_terminal():
+            for text in texts:
+                assert read(s, text) == protocol(s, text), (text, s)
+                assert applied(s, text, ShaveState.apply_named) == applied(
+                    s, text, State.apply_named
+                ), (text, s)
+            p = s.current_player()
+            s.apply(s.sample_chance() if p == CHANCE else rng.choice(s.legal_actions()))
+        assert read(s, "grow") == protocol(s, "grow")

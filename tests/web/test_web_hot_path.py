@@ -291,3 +291,32 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
                 want += end_notes(fresh)
             assert driver.narrate(state, p, a, True) == want
         assert state.is_terminal()
+
+
+@pytest.mark.parametrize("game", ["shave-a-sheep", "dolly-crush", "pig-pen"])
+def test_a_move_told_from_the_state_after_it_is_the_move_told_by_applying_it(game):
+    """The table tells its last move from its new state (``after``: the move is not applied a
+    second time): the same words as the driver applying it to the probe, and the probe is
+    left as it was."""
+    from sheepfold.core.drivers import table_driver
+    from sheepfold.core.protocol import CHANCE
+    from sheepfold.games import make
+
+    driver = table_driver(game)
+    for players, seed in ((2, 1), (3, 2)):
+        state = make(game, players=players).new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            p = state.current_player()
+            a = state.sample_chance() if p == CHANCE else rng.choice(state.legal_actions())
+            after = state.clone()
+            after.apply(a)
+            for show in (True, False):
+                probe = state.clone()
+                told = driver.narrate(probe, p, a, show, after)
+                assert probe == state  # not applied
+                assert told == driver.narrate(state.clone(), p, a, show)
+            state = after
+        assert state.is_terminal()

@@ -221,7 +221,7 @@ class _Ended:
 def _log_of(winners: list[int]) -> list[str]:
     from sheepfold.server.events import EventLog
 
-    def narrate(probe: _Ended, who: int, action: int, show: bool) -> list[Any]:
+    def narrate(probe: _Ended, who: int, action: int, show: bool, after: Any = None) -> list[Any]:
         probe.over = True
         return []
 

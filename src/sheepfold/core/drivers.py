@@ -372,9 +372,15 @@ class TableDriver(Protocol):
         alone. :class:`~sheepfold.core.protocol.IllegalAction` says what is wrong."""
         ...
 
-    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+    def narrate(
+        self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
+    ) -> list[Note]:
         """Apply ``action`` (by ``who``, or chance) to ``probe`` (a scratch copy of the table's
-        state) and say what happened, for the table's log (never what no seat may see)."""
+        state) and say what happened, for the table's log (never what no seat may see).
+
+        ``after``: the state ``action`` leads to from ``probe``, when the caller holds it (the
+        table's new state): what happened is read from it, and ``probe`` is left as it is
+        (the move is not applied a second time)."""
         ...
 
     def chance_actor(self, state: State, action: int) -> Seat | None:
@@ -436,10 +442,13 @@ class GenericTable:
 
         raise IllegalAction(f"{state.game.info.title} has no {msg.get('type')!r} message")
 
-    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+    def narrate(
+        self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
+    ) -> list[Note]:
         text = probe.action_to_string(action)
         public = who != CHANCE or probe.game.info.perfect_information
-        probe.apply_unchecked(action)
+        if after is None:
+            probe.apply_unchecked(action)
         return [(None if who == CHANCE else who, text)] if public else []
 
     def chance_actor(self, state: State, action: int) -> Seat | None:

@@ -197,6 +197,16 @@ class State(abc.ABC):
         """Apply an action known to be legal (search and simulation loops)."""
         self._apply(action)
 
+    def apply_named(self, text: str) -> Action:
+        """Apply the action ``text`` names (:meth:`string_to_action`), checked as
+        :meth:`apply` checks it (:class:`IllegalAction`, state unchanged); the action.
+
+        A game whose names are read among its legal actions only may skip the check (which
+        works the legal actions out again): Shave a Sheep's."""
+        action = self.string_to_action(text)
+        self.apply(action)
+        return action
+
     @abc.abstractmethod
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: ``(outcome, probability)`` pairs, probabilities summing to 1."""

@@ -58,14 +58,20 @@ class EventLog:
         its driver's)."""
         self.tell(self.table.state.clone(), new)
 
-    def tell(self, probe: Any, new: Sequence[tuple[int, int]]) -> None:
-        """Notes for ``new`` applied to ``probe`` (a scratch state), and the end if they end it."""
+    def tell(self, probe: Any, new: Sequence[tuple[int, int]], after: Any = None) -> None:
+        """Notes for ``new`` applied to ``probe`` (a scratch state), and the end if they end it.
+
+        ``after``: the state ``new`` leads to, when the caller holds it (the table's new
+        state): the last action is told from it, not applied to ``probe`` again."""
         t = self.table
-        for who, a in new:
-            for seat, text in t.driver.narrate(probe, who, a, t.show_scores):
+        last = len(new) - 1
+        for i, (who, a) in enumerate(new):
+            done = after if i == last else None
+            for seat, text in t.driver.narrate(probe, who, a, t.show_scores, done):
                 self.note(seat, text)
-        if probe.is_terminal():
-            win = probe.winners()
+        end = probe if after is None else after
+        if end.is_terminal():
+            win = end.winners()
             names = joined([t.seating.who(w) for w in win])
             if len(win) > 1:  # the banner's words: a tie is nobody's win
                 self.note(None, Msg("game over: a tie between {names}", names=names))

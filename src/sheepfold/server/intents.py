@@ -139,12 +139,11 @@ class Intents:
         action = msg.get("action")
         trial = self.table.state.clone()
         if isinstance(action, str) and len(action) <= 40:
-            a = trial.string_to_action(action)
+            trial.apply_named(action)
         elif isinstance(action, int) and not isinstance(action, bool):
-            a = action
+            trial.apply(action)
         else:
             raise IllegalAction(Msg("'action' must be an action name like 'grow' or 'swap b2-b3'"))
-        trial.apply(a)
         self.table.accept(trial)
 
     def roll(self, seat: int) -> None:
@@ -159,7 +158,7 @@ class Intents:
         if seat not in step.seats:
             raise IllegalAction(Msg("it is {who}'s turn to roll", who=t.seating.who(step.seats[0])))
         trial = t.state.clone()
-        trial.apply(trial.sample_chance())
+        trial.apply_unchecked(trial.sample_chance())  # an outcome of this chance node: legal
         t.accept(trial)
 
     def grab(self, seat: int) -> None:

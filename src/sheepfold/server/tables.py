@@ -311,9 +311,10 @@ class Table:
         self.auto_chance(trial)
         new = list(trial.history[self.applied :])
         # told on the state left behind (the log's probe: ``EventLog.describe`` on a clone of
-        # it), which nothing else holds once ``trial`` takes its place: one clone less a move
+        # it), which nothing else holds once ``trial`` takes its place: one clone less a move;
+        # the last action is told from ``trial`` itself (not applied to the probe again)
         old, self.state = self.state, trial
-        self.log.tell(old, new)
+        self.log.tell(old, new, trial)
         start = self.applied
         self.applied += len(new)
         self.bots.race_key = None

@@ -117,17 +117,23 @@ class DollyTable(GenericTable):
             left = 0
         return {"cells": [board.cell_name(c) for c in cells], "points": points, "swaps_left": left}
 
-    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+    def narrate(
+        self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
+    ) -> list[Note]:
         """A decision by its name, then the sheep it took (which ones, when scores show);
         never a card drawn from the deck."""
         assert isinstance(probe, DollyState)
         if who == CHANCE:
-            probe.apply_unchecked(action)
+            if after is None:
+                probe.apply_unchecked(action)
             return []
         notes: list[Note] = [(who, probe.action_to_string(action))]
         before = len(probe.collected[who])
-        probe.apply_unchecked(action)
-        took = probe.collected[who][before:]
+        if after is None:
+            probe.apply_unchecked(action)
+            after = probe
+        assert isinstance(after, DollyState)
+        took = after.collected[who][before:]
         if took:
             if show_scores:
                 board = probe.game.board

@@ -261,6 +261,12 @@ class ShaveGame(Game):
         for v in prog.verbs:
             for a in v.ids:
                 self.by_id[a] = (v, a - v.base if v.targeted else None)
+        #: each decision id's name (``steal seat 1``), and the id of each name: made once, as
+        #: a view names every legal decision and an intent is sent by its name
+        self.names: dict[Action, str] = {
+            a: v.name if k is None else f"{v.name} seat {k}" for a, (v, k) in self.by_id.items()
+        }
+        self.named: dict[str, Action] = {name: a for a, name in self.names.items()}
         self.team_of: tuple[tuple[Seat, ...], ...] = tuple(
             next((t for t in prog.teams if s in t), (s,)) for s in range(num_players)
         )
@@ -281,11 +287,11 @@ class ShaveGame(Game):
 
     def action_name(self, action: Action) -> str:
         """An action id by its verb's name (``steal seat 1``)."""
-        if action not in self.by_id:
+        name = self.names.get(action)
+        if name is None:
             top = self.program.num_actions - 1
             raise IllegalAction(f"{action} is not a Shave a Sheep action id (0..{top})")
-        verb, k = self.by_id[action]
-        return verb.name if k is None else f"{verb.name} seat {k}"
+        return name
 
     def face_index(self, face: str) -> int:
         """The index of a face of the die in use; colours may be written in any order."""
@@ -558,6 +564,24 @@ class ShaveState(State):
         if self.phase == GRAB:
             return f"grab seat {action}"
         return self.game.action_name(action)
+
+    def string_to_action(self, text: str) -> Action:
+        """A decision's name looked up in the game's names (``ShaveGame.named``), then among
+        the legal actions: the protocol's answer (naming every legal action to compare), as a
+        decision's name depends on its id alone and verb names are lower case. A roll's or a
+        grab's name (the face, the seat) is read the protocol's way."""
+        if self.phase == ROLL or self.phase == GRAB:
+            return super().string_to_action(text)
+        a = self.game.named.get(" ".join(text.lower().split()))
+        if a is None or a not in self.legal_actions():
+            raise IllegalAction(f"'{text}' is not a legal action now")
+        return a
+
+    def apply_named(self, text: str) -> Action:
+        """Unchecked: ``string_to_action`` reads a name among the legal actions only."""
+        action = self.string_to_action(text)
+        self._apply(action)
+        return action
 
     # -- the program's parts ------------------------------------------------------------------
     def _seats(self, whose: str, me: Seat, target: Seat | None, piece: int = 0) -> list[Seat]:
@@ -849,8 +873,9 @@ class ShaveState(State):
         g = self.game
         prog = g.program
         to_move = self.current_player()
+        names = g.names  # a decision's name (action_to_string, a seat being to move)
         legal = (
-            [self.action_to_string(a) for a in self.legal_actions()]
+            [names[a] for a in self.legal_actions()]
             if to_move >= 0 and (seat is None or seat == to_move)
             else []
         )

@@ -100,6 +100,8 @@ class ShaveTable(GenericTable):
         # the spectator's view of the position last viewed (the state, its length, the view):
         # a seat's view is it with the seat's own fields (see ``view``)
         self._last: tuple[ShaveState, int, View] | None = None
+        # each seat's roll (``chance``: asked a few times a move; a ChanceStep never changes)
+        self._rolls: dict[Seat, ChanceStep] = {}
 
     def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
         """``observe(seat)``, built once per position: Shave a Sheep's views differ only in
@@ -128,10 +130,15 @@ class ShaveTable(GenericTable):
                 unclaimed=Msg("grabbed the wolf (nobody howled in time)"),
             )
         if state.phase == ROLL and not config.get("auto_roll", False):
-            return ChanceStep("roll", (state.turn,))
+            step = self._rolls.get(state.turn)
+            if step is None:
+                step = self._rolls[state.turn] = ChanceStep("roll", (state.turn,))
+            return step
         return NOW
 
-    def narrate(self, probe: State, who: Seat, action: int, show_scores: bool) -> list[Note]:
+    def narrate(
+        self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
+    ) -> list[Note]:
         """A decision by its name; a roll as its face, for the roller (a grab is told by
         whoever accepts it: grabbed first, or picked by the weights)."""
         assert isinstance(probe, ShaveState)
@@ -147,9 +154,12 @@ class ShaveTable(GenericTable):
                 )
             notes.append((probe.turn, text))
         over = probe.is_terminal()
-        probe.apply_unchecked(action)
-        if not over and probe.is_terminal():
-            notes.extend(end_notes(probe))
+        if after is None:
+            probe.apply_unchecked(action)
+            after = probe
+        assert isinstance(after, ShaveState)
+        if not over and after.is_terminal():
+            notes.extend(end_notes(after))
         return notes
 
     def chance_actor(self, state: State, action: int) -> Seat | None:
