@@ -165,12 +165,14 @@ def test_the_lobby_says_which_bots_are_getting_ready(
 def test_the_server_warm_up_compiles_in_a_child_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sheepfold.bots import dolly_mc
+    from sheepfold.bots import dolly_grid, dolly_mc
     from sheepfold.server import warmup as server_warmup
 
     warmed: set[str] = set()  # the playouts compiled "in this process"
-    monkeypatch.setattr(dolly_mc, "ready", lambda game=None: set(dolly_mc.paths(game)) <= warmed)
-    monkeypatch.setattr(dolly_mc, "warm", lambda game=None: warmed.update(dolly_mc.paths(game)))
+    searched: set[str] = set()  # the grid searches, likewise
+    for mod, done in ((dolly_mc, warmed), (dolly_grid, searched)):
+        monkeypatch.setattr(mod, "ready", lambda game=None, m=mod, d=done: set(m.paths(game)) <= d)
+        monkeypatch.setattr(mod, "warm", lambda game=None, m=mod, d=done: d.update(m.paths(game)))
     monkeypatch.setattr(server_warmup, "cached_on_disk", lambda modules, game=None: False)
     children: list[list[str]] = []
     popen = subprocess.Popen
@@ -184,18 +186,21 @@ def test_the_server_warm_up_compiles_in_a_child_and_says_so(
     job = server_warmup.BotWarmUp(
         report=lambda w, s: said.append((w, s is None, job.pending("dolly-crush"), job.pending()))
     )
-    expert = {"expert": "the expert's playouts"}
-    assert job.pending() == job.pending("dolly-crush") == expert
+    expert = {"expert": "the expert's playouts"}  # the default rules' (no grid search)
+    searches = "the bots' swap searches"  # every other Dolly Crush bot's, under house rules
+    every = {b: searches for b in ("easy", "greedy", "hard", "medium")}
+    every["expert"] = f"{searches}, the expert's playouts"
+    assert job.pending("dolly-crush") == expert and job.pending() == every
     job.start()
     wait_until(lambda: job.join(0.05), what="the warm-up to end", timeout=120)
     # two rounds, each in a child: the lobby's default rules (the packed playouts), then the
     # house rules (the grid playouts)
     assert [args[3] for args in children] == ["default", "all"]
-    assert warmed == {"packed", "grid"}
+    assert warmed == {"packed", "grid"} and searched == {"grid"}
     assert job.pending() == {}
     assert said == [
-        (server_warmup.BotWarmUp.WHAT, True, expert, expert),
-        ("the bots' playouts are ready for the default rules: compiled", False, {}, expert),
+        (server_warmup.BotWarmUp.WHAT, True, expert, every),
+        ("the bots' playouts are ready for the default rules: compiled", False, {}, every),
         ("the bots' playouts are ready for every house rule: compiled", False, {}, {}),
     ]
 

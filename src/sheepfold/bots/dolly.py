@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from sheepfold.bots import Bot, bot_kwargs, register_bot
+from sheepfold.bots import Bot, bot_kwargs, dolly_grid, register_bot
 from sheepfold.bots.warmup import warm_modules
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
@@ -108,7 +108,7 @@ class DollyBot(Bot):
 
     name = "dolly"
     #: under house rules their searches are the grid kernel's (plain rules: numpy's)
-    kernels: tuple[str, ...] = ("sheepfold.bots.dolly_grid",)
+    kernels: tuple[str, ...] = (dolly_grid.__name__,)
 
     def __init__(self, game: Game, seat: Seat, seed: int | None = None) -> None:
         if not isinstance(game, DollyGame):
@@ -678,7 +678,7 @@ class ExpertDollyBot(LookaheadDollyBot):
     (:mod:`sheepfold.bots.dolly_mc`) and successive halving."""
 
     name = "expert"
-    kernels = ("sheepfold.bots.dolly_grid", "sheepfold.bots.dolly_mc")
+    kernels = (dolly_grid.__name__, "sheepfold.bots.dolly_mc")
 
     def __init__(
         self,

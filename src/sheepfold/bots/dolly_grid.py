@@ -8,16 +8,21 @@ the many-flock operations of ``GridFlocks`` (the hard and expert bots' candidate
 best points of a card). :func:`warm` compiles them, or loads them from numba's cache folder, on
 a tiny real input, so that no first decision compiles them unsaid; front ends call it through
 :mod:`sheepfold.bots.warmup` (``Bot.kernels``).
+
+It imports no compiled code itself (the bots' module imports it, so that the lobby may ask
+whether the default rules need anything: they do not); the grid kernel is imported where it is
+warmed.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from sheepfold.core.words import Msg
-from sheepfold.games.dolly_crush.kernel import grid
 
 LABEL = Msg("the bots' swap searches")  # this module's kernels, for a progress line
+GRID = "sheepfold.games.dolly_crush.kernel.grid"
 
 
 def paths(game: Any = None) -> tuple[str, ...]:
@@ -34,6 +39,8 @@ def entries(game: Any = None) -> list[Any]:
     """The compiled functions the searches call from Python, for ``game``'s rules."""
     if not paths(game):
         return []
+    from sheepfold.games.dolly_crush.kernel import grid
+
     return [
         grid.legal,
         grid.level_cap,
@@ -47,8 +54,11 @@ def entries(game: Any = None) -> list[Any]:
 
 
 def ready(game: Any = None) -> bool:
-    """Whether the searches ``game``'s rules take are compiled (or loaded) in this process."""
-    return all(d.signatures for d in entries(game))
+    """Whether the searches ``game``'s rules take are compiled (or loaded) in this process
+    (the grid kernel not imported yet: not; this never imports it, so an event loop may ask)."""
+    if not paths(game):
+        return True
+    return GRID in sys.modules and all(d.signatures for d in entries(game))
 
 
 def warm(game: Any = None) -> None:
@@ -58,6 +68,7 @@ def warm(game: Any = None) -> None:
     if ready(game):
         return
     from sheepfold.games.dolly_crush.game import DollyGame
+    from sheepfold.games.dolly_crush.kernel import grid
     from sheepfold.games.dolly_crush.rules import DollyRules
 
     house = DollyGame(2, DollyRules(diagonals=True))
