@@ -222,6 +222,8 @@ def turn_plain(st, key, prm, legal, trial, policy):  # type: ignore[no-untyped-d
 
 @inline
 def _game_plain(seed, st, prm, legal, trial, policy):  # type: ignore[no-untyped-def]
+    """Game ``seed`` from the set-up to its end, :func:`turn_plain` by turn (``policy`` a
+    constant of each caller below); returns the turns started."""
     new_game(st, prm)
     key = game_key(seed)
     started = 0
