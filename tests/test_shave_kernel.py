@@ -240,3 +240,26 @@ def test_a_state_copy_writes_the_state_slots_only() -> None:
     copy(big[: L.STATE_LEN], src)
     assert np.array_equal(big[: L.STATE_LEN], src[: L.STATE_LEN])
     assert np.all(big[L.STATE_LEN :] == -7)
+
+
+@pytest.mark.parametrize("players,opts", RULES + HOUSE, ids=[f"{n}p-{o}" for n, o in RULES + HOUSE])
+def test_the_plain_loops_play_what_turn_plays(players: int, opts: dict[str, Any]) -> None:
+    """``play_random`` and ``play_greedy`` (one policy on every seat: ``turn_plain``) end each
+    game as ``play`` does (``turn``, a policy per seat): the same state after the same turns,
+    with the rerolls, the race, a turn limit and a target among these rule sets."""
+    from sheepfold.games.shave_a_sheep.kernel import play
+    from sheepfold.lab.fastsim_shave import no_exact
+
+    prm = L.rules_record(ShaveGame(players, ShaveRules(**opts)))
+    ix = no_exact().ix
+    kit = play.scratch()
+    a = np.zeros(L.STATE_LEN, dtype=np.int64)
+    b = np.zeros(L.STATE_LEN, dtype=np.int64)
+    tables = np.zeros((0, 1, 1), dtype=np.int8)
+    for code, plain in ((play.RANDOM, play.play_random), (play.GREEDY, play.play_greedy)):
+        seats = (np.full(players, code, dtype=np.int64), tables)
+        for seed in range(100):
+            turns = play.play(seed, a, seats, prm, ix, kit)
+            args = (kit[0],) if code == play.RANDOM else kit
+            assert plain(seed, b, prm, *args) == turns, (code, seed)
+            assert np.array_equal(a, b), (code, seed)

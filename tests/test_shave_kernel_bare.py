@@ -37,6 +37,7 @@ def test_every_rule_of_the_interpreter_is_bare_or_inlined() -> None:
     [
         play.turn,
         play.play_random,
+        play.play_greedy,
         play.game_key,
         policy.greedy,
         step.choices,
@@ -44,6 +45,7 @@ def test_every_rule_of_the_interpreter_is_bare_or_inlined() -> None:
         step.howl_choices,
         step.race_take,
         fastsim_shave._play_random,
+        fastsim_shave._play_greedy,
     ],
     ids=lambda f: f.__name__,
 )

@@ -566,3 +566,5 @@ def test_the_short_paths_play_what_the_rows_say(players: int, opts: dict[str, An
         ta = play.play(seed, a, greedy, prm, ix, play.scratch())
         assert ta == play.play(seed, b, greedy, rows, ix, play.scratch())
         assert np.array_equal(a, b), seed
+        assert play.play_greedy(seed, b, rows, *play.scratch()) == ta  # turn_plain's loop
+        assert np.array_equal(a, b), seed

@@ -30,13 +30,14 @@ from sheepfold.games.shave_a_sheep.kernel.play import (
     RANDOM,
     TABLE,
     TRACE_PER_TURN,
-    all_random,
+    all_play,
     game_key,
     play,
+    play_greedy,
     play_random,
     scratch,
     turn,
-    turn_random,
+    turn_plain,
 )
 from sheepfold.games.shave_a_sheep.kernel.step import bare, copy, inline, jit, new_game, score
 
@@ -90,8 +91,10 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
     new_game(st, prm)
     key = game_key(seed)
     notrace = np.zeros(0, dtype=np.int64)
-    if all_random(seats[0], n) and V.shape[0] == 0:
-        return _play_random(st, key, prm, kit[0], stand, first, pre)
+    if V.shape[0] == 0 and all_play(seats[0], n, RANDOM):
+        return _play_random(st, key, prm, kit, stand, first, pre)
+    if V.shape[0] == 0 and all_play(seats[0], n, GREEDY):
+        return _play_greedy(st, key, prm, kit, stand, first, pre)
     started = 0
     rows = 0
     while True:
@@ -107,10 +110,11 @@ def _play(seed, st, seats, prm, ix, kit, V, out):  # type: ignore[no-untyped-def
             return started, rows
 
 
-@bare
-def _play_random(st, key, prm, legal, stand, first, pre):  # type: ignore[no-untyped-def]
-    """:func:`_play`'s game when every seat plays at random (no position index, no records):
-    the hot loop of random play, compiled without reference counting (``bare``)."""
+@inline
+def _play_plain(st, key, prm, kit, stand, first, pre, policy):  # type: ignore[no-untyped-def]
+    """:func:`_play`'s game when every seat plays ``policy`` (RANDOM or GREEDY: a constant of
+    each caller below) and no position index is read: :func:`.play.turn_plain`'s loop, with
+    no records (``kit``: the legal actions, the greedy policy's trial state)."""
     n = prm[L.P_N]
     started = 0
     rows = 0
@@ -118,10 +122,22 @@ def _play_random(st, key, prm, legal, stand, first, pre):  # type: ignore[no-unt
         if pre.shape[0] > 0:
             copy(pre, st)
         started += 1
-        turn_random(st, key, prm, legal)
+        turn_plain(st, key, prm, kit[0], kit[1], policy)
         rows = _stand(stand, first, rows, st, n, prm)
         if st[L.OVER]:
             return started, rows
+
+
+@bare
+def _play_random(st, key, prm, kit, stand, first, pre):  # type: ignore[no-untyped-def]
+    """:func:`_play_plain` at random, compiled without reference counting (``bare``)."""
+    return _play_plain(st, key, prm, kit, stand, first, pre, RANDOM)
+
+
+@bare
+def _play_greedy(st, key, prm, kit, stand, first, pre):  # type: ignore[no-untyped-def]
+    """:func:`_play_plain` with the greedy policy, compiled without reference counting."""
+    return _play_plain(st, key, prm, kit, stand, first, pre, GREEDY)
 
 
 @inline
@@ -226,12 +242,15 @@ def _bench(seed0, count, seats, prm, ix):  # type: ignore[no-untyped-def]
     """Play ``count`` games seeded seed0.. with no output but (seat 0's outright wins, turns)."""
     st = np.zeros(L.STATE_LEN, dtype=np.int64)
     kit = scratch()
-    random = all_random(seats[0], prm[L.P_N])
+    random = all_play(seats[0], prm[L.P_N], RANDOM)
+    greedy = all_play(seats[0], prm[L.P_N], GREEDY)
     wins = 0
     turns = 0
     for g in range(count):
         if random:
             turns += play_random(seed0 + g, st, prm, kit[0])
+        elif greedy:
+            turns += play_greedy(seed0 + g, st, prm, kit[0], kit[1])
         else:
             turns += play(seed0 + g, st, seats, prm, ix, kit)
         if st[L.PILE] > st[L.PILE + 1]:

@@ -176,51 +176,82 @@ def play(seed, st, seats, prm, ix, scratch):  # type: ignore[no-untyped-def]
 
 
 @inline
-def turn_random(st, key, prm, legal):  # type: ignore[no-untyped-def]
-    """:func:`turn` with a random policy on every seat (the same draws, the same turn), with no
-    tables, records or tuples: the random baseline's hot loop (numba counts references to the
-    arrays a record holds, which costs more than the rules). The rules' bodies are inlined
-    here (elsewhere :func:`.step.choices` and the others are calls) and this loop into its two
-    callers: calls from here made the random games 1.6x slower (docs/engine.md, "Compile
-    time")."""
+def choose(st, me, u, cnt, target, prm, legal, trial, policy):  # type: ignore[no-untyped-def]
+    """:func:`decide` for one policy on every seat (``policy``: RANDOM or GREEDY, a constant
+    where :func:`turn_plain` is inlined, so the other policy's code is folded away)."""
+    if cnt == 1:
+        return legal[0]
+    if policy == RANDOM:
+        return pick(u, legal, cnt)
+    return greedy(st, me, legal, cnt, target, prm, trial)
+
+
+@inline
+def turn_plain(st, key, prm, legal, trial, policy):  # type: ignore[no-untyped-def]
+    """:func:`turn` with one policy on every seat (the same draws, the same turn: ``policy``
+    RANDOM or GREEDY, ``trial`` the greedy policy's scratch state), with no tables, records or
+    tuples: the random and greedy baselines' hot loop (numba counts references to the arrays
+    a record holds, which costs more than the rules, and a call of :func:`turn` passes every
+    array of it: as calls, the greedy games spent a sixth of their time passing them). The
+    rules' bodies are inlined here (elsewhere :func:`.step.choices` and the others are calls)
+    and this loop into its callers: calls from here made the random games 1.6x slower
+    (docs/engine.md, "Compile time")."""
     t = st[TURNS]
     face = roll(draw(key, 0, t), prm)
+    me = st[TURN]
     while True:  # a roll, and each reroll's (house rule rerolls)
         if prm[P_RACE + face]:
             g = grab(draw(key, 1, t), prm)
             c = howl_targets(g, prm, legal)
-            _race_take(st, pick(uniform(key, 2, 4 * t + 1), legal, c) - WOLF0, prm)
+            k = choose(st, g, uniform(key, 2, 4 * t + 1), c, True, prm, legal, trial, policy)
+            _race_take(st, k - WOLF0, prm)
             c = _howl_choices(st, prm, legal)
             u = uniform(key, 2, 4 * t + 2)
+            a = choose(st, me, u, c, False, prm, legal, trial, policy)
             break
         c = _choices(st, face, prm, legal)
         r = st[REROLLED]
         u = uniform(key, 2, 4 * t) if r == 0 else uniform(key, 4, 4 * t + r)
-        if c == 1 or pick(u, legal, c) != REROLL:
+        a = choose(st, me, u, c, False, prm, legal, trial, policy)
+        if a != REROLL:
             break
         reroll(st)
         face = roll(draw(key, 3, 4 * t + r), prm)
-    _finish(st, legal[0] if c == 1 else pick(u, legal, c), prm)
+    _finish(st, a, prm)
 
 
-@bare
-def play_random(seed, st, prm, legal):  # type: ignore[no-untyped-def]
-    """:func:`play` with a random policy on every seat (:func:`turn_random`); returns the
-    turns started."""
+@inline
+def _game_plain(seed, st, prm, legal, trial, policy):  # type: ignore[no-untyped-def]
+    """Game ``seed`` from the set-up to its end, :func:`turn_plain` by turn (``policy`` a
+    constant of each caller below); returns the turns started."""
     new_game(st, prm)
     key = game_key(seed)
     started = 0
     while st[OVER] == 0:
         started += 1
-        turn_random(st, key, prm, legal)
+        turn_plain(st, key, prm, legal, trial, policy)
     return started
 
 
 @bare
-def all_random(pols, n):  # type: ignore[no-untyped-def]
-    """Whether every one of the ``n`` seats plays the random policy."""
+def play_random(seed, st, prm, legal):  # type: ignore[no-untyped-def]
+    """:func:`play` with a random policy on every seat (:func:`turn_plain`; no trial state:
+    random tries no action); returns the turns started."""
+    return _game_plain(seed, st, prm, legal, legal, RANDOM)
+
+
+@bare
+def play_greedy(seed, st, prm, legal, trial):  # type: ignore[no-untyped-def]
+    """:func:`play` with the greedy policy on every seat (:func:`turn_plain`; ``trial``: its
+    scratch state); returns the turns started."""
+    return _game_plain(seed, st, prm, legal, trial, GREEDY)
+
+
+@bare
+def all_play(pols, n, policy):  # type: ignore[no-untyped-def]
+    """Whether every one of the ``n`` seats plays ``policy``."""
     for s in range(n):
-        if pols[s] != RANDOM:
+        if pols[s] != policy:
             return False
     return True
 

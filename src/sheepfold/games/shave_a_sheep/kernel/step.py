@@ -180,8 +180,9 @@ bare: Any = njit(**{**_OPTIONS, "_nrt": False})
 #: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
 #: which also lets it drop the reference counting of the arrays passed: plain calls of every
 #: small rule made the random games 1.6x slower). Inlined only into the shared entry points
-#: at the end of this module and into one hot loop (:func:`.play.turn_random`): every other
-#: kernel calls those, so the interpreter is compiled a few times, not once per call site.
+#: at the end of this module and into one hot loop (:func:`.play.turn_plain`, one policy on
+#: every seat): every other kernel calls those, so the interpreter is compiled a few times,
+#: not once per call site.
 inline: Any = njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
 
@@ -791,8 +792,8 @@ def share(st, seat, prm):  # type: ignore[no-untyped-def]
 # it: the lab's games, the solver, the bots' playouts and the batched simulator. Inlining the
 # interpreter into each caller instead (numba's inline="always") multiplied the code numba and
 # LLVM optimise by the number of call sites: minutes of cold compiling (docs/engine.md,
-# "Compile time"). The random hot loop alone (:func:`.play.turn_random`) inlines the
-# underscored bodies: one more copy, where calls per turn cost most.
+# "Compile time"). The random and greedy hot loop alone (:func:`.play.turn_plain`) inlines
+# the underscored bodies: a copy per policy, where calls per turn cost most.
 @bare
 def choices(st, face, prm, out):  # type: ignore[no-untyped-def]
     """:func:`_choices`: the roller's legal actions on a normal ``face``, into ``out``."""
