@@ -36,6 +36,7 @@ from sheepfold.core.files import (
 )
 from sheepfold.core.protocol import RulesError
 from sheepfold.core.registry import game_spec
+from sheepfold.core.words import Msg, text_of
 from sheepfold.games import GAME_NAMES, parse_rules, rules_class
 
 T = TypeVar("T")
@@ -86,11 +87,16 @@ def rebase(game: str, base: Any | None, changes: dict[str, Any], source: str = "
     """The rules ``changes`` (options, as a rule file or ``--set`` gives them) make of ``base``
     (a rules model of ``game``; None: the rulebook): :func:`rebased_options`, validated by the
     game's model. A :class:`RulesError` names ``source``."""
-    where = f"{source}: " if source else ""
     try:
         return parse_rules(game, rebased_options(game, base, changes), where="")
     except RulesError as e:
-        raise RulesError(f"{where}{e}") from None
+        raise RulesError(sourced(source, text_of(e))) from None
+
+
+def sourced(source: str, problem: str) -> str:
+    """A problem of the rule file (or rule set) ``source``, as ``source: problem`` (just the
+    problem without a source), its words kept translatable."""
+    return Msg("{where}: {problem}", where=source, problem=problem) if source else problem
 
 
 def rebased_options(game: str, base: Any | None, changes: dict[str, Any]) -> dict[str, Any]:
@@ -146,17 +152,24 @@ def parse_ruleset(
     files read to get here (a file that starts from itself, through others, is refused), each
     by its ``ident`` (default: ``source``)."""
     if not isinstance(data, dict):
-        raise RulesError(f"{source}: a rule set is a table of options")
+        raise RulesError(sourced(source, Msg("a rule set is a table of options")))
     data = dict(data)
     name = data.pop("game", None) or game
+    games = ", ".join(GAME_NAMES)
     if name is None:
         raise RulesError(
-            f"{source}: game: say which game the rules are for ({', '.join(GAME_NAMES)})"
+            sourced(source, Msg("game: say which game the rules are for ({games})", games=games))
         )
     if name not in GAME_NAMES:
-        raise RulesError(f"{source}: game: unknown game {name!r} ({', '.join(GAME_NAMES)})")
+        raise RulesError(
+            sourced(
+                source, Msg("game: unknown game {name} ({games})", name=repr(name), games=games)
+            )
+        )
     if game is not None and name != game:
-        raise RulesError(f"{source}: these rules are for {name}, not {game}")
+        raise RulesError(
+            sourced(source, Msg("these rules are for {named}, not {game}", named=name, game=game))
+        )
     given = BASE_KEY in data
     base_name = data.pop(BASE_KEY, None) if given else default_base(name)
     line = _line_of(text, BASE_KEY) if given and text else None
@@ -165,7 +178,7 @@ def parse_ruleset(
     try:
         rules = rebase(name, base, data)
     except RulesError as e:
-        raise RulesError(f"{source}: {e}") from None
+        raise RulesError(sourced(source, text_of(e))) from None
     return RuleSet(name, rules, source, base_name)
 
 
@@ -187,23 +200,53 @@ def _base(game: str, name: Any, where: str, chain: tuple[str, ...]) -> Any | Non
         return None
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise RulesError(
-            f"{where}: {BASE_KEY}: give the name of the rule set these rules start from (e.g. "
-            f'{BASE_KEY} = "{default_base(game)}"), or "{RULEBOOK}" for the printed rules'
+            _of_base(
+                where,
+                Msg(
+                    'give the name of the rule set these rules start from (e.g. {key} = "{name}"), '
+                    'or "{rulebook}" for the printed rules',
+                    key=BASE_KEY,
+                    name=default_base(game),
+                    rulebook=RULEBOOK,
+                ),
+            )
         )
     if len(chain) > MAX_BASES:
         raise RulesError(
-            f"{where}: {BASE_KEY}: rule sets start from one another more than {MAX_BASES} deep"
+            _of_base(where, Msg("rule sets start from one another more than {n} deep", n=MAX_BASES))
         )
     found = _named(name, chain, where)
     if found is None:
         known = ", ".join(sorted({RULEBOOK, *_names(game)}))
-        raise RulesError(f"{where}: {BASE_KEY}: no {game} rule set named {name!r} (known: {known})")
+        raise RulesError(
+            _of_base(
+                where,
+                Msg(
+                    "no {game} rule set named {name} (known: {known})",
+                    game=game,
+                    name=repr(name),
+                    known=known,
+                ),
+            )
+        )
     if found.game != game:
         raise RulesError(
-            f"{where}: {BASE_KEY}: {name!r} is a {found.game} rule set, and these rules are for "
-            f"{game}"
+            _of_base(
+                where,
+                Msg(
+                    "{name} is a {other} rule set, and these rules are for {game}",
+                    name=repr(name),
+                    other=found.game,
+                    game=game,
+                ),
+            )
         )
     return found.rules
+
+
+def _of_base(where: str, problem: str) -> str:
+    """A problem of a rule file's base (``from``), as ``where: from: problem``."""
+    return sourced(where, Msg("{where}: {problem}", where=BASE_KEY, problem=problem))
 
 
 def _preset_texts() -> list[tuple[str, str]]:
@@ -265,8 +308,16 @@ def _not_in(source: str, chain: tuple[str, ...], name: str, where: str) -> None:
     if source in chain:
         loop = " → ".join([*chain[chain.index(source) :], source])
         raise RulesError(
-            f"{where}: {BASE_KEY}: {name!r} starts, through its own {BASE_KEY}, from these "
-            f"rules again ({loop}): a rule set cannot start from itself"
+            _of_base(
+                where,
+                Msg(
+                    "{name} starts, through its own {key}, from these rules again ({loop}): a "
+                    "rule set cannot start from itself",
+                    name=repr(name),
+                    key=BASE_KEY,
+                    loop=loop,
+                ),
+            )
         )
 
 
@@ -323,7 +374,9 @@ def find_ruleset(name_or_path: str, game: str | None = None) -> RuleSet:
         if r.rules.name == name_or_path:
             return r
     known = ", ".join(r.name for r in all_rulesets(game))
-    raise RulesError(f"no rule set named {name_or_path!r} (known: {known})")
+    raise RulesError(
+        Msg("no rule set named {name} (known: {known})", name=repr(name_or_path), known=known)
+    )
 
 
 #: a rule set's name: it becomes a file name in your rules folder
@@ -570,8 +623,6 @@ def base_words(game: str, name: str) -> str:
     """A base rule set in words, for players: ``the rulebook``, or a built-in rule set's
     :func:`base_phrase`; a :class:`~sheepfold.core.words.Msg` a reader's language translates
     (the built-ins' phrases are texts of the catalog: server/i18n.py, ``extract_presets``)."""
-    from sheepfold.core.words import Msg
-
     if name == RULEBOOK:
         return Msg("the rulebook")
     found = next((r for r in builtin_rulesets() if r.rules.name == name), None)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 from sheepfold.core.errors import join_problems, validation_problems
 from sheepfold.core.protocol import Game, RulesError
 from sheepfold.core.registry import game_names, game_spec
+from sheepfold.core.words import Msg
 
 # Importing a game's spec registers it (sheepfold.core.registry); the order is the games' order.
 from sheepfold.games.dolly_crush import spec as _dolly  # noqa: F401
@@ -41,7 +42,7 @@ def check_rules(
     if isinstance(options, BaseModel):
         options = options.model_dump(exclude_defaults=True)
     if options is not None and not isinstance(options, Mapping):
-        return None, [(where, "rule options are a table of names and values")]
+        return None, [(where, Msg("rule options are a table of names and values"))]
     try:
         return cls.model_validate(dict(options or {})), []
     except ValidationError as e:

@@ -36,7 +36,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from sheepfold.core.files import MAX_DEPTH, MAX_RULES_BYTES
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, text_of
 
 #: the largest rule set the check reads: a rule file's cap
 MAX_BODY = MAX_RULES_BYTES
@@ -325,6 +325,8 @@ def _read(body: bytes, toml: bool) -> tuple[Any, str | None]:
 
 
 #: a model's message about a part it names first: ``verbs.steal.effects.0.from: ...``
+#: the words of a problem at a path (core/errors.py: ``join_problems``; a game's rules)
+WHERE_PROBLEM = "{where}: {problem}"
 _NAMED = re.compile(r"([A-Za-z_][\w-]*(?:\.[\w-]+)*): (.+)", re.S)
 
 
@@ -332,8 +334,16 @@ def located(where: str, message: str, fields: Any) -> tuple[str, str]:
     """A problem as (the path of the value it is about, what is wrong): a model validator's
     message of the whole rule set that starts with a path to one of its ``fields``
     (``verbs.steal: no face of the die shows it``) is about that path. The two joined as
-    ``where: message`` are the message as the model gave it."""
+    ``where: message`` are the message as the model gave it. A message in words a reader's
+    language translates (:class:`~sheepfold.core.words.Msg`) keeps them: its path is the
+    ``where`` it was made with (``Msg("{where}: {problem}", ...)``)."""
     if not where:
+        if isinstance(message, Msg) and message.template == WHERE_PROBLEM:
+            path, problem = message.params["where"], message.params["problem"]
+            if isinstance(path, str) and _NAMED.fullmatch(f"{path}: x"):
+                if path.split(".")[0] in fields:
+                    return path, problem
+                return where, message
         m = _NAMED.fullmatch(message)
         if m and m.group(1).split(".")[0] in fields:
             return m.group(1), m.group(2)
@@ -379,7 +389,7 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
         else:
             sent = expand(data) if expand is not None and isinstance(data, dict) else data
     except RulesError as e:
-        problems.append(("", str(e)))
+        problems.append(("", text_of(e)))
     else:
         rules, more = check_rules(game, sent, where="")
         problems += more

@@ -39,6 +39,7 @@ from sheepfold.core.protocol import (
     View,
     seeded_random,
 )
+from sheepfold.core.words import Msg
 from sheepfold.games.dolly_crush.cards import (
     BREEDS,
     EMPTY,
@@ -123,12 +124,20 @@ class DollyGame(Game):
         super().__init__(num_players, rules or DollyRules())
         chosen = tuple(breeds) if breeds is not None else BREEDS[:num_players]
         if len(chosen) != num_players:
-            raise RulesError(f"{len(chosen)} breeds given for {num_players} players")
+            raise RulesError(
+                Msg("{n} breeds given for {players} players", n=len(chosen), players=num_players)
+            )
         for b in chosen:
             if b not in BREEDS:
-                raise RulesError(f"unknown breed {b!r} (breeds: {', '.join(BREEDS)})")
+                raise RulesError(
+                    Msg(
+                        "unknown breed {breed} (breeds: {breeds})",
+                        breed=repr(b),
+                        breeds=", ".join(BREEDS),
+                    )
+                )
         if len(set(chosen)) != len(chosen):
-            raise RulesError("a breed is used by one player at most (ruling 3)")
+            raise RulesError(Msg("a breed is used by one player at most (ruling 3)"))
         r = self.rules
         self.board: Board = r.board()
         self.num_dogs: int = r.dogs_per_player
@@ -141,7 +150,14 @@ class DollyGame(Game):
         self.dog_swaps: tuple[tuple[int, ...], ...] = tuple(r.dog_swaps[b] for b in chosen)
         for b, counts in zip(chosen, self.dog_swaps, strict=False):
             if len(counts) != self.num_dogs:
-                raise RulesError(f"{b}: a breed has {self.num_dogs} dog cards, not {len(counts)}")
+                raise RulesError(
+                    Msg(
+                        "{breed}: a breed has {dogs} dog cards, not {n}",
+                        breed=b,
+                        dogs=self.num_dogs,
+                        n=len(counts),
+                    )
+                )
         kinds = self.board.kinds
         self.points: tuple[int, ...] = r.card_points()
         self.composition: tuple[int, ...] = tuple(

@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from sheepfold.core.protocol import RulesError
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, chained
 from sheepfold.games.dolly_crush.cards import (
     BREEDS,
     CELL,
@@ -52,7 +52,7 @@ ADJACENT = ("orthogonal", "diagonal")
 def _capped(v: Any, what: str, cap: int) -> Any:
     if isinstance(v, (list, tuple)):
         if len(v) > cap:
-            raise ValueError(f"at most {cap} {what}, not {len(v)}")
+            raise ValueError(Msg("at most {cap} {what}, not {n}", cap=cap, what=what, n=len(v)))
         # tuples, as a strict record's validation wants them (this runs on plain values)
         return tuple(
             {k: tuple(x) if isinstance(x, list) else x for k, x in item.items()}
@@ -67,24 +67,46 @@ def _grid_rows(v: Any, what: str, rows: int, cols: int) -> tuple[str, ...]:
     """Rows of ``X`` (a cell) and ``.`` (a hole): at most ``rows`` x ``cols``, all as long, no
     empty row or column at a border; the message says what is wrong."""
     if not isinstance(v, (list, tuple)) or not v or len(v) > rows:
-        raise ValueError(f"{what} is a list of 1 to {rows} rows of X (a cell) and . (a hole)")
+        raise ValueError(
+            Msg(
+                "{what} is a list of 1 to {rows} rows of X (a cell) and . (a hole)",
+                what=what,
+                rows=rows,
+            )
+        )
     for i, row in enumerate(v):
         if not isinstance(row, str) or not 1 <= len(row) <= cols:
-            raise ValueError(f"{what}: row {i + 1} is not a text of 1 to {cols} X or . marks")
+            raise ValueError(
+                Msg(
+                    "{what}: row {row} is not a text of 1 to {cols} X or . marks",
+                    what=what,
+                    row=i + 1,
+                    cols=cols,
+                )
+            )
         bad = set(row) - {CELL, HOLE}
         if bad:
             raise ValueError(
-                f"{what}: row {i + 1} ({row!r}) holds {''.join(sorted(bad))!r}: write X for a "
-                "cell and . for a hole"
+                Msg(
+                    "{what}: row {row} ({text}) holds {bad}: write X for a cell and . for a hole",
+                    what=what,
+                    row=i + 1,
+                    text=repr(row),
+                    bad=repr("".join(sorted(bad))),
+                )
             )
     if len({len(r) for r in v}) != 1:
         raise ValueError(
-            f"{what}: every row must be as long (rows of {sorted({len(r) for r in v})})"
+            Msg(
+                "{what}: every row must be as long (rows of {lengths})",
+                what=what,
+                lengths=sorted({len(r) for r in v}),
+            )
         )
     if CELL not in v[0] or CELL not in v[-1]:
-        raise ValueError(f"{what}: the first and last rows must hold a cell (X)")
+        raise ValueError(Msg("{what}: the first and last rows must hold a cell (X)", what=what))
     if all(r[0] == HOLE for r in v) or all(r[-1] == HOLE for r in v):
-        raise ValueError(f"{what}: the first and last columns must hold a cell (X)")
+        raise ValueError(Msg("{what}: the first and last columns must hold a cell (X)", what=what))
     return tuple(v)
 
 
@@ -118,10 +140,10 @@ class PatternCombination(BaseModel):
     @field_validator("cells", mode="before")
     @classmethod
     def _cells(cls, v: Any) -> Any:
-        out = _grid_rows(v, "a pattern's cells", MAX_PATTERN, MAX_PATTERN)
+        out = _grid_rows(v, Msg("a pattern's cells"), MAX_PATTERN, MAX_PATTERN)
         if sum(r.count(CELL) for r in out) < 2:
             raise ValueError(
-                "a pattern's cells: give at least two X (a single card is no combination)"
+                Msg("a pattern's cells: give at least two X (a single card is no combination)")
             )
         return out
 
@@ -268,7 +290,7 @@ class DollyRules(BaseModel):
     @classmethod
     def _combinations(cls, v: Any) -> Any:
         if isinstance(v, (list, tuple)) and not v:
-            raise ValueError("give at least one combination (or leave combinations out)")
+            raise ValueError(Msg("give at least one combination (or leave combinations out)"))
         return _capped(v, "combinations", MAX_COMBINATIONS)
 
     @field_validator("bonuses", mode="before")
@@ -282,7 +304,13 @@ class DollyRules(BaseModel):
         if isinstance(v, dict):
             for t in v:
                 if t not in TYPE_NAMES:
-                    raise ValueError(f"unknown sheep type {t!r} (types: {', '.join(TYPE_NAMES)})")
+                    raise ValueError(
+                        Msg(
+                            "unknown sheep type {type} (types: {types})",
+                            type=repr(t),
+                            types=", ".join(TYPE_NAMES),
+                        )
+                    )
         return v
 
     @field_validator("adjacent", mode="after")
@@ -294,19 +322,33 @@ class DollyRules(BaseModel):
     @classmethod
     def _dogs(cls, v: Any) -> Any:
         if not isinstance(v, dict):
-            raise ValueError("dog_swaps maps a breed to its cards' swap counts")
+            raise ValueError(Msg("dog_swaps maps a breed to its cards' swap counts"))
         # the rulebook's breeds as one count each: the model validator deals them per card
         merged: dict[str, tuple[int, ...]] = {b: c[:1] for b, c in RULEBOOK_DOG_SWAPS.items()}
         for breed, counts in v.items():
             if breed not in BREEDS:
-                raise ValueError(f"unknown breed {breed!r} (breeds: {', '.join(BREEDS)})")
+                raise ValueError(
+                    Msg(
+                        "unknown breed {breed} (breeds: {breeds})",
+                        breed=repr(breed),
+                        breeds=", ".join(BREEDS),
+                    )
+                )
             if isinstance(counts, int) and not isinstance(counts, bool):
                 counts = (counts,)
             if not isinstance(counts, (list, tuple)) or not counts:
-                raise ValueError(f"{breed}: give one swap count, or one per dog card")
+                raise ValueError(
+                    Msg("{breed}: give one swap count, or one per dog card", breed=breed)
+                )
             for n in counts:
                 if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 20:
-                    raise ValueError(f"{breed}: a dog card shows 0 to 20 swaps, not {n!r}")
+                    raise ValueError(
+                        Msg(
+                            "{breed}: a dog card shows 0 to 20 swaps, not {n}",
+                            breed=breed,
+                            n=repr(n),
+                        )
+                    )
             merged[breed] = tuple(counts)
         return merged
 
@@ -318,8 +360,14 @@ class DollyRules(BaseModel):
             for key, n in zip(("rows", "cols"), size, strict=True):
                 if key in given and getattr(self, key) != n:
                     raise ValueError(
-                        f"{key} = {getattr(self, key)} and a shape of {size[0]} x {size[1]}: "
-                        f"give the shape alone (it says the flock's size)"
+                        Msg(
+                            "{key} = {value} and a shape of {rows} x {cols}: "
+                            "give the shape alone (it says the flock's size)",
+                            key=key,
+                            value=getattr(self, key),
+                            rows=size[0],
+                            cols=size[1],
+                        )
                     )
             object.__setattr__(self, "rows", size[0])
             object.__setattr__(self, "cols", size[1])
@@ -327,48 +375,80 @@ class DollyRules(BaseModel):
             for key, default in (("min_line", 3), ("diagonals", False), ("match_colour", False)):
                 if getattr(self, key) != default:
                     raise ValueError(
-                        f"{key} and combinations: {key} is shorthand for one line combination; "
-                        "with combinations, say it in the line's length, directions or colour"
+                        Msg(
+                            "{key} and combinations: {key} is shorthand for one line "
+                            "combination; with combinations, say it in the line's length, "
+                            "directions or colour",
+                            key=key,
+                        )
                     )
         for t in self.points:
             if TYPE_NAMES.index(t) >= self.types:
                 raise ValueError(
-                    f"points: {t} is not in a deck of {self.types} types "
-                    f"({', '.join(TYPE_NAMES[: self.types])})"
+                    Msg(
+                        "points: {type} is not in a deck of {n} types ({types})",
+                        type=t,
+                        n=self.types,
+                        types=", ".join(TYPE_NAMES[: self.types]),
+                    )
                 )
         longest = max(self.rows, self.cols)
         if self.combinations is None and self.min_line > longest and self.shape is None:
             raise ValueError(
-                f"a {self.rows} x {self.cols} flock has no line of {self.min_line} cards "
-                f"(its longest row or column holds {longest})"
+                Msg(
+                    "a {rows} x {cols} flock has no line of {length} cards "
+                    "(its longest row or column holds {longest})",
+                    rows=self.rows,
+                    cols=self.cols,
+                    length=self.min_line,
+                    longest=longest,
+                )
             )
         board = self.board()
         for i, (part, segs, places) in enumerate(
             zip(board.parts, board.segments, board.placements, strict=True)
         ):
             if not segs and not places:
-                where = "" if self.combinations is None else f"combinations {i + 1}: "
                 what = (
-                    f"a line of {part.length} along {' or '.join(part.directions)}"
+                    Msg(
+                        "a line of {length} along {directions}",
+                        length=part.length,
+                        directions=chained(
+                            list(part.directions), lambda a, b: Msg("{a} or {b}", a=a, b=b)
+                        ),
+                    )
                     if isinstance(part, Line)
-                    else "this pattern"
+                    else Msg("this pattern")
                 )
-                raise ValueError(f"{where}{what} fits nowhere on this flock's cells")
+                fits = Msg("{what} fits nowhere on this flock's cells", what=what)
+                raise ValueError(
+                    fits
+                    if self.combinations is None
+                    else Msg("combinations {i}: {problem}", i=i + 1, problem=fits)
+                )
         if self.bonuses:
             lines = board.line_parts
             if not lines:
-                raise ValueError("bonuses: a bonus by length needs a line combination")
+                raise ValueError(Msg("bonuses: a bonus by length needs a line combination"))
             longest_run = max(len(s) for _, segs in lines for s in segs)
             for b in self.bonuses:
                 if b.length > longest_run:
                     raise ValueError(
-                        f"bonuses: a line of {b.length} fits nowhere (the longest line this "
-                        f"flock holds is {longest_run} cards)"
+                        Msg(
+                            "bonuses: a line of {length} fits nowhere (the longest line this "
+                            "flock holds is {longest} cards)",
+                            length=b.length,
+                            longest=longest_run,
+                        )
                     )
         cells = board.cells
         if self.deck_size() < cells:
             raise ValueError(
-                f"the deck has {self.deck_size()} cards; the flock alone needs {cells}"
+                Msg(
+                    "the deck has {n} cards; the flock alone needs {cells}",
+                    n=self.deck_size(),
+                    cells=cells,
+                )
             )
         dogs = {}
         for breed, counts in self.dog_swaps.items():
@@ -378,16 +458,24 @@ class DollyRules(BaseModel):
                 counts = counts[:1] * self.dogs_per_player
             elif len(counts) != self.dogs_per_player:
                 raise ValueError(
-                    f"dog_swaps: {breed} lists {len(counts)} cards, but a breed has "
-                    f"{self.dogs_per_player} (dogs_per_player): give one count or "
-                    f"{self.dogs_per_player}"
+                    Msg(
+                        "dog_swaps: {breed} lists {n} cards, but a breed has "
+                        "{dogs} (dogs_per_player): give one count or {dogs}",
+                        breed=breed,
+                        n=len(counts),
+                        dogs=self.dogs_per_player,
+                    )
                 )
             dogs[breed] = counts
         object.__setattr__(self, "dog_swaps", dogs)
         if self.end_points is not None and self.end_points > self.deck_points():
             raise ValueError(
-                f"end_points {self.end_points} can never be reached: the whole deck is worth "
-                f"{self.deck_points()} points"
+                Msg(
+                    "end_points {end_points} can never be reached: the whole deck is worth "
+                    "{points} points",
+                    end_points=self.end_points,
+                    points=self.deck_points(),
+                )
             )
         return self
 
@@ -488,8 +576,13 @@ class DollyRules(BaseModel):
             if any(b - a != step for a, b in itertools.pairwise(counts)):
                 shown = ", ".join(str(c) for c in counts)
                 raise RulesError(
-                    f"dogs_per_player = {n}: the {breed} cards it starts from show {shown} "
-                    f"swaps, not evenly graded: give that breed's {n} cards in dog_swaps"
+                    Msg(
+                        "dogs_per_player = {n}: the {breed} cards it starts from show {shown} "
+                        "swaps, not evenly graded: give that breed's {n} cards in dog_swaps",
+                        n=n,
+                        breed=breed,
+                        shown=shown,
+                    )
                 )
             out[breed] = [counts[0] + step * i for i in range(n)]
         return {"dog_swaps": out}

@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from sheepfold.core.protocol import RulesError
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, text_of
 from sheepfold.games.shave_a_sheep.program import Amount, Condition, Place, Whose
 
 COLOUR_ACTIONS: dict[str, str] = {
@@ -74,12 +74,17 @@ def face_colours(face: str, verbs: tuple[str, ...] = ()) -> tuple[str, ...]:
     parts = [p.strip().lower() for p in face.split("/")]
     for p in parts:
         if p not in COLOUR_ACTIONS and p not in verbs:
-            known = ", ".join(COLOUR_ACTIONS)
+            known: str = ", ".join(COLOUR_ACTIONS)
             own = [v for v in verbs if v not in ("grow", "double", "shear", "swap", "wolf", "raid")]
             if own:  # a rule set's own verbs (the printed ones are the colours)
-                known += "; or a verb: " + ", ".join(own)
+                known = Msg("{colours}; or a verb: {verbs}", colours=known, verbs=", ".join(own))
             raise RulesError(
-                f"die face '{face[:60]}': unknown colour '{p[:40]}' (the colours are {known})"
+                Msg(
+                    "die face '{face}': unknown colour '{colour}' (the colours are {known})",
+                    face=face[:60],
+                    colour=p[:40],
+                    known=known,
+                )
             )
     return tuple(dict.fromkeys(parts))
 
@@ -101,25 +106,27 @@ def weights_problem(weights: tuple[float, ...]) -> str | None:
     all 0, with a sum a float can hold, and every positive weight a chance above 0 once divided
     by that sum (``[1e308, 1e308]`` adds up to infinity: every chance would be 0)."""
     if not 2 <= len(weights) <= MAX_SEATS:
-        return f"give one weight per seat, 2 to {MAX_SEATS}, not {len(weights)}"
+        return Msg("give one weight per seat, 2 to {most}, not {n}", most=MAX_SEATS, n=len(weights))
     for seat, w in enumerate(weights):
         if not math.isfinite(w):
-            return f"seat {seat}'s weight is {w}: a weight is a finite number"
+            return Msg("seat {seat}'s weight is {w}: a weight is a finite number", seat=seat, w=w)
         if w < 0:
-            return f"seat {seat}'s weight is {w}: a weight is 0 or more"
+            return Msg("seat {seat}'s weight is {w}: a weight is 0 or more", seat=seat, w=w)
     total = sum(weights)  # inf when it overflows (math.fsum would raise)
     if total <= 0:
-        return "the weights are all 0: at least one seat must be able to grab the wolf"
+        return Msg("the weights are all 0: at least one seat must be able to grab the wolf")
     if not math.isfinite(total):
-        return (
+        return Msg(
             "the weights add up to more than a number can hold: only their ratios count, "
             "write smaller ones (1 and 1, not 1e308 and 1e308)"
         )
     for seat, w in enumerate(weights):
         if w > 0 and w / total == 0:
-            return (
-                f"seat {seat}'s weight {w} is so small beside the others that its chance is 0: "
-                "write 0 if it should never grab the wolf, else a larger weight"
+            return Msg(
+                "seat {seat}'s weight {w} is so small beside the others that its chance is 0: "
+                "write 0 if it should never grab the wolf, else a larger weight",
+                seat=seat,
+                w=w,
             )
     return None
 
@@ -156,15 +163,15 @@ WHOSE_WORDS: dict[str, str] = {
 }
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 _FRACTIONS = {"half": (1, 2), "third": (1, 3), "quarter": (1, 4)}
-PLACE_FORMS = (
+PLACE_FORMS = Msg(
     "middle, or WHOSE sheep / WHOSE pile, WHOSE one of my, target, wolf (wolf 2: the second "
     "wolf piece), left, right, leader, last, partner, others"
 )
-AMOUNT_FORMS = (
+AMOUNT_FORMS = Msg(
     "a number of pieces (1 to 100; 'up to 2' is 2), all, or a fraction rounded up or down "
     "('half up', 'third down', '2/3 down')"
 )
-CONDITION_FORMS = (
+CONDITION_FORMS = Msg(
     "PLACE >= N, PLACE <= N, PLACE > N, PLACE < N, 'room on WHOSE sheep', 'wolf away' "
     "('wolf 2 away'), 'alone last', 'alone leading', each may start with 'not'"
 )
@@ -184,8 +191,11 @@ def parse_whose(text: str) -> tuple[Whose, int]:
     if len(w) == 1 and w[0] in WHOSE_WORDS:
         return WHOSE_WORDS[w[0]], 0  # type: ignore[return-value]
     raise ValueError(
-        f"{text!r} names no player: write one of {', '.join(WHOSE_WORDS)} (wolf 2: the second "
-        "wolf piece)"
+        Msg(
+            "{text} names no player: write one of {words} (wolf 2: the second wolf piece)",
+            text=repr(text),
+            words=", ".join(WHOSE_WORDS),
+        )
     )
 
 
@@ -201,17 +211,19 @@ def parse_place(text: str) -> Place:
             pass
         else:
             return Place(w[-1], whose, piece)  # type: ignore[arg-type]
-    raise ValueError(f"{text!r} is not a place: write {PLACE_FORMS}")
+    raise ValueError(
+        Msg("{text} is not a place: write {forms}", text=repr(text), forms=PLACE_FORMS)
+    )
 
 
 def parse_amount(value: int | str) -> Amount:
     """A number of pieces, ``all``, ``up to N`` or a fraction rounded up or down."""
     if isinstance(value, int) and not isinstance(value, bool):
         if not 1 <= value <= 100:
-            raise ValueError(f"{value} pieces: a number of pieces is 1 to 100")
+            raise ValueError(Msg("{n} pieces: a number of pieces is 1 to 100", n=value))
         return Amount("number", value)
     if not isinstance(value, str):
-        raise ValueError(f"an amount is {AMOUNT_FORMS}")
+        raise ValueError(Msg("an amount is {forms}", forms=AMOUNT_FORMS))
     w = _words(value)
     if w[:2] == ["up", "to"]:
         w = w[2:]
@@ -228,8 +240,16 @@ def parse_amount(value: int | str) -> Amount:
         if frac is not None:
             return Amount("fraction", num=frac[0], den=frac[1], up=w[1] == "up")
     if len(w) == 1 and (w[0] in _FRACTIONS or "/" in w[0]):
-        raise ValueError(f"{value!r}: say how a fraction is rounded, e.g. '{w[0]} down'")
-    raise ValueError(f"{value!r} is not an amount: write {AMOUNT_FORMS}")
+        raise ValueError(
+            Msg(
+                "{value}: say how a fraction is rounded, e.g. '{fraction} down'",
+                value=repr(value),
+                fraction=w[0],
+            )
+        )
+    raise ValueError(
+        Msg("{value} is not an amount: write {forms}", value=repr(value), forms=AMOUNT_FORMS)
+    )
 
 
 def parse_condition(text: str) -> Condition:
@@ -254,17 +274,23 @@ def parse_condition(text: str) -> Condition:
             place = parse_place(" ".join(w[:i]))
             rest = w[i + 1 :]
             if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) > 1000:
-                raise ValueError(f"{text!r}: compare with a number of pieces (0 to 1000)")
+                raise ValueError(
+                    Msg("{text}: compare with a number of pieces (0 to 1000)", text=repr(text))
+                )
             n = int(rest[0])
             if op == ">":
                 return Condition("at-least", place, n + 1, negate=negate)
             if op == "<":
                 if n == 0:
-                    raise ValueError(f"{text!r}: no place holds fewer than 0 pieces")
+                    raise ValueError(
+                        Msg("{text}: no place holds fewer than 0 pieces", text=repr(text))
+                    )
                 return Condition("at-most", place, n - 1, negate=negate)
             kind = "at-least" if op == ">=" else "at-most"
             return Condition(kind, place, n, negate=negate)  # type: ignore[arg-type]
-    raise ValueError(f"{text!r} is not a condition: write {CONDITION_FORMS}")
+    raise ValueError(
+        Msg("{text} is not a condition: write {forms}", text=repr(text), forms=CONDITION_FORMS)
+    )
 
 
 def _conditions(v: tuple[str, ...]) -> tuple[str, ...]:
@@ -349,18 +375,23 @@ class EffectSpec(_Part):
         kinds = [k for k in ("move", "shear", "swap", "wolf") if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError(
-                "an effect is one of move (with from and to), shear, swap or wolf"
-                + (f", not {' and '.join(kinds)} at once" if kinds else "")
+                Msg(
+                    "an effect is one of move (with from and to), shear, swap or wolf, "
+                    "not {kinds} at once",
+                    kinds=" and ".join(kinds),
+                )
+                if kinds
+                else Msg("an effect is one of move (with from and to), shear, swap or wolf")
             )
         kind = kinds[0]
         if kind == "move" and (self.from_ is None or self.to is None):
-            raise ValueError("a move says where the wool comes from and goes: from and to")
+            raise ValueError(Msg("a move says where the wool comes from and goes: from and to"))
         if kind != "move" and (self.from_ is not None or self.to is not None):
-            raise ValueError(f"from and to belong to a move, not to a {kind}")
+            raise ValueError(Msg("from and to belong to a move, not to a {kind}", kind=kind))
         if kind != "shear" and (self.cost is not None or self.bonus is not None):
-            raise ValueError(f"cost and bonus belong to a shear, not to a {kind}")
+            raise ValueError(Msg("cost and bonus belong to a shear, not to a {kind}", kind=kind))
         if kind != "wolf" and self.piece != 1:
-            raise ValueError(f"piece belongs to a wolf effect, not to a {kind}")
+            raise ValueError(Msg("piece belongs to a wolf effect, not to a {kind}", kind=kind))
         return self
 
 
@@ -371,7 +402,9 @@ def swap_sides(text: str) -> tuple[Whose, Whose]:
         return "me", parse_whose(parts[0])[0]
     if len(parts) == 2:
         return parse_whose(parts[0])[0], parse_whose(parts[1])[0]
-    raise ValueError(f"{text!r}: a swap is 'WHOSE' (with my sheep) or 'WHOSE with WHOSE'")
+    raise ValueError(
+        Msg("{text}: a swap is 'WHOSE' (with my sheep) or 'WHOSE with WHOSE'", text=repr(text))
+    )
 
 
 Effects = Annotated[tuple[EffectSpec, ...], Field(max_length=MAX_EFFECTS)]
@@ -444,12 +477,14 @@ class SetupSpec(_Part):
         seen: set[int] = set()
         for team in v:
             if len(team) < 2:
-                raise ValueError(f"a team is two seats or more, not {list(team)}")
+                raise ValueError(Msg("a team is two seats or more, not {team}", team=list(team)))
             for seat in team:
                 if not 0 <= seat < MAX_SEATS:
-                    raise ValueError(f"seat {seat}: the seats are 0 to {MAX_SEATS - 1}")
+                    raise ValueError(
+                        Msg("seat {seat}: the seats are 0 to {last}", seat=seat, last=MAX_SEATS - 1)
+                    )
                 if seat in seen:
-                    raise ValueError(f"seat {seat} is in two teams")
+                    raise ValueError(Msg("seat {seat} is in two teams", seat=seat))
                 seen.add(seat)
         return v
 
@@ -582,7 +617,11 @@ class ShaveRules(BaseModel):
             if isinstance(table, dict) and key in table:
                 if option in data:
                     raise RulesError(
-                        f"{part}.{key} and {option} say the same thing: give only one of them"
+                        Msg(
+                            "{alias} and {option} say the same thing: give only one of them",
+                            alias=f"{part}.{key}",
+                            option=option,
+                        )
                     )
                 table = dict(table)
                 data[option] = table.pop(key)
@@ -597,15 +636,24 @@ class ShaveRules(BaseModel):
         if v is None:
             return v
         if len(v) > MAX_VERBS:
-            raise ValueError(f"at most {MAX_VERBS} verbs, not {len(v)}")
+            raise ValueError(Msg("at most {most} verbs, not {n}", most=MAX_VERBS, n=len(v)))
         for name in v:
             if not isinstance(name, str) or len(name) > MAX_NAME or not _NAME.fullmatch(name):
                 raise ValueError(
-                    f"{str(name)[:40]!r}: a verb's name is lower-case letters, digits and '-', "
-                    f"starting with a letter, at most {MAX_NAME} characters"
+                    Msg(
+                        "{name}: a verb's name is lower-case letters, digits and '-', "
+                        "starting with a letter, at most {most} characters",
+                        name=repr(str(name)[:40]),
+                        most=MAX_NAME,
+                    )
                 )
             if name in COLOUR_ACTIONS or name in ("pass", "reroll"):
-                raise ValueError(f"{name!r} is a colour or a printed choice, not a verb to define")
+                raise ValueError(
+                    Msg(
+                        "{name} is a colour or a printed choice, not a verb to define",
+                        name=repr(name),
+                    )
+                )
         return v
 
     @field_validator("variants", mode="before")
@@ -613,13 +661,19 @@ class ShaveRules(BaseModel):
     def _variants_list(cls, v: object, info: ValidationInfo) -> object:
         if isinstance(v, str):
             if info.context and info.context.get("strict"):  # a record: JSON types only
-                raise ValueError(f"expected a list of variants, got the string {json.dumps(v)}")
+                raise ValueError(
+                    Msg("expected a list of variants, got the string {text}", text=json.dumps(v))
+                )
             v = [v]
         if isinstance(v, (list, tuple)):
             for item in v:
                 if item not in VARIANTS:
                     raise ValueError(
-                        f"unknown variant {item!r} (the variants are {', '.join(VARIANTS)})"
+                        Msg(
+                            "unknown variant {item} (the variants are {variants})",
+                            item=repr(item),
+                            variants=", ".join(VARIANTS),
+                        )
                     )
             return tuple(dict.fromkeys(v))
         return v
@@ -630,17 +684,21 @@ class ShaveRules(BaseModel):
         if v is None:
             return v
         if not v:
-            raise ValueError("a die needs at least one face (it may have 1 to 16)")
+            raise ValueError(Msg("a die needs at least one face (it may have 1 to 16)"))
         if len(v) > MAX_FACES:
             raise ValueError(
-                f"a die has at most {MAX_FACES} faces, this one has {len(v)} "
-                "(write a face twice to make it come up twice as often)"
+                Msg(
+                    "a die has at most {most} faces, this one has {n} "
+                    "(write a face twice to make it come up twice as often)",
+                    most=MAX_FACES,
+                    n=len(v),
+                )
             )
         verbs = tuple(dict.fromkeys([*PRINTED_VERBS, *(info.data.get("verbs") or {})]))
         try:
             return tuple(normalize_face(face, verbs) for face in v)
         except RulesError as e:
-            raise ValueError(str(e)) from None
+            raise ValueError(text_of(e)) from None
 
     @field_validator("wolf_takes", mode="before")
     @classmethod
@@ -648,7 +706,10 @@ class ShaveRules(BaseModel):
         ok_int = isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100
         if v not in ("all", "half") and not ok_int:
             raise ValueError(
-                f"wolf_takes is 'all', 'half' or a number of pieces from 1 to 100, not {v!r}"
+                Msg(
+                    "wolf_takes is 'all', 'half' or a number of pieces from 1 to 100, not {value}",
+                    value=repr(v),
+                )
             )
         return v
 
@@ -666,8 +727,10 @@ class ShaveRules(BaseModel):
     def _consistent(self) -> ShaveRules:
         if "howling-wolf" in self.variants and "my-friend-mr-wolf" in self.variants:
             raise ValueError(
-                "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
-                "choose one of them (ruling 9)"
+                Msg(
+                    "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
+                    "choose one of them (ruling 9)"
+                )
             )
         for problem in (
             self._language_problem(),
@@ -688,34 +751,40 @@ class ShaveRules(BaseModel):
 
     def _auto_shear_problem(self) -> str | None:
         if self.auto_shear is not None and self.auto_shear > self.max_wool:
-            return (
-                f"auto_shear is {self.auto_shear} but a sheep carries at most max_wool = "
-                f"{self.max_wool}: no sheep could ever reach it (lower auto_shear or raise max_wool)"
+            return Msg(
+                "auto_shear is {auto_shear} but a sheep carries at most max_wool = "
+                "{max_wool}: no sheep could ever reach it (lower auto_shear or raise max_wool)",
+                auto_shear=self.auto_shear,
+                max_wool=self.max_wool,
             )
         return None
 
     def _wolf_problem(self) -> str | None:
         redefined = [v for v in ("howling-wolf", "my-friend-mr-wolf") if v in self.variants]
         if redefined and (self.wolf_takes != "all" or self.wolf_to != "middle"):
-            return (
+            return Msg(
                 "wolf_takes and wolf_to change the standard wolf, but "
-                f"{redefined[0]} redefines the gray face (rulings 8, 9): drop one of them"
+                "{variant} redefines the gray face (rulings 8, 9): drop one of them",
+                variant=redefined[0],
             )
         return None
 
     def _cost_problem(self) -> str | None:
         if self.cutting_costs and self.shear_cost not in (None, 1):
-            return (
-                f"the cutting-costs variant is a shear cost of 1 (ruling 7) but shear_cost is "
-                f"{self.shear_cost}: drop the variant or the option"
+            return Msg(
+                "the cutting-costs variant is a shear cost of 1 (ruling 7) but shear_cost is "
+                "{shear_cost}: drop the variant or the option",
+                shear_cost=self.shear_cost,
             )
         return None
 
     def _target_problem(self) -> str | None:
         if self.target is not None and self.target > self.wool:
-            return (
-                f"target {self.target} can never be reached: only {self.wool} pieces of wool "
-                "are in play (lower target or raise wool)"
+            return Msg(
+                "target {target} can never be reached: only {wool} pieces of wool "
+                "are in play (lower target or raise wool)",
+                target=self.target,
+                wool=self.wool,
             )
         return None
 
@@ -729,11 +798,13 @@ class ShaveRules(BaseModel):
             return None
         if self.full_bonus > 0:  # a full sheep's shear takes pieces from the middle
             return None
-        return (
-            f"shear_cost {self.cost} is at least max_wool {self.max_wool}, so every shear pays "
+        return Msg(
+            "shear_cost {cost} is at least max_wool {max_wool}, so every shear pays "
             "back all it shears, and no other rule fills a pile (a gray face with wolf_to = "
             "'roller' or my-friend-mr-wolf, or a full_bonus for full sheep): no pile can ever "
-            "grow, the game can only end by an empty middle with every pile at 0"
+            "grow, the game can only end by an empty middle with every pile at 0",
+            cost=self.cost,
+            max_wool=self.max_wool,
         )
 
     # -- derived ------------------------------------------------------------------------
@@ -894,6 +965,13 @@ class ShaveRules(BaseModel):
 
 
 # -- what the language's parts mean -----------------------------------------------------------
+def at_path(path: str, problem: str) -> str:
+    """A problem of the value at ``path`` (``verbs.steal``), as ``path: problem``: the words of
+    :func:`sheepfold.core.errors.join_problems`, the path kept apart for the rules' check
+    (``server/rules_api.py``: ``located``)."""
+    return Msg("{where}: {problem}", where=path, problem=problem)
+
+
 def _place_problem(place: Place, path: str, ctx: dict[str, Any]) -> str | None:
     """A place's seat word where it means nothing: ``target`` outside a verb that chooses a
     player, ``partner`` without teams, a wolf piece not in play."""
@@ -902,18 +980,35 @@ def _place_problem(place: Place, path: str, ctx: dict[str, Any]) -> str | None:
 
 def _whose_problem(whose: str, piece: int, path: str, ctx: dict[str, Any]) -> str | None:
     if whose == "target" and not ctx["targeted"]:
-        return (
-            f"{path}: 'target' is the player a verb chooses, but {ctx['what']} chooses nobody "
-            '(a verb chooses with choose = "another player")'
+        return at_path(
+            path,
+            Msg(
+                "'target' is the player a verb chooses, but {what} chooses nobody "
+                '(a verb chooses with choose = "another player")',
+                what=ctx["what"],
+            ),
         )
     if whose == "partner" and not ctx["teams"]:
-        return f"{path}: 'partner' needs teams ([setup] teams = [[0, 2], [1, 3]])"
+        return at_path(path, Msg("'partner' needs teams ([setup] teams = [[0, 2], [1, 3]])"))
     if whose == "wolf" and piece >= ctx["wolves"]:
         n = ctx["wolves"]
-        return (
-            f"{path}: it names wolf piece {piece + 1}, but {n or 'no'} wolf piece"
-            f"{'' if n == 1 else 's'} {'is' if n == 1 else 'are'} in play ([setup] wolves)"
-        )
+        if n == 0:
+            said = Msg(
+                "it names wolf piece {piece}, but no wolf pieces are in play ([setup] wolves)",
+                piece=piece + 1,
+            )
+        elif n == 1:
+            said = Msg(
+                "it names wolf piece {piece}, but 1 wolf piece is in play ([setup] wolves)",
+                piece=piece + 1,
+            )
+        else:
+            said = Msg(
+                "it names wolf piece {piece}, but {n} wolf pieces are in play ([setup] wolves)",
+                piece=piece + 1,
+                n=n,
+            )
+        return at_path(path, said)
     return None
 
 
@@ -928,12 +1023,17 @@ def _effects_problem(effects: tuple[EffectSpec, ...], path: str, ctx: dict[str, 
                 if problem:
                     return problem
             if src == dst and src.whose != "others":
-                return f"{at}: the wool would go from {e.from_} to the same place"
+                return at_path(
+                    at, Msg("the wool would go from {place} to the same place", place=e.from_)
+                )
         elif e.shear is not None:
             if ctx["on"] == "after shear":
-                return (
-                    f"{at}: a trigger after a shear that shears would fire itself for ever: "
-                    "after a shear, move wool instead"
+                return at_path(
+                    at,
+                    Msg(
+                        "a trigger after a shear that shears would fire itself for ever: "
+                        "after a shear, move wool instead"
+                    ),
                 )
             whose, piece = parse_whose(e.shear)
             problem = _whose_problem(whose, piece, f"{at}.shear", ctx)
@@ -942,13 +1042,15 @@ def _effects_problem(effects: tuple[EffectSpec, ...], path: str, ctx: dict[str, 
         elif e.swap is not None:
             a, b = swap_sides(e.swap)
             if a == b:
-                return f"{at}.swap: a sheep swaps with another sheep, not with itself"
+                return at_path(
+                    f"{at}.swap", Msg("a sheep swaps with another sheep, not with itself")
+                )
             for whose in (a, b):
                 problem = _whose_problem(whose, 0, f"{at}.swap", ctx)
                 if problem:
                     return problem
             if a == "others" and b == "others":
-                return f"{at}.swap: 'others' on both sides means nothing"
+                return at_path(f"{at}.swap", Msg("'others' on both sides means nothing"))
         else:
             assert e.wolf is not None
             if e.piece > ctx["wolves"]:
@@ -956,7 +1058,9 @@ def _effects_problem(effects: tuple[EffectSpec, ...], path: str, ctx: dict[str, 
             if _words(e.wolf) != ["home"]:
                 whose, piece = parse_whose(e.wolf)
                 if whose == "others":
-                    return f"{at}.wolf: a wolf piece stands next to one player, not 'others'"
+                    return at_path(
+                        f"{at}.wolf", Msg("a wolf piece stands next to one player, not 'others'")
+                    )
                 problem = _whose_problem(whose, piece, f"{at}.wolf", ctx)
                 if problem:
                     return problem
@@ -984,42 +1088,68 @@ def language_problem(rules: ShaveRules) -> str | None:
     verbs = rules.verbs or {}
     wolves = rules.wolves
     if rules.mr_wolf and wolves < 1:
-        return "setup.wolves: My friend Mr. Wolf has a wolf piece: wolves is at least 1"
+        return at_path(
+            "setup.wolves", Msg("My friend Mr. Wolf has a wolf piece: wolves is at least 1")
+        )
     known = set(PRINTED_VERBS) | set(verbs)
     shown: set[str] = set()
     for face in rules.faces:  # each part a colour or a verb (the die's validator)
         shown.update(face_actions(face))
     if "raid" in shown and wolves < 1 and not rules.mr_wolf:
-        return "die: 'raid' needs a wolf piece in play ([setup] wolves)"
+        return at_path("die", Msg("'raid' needs a wolf piece in play ([setup] wolves)"))
     ctx_base = {"teams": bool(rules.teams), "wolves": wolves, "on": None}
     used = set(shown)
     for name, verb in verbs.items():
         path = f"verbs.{name}"
         targeted = verb.choose is not None
         if name in PRINTED_VERBS and PRINTED_VERBS[name] != targeted:
-            return f"{path}.choose: the printed {name} " + (
-                'chooses another player: keep choose = "another player"'
+            return at_path(
+                f"{path}.choose",
+                Msg(
+                    'the printed {verb} chooses another player: keep choose = "another player"',
+                    verb=name,
+                )
                 if PRINTED_VERBS[name]
-                else "chooses nobody: a verb of your own may (give it another name)"
+                else Msg(
+                    "the printed {verb} chooses nobody: a verb of your own may (give it another "
+                    "name)",
+                    verb=name,
+                ),
             )
         if verb.race is not None:
             if not targeted:
-                return f'{path}.race: the race\'s grabber picks a player: choose = "another player"'
+                return at_path(
+                    f"{path}.race",
+                    Msg('the race\'s grabber picks a player: choose = "another player"'),
+                )
             if verb.effects:
-                return f"{path}: a verb is a race or effects, not both"
+                return at_path(path, Msg("a verb is a race or effects, not both"))
             for then in verb.race.then:
                 if then not in known:
-                    return f"{path}.race.then: '{then}' is no verb ({', '.join(sorted(known))})"
+                    return at_path(
+                        f"{path}.race.then",
+                        Msg(
+                            "'{then}' is no verb ({verbs})",
+                            then=then,
+                            verbs=", ".join(sorted(known)),
+                        ),
+                    )
                 if verbs[then].choose if then in verbs else PRINTED_VERBS[then]:
-                    return f"{path}.race.then: '{then}' chooses a player; after the race only a verb that does not"
+                    return at_path(
+                        f"{path}.race.then",
+                        Msg(
+                            "'{then}' chooses a player; after the race only a verb that does not",
+                            then=then,
+                        ),
+                    )
                 used.add(then)
-            ctx = {**ctx_base, "targeted": True, "what": f"the race of {name}"}
+            ctx = {**ctx_base, "targeted": True, "what": Msg("the race of {verb}", verb=name)}
             problem = _place_problem(parse_place(verb.race.to), f"{path}.race.to", ctx)
             if problem:
                 return problem
         elif not verb.effects:
-            return f"{path}: a verb needs effects (or a race): what does it do?"
-        ctx = {**ctx_base, "targeted": targeted, "what": f"the verb {name}"}
+            return at_path(path, Msg("a verb needs effects (or a race): what does it do?"))
+        ctx = {**ctx_base, "targeted": targeted, "what": Msg("the verb {verb}", verb=name)}
         problem = _conditions_problem(verb.when, path, ctx) or _effects_problem(
             verb.effects, path, ctx
         )
@@ -1027,10 +1157,12 @@ def language_problem(rules: ShaveRules) -> str | None:
             return problem
     for name in verbs:
         if name not in used:
-            return f"verbs.{name}: no face of the die shows it (name it on a face of die)"
+            return at_path(
+                f"verbs.{name}", Msg("no face of the die shows it (name it on a face of die)")
+            )
     for i, trig in enumerate(rules.triggers or ()):
         path = f"triggers.{i}"
-        ctx = {**ctx_base, "targeted": False, "what": "a trigger", "on": trig.on}
+        ctx = {**ctx_base, "targeted": False, "what": Msg("a trigger"), "on": trig.on}
         problem = _conditions_problem(trig.when, path, ctx) or _effects_problem(
             trig.effects, path, ctx
         )
@@ -1039,17 +1171,29 @@ def language_problem(rules: ShaveRules) -> str | None:
     setup = rules.setup
     if setup is not None:
         if setup.sheep > rules.max_wool:
-            return (
-                f"setup.sheep: {setup.sheep} pieces on every sheep, but a sheep carries at most "
-                f"max_wool = {rules.max_wool}"
+            return at_path(
+                "setup.sheep",
+                Msg(
+                    "{sheep} pieces on every sheep, but a sheep carries at most "
+                    "max_wool = {max_wool}",
+                    sheep=setup.sheep,
+                    max_wool=rules.max_wool,
+                ),
             )
         if not rules.player_counts():
-            return (
-                "setup: no number of players fits: "
-                f"{setup.sheep} pieces on every sheep out of {rules.wool}, the teams and the "
-                "first seat need their seats"
+            return at_path(
+                "setup",
+                Msg(
+                    "no number of players fits: {sheep} pieces on every sheep out of {wool}, "
+                    "the teams and the first seat need their seats",
+                    sheep=setup.sheep,
+                    wool=rules.wool,
+                ),
             )
     end = rules.end
     if end is not None and not end.middle_empty and end.turns_each is None and rules.target is None:
-        return "end: with middle_empty = false the game needs another end: turns_each or a target"
+        return at_path(
+            "end",
+            Msg("with middle_empty = false the game needs another end: turns_each or a target"),
+        )
     return None
