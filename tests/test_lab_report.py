@@ -95,7 +95,7 @@ def test_length_histogram_shows_the_share_of_games_at_each_length() -> None:
     assert "one bar per length" in ax.get_xlabel()
     head = ax.get_title()
     assert "rulebook" in head and "cutting-costs" in head
-    assert "2 players" in head and "bots random" in head
+    assert "2 players" in head and "bots Random (every seat)" in head
     render(fig)
 
 
@@ -149,7 +149,7 @@ def test_titles_name_rotated_bots_and_every_rule_set() -> None:
     for make in (report.length_hist_figure, report.seat_shares_figure, report.lead_changes_figure):
         fig = make([("rulebook", d)])
         head = fig.axes[0].get_title()
-        assert "bots greedy, random, rotated through the seats" in head, head
+        assert "bots Greedy, Random, rotated through the seats" in head, head  # their levels
         assert "rulebook" in head and "2 players" in head and "400 games" in head
         render(fig)
 

@@ -110,13 +110,14 @@ def game_arrays(table: Any) -> dict[str, Any]:
     return d
 
 
-def bots_text(d: dict[str, Any]) -> str:
+def bots_text(d: dict[str, Any], named: Callable[[str], str] = str) -> str:
     """The bots of a run in words: ``random (every seat)``, ``perfect, random`` (seat by seat)
-    or ``perfect, random, rotated through the seats`` (when games seat them differently)."""
+    or ``perfect, random, rotated through the seats`` (when games seat them differently), each
+    bot as ``named`` says it (its name; a plot's: its level's title, ``Greedy``)."""
     bots = d["bots"]
     if len(bots) == 0:
         return "-"
-    names = [str(b) for b in bots[0]]
+    names = [named(str(b)) for b in bots[0]]
     if len(set(names)) == 1:
         return Msg("{bot} (every seat)", bot=names[0])
     if (bots != bots[0]).any():

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.bots.levels import level_words
 from sheepfold.core.registry import find_game, game_spec
 from sheepfold.core.words import Msg, Number, chained, semicolon
 from sheepfold.lab.endings import shares_text
@@ -87,7 +88,9 @@ def describe(runs: Sequence[tuple[str, dict[str, Any]]], width: int = 90, say: S
     if len(counts) > 1:
         each = chained([Number(d["G"], grouped=True) for _, d in runs], _slash)
         games = Msg("{n} games", n=each)
-    bots = chained(list(dict.fromkeys(bots_text(d) for _, d in runs)), semicolon)
+    bots = chained(
+        list(dict.fromkeys(bots_text(d, level_words) for _, d in runs)), semicolon
+    )  # each bot as the lobby names its level ("Greedy"), in the reader's language
     names = chained([name for name, _ in runs], lambda a, b: Msg("{a} vs {b}", a=a, b=b))
     parts = [
         say(Msg("{game}: {runs}", game=_title(d0["game"]), runs=names)),

@@ -24,46 +24,13 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from sheepfold.bots.levels import LEVELS, SAME_AS
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.registry import game_spec
 from sheepfold.core.words import Msg, chained
 
 #: rule sets' and options' informational fields: no rules
 NOT_RULES = ("name", "description")
-
-#: the bot levels a family may choose, in the order they are offered: (title, how it plays).
-#: A bot not named here (``best-response``, a test's bot) is for the lab and the API only.
-LEVELS: dict[str, tuple[str, str]] = {
-    "random": (Msg("Random"), Msg("Picks any allowed move at random: the easiest to beat.")),
-    "easy": (
-        Msg("Easy"),
-        Msg("Mostly plays at random; about one turn in four it takes the best move."),
-    ),
-    "medium": (
-        Msg("Medium"),
-        Msg("Always takes the most points it can this turn, never thinking ahead."),
-    ),
-    "greedy": (
-        Msg("Greedy"),
-        Msg("Makes the move that looks best right now, never thinking ahead."),
-    ),
-    "hard": (
-        Msg("Hard"),
-        Msg("Thinks a move ahead: what it scores now, less what the next player could score back."),
-    ),
-    "expert": (
-        Msg("Expert"),
-        Msg(
-            "Plays out many possible futures before each turn: the strongest, and a little slower."
-        ),
-    ),
-    "perfect": (
-        Msg("Perfect"),
-        Msg("Never makes a mistake: every move worked out exactly for these rules."),
-    ),
-}
-#: a level that is another one under a second name, where the game has both (one is offered)
-SAME_AS = {"greedy": "medium"}
 
 
 def levels(game: str) -> list[dict[str, str]]:
