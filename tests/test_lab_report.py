@@ -154,6 +154,28 @@ def test_titles_name_rotated_bots_and_every_rule_set() -> None:
         render(fig)
 
 
+def test_a_plot_names_its_bots_by_their_levels_in_its_language() -> None:
+    """A plot's bots are the lobby's levels (plain_words: the same words of the catalog), in
+    the language the plot is drawn in; a bot that is no level keeps its name."""
+    from sheepfold.core.words import translated
+    from sheepfold.server import i18n
+
+    catalog = i18n.catalogs()["it"]
+
+    def italian(words: str) -> str:
+        return str(translated(words, "it", catalog))
+
+    head = report.describe(
+        [("rulebook", arrays(bots=("greedy", "random"), rotate=True))], say=italian
+    )
+    assert "bot Goloso, A caso, a rotazione tra i posti" in head, head
+    assert "greedy" not in head and "random" not in head
+    d = arrays()
+    d = {**d, "bots": np.full((d["G"], 2), "best-response", dtype=object)}  # a lab bot
+    head = report.describe([("rulebook", d)])
+    assert "bots best-response (every seat)" in head, head
+
+
 # -- lead changes and uncertainty ---------------------------------------------------------------
 def test_lead_changes_bars_are_shares_of_games_and_the_last_says_or_more() -> None:
     runs = [("A: rulebook", arrays()), ("B: my-friend-mr-wolf", arrays("my-friend-mr-wolf"))]

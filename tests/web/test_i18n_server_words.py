@@ -365,3 +365,84 @@ def test_a_bad_body_in_italian(live_server: Any) -> None:
     assert r.json()["detail"] == "the request's body is not valid JSON"
     r = live_server.http.post("/api/tables", json=spec)
     assert r.json()["detail"] == "seats.0.kind: Input should be 'human' or 'bot'"
+
+
+def test_a_bad_rule_set_in_italian(live_server: Any) -> None:
+    """The rules' own errors (issue 29) reach an Italian reader in Italian wherever a rule set
+    is refused: the rules' check (a bad face colour, a rule-language problem at its path, a
+    bad Dolly breed, an unknown base), a table's rules and breeds, a gallery upload; an English
+    reader reads the English the models always wrote."""
+
+    def check(game: str, rules: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+        r = live_server.http.post(f"/api/rules/{game}/check", json=rules, headers=headers)
+        assert r.status_code == 200, r.text
+        out: dict[str, Any] = r.json()
+        assert out["ok"] is False, out
+        return out
+
+    colours = "(the colours are white, x2, green, gray, pink)"
+    face = {"die": ["white", "white/purple"]}
+    it, en = check("shave-a-sheep", face, IT), check("shave-a-sheep", face, {})
+    assert en["detail"] == f"die: die face 'white/purple': unknown colour 'purple' {colours}"
+    assert it["detail"] == (
+        "die: faccia del dado 'white/purple': colore sconosciuto 'purple' "
+        "(i colori sono white, x2, green, gray, pink)"
+    )
+    # a problem of the language: its path kept apart, its words in Italian
+    steal = {"effects": [{"move": 1, "from": "middle", "to": "middle"}]}
+    lang = {"verbs": {"steal": steal}, "die": ["white", "steal"]}
+    it, en = check("shave-a-sheep", lang, IT), check("shave-a-sheep", lang, {})
+    assert en["errors"] == [
+        {
+            "field": "verbs",
+            "where": "verbs.steal.effects.0",
+            "message": "the wool would go from middle to the same place",
+        }
+    ]
+    assert it["errors"][0]["where"] == "verbs.steal.effects.0"
+    assert it["errors"][0]["message"] == "la lana andrebbe da middle allo stesso luogo"
+    assert it["detail"] == "verbs.steal.effects.0: la lana andrebbe da middle allo stesso luogo"
+    breeds = "pastore-maremmano, australian-shepherd, bobtail, border-collie"
+    dogs = {"dog_swaps": {"fluffy": 2}}
+    it, en = check("dolly-crush", dogs, IT), check("dolly-crush", dogs, {})
+    assert en["detail"] == f"dog_swaps: unknown breed 'fluffy' (breeds: {breeds})"
+    assert it["detail"] == f"dog_swaps: razza sconosciuta 'fluffy' (razze: {breeds})"
+    based = {"from": "no-such-rules", "wool": 20}
+    it, en = check("shave-a-sheep", based, IT), check("shave-a-sheep", based, {})
+    assert en["detail"].startswith("from: from: no shave-a-sheep rule set named 'no-such-rules'")
+    assert it["detail"].startswith(
+        "from: from: nessun set di regole di shave-a-sheep si chiama 'no-such-rules' (noti: "
+    ), it["detail"]
+
+    # a table's rules and its breeds, refused in the request's language
+    def refused(spec: dict[str, Any], headers: dict[str, str]) -> str:
+        r = live_server.http.post("/api/tables", json=spec, headers=headers)
+        assert r.status_code == 400, r.text
+        return str(r.json()["detail"])
+
+    table = {"game": "shave-a-sheep", "seats": [{}, {}], "rules": {"wolf_takes": "most"}}
+    assert refused(table, IT) == (
+        "rules.wolf_takes: wolf_takes è 'all', 'half' o un numero di pezzi da 1 a 100, non 'most'"
+    )
+    assert refused(table, {}) == (
+        "rules.wolf_takes: wolf_takes is 'all', 'half' or a number of pieces from 1 to 100, "
+        "not 'most'"
+    )
+    table = {"game": "dolly-crush", "seats": [{}, {}], "breeds": ["bobtail", "bobtail"]}
+    assert refused(table, IT) == "una razza è usata al massimo da un giocatore (regola 3)"
+    assert refused(table, {}) == "a breed is used by one player at most (ruling 3)"
+    table = {"game": "dolly-crush", "seats": [{}, {}], "breeds": ["bobtail", "poodle"]}
+    assert refused(table, IT) == f"razza sconosciuta 'poodle' (razze: {breeds})"
+
+    # a gallery upload
+    body = {"author": "ewe", "description": "", "name": "Wide", "rules": {"rows": 2, "min_line": 6}}
+    r = live_server.http.post("/api/gallery/dolly-crush", json=body, headers=IT)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"] == (
+        "rules: un gregge 2 x 5 non ha linee di 6 carte (la sua riga o colonna più lunga ne "
+        "contiene 5)"
+    )
+    r = live_server.http.post("/api/gallery/dolly-crush", json=body)
+    assert r.json()["detail"] == (
+        "rules: a 2 x 5 flock has no line of 6 cards (its longest row or column holds 5)"
+    )
