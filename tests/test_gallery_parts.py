@@ -7,7 +7,8 @@ import pytest
 
 from sheepfold.games import make
 from sheepfold.lab.card import exact
-from sheepfold.server.gallery import categories, changed_categories, slugify, text_problem
+from sheepfold.server.gallery import categories, changed_categories, slugify
+from sheepfold.server.texts import text_problem
 
 
 @pytest.mark.parametrize(

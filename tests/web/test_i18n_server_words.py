@@ -414,6 +414,16 @@ def test_a_bad_rule_set_in_italian(live_server: Any) -> None:
         "from: from: nessun set di regole di shave-a-sheep si chiama 'no-such-rules' (noti: "
     ), it["detail"]
 
+    named = {"name": "Bell\u0007"}  # a text others are shown: a control character
+    assert check("shave-a-sheep", named, IT)["detail"] == (
+        "name: il carattere U+0007 alla posizione 5 non è ammesso (niente caratteri di "
+        "controllo, di formato, separatori, a uso privato o non assegnati)"
+    )
+    assert check("shave-a-sheep", named, {})["detail"] == (
+        "name: the character U+0007 at position 5 is not allowed (no control, format, "
+        "separator, private-use or unassigned characters)"
+    )
+
     # a table's rules and its breeds, refused in the request's language
     def refused(spec: dict[str, Any], headers: dict[str, str]) -> str:
         r = live_server.http.post("/api/tables", json=spec, headers=headers)

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sheepfold.core.words import Msg, from_data, from_text
 from sheepfold.server.gallery_store import GalleryStore, Version
 from sheepfold.server.rules_api import MAX_BODY, _body, check
-from sheepfold.server.texts import text_problem
+from sheepfold.server.texts import char_problem
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import TableManager
@@ -74,9 +74,9 @@ class Texts(BaseModel):
     def _printable(cls, v: str | None, info: Any) -> str | None:
         if v is None:
             return v
-        why = text_problem(info.field_name, v, newlines=info.field_name == "description")
+        why = char_problem(v, newlines=info.field_name == "description")
         if why:
-            raise ValueError(why.split(": ", 1)[1])
+            raise ValueError(why)
         return v
 
 

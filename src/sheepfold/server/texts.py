@@ -15,6 +15,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, StringConstraints
 
+from sheepfold.core.words import Msg
+
 #: Unicode categories refused: control, format, surrogate, private use, unassigned, and the
 #: line and paragraph separators
 REFUSED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
@@ -28,18 +30,23 @@ def char_problem(value: str, newlines: bool = False) -> str | None:
             continue
         if unicodedata.category(ch) in REFUSED:
             why = (
-                "no line breaks in this text"
+                Msg("no line breaks in this text")
                 if ch == "\n"
-                else "no control, format, separator, private-use or unassigned characters"
+                else Msg("no control, format, separator, private-use or unassigned characters")
             )
-            return f"the character U+{ord(ch):04X} at position {i + 1} is not allowed ({why})"
+            return Msg(
+                "the character {code} at position {at} is not allowed ({why})",
+                code=f"U+{ord(ch):04X}",
+                at=i + 1,
+                why=why,
+            )
     return None
 
 
 def text_problem(where: str, value: str, newlines: bool = False) -> str | None:
     """Why a text is refused, as ``where: ...`` (None: it is fine)."""
     why = char_problem(value, newlines)
-    return f"{where}: {why}" if why else None
+    return Msg("{where}: {problem}", where=where, problem=why) if why else None
 
 
 def _one_line(value: str) -> str:
@@ -81,7 +88,8 @@ def rules_text_problems(rules: dict[str, object]) -> list[tuple[str, str]]:
         if not isinstance(value, str):
             continue
         if len(value) > cap:
-            out.append((f"rules.{key}", f"at most {cap} characters (this one has {len(value)})"))
+            too_long = Msg("at most {cap} characters (this one has {n})", cap=cap, n=len(value))
+            out.append((f"rules.{key}", too_long))
             continue
         why = char_problem(value, newlines)
         if why:
