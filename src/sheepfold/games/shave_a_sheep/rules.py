@@ -1097,7 +1097,7 @@ def language_problem(rules: ShaveRules) -> str | None:
         shown.update(face_actions(face))
     if "raid" in shown and wolves < 1 and not rules.mr_wolf:
         return at_path("die", Msg("'raid' needs a wolf piece in play ([setup] wolves)"))
-    ctx_base = {"teams": bool(rules.teams), "wolves": wolves, "on": None}
+    ctx_base: dict[str, Any] = {"teams": bool(rules.teams), "wolves": wolves, "on": None}
     used = set(shown)
     for name, verb in verbs.items():
         path = f"verbs.{name}"
