@@ -29,14 +29,15 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize(
     "extra, reason",
     [
-        ([], "because every dog card has been played (ruling 8)"),
+        ([], "because every dog card has been played."),
         (["--set", "white_per_type=4", "--set", "black_per_type=0"], "the deck ran out"),
         (
             ["--set", "types=2", "--set", "max_cleanup_rounds=1"],
-            "the refill's clean-up gave up after 1 round of lines (ruling 6)",
+            "the refill's clean-up gave up after 1 round of lines.",
         ),
         (["--set", "end_points=6"], "bot:greedy reached the points target of 6"),
-        (["--set", "rounds=1"], "The game ended after 1 round (house rule rounds)"),
+        (["--set", "rounds=1"], "The game ended after 1 round."),
+        (["--set", "rounds=2"], "The game ended after 2 rounds."),
     ],
 )
 def test_dolly_end_screen_says_why(extra: list[str], reason: str) -> None:

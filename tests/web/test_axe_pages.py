@@ -29,8 +29,8 @@ CARD: dict[str, Any] = {
     "verdict": "Shorter games than the rulebook's: 41.0 turns instead of 63.5",
     "metrics": [
         {
-            "key": "length",
-            "label": "mean game length (turns)",
+            "key": "length_mean",
+            "label": "game length (turns), mean",
             "rulebook": 63.5,
             "house": 41.0,
             "diff": -22.5,
@@ -42,10 +42,10 @@ CARD: dict[str, Any] = {
             "significant": True,
         },
         {
-            "key": "seat0",
-            "label": "first player's wins",
-            "rulebook": 0.52,
-            "house": 0.55,
+            "key": "balance",
+            "label": "balance",
+            "rulebook": 0.92,
+            "house": 0.95,
             "diff": 0.03,
             "lo": -0.1,
             "hi": 0.16,

@@ -26,6 +26,10 @@ MEASURE = """(sel) => {
            width: window.innerWidth, height: window.innerHeight };
 }"""
 
+#: the cards' words that do not fit their card (the ellipsis shows instead of their end)
+CUT_WORDS = """() => [...document.querySelectorAll('#flock .word')]
+  .filter((w) => w.scrollWidth > w.clientWidth).map((w) => w.textContent)"""
+
 NEEDED = ["#banner", "#board", "#controls button", "#players .player"]
 
 
@@ -36,10 +40,12 @@ def my_table(srv: Any, game: str, players: int) -> tuple[dict[str, Any], dict[st
     return t, srv.join(t["id"], "Mia", 0)
 
 
-def open_seat(browser: Any, srv: Any, t: dict[str, Any], me: dict[str, Any], size: Any) -> Any:
+def open_seat(
+    browser: Any, srv: Any, t: dict[str, Any], me: dict[str, Any], size: Any, lang: str = "en"
+) -> Any:
     page = new_page(browser, size)
     page.add_init_script(f"localStorage.setItem('sheepfold:token:{t['id']}', {me['token']!r})")
-    page.goto(srv.url + t["invite"])
+    page.goto(srv.url + t["invite"] + ("&" if "?" in t["invite"] else "?") + f"lang={lang}")
     page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")
     return page
 
@@ -70,13 +76,17 @@ def turn_states(page: Any, game: str) -> Iterator[tuple[str, list[str]]]:
         yield "what to do", needed if choices else [s for s in needed if "#controls" not in s]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+#: the players at the table, and the page's language (Italian's words are the longer)
+SEATINGS = [(2, "en"), (4, "it")]
+
+
+@pytest.mark.parametrize(("players", "lang"), SEATINGS)
 @pytest.mark.parametrize("game", ["dolly-crush", "shave-a-sheep"])
-def test_a_turn_fits_a_laptop_without_scrolling(browser, live_server, shots, game, players):
+def test_a_turn_fits_a_laptop_without_scrolling(browser, live_server, shots, game, players, lang):
     t, me = my_table(live_server, game, players)
-    page = open_seat(browser, live_server, t, me, LAPTOP)
+    page = open_seat(browser, live_server, t, me, LAPTOP, lang)
     for n, (what, needed) in enumerate(turn_states(page, game)):
-        page.screenshot(path=str(shots / f"fit-laptop-{game}-{players}-{n}.png"))
+        page.screenshot(path=str(shots / f"fit-laptop-{game}-{players}-{lang}-{n}.png"))
         m = page.evaluate(MEASURE, needed)
         assert m["scrollY"] == 0
         for sel in needed:
@@ -86,15 +96,17 @@ def test_a_turn_fits_a_laptop_without_scrolling(browser, live_server, shots, gam
     assert not page.errors
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(("players", "lang"), SEATINGS)
 @pytest.mark.parametrize("game", ["dolly-crush", "shave-a-sheep"])
-def test_nothing_scrolls_sideways_on_a_phone(browser, live_server, shots, game, players):
+def test_nothing_scrolls_sideways_on_a_phone(browser, live_server, shots, game, players, lang):
     t, me = my_table(live_server, game, players)
-    page = open_seat(browser, live_server, t, me, PHONE)
+    page = open_seat(browser, live_server, t, me, PHONE, lang)
     for _what, needed in turn_states(page, game):
         m = page.evaluate(MEASURE, needed)
         assert m["scrollWidth"] <= m["width"], f"the page scrolls sideways ({game}, {players})"
         wide = [k for k, (x0, _, x1, _) in m["boxes"].items() if x0 < 0 or x1 > m["width"]]
         assert wide == []
-    page.screenshot(path=str(shots / f"fit-phone-{game}-{players}.png"), full_page=True)
+        cut = page.evaluate(CUT_WORDS)
+        assert cut == [], f"words cut short on the cards ({game}, {lang})"
+    page.screenshot(path=str(shots / f"fit-phone-{game}-{players}-{lang}.png"), full_page=True)
     assert not page.errors

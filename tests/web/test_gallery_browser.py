@@ -37,8 +37,16 @@ def watch_dialogs(page: Any) -> list[str]:
 
 
 def no_horizontal_scroll(page: Any) -> None:
+    """Nothing scrolls sideways on a phone: neither the page nor a part of it (the lab card's
+    table showed its last columns only to a sideways swipe)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width} px wide on a phone"
+    scrolled = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+          .filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+          .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.className || e.tagName)"""
+    )
+    assert scrolled == [], f"these scroll sideways on a phone: {scrolled}"
 
 
 def edit_a_house_rule(page: Any, url: str) -> None:

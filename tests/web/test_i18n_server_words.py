@@ -39,7 +39,7 @@ def test_an_italian_table_of_each_game_reads_its_house_rules_in_italian(live_ser
             "Una combinazione è una linea di 3 o più carte di un solo tipo lungo una riga, "
             "una colonna o una diagonale"
         )
-        and "(prima: Una combinazione è una linea di 3 o più carte" in line
+        and "(invece di: Una combinazione è una linea di 3 o più carte" in line
         for line in it
     ), it
     english = _house(live_server, dolly["id"])

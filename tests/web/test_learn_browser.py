@@ -49,9 +49,27 @@ def start_lesson(page: Any, url: str, game: str, seed: int, shots: Any = None) -
     page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")
 
 
-def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple[str, str]]:
+#: what hides the coach's words or the thing it frames: either outside the window, or the
+#: framed thing covered at its middle by something else (the coach's own box, say)
+HIDDEN = """(sel) => {
+  const out = [];
+  const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  const coach = document.getElementById('coach-step').getBoundingClientRect();
+  if (!inside(coach)) out.push('the coach is outside the window');
+  const el = document.querySelector(sel), r = el.getBoundingClientRect();
+  if (!inside(r)) out.push(sel + ' is outside the window');
+  const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  if (top && !el.contains(top)) out.push(sel + ' is covered by ' + (top.id || top.className));
+  return out;
+}"""
+
+
+def follow_the_coach(
+    page: Any, shots: Any, name: str, limit: int, in_view: bool = False
+) -> list[tuple[str, str]]:
     """Click what the coach frames until the game is over: (what was clicked, what the coach
-    said to do) for every click."""
+    said to do) for every click; ``in_view``: the coach's words and what it frames are in the
+    window, uncovered, at every step (no scrolling: a laptop)."""
     clicks: list[tuple[str, str]] = []
     last = None
     for _ in range(limit):
@@ -67,6 +85,9 @@ def follow_the_coach(page: Any, shots: Any, name: str, limit: int) -> list[tuple
         if len(clicks) in (0, 1, 2):  # the first steps, as a newcomer sees them
             page.screenshot(path=str(shots / f"learn-{name}-step{len(clicks)}.png"))
         what = step["sel"].lstrip("#").split('"')[1 if "[" in step["sel"] else 0]
+        if in_view:
+            hidden = page.evaluate(HIDDEN, step["sel"])
+            assert not hidden, f"step {len(clicks)} ({step['said']!r}): {hidden}"
         clicks.append((what, step["said"]))
         last = step["key"]
         page.click(step["sel"])
@@ -80,7 +101,7 @@ def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_s
     srv = make_server(**LESSON)
     page = new_page(browser, {"width": 1280, "height": 800})
     start_lesson(page, srv.url, "dolly-crush", seed, shots)
-    clicks = follow_the_coach(page, shots, "dolly", 200)
+    clicks = follow_the_coach(page, shots, "dolly", 200, in_view=True)
     page.screenshot(path=str(shots / "learn-dolly-end.png"), full_page=True)
     view = page.evaluate("window.SF_LAST.view")
     assert view["finished"], "the lesson's game is over"

@@ -198,6 +198,9 @@ def test_a_lab_card_is_led_by_one_plain_sentence() -> None:
         "With these rules games last about as long, but the seats win less evenly than with "
         "the rulebook."
     )
+    # a card without one of the two figures gets no sentence: it would claim what it never
+    # measured ("about as long" of a length it has not)
+    assert headline([worse]) is None and headline([length]) is None
 
 
 # -- the log at a game's end --------------------------------------------------------------------

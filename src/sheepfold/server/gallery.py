@@ -319,20 +319,25 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
             out[k] = from_data(card[k])
     if isinstance(card.get("base"), str):  # a card of before: "the rulebook", a built-in's
         out["base"] = Msg(card["base"])  # words (texts of the catalog); its verdict as it is
-    if card.get("metrics"):
-        out["headline"] = headline(card["metrics"], out.get("base") or Msg("the rulebook"))
+    if card.get("metrics") and (
+        line := headline(card["metrics"], out.get("base") or Msg("the rulebook"))
+    ):
+        out["headline"] = line
     if v.has_plot:
         out["plot"] = f"/api/gallery/{v.game}/{v.slug}/{v.version}/plot.svg"
     return out
 
 
-def headline(metrics: list[dict[str, Any]], against: str = "the rulebook") -> str:
+def headline(metrics: list[dict[str, Any]], against: str = "the rulebook") -> str | None:
     """A lab card's verdict in one plain sentence, before its figures: how long the games last
     and how evenly the seats win, against the rule set the card measured it against (its base in
     words: ``With these rules games get 18% shorter, and every seat wins about as often as with
-    the graded edition.``)."""
+    the graded edition.``); None for a card without both figures (it would claim what it never
+    measured)."""
     by = {m.get("key"): m for m in metrics}
     length, balance = by.get("length_mean"), by.get("balance")
+    if length is None or balance is None:
+        return None
     base = against if isinstance(against, Msg) else Msg(against)  # "the rulebook": a text
     text = Msg("With these rules games last about as long")
     if length and length.get("significant") and length.get("rel") is not None:

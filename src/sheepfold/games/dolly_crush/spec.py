@@ -194,12 +194,13 @@ CATEGORIES = {
 
 def differences(a: DollyRules, b: DollyRules) -> list[str]:
     """What changes from rules ``a`` to ``b``, part by part, in the rules' words (the gallery's
-    lines): "the flock: ... (was: ...)"."""
+    lines): "the flock: ... (instead of: ...)"."""
     from sheepfold.core.words import Msg
     from sheepfold.games.dolly_crush import words
 
     return [
-        Msg("{now} (was: {was})", now=now, was=was) for was, now in words.differences(b, a).values()
+        Msg("{now} (instead of: {was})", now=now, was=was)
+        for was, now in words.differences(b, a).values()
     ]
 
 

@@ -439,23 +439,34 @@ class DollyTerminal(GenericTerminal):
 
 def end_reason(state: DollyState, names: Sequence[str]) -> str:
     """Why a finished Dolly Crush game ended, in the order the engine checks (Dolly Crush ruling
-    6's clean-up, Dolly Crush ruling 8, then the house rules ``rounds`` and ``end_points``)."""
+    6's clean-up, Dolly Crush ruling 8, then the house rules ``rounds`` and ``end_points``), in
+    a player's words (no ruling's number, no rule's key)."""
     g = state.game
     r = g.rules
     if state.aborted:
+        n = r.max_cleanup_rounds
         return (
-            "The game ended because the refill's clean-up gave up after "
-            f"{_plural(r.max_cleanup_rounds, 'round')} of lines (ruling 6)."
+            Msg("The game ended because the refill's clean-up gave up after 1 round of lines.")
+            if n == 1
+            else Msg(
+                "The game ended because the refill's clean-up gave up after {n} rounds of lines.",
+                n=n,
+            )
         )
     if state.turns == 0 and EMPTY in state.flock:
-        return Msg("The game ended before it began: the deck could not fill the flock (ruling 8).")
+        return Msg("The game ended before it began: the deck could not fill the flock.")
     if not state.deck:
-        return Msg("The game ended because the deck ran out (ruling 8).")
+        return Msg("The game ended because the deck ran out.")
     if g.max_turns is None:
         if all(d == state._all_dogs() for d in state.dogs_played):
-            return Msg("The game ended because every dog card has been played (ruling 8).")
+            return Msg("The game ended because every dog card has been played.")
     elif state.turns >= g.max_turns:
-        return f"The game ended after {_plural(r.rounds or 0, 'round')} (house rule rounds)."
+        n = r.rounds or 0
+        return (
+            Msg("The game ended after 1 round.")
+            if n == 1
+            else Msg("The game ended after {n} rounds.", n=n)
+        )
     target = r.end_points
     scores = state.scores()
     if target is not None and max(scores) >= target:

@@ -61,14 +61,17 @@
   // -- the lab card -------------------------------------------------------------------------
   const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   function metricsTable(metrics, against) {
-    const head = SF.el("tr", {}, [t("What"), capital(against), t("These rules"), t("Difference"), t("95% interval"), "p"].map((h) => SF.el("th", { scope: "col", text: h })));
+    const heads = [t("What"), capital(against), t("These rules"), t("Difference"), t("95% interval"), "p"];
+    const head = SF.el("tr", {}, heads.map((h) => SF.el("th", { scope: "col", text: h })));
+    // each figure carries its column's head: a phone shows a metric's figures one under another
+    const cell = (n, text) => SF.el("td", { dataset: { head: heads[n] }, text });
     const rows = metrics.map((m) => SF.el("tr", { dataset: { metric: m.key } },
       SF.el("th", { scope: "row", text: m.label }),
-      SF.el("td", { text: SF.labNumber(m.rulebook, m.kind) }),
-      SF.el("td", { text: SF.labNumber(m.house, m.kind) }),
-      SF.el("td", { text: SF.labNumber(m.diff, m.kind, true) }),
-      SF.el("td", { text: SF.labInterval(m.lo, m.hi, m.kind, true) }),
-      SF.el("td", { text: m.p == null ? "-" : m.p < 0.001 ? "< " + SF.number(0.001, 3) : SF.number(m.p, 3) })));
+      cell(1, SF.labNumber(m.rulebook, m.kind)),
+      cell(2, SF.labNumber(m.house, m.kind)),
+      cell(3, SF.labNumber(m.diff, m.kind, true)),
+      cell(4, SF.labInterval(m.lo, m.hi, m.kind, true)),
+      cell(5, m.p == null ? "-" : m.p < 0.001 ? "< " + SF.number(0.001, 3) : SF.number(m.p, 3))));
     return SF.el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("the lab's figures") }, SF.el("table", { class: "metrics" }, SF.el("thead", {}, head), SF.el("tbody", {}, rows)));
   }
   const EXACT = { first_player_advantage: t("the first player's edge under perfect play"), perfect_edge_over_greedy: t("perfect play's edge over the greedy bot") };

@@ -260,7 +260,7 @@
       <div class="row muted centered">${t("Deck: {n} cards · ★ white = 1 point, ★★ black = 2 points", { n: view.deck_size })}<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
     const flockEl = $("flock"); // sized here, not in a style attribute (the CSP allows no inline styles)
-    flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, 1fr)`;
+    flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, minmax(0, 1fr))`; // no word widens a column
     flockEl.style.maxWidth = `${Math.min(112 * grid.cols, 940)}px`;
     flockEl.style.setProperty("--flock-shape", String(grid.cols / grid.rows)); // app.css: the flock fits the screen's height
     if (interactive) {
