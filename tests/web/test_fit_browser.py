@@ -27,7 +27,7 @@ MEASURE = """(sel) => {
 }"""
 
 #: the cards' words that do not fit their card (the ellipsis shows instead of their end)
-CUT_WORDS = """() => [...document.querySelectorAll('#flock .word')]
+CUT_WORDS = """() => [...document.querySelectorAll('.cell .word')]
   .filter((w) => w.scrollWidth > w.clientWidth).map((w) => w.textContent)"""
 
 NEEDED = ["#banner", "#board", "#controls button", "#players .player"]

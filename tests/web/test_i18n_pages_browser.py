@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from test_axe_pages import CARD
+from test_fit_browser import CUT_WORDS
 from test_i18n_browser import english_left
 from test_profiles_api import SHORT_SHAVE, join_as, make_profile, play_to_the_end
 from test_web_browser import new_page, sit
@@ -192,6 +193,8 @@ def test_the_other_pages_in_italian(browser: Any, played: dict[str, Any], shots:
         page.goto(srv.url + f"/rules/{game}")
         page.wait_for_selector("main.rules svg")
         check(page, f"the {game} rules", problems)
+        cut = page.evaluate(CUT_WORDS)  # the Italian names are the longer: each fits its card
+        says(problems, f"the {game} rules", cut == [], f"words cut short: {cut}")
     page.screenshot(path=str(shots / "i18n-rules-shave-it.png"), full_page=True)
 
     assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
