@@ -66,3 +66,21 @@ def test_sweep_of_other_values_has_no_integer_locator(values: list[Any]) -> None
     rows = [_sweep_row(k) | {"value": v} for k, v in enumerate(values)]
     fig = report.sweep_figure("x", rows, "shave-a-sheep, shave-rulebook")
     render(fig)
+
+
+@pytest.mark.parametrize(
+    ("written", "lang", "shown"),
+    [
+        ("2.5", "it", "2,5"),
+        ("12000", "it", "12.000"),
+        ("\u22121500", "it", "\u22121.500"),  # matplotlib's minus sign kept
+        ("500", "it", "500"),
+        ("2.5", "en", "2.5"),
+        ("12000", "en", "12,000"),
+    ],
+)
+def test_a_plot_tick_is_written_the_language_s_way(written: str, lang: str, shown: str) -> None:
+    """A lab card's plot ticks: the decimal sign and the thousands of the reader's language."""
+    from sheepfold.lab.card import local_tick
+
+    assert local_tick(written, lang) == shown

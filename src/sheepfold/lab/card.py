@@ -36,6 +36,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import time
 from dataclasses import replace
@@ -215,8 +216,7 @@ def plot_svg(
         return str(translated(words, lang, catalog or {}))
 
     fig = length_hist_figure([(base, game_arrays(ta)), (HOUSE, game_arrays(tb))], say)
-    if lang != ENGLISH:
-        _decimal_sign(fig, lang)
+    _local_numbers(fig, lang)
     fig.set_size_inches(6.0, 3.4)
     plt = _plt()
     plt.rcParams["svg.fonttype"] = "none"  # text as text: a few KB, not glyph outlines
@@ -226,17 +226,25 @@ def plot_svg(
     return buf.getvalue()
 
 
-def _decimal_sign(fig: Any, lang: str) -> None:
-    """The axes' tick numbers written with ``lang``'s decimal sign ("2,5"): matplotlib still
-    chooses the ticks and their digits (its own formatter, only its "." replaced)."""
-    from babel.numbers import get_decimal_symbol
-    from matplotlib.ticker import ScalarFormatter
+def local_tick(text: str, lang: str) -> str:
+    """A tick number as matplotlib wrote it ("2.5", "12000", "−500"), in ``lang``'s way:
+    its decimal sign, and the thousands of a whole number grouped ("12,000"; "12.000")."""
+    from babel.numbers import format_decimal, get_decimal_symbol
 
-    sign = get_decimal_symbol(lang)
+    plain = text.replace("\u2212", "-")  # matplotlib's minus sign
+    if re.fullmatch(r"-?\d{4,}", plain):
+        return format_decimal(int(plain), locale=lang).replace("-", "\u2212")
+    return text.replace(".", get_decimal_symbol(lang))
+
+
+def _local_numbers(fig: Any, lang: str) -> None:
+    """The axes' tick numbers written in ``lang``'s way (:func:`local_tick`): matplotlib still
+    chooses the ticks and their digits (its own formatter, only its writing changed)."""
+    from matplotlib.ticker import ScalarFormatter
 
     class Local(ScalarFormatter):  # type: ignore[misc]
         def __call__(self, x: float, pos: int | None = None) -> str:
-            return str(super().__call__(x, pos)).replace(".", sign)
+            return local_tick(str(super().__call__(x, pos)), lang)
 
     for ax in fig.axes:
         ax.xaxis.set_major_formatter(Local())
