@@ -33,9 +33,12 @@ def test_the_rule_editors_options_read_in_italian(live_server: Any) -> None:
     assert en["min_line"]["label"] == "Min line"
     assert en["min_line"]["description"] == "the shortest line that counts"
     # a description that names another option says it by its label, in the reader's words
-    assert "“Linea minima”" in it["combinations"]["description"]
-    assert "“Stesso colore”" in it["combinations"]["description"]
-    assert "“Min line”" in en["combinations"]["description"]
+    assert "“Punti delle bianche”" in it["points"]["description"]
+    assert "“White points”" in en["points"]["description"]
+    # and so does what an option left unset amounts to
+    it_unset = _rules(live_server, "dolly-crush", IT)["unset"]["combinations"][0]
+    assert "“Linea minima”" in it_unset and "“Stesso colore”" in it_unset
+    assert "“Min line”" in _rules(live_server, "dolly-crush")["unset"]["combinations"][0]
     # a choice: offered as it is, said in words
     assert it["refill"]["choices"] == en["refill"]["choices"] == ["in-place", "gravity"]
     assert it["refill"]["words"] == ["sul posto", "gravità"]
