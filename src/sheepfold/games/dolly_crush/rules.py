@@ -276,8 +276,8 @@ class DollyRules(BaseModel):
     )
     points: dict[str, TypePoints] = Field(
         default_factory=dict,
-        description="points of a sheep type's white and black cards (types not named: "
-        "white_points and black_points)",
+        description="points of a sheep type's white and black cards, each entry named by its "
+        "type (types not named: white_points and black_points)",
     )
     bonuses: tuple[LengthBonus, ...] = Field(
         default=(),

@@ -537,8 +537,9 @@ class ShaveRules(BaseModel):
     )
     die: tuple[str, ...] | None = Field(
         default=None,
-        description="custom die faces (1 to 16), each colours joined by '/': white grow, "
-        "x2 double, green swap, gray wolf, pink shear; a face written twice comes up twice as often",
+        description="custom die faces (1 to 16), each written as its colours joined by /: "
+        "white grow, x2 double, green swap, gray wolf, pink shear; a face written twice comes "
+        "up twice as often",
     )
     auto_shear: int | None = Field(
         default=None,
@@ -893,7 +894,7 @@ class ShaveRules(BaseModel):
             ),
             "auto_shear": (
                 # Shave a Sheep ruling 5: a full sheep is shorn before its owner rolls
-                Msg("the same as max_wool ({n}), e.g.:", n=self.max_wool),
+                Msg("the same as max_wool, e.g.:"),
                 self.max_wool,
             ),
             "shear_cost": (
