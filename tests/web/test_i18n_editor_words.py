@@ -33,9 +33,12 @@ def test_the_rule_editors_options_read_in_italian(live_server: Any) -> None:
     assert en["min_line"]["label"] == "Min line"
     assert en["min_line"]["description"] == "the shortest line that counts"
     # a description that names another option says it by its label, in the reader's words
-    assert "“Linea minima”" in it["combinations"]["description"]
-    assert "“Stesso colore”" in it["combinations"]["description"]
-    assert "“Min line”" in en["combinations"]["description"]
+    assert "“Punti delle bianche”" in it["points"]["description"]
+    assert "“White points”" in en["points"]["description"]
+    # and so does what an option left unset amounts to
+    it_unset = _rules(live_server, "dolly-crush", IT)["unset"]["combinations"][0]
+    assert "“Linea minima”" in it_unset and "“Stesso colore”" in it_unset
+    assert "“Min line”" in _rules(live_server, "dolly-crush")["unset"]["combinations"][0]
     # a choice: offered as it is, said in words
     assert it["refill"]["choices"] == en["refill"]["choices"] == ["in-place", "gravity"]
     assert it["refill"]["words"] == ["sul posto", "gravità"]
@@ -72,20 +75,15 @@ def test_every_word_of_the_shave_editor_is_italian(live_server: Any) -> None:
     assert verbs["label"] == "Verbi" and verbs["noun"] == "verbo"
     assert it["names"]["max_wool"] == "Massimo di lana"
     # what an option left unset amounts to, the options it names by their labels
-    assert it["unset"]["auto_shear"][0] == (
-        "una pecora piena (“Massimo di lana” = 5) è tosata prima che il suo proprietario tiri "
-        "(regola 5), per esempio:"
-    )
-    assert en["unset"]["auto_shear"][0] == (
-        "a full sheep (“Max wool” = 5) is shorn before its owner rolls (ruling 5), e.g.:"
-    )
+    assert it["unset"]["auto_shear"] == ["uguale a “Massimo di lana”, per esempio:", 5]
+    assert en["unset"]["auto_shear"] == ["the same as “Max wool”, e.g.:", 5]
     assert set(it["unset"]) == set(en["unset"])
     assert all(it["unset"][k][0] != en["unset"][k][0] for k in en["unset"])
     assert all(it["unset"][k][1] == en["unset"][k][1] for k in en["unset"])
     checked = live_server.http.post(
         "/api/rules/shave-a-sheep/check", json={"max_wool": 4}, headers=IT
     ).json()
-    assert checked["unset"]["auto_shear"][0].startswith("una pecora piena (“Massimo di lana” = 4)")
+    assert checked["unset"]["auto_shear"] == ["uguale a “Massimo di lana”, per esempio:", 4]
 
 
 def test_a_lab_card_reads_in_italian(make_server: Any, tmp_path: Any) -> None:

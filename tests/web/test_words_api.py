@@ -96,7 +96,7 @@ def test_the_rule_editor_describes_its_options_in_words(srv: Any, game: str) -> 
     assert [t for t in texts if keys.search(t)] == []
     said = " ".join(texts)
     if game == "dolly-crush":
-        assert "colour by \u201cMatch colour\u201d" in said
+        assert "of one colour when \u201cMatch colour\u201d is set" in said
     else:
         assert "at most \u201cMax wool\u201d" in said and "cutting costs variant" in said
 

@@ -166,7 +166,7 @@ class TypePoints(BaseModel):
 
 
 class LengthBonus(BaseModel):
-    """A card taken in a line of ``length`` or more scores ``times`` its points."""
+    """A card taken in a line at least this long scores its points this many times."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -192,8 +192,9 @@ class DollyRules(BaseModel):
 
     name: str | None = Field(default=None, description="the rule set's name (informational)")
     description: str | None = Field(default=None, description="what the rule set changes")
-    rows: int = Field(default=3, ge=1, le=MAX_ROWS, description="rows of the flock (ruling 1)")
-    cols: int = Field(default=5, ge=1, le=MAX_COLS, description="columns of the flock (ruling 1)")
+    # the flock's size (Dolly Crush ruling 1)
+    rows: int = Field(default=3, ge=1, le=MAX_ROWS, description="rows of the flock")
+    cols: int = Field(default=5, ge=1, le=MAX_COLS, description="columns of the flock")
     min_line: int = Field(
         default=3, ge=2, le=max(MAX_ROWS, MAX_COLS), description="the shortest line that counts"
     )
@@ -220,65 +221,74 @@ class DollyRules(BaseModel):
         description="swaps shown by each dog card of each breed: one count for every card, or "
         "one per card (breeds not named keep the rulebook's count on every card)",
     )
+    # "exact": Dolly Crush ruling 7; "up-to": a house rule
     swaps: Literal["exact", "up-to"] = Field(
         default="exact",
-        description="'exact': make exactly as many swaps as the dog card shows (ruling 7); "
-        "'up-to': you may stop earlier",
+        description="how many swaps a dog card gives: exactly as many as it shows, or up to "
+        "that many (the player may stop earlier)",
     )
+    # instead of Dolly Crush ruling 6's clean-up after a refill (the first deal keeps it)
     cascades: bool = Field(
         default=False,
         description="lines formed by the refill are taken by the player whose turn it was, "
-        "again and again, instead of being cleaned up for nobody (ruling 6 still cleans the "
-        "first deal)",
+        "again and again, instead of being cleaned up for nobody (the first deal's lines still "
+        "are)",
     )
     end_points: int | None = Field(
         default=None,
         ge=1,
         description="the game also ends after a turn that gives a player at least this many points",
     )
+    # unset: Dolly Crush ruling 8 (unset_options says it)
     rounds: int | None = Field(
         default=None,
         ge=1,
         le=100,
         description="the game ends after this many rounds; a player whose dog cards are all "
-        "spent takes them back at the start of their turn (unset: the game ends when every dog "
-        "card is spent, ruling 8)",
+        "spent takes them back at the start of their turn",
     )
+    # Dolly Crush ruling 6's give-up limit
     max_cleanup_rounds: int = Field(
-        default=1000, ge=1, le=10_000, description="ruling 6's give-up limit"
+        default=1000,
+        ge=1,
+        le=10_000,
+        description="how many times the clean-up may remove the lines the refill made and "
+        "refill again before it gives up and the game ends",
     )
     # -- the language's parts (docs/spec/rule-language.md); the keys above are their shorthand
     shape: tuple[str, ...] | None = Field(
         default=None,
-        description="the flock's shape: rows of X (a cell) and . (a hole), up to 8 x 8 "
-        "(unset: a full rectangle of rows x cols)",
+        description="the flock's shape: rows of X (a cell) and . (a hole), up to 8 x 8",
     )
     adjacent: tuple[Literal["orthogonal", "diagonal"], ...] = Field(
         default=("orthogonal",),
         min_length=1,
         max_length=2,
-        description="which two cards a swap may exchange: 'orthogonal' (ruling 7), 'diagonal'",
+        # "orthogonal": Dolly Crush ruling 7
+        description="which two cards a swap may exchange: side by side (orthogonal), corner to "
+        "corner (diagonal), or both",
     )
     combinations: tuple[Combination, ...] | None = Field(
         default=None,
-        description="what counts as a combination: lines (kind 'line': length, directions, "
-        "colour) and patterns (kind 'pattern': cells, colour); unset: one line of min_line "
-        "along rows and columns (and diagonals), colour by match_colour",
+        # kind "line" (length, directions, colour) or "pattern" (cells, colour)
+        description="what counts as a combination: lines (of a length, along some directions) "
+        "and patterns (cells of X and .), each with or without one colour",
     )
     points: dict[str, TypePoints] = Field(
         default_factory=dict,
-        description="points of a sheep type's cards, e.g. ram = { white = 2, black = 4 } "
-        "(types not named: white_points and black_points)",
+        description="points of a sheep type's white and black cards, each entry named by its "
+        "type (types not named: white_points and black_points)",
     )
     bonuses: tuple[LengthBonus, ...] = Field(
         default=(),
-        description="bonuses by length: a card taken in a line of length or more scores times "
-        "its points (each card once, at its largest bonus)",
+        description="bonuses by length: a card taken in a line at least this long scores its "
+        "points this many times (each card once, at its largest bonus)",
     )
+    # "in-place": Dolly Crush ruling 6
     refill: Literal["in-place", "gravity"] = Field(
         default="in-place",
-        description="'in-place': the empty cells are filled from the deck (ruling 6); "
-        "'gravity': cards fall down their column, new cards enter at the top",
+        description="how the empty cells are filled: in place, from the deck, or by gravity, "
+        "the cards falling down their column and new cards entering at the top",
     )
 
     @field_validator("shape", mode="before")
@@ -520,28 +530,24 @@ class DollyRules(BaseModel):
         """What each option left unset (None) amounts to, for ``sheepfold rules show``."""
         return {
             "shape": (
-                Msg(
-                    "a full rectangle of rows x cols; a shape of X (a cell) and . (a hole), e.g. "
-                    "a plus:"
-                ),
+                Msg("a full rectangle, as many rows and columns as set, e.g. a plus:"),
                 ["..XXX..", "..XXX..", "XXXXXXX", "XXXXXXX", "XXXXXXX", "..XXX..", "..XXX.."],
             ),
             "combinations": (
                 Msg(
-                    "one line of min_line or more along rows and columns (and diagonals with "
-                    "diagonals), colour by match_colour; e.g. lines and a 2 x 2 square:"
+                    "one line of min_line or more cards along rows and columns (and diagonals "
+                    "when diagonal lines count), of one colour when match_colour is set; e.g. "
+                    "lines and a 2 x 2 square:"
                 ),
                 [
                     {"kind": "line", "length": 3, "directions": ["rows", "columns"]},
                     {"kind": "pattern", "cells": ["XX", "XX"], "colour": False},
                 ],
             ),
-            "end_points": (Msg("no points target (the game ends by ruling 8), e.g.:"), 30),
+            # unset, the game ends by Dolly Crush ruling 8
+            "end_points": (Msg("no points target, e.g.:"), 30),
             "rounds": (
-                Msg(
-                    "the game ends when every dog card is spent (ruling 8); a number of rounds "
-                    "makes the players take their dog cards back, e.g.:"
-                ),
+                Msg("the game ends when every dog card is spent, e.g.:"),
                 2 * self.dogs_per_player,
             ),
         }

@@ -320,10 +320,13 @@ class _Part(BaseModel):
         return out
 
 
+# An effect in a rule file: ``{ move = 1, from = "target pile", to = "my pile" }``, ``{ shear =
+# "my" }``, ``{ swap = "target" }`` (my sheep with the target's; ``"left with right"``), ``{ wolf
+# = "target" }`` (a wolf piece placed; ``"home"``: sent home; ``piece = 2``: the second). The
+# docstring is what the rule editor says of it: words, no keys.
 class EffectSpec(_Part):
-    """One effect: ``{ move = 1, from = "target pile", to = "my pile" }``, ``{ shear = "my" }``,
-    ``{ swap = "target" }`` (my sheep with the target's; ``"left with right"``), ``{ wolf =
-    "target" }`` (a wolf piece placed; ``"home"``: sent home; ``piece = 2``: the second)."""
+    """One effect: pieces moved from one place to another, a sheep shorn, two sheep swapped (my
+    sheep with the chosen player's, or two others), or a wolf piece placed (or sent home)."""
 
     move: StrictInt | StrictStr | None = None
     from_: StrictStr | None = Field(default=None, alias="from")
@@ -410,9 +413,11 @@ def swap_sides(text: str) -> tuple[Whose, Whose]:
 Effects = Annotated[tuple[EffectSpec, ...], Field(max_length=MAX_EFFECTS)]
 
 
+# Howling Wolf's race in a rule file: the grabber's chosen seat loses ``take`` of its sheep
+# ``to`` a place (``my``: the roller), then the roller may use one of ``then``.
 class RaceSpec(_Part):
-    """Howling Wolf's race: the grabber's chosen seat loses ``take`` of its sheep ``to`` a
-    place (``my``: the roller), then the roller may use one of ``then``."""
+    """Howling Wolf's race: the seat the grabber chooses loses some of its sheep's wool to a
+    place, then the roller may use one of the actions listed."""
 
     take: StrictInt | StrictStr = 1
     to: StrictStr = "middle"
@@ -431,9 +436,11 @@ class RaceSpec(_Part):
         return v
 
 
+# A verb in a rule file: ``choose = "another player"`` (it picks a seat, ``target``), ``when``
+# (its conditions), ``effects`` in order, or a ``race``; ``words``: how to say it.
 class VerbSpec(_Part):
-    """A verb: ``choose = "another player"`` (it picks a seat, ``target``), ``when`` (its
-    conditions), ``effects`` in order, or a ``race``; ``words``: how to say it."""
+    """A verb: whether it chooses another player, its conditions, its effects in order (or a
+    race), and the words that say it."""
 
     choose: Literal["another player"] | None = None
     when: Conditions = ()
@@ -447,9 +454,10 @@ class VerbSpec(_Part):
         return _conditions(v)
 
 
+# A trigger in a rule file: ``on`` an event, ``when`` its conditions hold, its ``effects``.
 class TriggerSpec(_Part):
-    """``on`` an event, when its conditions hold, its effects (``my`` is the roller, or the
-    shorn seat after a shear)."""
+    """On an event, when its conditions hold, its effects (my means the roller, or the shorn
+    seat after a shear)."""
 
     on: Literal["turn start", "after shear", "middle empty"]
     when: Conditions = ()
@@ -462,9 +470,9 @@ class TriggerSpec(_Part):
         return _conditions(v)
 
 
+# A rule file's ``[setup] wool`` and ``cap`` are the options ``wool`` and ``max_wool``.
 class SetupSpec(_Part):
-    """How the game starts: wool on each sheep, wolf pieces, who starts, the teams (``wool``
-    and ``cap`` are the options ``wool`` and ``max_wool``)."""
+    """How the game starts: wool on each sheep, wolf pieces, who starts, the teams."""
 
     sheep: StrictInt = Field(default=0, ge=0, le=100)
     wolves: StrictInt | None = Field(default=None, ge=0, le=MAX_WOLVES)
@@ -489,9 +497,11 @@ class SetupSpec(_Part):
         return v
 
 
+# A rule file's ``[end]``: ``middle_empty``, ``turns_each`` (and ``target`` and ``final_shear``,
+# the options of those names).
 class EndSpec(_Part):
-    """How the game ends, besides the options ``target`` and ``final_shear``: an empty middle
-    (``middle_empty``), after ``turns_each`` turns of every seat."""
+    """How the game ends, besides a target and the final shear: when the middle is empty, or
+    after a number of turns of every seat."""
 
     middle_empty: StrictBool = True
     turns_each: StrictInt | None = Field(default=None, ge=1, le=1000)
@@ -527,15 +537,17 @@ class ShaveRules(BaseModel):
     )
     die: tuple[str, ...] | None = Field(
         default=None,
-        description="custom die faces (1 to 16), each colours joined by '/': white grow, "
-        "x2 double, green swap, gray wolf, pink shear; a face written twice comes up twice as often",
+        description="custom die faces (1 to 16), each written as its colours joined by /: "
+        "white grow, x2 double, green swap, gray wolf, pink shear; a face written twice comes "
+        "up twice as often",
     )
     auto_shear: int | None = Field(
         default=None,
         ge=1,
         le=100,
+        # Shave a Sheep ruling 5's threshold
         description="a sheep carrying at least this many at the start of its owner's turn is "
-        "shorn before the roll (ruling 5); at most max_wool",
+        "shorn before the roll; at most max_wool",
     )
     wolf_takes: WolfTakes = Field(
         default="all",
@@ -551,8 +563,9 @@ class ShaveRules(BaseModel):
         default=None,
         ge=0,
         le=100,
+        # the cutting-costs variant is 1 (Shave a Sheep ruling 7; unset_options says it)
         description="pieces every shear (pink, auto-shear and the final shear) pays back to the "
-        "middle, at most what was shorn (the cutting-costs variant is 1)",
+        "middle, at most what was shorn",
     )
     full_bonus: int = Field(
         default=0,
@@ -571,8 +584,9 @@ class ShaveRules(BaseModel):
     )
     final_shear: bool = Field(
         default=True,
-        description="the game's end shears every sheep one last time (ruling 6); false: only "
-        "the safe piles count",
+        # Shave a Sheep ruling 6's final shear
+        description="the game's end shears every sheep one last time; otherwise only the safe "
+        "piles count",
     )
     rerolls: int = Field(
         default=0,
@@ -589,8 +603,8 @@ class ShaveRules(BaseModel):
     )
     setup: SetupSpec | None = Field(
         default=None,
-        description="how the game starts: sheep (pieces on every sheep), wolves (wolf pieces), "
-        "first (the seat that starts), teams (seats that play together)",
+        description="how the game starts: the pieces on every sheep, the wolf pieces, the seat "
+        "that starts and the teams (seats that play together)",
     )
     triggers: tuple[TriggerSpec, ...] | None = Field(
         default=None,
@@ -600,7 +614,8 @@ class ShaveRules(BaseModel):
     )
     end: EndSpec | None = Field(
         default=None,
-        description="how the game ends: middle_empty (an empty middle ends it), turns_each",
+        description="how the game ends: middle_empty (an empty middle ends it), turns_each "
+        "(after that many turns of every seat)",
     )
 
     @classmethod
@@ -878,11 +893,8 @@ class ShaveRules(BaseModel):
                 [1.0, 1.0, 1.0],
             ),
             "auto_shear": (
-                Msg(
-                    "a full sheep (max_wool = {n}) is shorn before its owner rolls (ruling 5), "
-                    "e.g.:",
-                    n=self.max_wool,
-                ),
+                # Shave a Sheep ruling 5: a full sheep is shorn before its owner rolls
+                Msg("the same as max_wool, e.g.:"),
                 self.max_wool,
             ),
             "shear_cost": (
@@ -892,21 +904,21 @@ class ShaveRules(BaseModel):
                 self.cost,
             ),
             "target": (
-                Msg("no target: the game ends only when the middle is empty (ruling 6), e.g.:"),
+                # Shave a Sheep ruling 6
+                Msg("no target: the game ends only when the middle is empty, e.g.:"),
                 max(1, self.wool // 2),
             ),
             "max_turns": (
+                # the lab and the interop environments stop a game after 1000 turns
                 Msg(
-                    "no limit, every game is played to its end (the lab and the interop "
-                    "environments stop a game after 1000 turns unless it is set), e.g.:"
+                    "no limit: every game is played to its end (simulations stop a game after "
+                    "1000 turns unless it is set), e.g.:"
                 ),
                 1000,
             ),
             "setup": (
-                Msg(
-                    "every sheep starts bare, seat 0 starts, no teams "
-                    "(docs/spec/rule-language.md), e.g.:"
-                ),
+                # (docs/spec/rule-language.md)
+                Msg("every sheep starts bare, seat 0 starts, no teams, e.g.:"),
                 {"sheep": 2, "first": 0},
             ),
             "verbs": (
@@ -932,7 +944,8 @@ class ShaveRules(BaseModel):
                 ],
             ),
             "end": (
-                Msg("the game ends when the middle is empty (ruling 6), e.g.:"),
+                # Shave a Sheep ruling 6
+                Msg("the game ends when the middle is empty, e.g.:"),
                 {"middle_empty": True, "turns_each": 30},
             ),
         }
