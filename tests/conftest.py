@@ -114,7 +114,11 @@ def pytest_unconfigure(config) -> None:  # type: ignore[no-untyped-def]
 #:   module fixture: its tests on one worker start it once (spread over two workers, each would
 #:   start its own, six servers on a 2-core machine)
 RUN_APART = {
-    "ray": ("tests/test_lab_ray_cluster.py::", "tests/test_lab_runner.py::test_ray_"),
+    "ray": (
+        "tests/test_lab_ray_cluster.py::",
+        "tests/test_lab_runner.py::test_ray_",
+        "tests/test_lab_depth.py::test_kingmaking_on_ray_local",
+    ),
     "cluster": ("tests/web/test_cluster.py::",),
 }
 
