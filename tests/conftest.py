@@ -110,8 +110,16 @@ def pytest_unconfigure(config) -> None:  # type: ignore[no-untyped-def]
 #: - ray: local Ray instances and a two-node cluster on this machine share Ray's session folder
 #:   (a local ``ray.init`` may join a running cluster) and claim the CPUs; the cluster (a module
 #:   fixture) starts once
+#: - cluster: the PostgreSQL + haproxy + three ``sheepfold serve`` cluster of test_cluster.py is a
+#:   module fixture: its tests on one worker start it once (spread over two workers, each would
+#:   start its own, six servers on a 2-core machine)
 RUN_APART = {
-    "ray": ("tests/test_lab_ray_cluster.py::", "tests/test_lab_runner.py::test_ray_"),
+    "ray": (
+        "tests/test_lab_ray_cluster.py::",
+        "tests/test_lab_runner.py::test_ray_",
+        "tests/test_lab_depth.py::test_kingmaking_on_ray_local",
+    ),
+    "cluster": ("tests/web/test_cluster.py::",),
 }
 
 
@@ -139,6 +147,10 @@ def pytest_xdist_make_scheduler(config, log):  # type: ignore[no-untyped-def]
 
 #: the markers of the longest tests (pyproject.toml): a worker deals them out first
 LONG = ("slow", "browser", "postgres")
+#: long tests without those markers (they stay in make test-fast), also dealt out first: mypy on
+#: the whole package (test_typing.py; a minute of one core with no mypy cache) left to the end
+#: would run alone while the other workers sit idle
+LONG_TESTS = ("tests/test_typing.py::",)
 
 
 @pytest.hookimpl(trylast=True)
@@ -147,4 +159,9 @@ def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-unt
     worker is busy and the short ones fill in at the end, instead of one long test running alone
     at the end. Every worker collects the same order (the scheduler checks it)."""
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG))
+        items.sort(key=lambda item: not long(item))
+
+
+def long(item: pytest.Item) -> bool:
+    """One of the longest tests (LONG, LONG_TESTS)."""
+    return item.nodeid.startswith(LONG_TESTS) or any(item.get_closest_marker(m) for m in LONG)

@@ -126,7 +126,7 @@ def test_a_newcomer_finishes_the_dolly_crush_lesson_by_clicking_what_the_coach_s
     assert not page.errors
 
 
-@pytest.mark.parametrize("seed", [11])
+@pytest.mark.parametrize("seed", [12])  # a short game (52 clicks; seed 11: 200)
 def test_a_newcomer_finishes_the_shave_a_sheep_lesson_by_clicking_what_the_coach_shows(
     browser, make_server, shots, seed
 ):
