@@ -99,3 +99,19 @@ def test_no_option_says_its_unset_meaning_twice(live_server: Any, lang: str) -> 
             # nor a clause of the meaning (its words up to a comma or a colon)
             head = re.split(r"[,;:(]", meaning)[0].strip().casefold()
             assert len(head) < 12 or head not in description, (game, key, head)
+
+
+@pytest.mark.parametrize(
+    ("lang", "graded", "wolf"),
+    [("en", "Graded", "Howling wolf"), ("it", "Graduata", "Il lupo ulula")],
+)
+def test_a_built_in_fills_the_editor_with_its_title_not_its_id(
+    live_server: Any, lang: str, graded: str, wolf: str
+) -> None:
+    """The editor's Name box of a built-in rule set reads its title in the reader's language
+    ("dolly-graded" once showed there); the rule set is still named by its id."""
+    names = {}
+    for game in GAMES:
+        body = live_server.http.get(f"/api/rules/{game}", headers=LANGS[lang]).json()
+        names |= {r["name"]: r["rules"]["name"] for r in body["rulesets"]}
+    assert (names["dolly-graded"], names["howling-wolf"]) == (graded, wolf)

@@ -27,6 +27,8 @@ VISIBLE_TEXT = """() => {
   for (const el of document.querySelectorAll("*")) {
     if (!shown(el)) continue;
     if (el.tagName === "OPTION") out.push(el.textContent);
+    // what the rule editor's boxes hold (a built-in's name once read "dolly-graded")
+    if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.closest("#rules-editor")) out.push(el.value);
     for (const a of ["title", "aria-label", "placeholder", "alt"]) if (el.hasAttribute(a)) out.push(el.getAttribute(a));
   }
   return out.join("\\n");

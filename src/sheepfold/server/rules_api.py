@@ -298,11 +298,23 @@ def game_rules(game: str, lang: str = "en") -> dict[str, Any]:
                 "name": r.name,
                 "description": Msg(r.rules.description or ""),  # (the catalog's: server/i18n.py)
                 "source": "built-in" if r.source == "built-in" else "yours",
-                "rules": r.rules.model_dump(mode="json"),
+                "rules": shown_rules(game, r),
             }
             for r in all_rulesets(game)
         ],
     }
+
+
+def shown_rules(game: str, r: Any) -> dict[str, Any]:
+    """A rule set's options as the editor fills them in: a built-in's name is its title in
+    words ("Graded", never its id ``dolly-graded``; the table is still made from its id, and
+    the name is informational); the server's own rule files keep the name they were given."""
+    from sheepfold.server.plain_words import ruleset_title
+
+    rules: dict[str, Any] = r.rules.model_dump(mode="json")
+    if r.source == "built-in" and r.rules.name:
+        rules["name"] = Msg(ruleset_title(game, r.rules.name))  # the catalog's (i18n.py)
+    return rules
 
 
 def _read(body: bytes, toml: bool) -> tuple[Any, str | None]:

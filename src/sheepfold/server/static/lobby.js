@@ -118,7 +118,8 @@
   $("rules-download").onclick = () => {
     const text = editor.toml();
     if (!text) return;
-    const name = String(editor.values().name || $("ruleset").value || game + "-rules").replace(/[^A-Za-z0-9_-]+/g, "-");
+    // the file's name: the rules' name as a lower-case slug ("Howling wolf": howling-wolf.toml)
+    const name = String(editor.values().name || $("ruleset").value || game + "-rules").toLowerCase().replace(/[^a-z0-9_-]+/g, "-");
     SF.download(name + ".toml", text, "application/toml");
   };
   $("rules-upload").onchange = async (e) => {
