@@ -25,7 +25,7 @@ DOLLY_ENDINGS = {
     "deck": ({"white_per_type": 3, "black_per_type": 1}, "the deck ran out"),
     "cleanup": ({"types": 3, "max_cleanup_rounds": 1}, "clean-up gave up"),
     "points": ({"end_points": 4}, "points target"),
-    "rounds": ({"rounds": 1}, "house rule rounds"),
+    "rounds": ({"rounds": 1}, "ended after 1 round"),
 }
 
 

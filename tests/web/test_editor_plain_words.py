@@ -18,7 +18,7 @@ from sheepfold.server.plain_words import controls
 GAMES = ("dolly-crush", "shave-a-sheep")
 LANGS = {"en": {}, "it": {"Accept-Language": "it"}}
 
-#: a ruling named by its number, in either language ("(ruling 7)", "la regola 6")
+#: a ruling named, in either language (the English word "ruling", the Italian "regola" and a number)
 RULING = re.compile(r"\bruling\b|\bregola \d", re.I)
 #: a lower-case id wrapped in quotes: 'exact', "target", ‘up-to’ (a label in quotes, said by
 #: the editor as “Max wool”, starts with a capital)
