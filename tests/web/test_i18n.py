@@ -74,6 +74,22 @@ def test_the_extractors_find_every_text() -> None:
     assert [t for _, t in i18n.script_texts(script)] == ["one {n}", "it's"]
 
 
+def test_no_text_hides_where_the_extractor_cannot_read_it() -> None:
+    """Babel's Python extractor reads no call inside an f-string: a ``Msg("...")`` there never
+    reaches the catalog and stays English on every page (the lesson's "Your coach" did)."""
+    import re
+
+    inside = re.compile(r"""\bf(['"]).*\{Msg\(""")
+    hidden = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "src" / "sheepfold").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if inside.search(line)
+    ]
+    assert hidden == []
+    assert "Your coach" in msgids(LOCALE / "messages.pot")
+
+
 def test_the_language_of_a_request() -> None:
     assert i18n.choose(None, None, None) == "en"
     assert i18n.choose(None, None, "it-IT,it;q=0.9,en;q=0.8") == "it"
