@@ -23,13 +23,9 @@ Progress = Callable[[int, int, str], None]
 
 
 def _vector() -> None:
-    from sheepfold.vector import ShaveBatch
+    from sheepfold.vector.shave import warm
 
-    batch = ShaveBatch(4, players=2, seed=0)
-    batch.reset()
-    for _ in range(4):
-        batch.step(batch.sample_actions())
-    batch.observe()
+    warm()
 
 
 def _dolly_vector() -> None:
@@ -47,7 +43,7 @@ def _lab(game: str) -> Callable[[], None]:
     def run() -> None:
         from sheepfold.lab.runner import make_job, run
 
-        run(make_job(game, games=4, bots=("greedy",)), workers=1)
+        run(make_job(game, games=4, bots=("greedy",)), workers=1, background=False)
 
     return run
 

@@ -184,9 +184,9 @@ def compile_report() -> Any:
                     return
             err_console.print(escape(words(what, None)), highlight=False)
             return
-        spinner = live.pop(what, None)
-        if spinner is not None:
-            spinner.stop()
+        # the step's end, or its end in other words ("... (stopped: ...)")
+        for key in [k for k in live if what.startswith(k)]:
+            live.pop(key).stop()
         err_console.print(escape(words(what, seconds)), highlight=False)
 
     return report

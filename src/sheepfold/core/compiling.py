@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -118,6 +119,8 @@ def words(what: str, seconds: float | None) -> str:
     """A report in words: "compiling the simulator..." (started), "compiling the simulator:
     12 s" (done)."""
     if seconds is None:
+        if what.endswith(" in the background"):  # the lab's: games played meanwhile
+            return f"{what} (the games go on meanwhile, more slowly)..."
         return f"{what} (once: later runs load it from the cache)..."
     return f"{what}: {seconds:.1f} s" if seconds < 10 else f"{what}: {seconds:.0f} s"
 
@@ -132,3 +135,178 @@ def print_report(stream: TextIO | None = None) -> Report:
         out.flush()
 
     return report
+
+
+# -- while it compiles: the same code, interpreted --------------------------------------------
+def interpreted(kernel: Any) -> Callable[..., Any]:
+    """``kernel`` (a numba dispatcher) as plain Python: its own Python function, with every
+    kernel it calls made plain Python too, run by the interpreter (nothing compiled, nothing
+    loaded). The same code, so the same results (numba's integers wrap at 64 bits as numpy's
+    do; numpy's overflow warnings are silenced, as numba has none), a few hundred times slower:
+    what a front end runs while the kernel compiles in the background (:func:`background`)."""
+    from numba.core.dispatcher import Dispatcher
+
+    made: dict[Any, Callable[..., Any]] = {}
+
+    def plain(d: Any) -> Callable[..., Any]:
+        found = made.get(d)
+        if found is not None:
+            return found
+        py = d.py_func
+        names: dict[str, Any] = dict(py.__globals__)
+        f = types.FunctionType(py.__code__, names, py.__name__, py.__defaults__, py.__closure__)
+        made[d] = f
+        for name in _names(py.__code__):
+            value = names.get(name)
+            if isinstance(value, Dispatcher):
+                names[name] = plain(value)
+        return f
+
+    run = plain(kernel)
+
+    def call(*args: Any) -> Any:
+        import numpy as np
+
+        with np.errstate(over="ignore"):
+            return run(*args)
+
+    return call
+
+
+class Interpreted:
+    """A kernel module with its kernels run by the interpreter (:func:`interpreted`, each made
+    at its first use) and its other names as they are."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        from numba.core.dispatcher import Dispatcher
+
+        value = getattr(self._module, name)
+        if isinstance(value, Dispatcher):
+            value = interpreted(value)
+        setattr(self, name, value)
+        return value
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global names ``code`` and the code objects inside it read."""
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out |= _names(const)
+    return out
+
+
+def cached(kernel: Any, *args: Any) -> bool:
+    """Whether calling ``kernel`` (a numba dispatcher) with ``args`` runs without compiling: it
+    is compiled for their types in this process, or numba's cache folder holds it (then it is
+    loaded now, as its first call would load it). Never compiles."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    sig = tuple(kernel.typeof_pyval(a) for a in args)
+    with global_compiler_lock:
+        if kernel.overloads.get(sig) is not None:
+            return True
+        # numba's Dispatcher.compile, its cache's part alone
+        cres = kernel._cache.load_overload(sig, kernel.targetctx)
+        if cres is None:
+            return False
+        kernel._cache_hits[sig] += 1
+        if not cres.objectmode:
+            kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        kernel.add_overload(cres)
+    return True
+
+
+class Background:
+    """``work(*args)`` in a process of its own (a fresh interpreter: it imports what it needs;
+    ``work`` and ``args`` are pickled), to compile kernels into numba's cache folder while this
+    process goes on (another core; numba compiles on one). It ends with this process, and one
+    runs at a time per cache folder (:func:`compile_lock`). :meth:`done` asks without waiting,
+    :meth:`wait` waits (its seconds since the start), :meth:`stop` ends it early: what it
+    compiled so far stays in the cache."""
+
+    def __init__(self, work: Callable[..., Any], *args: Any) -> None:
+        import os
+        import pickle
+        import subprocess
+
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
+        )
+        assert self.process.stdin is not None
+        with self.process.stdin as to_child:
+            to_child.write(pickle.dumps((work, args)))
+
+    def done(self) -> bool:
+        return self.process.poll() is not None
+
+    def wait(self) -> float:
+        """Wait for the end; the seconds since the start."""
+        self.process.wait()
+        return self.seconds()
+
+    def seconds(self) -> float:
+        """The seconds since the start."""
+        return time.perf_counter() - self.started
+
+    @property
+    def ok(self) -> bool:
+        """Whether it ended having done its work (its kernels are in the cache)."""
+        return self.process.poll() == 0
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+#: a :class:`Background` process: its work, pickled on its stdin, done under the lock
+_CHILD = """
+import pickle, sys
+from sheepfold.core.compiling import compile_lock
+work, args = pickle.load(sys.stdin.buffer)
+with compile_lock():
+    work(*args)
+"""
+
+
+def die_with_parent() -> None:
+    """Have this process killed when its parent ends, however it ends (Linux's parent-death
+    signal), so that no compilation goes on for nobody."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+@contextmanager
+def compile_lock() -> Iterator[None]:
+    """One compiling background process at a time per cache folder (the servers of a cluster,
+    two lab runs): the next one waits, then finds the kernels in the cache."""
+    import os
+
+    from sheepfold.numba_cache import ensure_numba_cache_dir
+
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each compiles, numba's files stay whole
+        yield
+        return
+    with open(os.path.join(ensure_numba_cache_dir(), ".warming.lock"), "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

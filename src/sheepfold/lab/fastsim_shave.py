@@ -312,13 +312,37 @@ def simulate(
     seat_policies: np.ndarray,
     standings: bool = True,
     exact: Exact | None = None,
+    interpreted: bool = False,
 ) -> dict[str, np.ndarray]:
     """Play one game per seed. ``seat_policies``: ``(games, players)`` policy codes.
 
     Returns scores ``(G, n)``, length, truncated, offsets ``(G+1,)``, standings ``(T, n)``, the
     end reason ``ended_by`` (the engine's words: ``middle``, ``target``, ``turn-limit``) and,
     with exact win shares, ``uncertainty`` ``(G,)`` and ``uncertainty_curve`` ``(G, 10)``.
+    ``interpreted``: the same kernels run by the interpreter (:func:`.compiling.interpreted`:
+    the same games, slower, nothing compiled).
     """
+    args = _batch_args(game, seeds, seat_policies, standings, exact)
+    stand = (_plain(_batch) if interpreted else _batch)(*args)
+    scores, length, trunc, offsets, unc, curve, ended = args[-1]
+    out = {
+        "ended_by": np.array(ENDED, dtype=object)[ended],
+        "scores": scores,
+        "length": length,
+        "truncated": trunc.astype(bool),
+        "offsets": offsets,
+        "standings": stand,
+    }
+    if args[5].shape[0]:
+        out["uncertainty"] = unc
+        out["uncertainty_curve"] = curve
+    return out
+
+
+def _batch_args(
+    game: Any, seeds: Any, seat_policies: Any, standings: bool, exact: Exact | None
+) -> tuple[Any, ...]:
+    """The arguments of :func:`_batch` for these games (its results' arrays last)."""
     prm = L.rules_record(game)
     G = len(seeds)
     n = game.num_players
@@ -334,20 +358,19 @@ def simulate(
     )
     pols = np.ascontiguousarray(seat_policies, dtype=np.int64)
     seeds = np.asarray(seeds, dtype=np.int64)
-    stand = _batch(seeds, pols, ex.tab, prm, ex.ix, ex.V, standings, res)
-    scores, length, trunc, offsets, unc, curve, ended = res
-    out = {
-        "ended_by": np.array(ENDED, dtype=object)[ended],
-        "scores": scores,
-        "length": length,
-        "truncated": trunc.astype(bool),
-        "offsets": offsets,
-        "standings": stand,
-    }
-    if ex.V.shape[0]:
-        out["uncertainty"] = unc
-        out["uncertainty_curve"] = curve
-    return out
+    return seeds, pols, ex.tab, prm, ex.ix, ex.V, standings, res
+
+
+_PLAIN: dict[Any, Any] = {}
+
+
+def _plain(kernel: Any) -> Any:
+    """``kernel`` run by the interpreter (made once)."""
+    if kernel not in _PLAIN:
+        from sheepfold.core.compiling import interpreted
+
+        _PLAIN[kernel] = interpreted(kernel)
+    return _PLAIN[kernel]
 
 
 def winners_of(scores: np.ndarray, truncated: np.ndarray) -> np.ndarray:
@@ -364,19 +387,21 @@ def _policies(job: Any, indices: Any) -> np.ndarray:
     return out
 
 
-def chunk(job: Any, indices: Any) -> Any:
-    """The runner's chunk of games ``indices`` of ``job`` (see :mod:`sheepfold.lab.runner`)."""
+def chunk(job: Any, indices: Any, interpreted: bool = False) -> Any:
+    """The runner's chunk of games ``indices`` of ``job`` (see :mod:`sheepfold.lab.runner`);
+    ``interpreted``: the kernels run by the interpreter (:func:`simulate`; only for a job
+    :func:`interpretable` says it may)."""
     from sheepfold.lab.runner import Chunk
 
     game = job.make_game(0)
     idx = np.asarray(list(indices), dtype=np.int64)
     seeds = np.array([job.game_seed(int(i)) for i in idx], dtype=np.int64)
     ex = exact_for(game, job.bots, getattr(job, "exact", False))
-    r = simulate(game, seeds, _policies(job, idx), True, ex)
+    r = simulate(game, seeds, _policies(job, idx), True, ex, interpreted)
     extra: dict[str, Any] = {"ended_by": r["ended_by"]}
     import pyarrow as pa
 
-    extra.update(_decision_columns(job, game, idx, ex))
+    extra.update(_decision_columns(job, game, idx, ex, interpreted))
     if "uncertainty" in r:
         extra["uncertainty"] = r["uncertainty"]
         extra["uncertainty_curve"] = pa.FixedSizeListArray.from_arrays(
@@ -410,7 +435,9 @@ def count_decisions(game: Any, seed: int, actions: list[int]) -> list[int]:
     return counts
 
 
-def _decision_columns(job: Any, game: Any, idx: np.ndarray, ex: Exact) -> dict[str, Any]:
+def _decision_columns(
+    job: Any, game: Any, idx: np.ndarray, ex: Exact, interpreted: bool = False
+) -> dict[str, Any]:
     """The decision columns of a chunk: counted for the sampled games (:func:`decisions_sampled`),
     null for the others."""
     import pyarrow as pa
@@ -424,7 +451,7 @@ def _decision_columns(job: Any, game: Any, idx: np.ndarray, ex: Exact) -> dict[s
             continue
         seed = job.game_seed(int(i))
         pols = [POLICIES[b.partition(":")[0]] for b in job.seat_bots(int(i))]
-        cnt[k] = count_decisions(game, seed, trace(game, seed, pols, tab_ex))
+        cnt[k] = count_decisions(game, seed, trace(game, seed, pols, tab_ex, interpreted))
         missing[k] = False
     from sheepfold.lab.runner import DECISION_COLUMNS
 
@@ -434,15 +461,63 @@ def _decision_columns(job: Any, game: Any, idx: np.ndarray, ex: Exact) -> dict[s
     }
 
 
-def trace(game: Any, seed: int, seat_policies: Any, exact: Exact | None = None) -> list[int]:
-    """The engine action history (chance outcomes and decisions) of the fast game ``seed``."""
+def trace(
+    game: Any,
+    seed: int,
+    seat_policies: Any,
+    exact: Exact | None = None,
+    interpreted: bool = False,
+) -> list[int]:
+    """The engine action history (chance outcomes and decisions) of the fast game ``seed``
+    (``interpreted``: see :func:`simulate`)."""
+    args = _trace_args(game, seed, seat_policies, exact)
+    tlen = (_plain(_trace) if interpreted else _trace)(*args)
+    return [int(a) for a in args[-1][:tlen]]
+
+
+def _trace_args(game: Any, seed: int, seat_policies: Any, exact: Exact | None) -> tuple[Any, ...]:
+    """The arguments of :func:`_trace` (its history's buffer last)."""
     prm = L.rules_record(game)
     ex = exact or no_exact()
     maxt = int(prm[L.P_MAXT]) or 100_000
     buf = np.zeros(TRACE_PER_TURN * maxt, dtype=np.int64)
     seats = (np.asarray(seat_policies, dtype=np.int64), ex.tab)
-    tlen = _trace(int(seed), seats, prm, ex.ix, buf)
-    return [int(a) for a in buf[:tlen]]
+    return int(seed), seats, prm, ex.ix, buf
+
+
+# -- compiling in the background -------------------------------------------------------------
+def interpretable(job: Any) -> bool:
+    """Whether ``job``'s games may be played by the interpreted kernels while they compile:
+    every bot random or greedy (the perfect policy and ``--exact`` need the solver's tables,
+    which need the solver compiled)."""
+    names = {b.partition(":")[0] for b in job.bots}
+    return names <= {"random", "greedy"} and not getattr(job, "exact", False)
+
+
+def _first_args(job: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The arguments of the kernels :func:`chunk` calls, for ``job``'s game 0."""
+    game = job.make_game(0)
+    idx = np.zeros(1, dtype=np.int64)
+    seed = job.game_seed(0)
+    pols = _policies(job, idx)
+    batch = _batch_args(game, np.array([seed], dtype=np.int64), pols, True, None)
+    return batch, _trace_args(game, seed, pols[0], None)
+
+
+def ready(job: Any) -> bool:
+    """Whether :func:`chunk` plays ``job`` without compiling (its kernels are compiled in this
+    process, or numba's cache folder holds them: then they are loaded now)."""
+    from sheepfold.core.compiling import cached
+
+    batch, tr = _first_args(job)
+    return cached(_batch, *batch) and cached(_trace, *tr)
+
+
+def warm(job: Any) -> None:
+    """Compile (or load) the kernels :func:`chunk` calls for ``job``: its game 0, played."""
+    batch, tr = _first_args(job)
+    _batch(*batch)
+    _trace(*tr)
 
 
 @jit

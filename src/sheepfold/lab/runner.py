@@ -397,11 +397,16 @@ def engine_chunk(job: Job, indices: Sequence[int]) -> Chunk:
     return games_chunk(job, indices, _counted_engine_game, "engine")
 
 
-def run_chunk(job: Job, indices: Sequence[int]) -> Chunk:
-    """Play the games ``indices`` of ``job`` (in this process) with the job's engine."""
+def run_chunk(job: Job, indices: Sequence[int], interpreted: bool = False) -> Chunk:
+    """Play the games ``indices`` of ``job`` (in this process) with the job's engine
+    (``interpreted``: the fast simulator's kernels run by the interpreter, see
+    :func:`_meanwhile`)."""
     engine = resolve_engine(job) if job.engine == "auto" else job.engine
     if engine == "fast":
-        chunk: Chunk = _fast(job).chunk(job, indices)
+        sim = _fast(job)
+        chunk: Chunk = (
+            sim.chunk(job, indices, interpreted=True) if interpreted else sim.chunk(job, indices)
+        )
         return chunk
     return engine_chunk(job, indices)
 
@@ -584,6 +589,7 @@ def run(
     progress: ProgressFn | None = None,
     standings: bool = True,
     compiling: Report | None = None,
+    background: bool = True,
 ) -> Any:
     """Play ``job``; returns the table of all its games (and writes ``out`` if given).
 
@@ -599,7 +605,10 @@ def run(
     Cold, the first game compiles the simulator's kernels: the first chunk (one game, unless
     ``chunk_size`` asks for more) is played here, as its own step, before the workers start
     (forked, they inherit the compiled code instead of each compiling it again on a core of its
-    own).
+    own). When the fast simulator's kernels are not in numba's cache and its interpreter may
+    play the job, they compile in the background instead, while this process plays the first
+    games with the same kernels interpreted (:func:`_meanwhile`); ``background=False``
+    compiles them here first (``sheepfold warm``).
     """
     import pyarrow.parquet as pq
 
@@ -642,13 +651,17 @@ def run(
         with compile_step("the exact solver", compiling):
             prepare(job.make_game(0), job.bots, job.exact)
     first: Chunk | None = None
-    if chunks and ray is None:  # the first chunk here: what it compiles is its own step
+    behind = _background(job) if chunks and ray is None and background else None
+    if chunks and ray is None and behind is None:
+        # the first chunk here: what it compiles is its own step
         with compile_step(_what_compiles(job), compiling):
             first = run_chunk(job, chunks[0])
         chunks = chunks[1:]
     if progress:
         progress(finished, total)
     try:
+        if behind is not None:
+            chunks = _meanwhile(job, chunks, behind, collect, compiling)
         if first is not None:
             collect(first)
         if ray is not None:
@@ -659,11 +672,62 @@ def run(
         else:
             _run_pool(job, chunks, workers, collect)
     finally:
+        if behind is not None:
+            behind.stop()
         if out_path is not None:
             table = _merge(job, out_path)
     if out_path is None:
         table = _memory_table(job, tables, standings)
     return table
+
+
+def _background(job: Job) -> Any:
+    """The kernels of a fast ``job`` compiling in a process of their own
+    (:class:`.compiling.Background`), when they are not ready (neither compiled here nor in
+    numba's cache) and the simulator's interpreter may play the job meanwhile; else None."""
+    if job.engine != "fast":
+        return None
+    sim = fast_simulator(job.game)
+    if sim is None or not getattr(sim, "interpretable", lambda job: False)(job) or sim.ready(job):
+        return None
+    from sheepfold.core.compiling import Background
+
+    return Background(sim.warm, job)
+
+
+def _meanwhile(
+    job: Job,
+    chunks: list[list[int]],
+    background: Any,
+    collect: Callable[[Chunk], None],
+    compiling: Report | None,
+) -> list[list[int]]:
+    """Play ``chunks`` here with the interpreted kernels while ``background`` compiles them (the
+    same kernels, so the same games: only slower), said as the step "compiling the simulator in
+    the background"; once it is done, the next chunk with the compiled kernels (loaded from
+    the cache; forked workers inherit them). Returns the chunks left. When every game is
+    played first, the compilation is stopped (what it compiled so far stays in the cache), and
+    said: "... (stopped: the games were done first)"."""
+    label = f"compiling {_what_compiles(job)} in the background"
+    if compiling is not None:
+        compiling(label, None)
+    while chunks and not background.done():
+        collect(run_chunk(job, chunks[0], interpreted=True))
+        chunks = chunks[1:]
+    if not chunks:
+        if not background.done():
+            background.stop()
+            if compiling is not None:
+                compiling(f"{label} (stopped: the games were done first)", background.seconds())
+        return chunks
+    seconds = background.wait()
+    if compiling is not None:
+        compiling(label, seconds)
+    # loads what the background compiled (compiles here, said, only if it failed)
+    with compile_step(_what_compiles(job), compiling):
+        first = run_chunk(job, chunks[0])
+    collect(first)
+    return chunks[1:]
 
 
 def _what_compiles(job: Job) -> str:

@@ -25,17 +25,15 @@ compilation is paid.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import logging
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 
 from sheepfold.bots import warmup
-from sheepfold.core.compiling import Report
+from sheepfold.core.compiling import Report, compile_lock, die_with_parent
 
 log = logging.getLogger("sheepfold.server")
 
@@ -70,36 +68,6 @@ def cached_on_disk(modules: list[str], game: object = None) -> bool:
             if path is None or not os.path.exists(path):
                 return False
     return True
-
-
-def _die_with_parent() -> None:
-    """In the child, before it runs: killed when the server's process ends, however it ends
-    (Linux's parent-death signal), so no compilation goes on for nobody."""
-    import ctypes
-    import signal
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-@contextlib.contextmanager
-def _compile_lock() -> Iterator[None]:
-    """One compiling child at a time per cache folder (the servers of a cluster share one)."""
-    from sheepfold.numba_cache import ensure_numba_cache_dir
-
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): each compiles, numba's files stay whole
-        yield
-        return
-    with open(os.path.join(ensure_numba_cache_dir(), ".warming.lock"), "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 class BotWarmUp:
@@ -144,7 +112,7 @@ class BotWarmUp:
                     if not told and self.report is not None:
                         self.report(self.WHAT, None)
                     told = True
-                    with _compile_lock():
+                    with compile_lock():
                         self._child(which)
                 for g in games:  # loads what the child compiled (or compiles here)
                     warmup.warm_modules(modules, game=g)
@@ -164,7 +132,7 @@ class BotWarmUp:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )
         self.child = proc
         atexit.register(self.stop)

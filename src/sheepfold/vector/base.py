@@ -5,7 +5,7 @@ gives; :func:`inside_codes`, the seats played inside; :func:`learner_batch`, the
 the Gymnasium and Stable-Baselines3 vector envs.
 
 A game's batch is a :class:`Batch` with its compiled kernel module as ``_kernel`` (it has
-``masks_all``, ``observe_all`` and ``ERR_OVER``: see :mod:`sheepfold.vector.batch_kernel`) and
+``masks_all``, ``observe_all``, ``sample_actions`` and ``ERR_OVER``: see :mod:`sheepfold.vector.batch_kernel`) and
 four hooks: :meth:`Batch._trace` (the recorded
 histories), :meth:`Batch._points` (every seat's score), :meth:`Batch._truncated` (which games
 were cut), and :meth:`Batch._illegal_move` (the words for an illegal action).
@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from sheepfold.core.protocol import SheepfoldError
-from sheepfold.vector.batch_kernel import sample_actions
 from sheepfold.vector.checks import checked_actions, checked_env_mask
 
 
@@ -112,10 +111,15 @@ class Batch:
         """The words for ``action`` not being legal in env ``env``."""
         raise NotImplementedError
 
+    def _kernels(self) -> Any:
+        """The kernel module the batch calls now (a game's batch may run it interpreted while
+        it compiles)."""
+        return self._kernel
+
     # -- reading the batch ------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
         """The legal actions of each env's decision, bool ``(num_envs, num_actions)``."""
-        self._kernel.masks_all(self._state, self._kit, self._mask)
+        self._kernels().masks_all(self._state, self._kit, self._mask)
         return self._mask.copy()
 
     def observe(self, seats: int | np.ndarray | None = None) -> np.ndarray:
@@ -127,7 +131,7 @@ class Batch:
             if np.any((s < 0) | (s >= self.num_players)):
                 raise ValueError(f"seats must be 0..{self.num_players - 1}")
         out = np.zeros((self.num_envs, self.obs_size), dtype=np.float32)
-        self._kernel.observe_all(s, self._state, self._kit, out)
+        self._kernels().observe_all(s, self._state, self._kit, out)
         return out if self._grid is None else out[:, self._grid]
 
     def outcomes(self, envs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -162,7 +166,7 @@ class Batch:
         """A uniformly random legal action per env (-1 where the game is over)."""
         u = (rng or np.random.default_rng()).random(self.num_envs)
         out = np.zeros(self.num_envs, dtype=np.int64)
-        sample_actions(self._mask, u, out)
+        self._kernels().sample_actions(self._mask, u, out)
         return out
 
     # -- playing --------------------------------------------------------------------------------

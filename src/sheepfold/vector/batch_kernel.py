@@ -19,9 +19,9 @@ ensure_numba_cache_dir()
 from numba import njit  # noqa: E402
 
 #: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache)
-jit: Any = njit(cache=True, nogil=True)
-#: inlined into its callers (numba's own inlining)
-inline: Any = njit(cache=True, nogil=True, inline="always")
+jit: Any = njit(cache=True, nogil=True, forceinline=False)
+#: inlined into its callers (by LLVM: step.inline says why)
+inline: Any = njit(cache=True, nogil=True, forceinline=True)
 
 
 @inline

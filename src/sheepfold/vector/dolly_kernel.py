@@ -40,7 +40,7 @@ from sheepfold.games.dolly_crush.kernel.grid import SEARCH_WORK, greedy_turn, se
 from sheepfold.games.dolly_crush.kernel.lines import jit
 from sheepfold.games.dolly_crush.kernel.policy import greedy_turn as packed_greedy_turn
 from sheepfold.games.dolly_crush.kernel.refill import next_random, shuffle
-from sheepfold.vector.batch_kernel import note
+from sheepfold.vector.batch_kernel import note, sample_actions  # noqa: F401 (the batch calls it)
 
 #: a seat played by the caller; the policies played inside
 EXTERNAL, RANDOM, GREEDY = -1, 0, 1

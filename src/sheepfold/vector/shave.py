@@ -29,9 +29,13 @@ ended game and ``info["_final"]`` says which envs ended.
 Seats may also be played inside the batch (``opponents``): the learner's view that the
 Gymnasium vector env (:mod:`sheepfold.vector.gym_shave`) gives.
 
-The first ``reset`` and ``step`` of a process compile the kernel (cold: minutes, then loaded
-from numba's cache in seconds): each is a step said on stderr, "compiling the batched
-simulator: 40 s" (:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any report).
+The first ``reset`` and ``step`` of a process load the kernel from numba's cache (seconds).
+Cold, when the cache does not hold it, it compiles in a process of its own (about a minute of
+another core) while the batch runs the same kernel interpreted (the same games, a few hundred
+times slower), said on stderr as "compiling the batched simulator in the background" and its
+seconds when it is done (:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any
+report); ``background=False`` compiles at the first calls instead, each a step of its own
+("compiling the batched simulator's step: 40 s").
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
 UNLIMITED_RECORD = 100_000
 #: the default report of a compile step: a line on stderr
 _STDERR = print_report()
+_BACKGROUND = "compiling the batched simulator in the background"
 
 
 class ShaveBatch(Batch):
@@ -70,7 +75,8 @@ class ShaveBatch(Batch):
     :class:`ShaveGame` instead). ``opponents``: None (the caller plays every seat) or the
     policies of the seats other than ``seat`` (one name for all, or one per seat in seat
     order): ``"random"`` or ``"greedy"``; then ``seat`` (an int or ``"random"``: drawn per game)
-    is the caller's and the observations are always that seat's.
+    is the caller's and the observations are always that seat's. ``compiling`` and
+    ``background``: see the module docstring.
     """
 
     _kernel = K
@@ -89,6 +95,7 @@ class ShaveBatch(Batch):
         autoreset: bool = True,
         record: bool = False,
         compiling: Report | None = _STDERR,
+        background: bool = True,
     ) -> None:
         checked_num_envs(num_envs)
         built = game if game is not None else build_game("shave-a-sheep", players, rules, max_turns)
@@ -103,6 +110,9 @@ class ShaveBatch(Batch):
         self.prm = L.rules_record(self.game)
         self.autoreset = autoreset
         self.compiling = compiling
+        self._cold = background  # the first reset asks whether the kernel is compiled
+        self._background: Any = None  # the process compiling it, while it does
+        self._interpreted: Any = None
         self.seed = int(seed)
         opp, learner, random_seat = _seats(opponents, seat, n)
         self.opponents = opponents
@@ -165,12 +175,15 @@ class ShaveBatch(Batch):
         """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
         game counters from it (None: go on with the current seed and counters)."""
         which = self._to_reset(seed, envs)
-        with self._first_call(K.reset_many, "the batched simulator's reset"):
-            K.reset_many(
-                which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg
-            )
-            K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._obs)
-            K.masks_all(self._state, self._kit, self._mask)
+        args = (which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg)
+        if self._cold:
+            self._cold = False
+            self._cold_start(args)
+        k = self._kernels()
+        with self._first_call(k.reset_many, "the batched simulator's reset"):
+            k.reset_many(*args)
+            k.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._obs)
+            k.masks_all(self._state, self._kit, self._mask)
         return self._obs.copy(), {"action_mask": self._mask.copy()}
 
     def step(
@@ -183,22 +196,59 @@ class ShaveBatch(Batch):
         the env, its decision and its legal actions; nothing is played then."""
         acts = self._actions(actions)
         skip = np.zeros(self.num_envs, np.bool_) if resets is None else self._env_mask(resets)
-        with self._first_call(K.step_many, "the batched simulator's step"):
-            bad, why = K.check_actions(acts, skip, self._state, self._kit)
+        k = self._kernels()
+        with self._first_call(k.step_many, "the batched simulator's step"):
+            bad, why = k.check_actions(acts, skip, self._state, self._kit)
             if bad < 0:
-                out = self._step(acts, skip)
+                out = self._step(k, acts, skip)
         if bad >= 0:
             raise IllegalAction(self._illegal(int(bad), int(acts[bad]), int(why)))
         return out
 
     def _first_call(self, kernel: Any, what: str) -> Any:
-        """The first call of ``kernel`` in this process, as a compile step; later: nothing."""
+        """The first call of ``kernel`` in this process, as a compile step; later (or
+        interpreted): nothing."""
         if getattr(kernel, "signatures", True):
             return nullcontext()
         return compile_step(what, self.compiling)
 
+    def _cold_start(self, reset_args: tuple[Any, ...]) -> None:
+        """At the first reset: when the kernel is neither compiled in this process nor in
+        numba's cache, compile it in a process of its own (:class:`.compiling.Background`) and
+        run it interpreted until that is done (:meth:`_kernels`)."""
+        from numba.core.dispatcher import Dispatcher
+
+        from sheepfold.core import compiling
+
+        if not isinstance(K.reset_many, Dispatcher) or compiling.cached(K.reset_many, *reset_args):
+            return
+        self._background = compiling.Background(warm)
+        self._interpreted = compiling.Interpreted(K)
+        if self.compiling is not None:
+            self.compiling(_BACKGROUND, None)
+
+    def _kernels(self) -> Any:
+        """The kernel module, or the same interpreted while it compiles in the background (once
+        that is done: the compiled one, loaded from the cache)."""
+        job = self._background
+        if job is None:
+            return K
+        if not job.done():
+            return self._interpreted
+        seconds = job.wait()
+        self._background = None
+        if self.compiling is not None:
+            self.compiling(_BACKGROUND, seconds)
+        return K
+
+    def close(self) -> None:
+        """Stop compiling in the background, if it still does (it also ends with the process)."""
+        if self._background is not None:
+            self._background.stop()
+            self._background = None
+
     def _step(
-        self, acts: np.ndarray, skip: np.ndarray
+        self, k: Any, acts: np.ndarray, skip: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """:meth:`step` once its actions are checked."""
         E = self.num_envs
@@ -208,7 +258,7 @@ class ShaveBatch(Batch):
         ended = np.zeros(E, np.bool_)
         final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
         into = (self._obs, self._mask, rew, term, trunc, final, ended)
-        K.step_many(
+        k.step_many(
             acts, skip, self.seed, self._games, self._keys, self._state, self._kit, self._cfg, into
         )
         info: dict[str, Any] = {"action_mask": self._mask.copy()}
@@ -248,6 +298,16 @@ class ShaveBatch(Batch):
             f"env {env}: action {action} is illegal for seat {seat} at its {phase!r} decision "
             f"(rolled {face}); legal actions: {legal}"
         )
+
+
+def warm() -> None:
+    """Compile (or load) the batch's kernels: a small batch's reset, steps and views (the
+    kernels' types are those of every batch, whatever its rules, seats and size)."""
+    batch = ShaveBatch(4, players=2, seed=0, background=False)
+    batch.reset()
+    for _ in range(4):
+        batch.step(batch.sample_actions())
+    batch.observe()
 
 
 def _seats(

@@ -68,7 +68,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     roll,
     share,
 )
-from sheepfold.vector.batch_kernel import note
+from sheepfold.vector.batch_kernel import note, sample_actions  # noqa: F401 (the batch calls it)
 
 #: a seat played by the caller (its actions come in ``step``'s array)
 EXTERNAL = -1

@@ -74,7 +74,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (  # noqa: E402
 )
 
 #: small helpers, inlined into their callers
-inline: Any = njit(cache=True, nogil=True, inline="always")
+inline: Any = njit(cache=True, nogil=True, forceinline=True)
 
 # seat kinds
 MAX, MIN, RANDOM, TABLE, GREEDY = 0, 1, 2, 3, 4

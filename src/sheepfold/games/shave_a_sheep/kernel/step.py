@@ -167,8 +167,15 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (  # noqa: E402
 #: the decorator of every kernel of the package (cached on disk, see sheepfold.numba_cache);
 #: ``error_model="numpy"``: no division-by-zero checks (the encoder never writes a zero divisor).
 #: ``_nrt=True`` said explicitly: numba compiles a callee with its caller's reference counting
-#: unless the callee names its own, and a kernel that allocates may be called from a ``bare`` one
-_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+#: unless the callee names its own, and a kernel that allocates may be called from a ``bare`` one.
+#: ``forceinline=False`` said explicitly for the same reason: a callee of an :data:`inline` rule
+#: would otherwise be inlined too
+_OPTIONS: dict[str, Any] = {
+    "cache": True,
+    "nogil": True,
+    "error_model": "numpy",
+    "forceinline": False,
+}
 jit: Any = njit(**{**_OPTIONS, "_nrt": True})
 #: the same for a kernel that allocates no array (every rule below, the hot loops): compiled
 #: without numba's reference counting (``_nrt=False``). With it, every array a kernel passes
@@ -177,13 +184,15 @@ jit: Any = njit(**{**_OPTIONS, "_nrt": True})
 #: 25 (docs/engine.md, "Speed of the rule interpreter"). A kernel compiled so cannot allocate
 #: (numba refuses it when it compiles); the arrays it gets are owned by its caller.
 bare: Any = njit(**{**_OPTIONS, "_nrt": False})
-#: the same for the small rules of a turn: inlined into their callers (numba's own inlining,
-#: which also lets it drop the reference counting of the arrays passed: plain calls of every
-#: small rule made the random games 1.6x slower). Inlined only into the shared entry points
-#: at the end of this module and into one hot loop (:func:`.play.turn_plain`, one policy on
-#: every seat): every other kernel calls those, so the interpreter is compiled a few times,
-#: not once per call site.
-inline: Any = njit(cache=True, nogil=True, error_model="numpy", inline="always")
+#: the same for the small rules of a turn: inlined into their callers by LLVM
+#: (``forceinline``: its ``alwaysinline``; plain calls of every small rule made the random games
+#: 2-3x slower). Each rule is typed once; numba's own inlining (``inline="always"``) typed the
+#: callee again at every call site, and cost a third more compile time for the same speed
+#: (docs/engine.md, "Compile time"). Inlined only into the shared entry points at the end of
+#: this module and into one hot loop (:func:`.play.turn_plain`, one policy on every seat):
+#: every other kernel calls those, so the interpreter is compiled a few times, not once per
+#: call site.
+inline: Any = njit(cache=True, nogil=True, error_model="numpy", forceinline=True)
 
 
 @inline

@@ -1,0 +1,305 @@
+"""A cold `lab run` plays at once (issue 32): while the fast simulator's kernels compile in a
+process of their own, the same kernels run interpreted (``sheepfold.core.compiling``), so the
+games, the rows and the progress are the same as a run on compiled kernels, only slower."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sheepfold.core import compiling
+from sheepfold.lab import fastsim_shave as fs
+from sheepfold.lab import runner
+from test_lab_fastsim import RULE_SETS
+from test_shave_language_kernel import LANGUAGE
+
+FIELDS = ("game_index", "scores", "winners", "length", "truncated", "offsets", "standings")
+CASES = [(2, r) for r in RULE_SETS] + [(4, {}), (3, RULE_SETS[3])] + LANGUAGE
+
+
+def _for(players: int, rules: dict[str, Any]) -> dict[str, Any]:
+    """``rules`` for ``players`` (a weight per seat)."""
+    if "reaction_weights" in rules:
+        return {**rules, "reaction_weights": rules["reaction_weights"][:players]}
+    return rules
+
+
+def _same_chunks(a: Any, b: Any) -> None:
+    for name in FIELDS:
+        assert np.array_equal(np.asarray(getattr(a, name)), np.asarray(getattr(b, name))), name
+    assert a.extra.keys() == b.extra.keys()
+    for name, column in b.extra.items():
+        assert list(a.extra[name]) == list(column), name
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_the_interpreted_kernels_play_the_same_games(case: int) -> None:
+    players, rules = CASES[case]
+    mixed = tuple("greedy" if s % 2 == 0 else "random" for s in range(players))
+    for bots in (("random",), ("greedy",), mixed):
+        job = runner.make_job(
+            "shave-a-sheep", _for(players, rules), players=players, bots=bots, games=12
+        )
+        idx = list(range(12))
+        _same_chunks(fs.chunk(job, idx, interpreted=True), fs.chunk(job, idx))
+
+
+def test_interpreting_compiles_and_loads_nothing(tmp_path: Path) -> None:
+    """In a fresh process on an empty cache folder: the interpreted games leave every kernel
+    of the package without a signature (nothing compiled, nothing loaded from the cache)."""
+    code = textwrap.dedent(
+        """
+        import json, sys
+        from numba.core.dispatcher import Dispatcher
+        from sheepfold.lab import fastsim_shave as fs
+        from sheepfold.lab.runner import make_job
+        job = make_job("shave-a-sheep", {"variants": ["howling-wolf"]}, bots=("greedy", "random"))
+        chunk = fs.chunk(job, [0, 1, 2], interpreted=True)
+        used = sorted(
+            f"{m}.{n}" for m, mod in list(sys.modules.items()) if m.startswith("sheepfold")
+            for n, d in vars(mod).items() if isinstance(d, Dispatcher) and d.signatures
+        )
+        print(json.dumps({"used": used, "lengths": [int(x) for x in chunk.length]}))
+        """
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["used"] == [] and all(n > 0 for n in out["lengths"])
+    assert not any((tmp_path / "numba").rglob("*.nbi"))  # and wrote nothing to the cache
+
+
+class _Compiling:
+    """A stand-in for :class:`.compiling.Background`: done after ``polls`` questions."""
+
+    made: list[_Compiling] = []
+
+    def __init__(self, work: Any, *args: Any, polls: int = 3) -> None:
+        self.work, self.args, self.polls, self.stopped = work, args, polls, False
+        _Compiling.made.append(self)
+
+    def done(self) -> bool:
+        self.polls -= 1
+        return self.polls < 0
+
+    def wait(self) -> float:
+        return 61.5
+
+    def seconds(self) -> float:
+        return 4.25
+
+    def stop(self) -> None:  # stopped before it was done
+        self.stopped = self.stopped or self.polls >= 0
+
+
+@pytest.mark.parametrize("polls", [3, 10**9], ids=["compiled in time", "games done first"])
+def test_a_cold_lab_run_plays_interpreted_while_the_simulator_compiles(
+    polls: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = runner.make_job("shave-a-sheep", bots=("greedy", "random"), games=40)
+    played: list[bool] = []  # each chunk: interpreted?
+    chunk = fs.chunk
+
+    def noted(job: Any, indices: Any, interpreted: bool = False) -> Any:
+        played.append(interpreted)
+        return chunk(job, indices, interpreted)
+
+    events: list[Any] = []
+    _Compiling.made.clear()
+    monkeypatch.setattr(fs, "ready", lambda job: False)  # a cold cache
+    monkeypatch.setattr(fs, "chunk", noted)
+    monkeypatch.setattr(compiling, "Background", lambda w, *a: _Compiling(w, *a, polls=polls))
+    table = runner.run(
+        job,
+        workers=1,
+        progress=lambda done, total: events.append(("progress", done)),
+        compiling=lambda what, s: events.append((what, s)),
+    )
+    (bg,) = _Compiling.made
+    assert bg.work is fs.warm and bg.args == (job,)  # the job's own kernels compile
+    label = "compiling the simulator in the background"
+    steps = [e for e in events if e[0] != "progress"]
+    if polls == 3:  # three chunks interpreted, then the compiled kernels, loaded
+        assert played[:3] == [True] * 3 and not any(played[3:]) and len(played) > 3
+        assert steps == [(label, None), (label, 61.5)] and not bg.stopped
+    else:  # every game interpreted: the compilation is stopped, and that is said
+        assert all(played)
+        assert steps == [(label, None), (f"{label} (stopped: the games were done first)", 4.25)]
+        assert bg.stopped
+    assert events[0] == ("progress", 0)  # the bar starts first, then the step is said
+    assert [e for e in events if e[0] == "progress"][-1] == ("progress", 40)
+    # the same games as a run on compiled kernels only
+    monkeypatch.undo()
+    again = runner.run(job, workers=1)
+    for name in ("game_index", "scores", "length", "standings", "decisions", "ended_by"):
+        assert table.column(name).to_pylist() == again.column(name).to_pylist(), name
+
+
+def test_a_warm_lab_run_compiles_nothing_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    job = runner.make_job("shave-a-sheep", bots=("random",), games=3)
+    monkeypatch.setattr(compiling, "Background", lambda *a: pytest.fail("compiled again"))
+    assert fs.ready(job)  # the suite's warm-up compiled it (or this call loaded it)
+    assert runner.run(job, workers=1).num_rows == 3
+
+
+def test_the_perfect_policy_waits_for_the_compiled_solver() -> None:
+    assert fs.interpretable(runner.make_job("shave-a-sheep", bots=("greedy", "random")))
+    assert not fs.interpretable(runner.make_job("shave-a-sheep", bots=("perfect", "random")))
+    assert not fs.interpretable(runner.make_job("shave-a-sheep", exact=True))
+
+
+def _note_pid(path: str) -> None:
+    Path(path).write_text(str(os.getpid()))
+
+
+def test_background_work_runs_in_a_process_of_its_own(tmp_path: Path) -> None:
+    note = tmp_path / "pid"
+    job = compiling.Background(_note_pid, str(note))
+    job.wait()
+    assert job.done() and job.ok and int(note.read_text()) != os.getpid()
+    slow = compiling.Background(time.sleep, 600)
+    slow.stop()
+    assert slow.done() and not slow.ok
+
+
+def test_cached_loads_a_kernel_from_the_cache_and_never_compiles(tmp_path: Path) -> None:
+    (tmp_path / "kern.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    probe = textwrap.dedent(
+        """
+        import json, sys
+        from numba.core import event
+        from sheepfold.core.compiling import cached
+        import kern
+        seen = []
+        class Watch(event.Listener):
+            def on_start(self, ev): seen.append(1)
+            def on_end(self, ev): pass
+        with event.install_listener("numba:compile", Watch()):
+            before = cached(kern.twice, 3)
+            if sys.argv[1] == "call":
+                kern.twice(3)
+            after = cached(kern.twice, 3)
+        print(json.dumps([before, after, len(seen), len(kern.twice.signatures)]))
+        """
+    )
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+    )
+
+    def run(how: str) -> list[Any]:
+        done = subprocess.run(
+            [sys.executable, "-c", probe, how], env=env, capture_output=True, text=True, check=True
+        )
+        return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    assert run("ask") == [False, False, 0, 0]  # not cached: said, and nothing compiled
+    assert run("call") == [False, True, 1, 1]  # the call compiles (into the cache)
+    assert run("ask") == [True, True, 0, 1]  # now loaded from the cache, not compiled
+
+
+# -- the batched simulator -------------------------------------------------------------------
+class _Compiles:
+    """A stand-in for the batch's compiling process: done after ``polls`` questions."""
+
+    def __init__(self, polls: int) -> None:
+        self.polls = polls
+
+    def done(self) -> bool:
+        self.polls -= 1
+        return self.polls < 0
+
+    def wait(self) -> float:
+        return 42.0
+
+    def stop(self) -> None:
+        pass
+
+
+def _played(batch: Any, steps: int) -> list[Any]:
+    """Everything the batch gives over ``steps`` steps of random legal actions."""
+    rng = np.random.default_rng(7)
+    seen: list[Any] = list(batch.reset(seed=3))
+    for _ in range(steps):
+        acts = batch.sample_actions(rng)
+        seen.extend(batch.step(acts))
+        seen.append(batch.observe(0))
+        seen.append(batch.legal_mask())
+    return seen
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    return bool(np.array_equal(a, b))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(players=2),
+        dict(players=3, rules={"variants": ["howling-wolf"], "rerolls": 1}, opponents="greedy"),
+        dict(players=4, rules={"setup": {"teams": [[0, 2], [1, 3]]}}, record=True),
+    ],
+    ids=["rulebook", "howling-wolf-rerolls-greedy", "teams-recorded"],
+)
+def test_the_interpreted_batch_plays_the_same_games(options: dict[str, Any]) -> None:
+    from sheepfold.vector import ShaveBatch, shave_kernel
+
+    compiled = ShaveBatch(6, **options, background=False, compiling=None)
+    plain = ShaveBatch(6, **options, background=False, compiling=None)
+    plain._background = _Compiles(10**9)  # compiling for ever: always interpreted
+    plain._interpreted = compiling.Interpreted(shave_kernel)
+    a, b = _played(compiled, 40), _played(plain, 40)
+    assert len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert plain._kernels() is plain._interpreted
+
+
+def test_a_cold_batch_runs_interpreted_until_its_kernel_is_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sheepfold.vector import ShaveBatch, shave_kernel
+
+    made: list[Any] = []
+
+    def background(work: Any, *args: Any) -> _Compiles:
+        made.append((work, args))
+        return _Compiles(polls=4)
+
+    said: list[tuple[str, float | None]] = []
+    monkeypatch.setattr(compiling, "cached", lambda kernel, *args: False)  # a cold cache
+    monkeypatch.setattr(compiling, "Background", background)
+    batch = ShaveBatch(4, compiling=lambda what, s: said.append((what, s)))
+    calls: list[bool] = []  # each step: interpreted?
+    step = batch._step
+
+    def noted(k: Any, *args: Any) -> Any:
+        calls.append(k is not shave_kernel)
+        return step(k, *args)
+
+    monkeypatch.setattr(batch, "_step", noted)
+    played = _played(batch, 6)
+    from sheepfold.vector.shave import warm
+
+    assert made == [(warm, ())]  # the batch's kernels, compiled as `sheepfold warm` does
+    first = calls.index(False)  # interpreted steps, then compiled ones
+    assert first >= 1 and not any(calls[first:])
+    label = "compiling the batched simulator in the background"
+    assert said == [(label, None), (label, 42.0)]
+    monkeypatch.undo()
+    again = _played(ShaveBatch(4, background=False, compiling=None), 6)
+    assert all(_equal(x, y) for x, y in zip(played, again, strict=True))
