@@ -303,3 +303,21 @@ def test_a_cold_batch_runs_interpreted_until_its_kernel_is_compiled(
     monkeypatch.undo()
     again = _played(ShaveBatch(4, background=False, compiling=None), 6)
     assert all(_equal(x, y) for x, y in zip(played, again, strict=True))
+
+
+def test_the_terminal_says_the_background_step_and_how_it_ended(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sheepfold.cli.common import compile_report
+
+    report = compile_report()
+    label = "compiling the simulator in the background"
+    report(label, None)
+    report(f"{label} (stopped: the games were done first)", 4.25)
+    report(label, None)
+    report(label, 61.5)
+    said = " ".join(capsys.readouterr().err.split())  # a log's lines, whatever their width
+    start = f"{label} (the games go on meanwhile, more slowly)..."
+    assert said == (
+        f"{start} {label} (stopped: the games were done first): 4.2 s {start} {label}: 62 s"
+    )

@@ -185,7 +185,7 @@ def compile_report() -> Any:
             err_console.print(escape(words(what, None)), highlight=False)
             return
         # the step's end, or its end in other words ("... (stopped: ...)")
-        for key in [k for k in live if what.startswith(k)]:
+        for key in [k for k in live if what == k or what.startswith(k + " (")]:
             live.pop(key).stop()
         err_console.print(escape(words(what, seconds)), highlight=False)
 

@@ -17,6 +17,12 @@ turn a report into a line, a spinner or a table's note (:func:`print_report` pri
 lines). :func:`timed` reports a step that always takes time (a solve), in the same form.
 
 Without numba (the ``fast`` extra is missing) nothing is compiled and nothing reported.
+
+A front end may also not wait at all: :func:`cached` tells whether a kernel would compile
+(loading it when numba's cache holds it), :class:`Background` compiles it in a process of its
+own, and :func:`interpreted` (or :class:`Interpreted`, a whole kernel module) runs the same
+kernels meanwhile as plain Python: the lab's fast games and the batched simulator do so
+(docs/engine.md, "Cold start").
 """
 
 from __future__ import annotations
@@ -143,7 +149,18 @@ def interpreted(kernel: Any) -> Callable[..., Any]:
     kernel it calls made plain Python too, run by the interpreter (nothing compiled, nothing
     loaded). The same code, so the same results (numba's integers wrap at 64 bits as numpy's
     do; numpy's overflow warnings are silenced, as numba has none), a few hundred times slower:
-    what a front end runs while the kernel compiles in the background (:func:`background`)."""
+    what a front end runs while the kernel compiles in the background (:class:`Background`).
+    Made once per kernel."""
+    found = _INTERPRETED.get(kernel)
+    if found is None:
+        found = _INTERPRETED[kernel] = _interpret(kernel)
+    return found
+
+
+_INTERPRETED: dict[Any, Callable[..., Any]] = {}
+
+
+def _interpret(kernel: Any) -> Callable[..., Any]:
     from numba.core.dispatcher import Dispatcher
 
     made: dict[Any, Callable[..., Any]] = {}

@@ -323,7 +323,7 @@ def simulate(
     the same games, slower, nothing compiled).
     """
     args = _batch_args(game, seeds, seat_policies, standings, exact)
-    stand = (_plain(_batch) if interpreted else _batch)(*args)
+    stand = (_interpreted(_batch) if interpreted else _batch)(*args)
     scores, length, trunc, offsets, unc, curve, ended = args[-1]
     out = {
         "ended_by": np.array(ENDED, dtype=object)[ended],
@@ -361,16 +361,12 @@ def _batch_args(
     return seeds, pols, ex.tab, prm, ex.ix, ex.V, standings, res
 
 
-_PLAIN: dict[Any, Any] = {}
+def _interpreted(kernel: Any) -> Any:
+    """``kernel`` run by the interpreter (imported here: a kernel module's imports key the
+    kernel cache, and the compiling module is no kernel's)."""
+    from sheepfold.core.compiling import interpreted
 
-
-def _plain(kernel: Any) -> Any:
-    """``kernel`` run by the interpreter (made once)."""
-    if kernel not in _PLAIN:
-        from sheepfold.core.compiling import interpreted
-
-        _PLAIN[kernel] = interpreted(kernel)
-    return _PLAIN[kernel]
+    return interpreted(kernel)
 
 
 def winners_of(scores: np.ndarray, truncated: np.ndarray) -> np.ndarray:
@@ -471,7 +467,7 @@ def trace(
     """The engine action history (chance outcomes and decisions) of the fast game ``seed``
     (``interpreted``: see :func:`simulate`)."""
     args = _trace_args(game, seed, seat_policies, exact)
-    tlen = (_plain(_trace) if interpreted else _trace)(*args)
+    tlen = (_interpreted(_trace) if interpreted else _trace)(*args)
     return [int(a) for a in args[-1][:tlen]]
 
 

@@ -259,7 +259,7 @@ def room(st, seat, prm):  # type: ignore[no-untyped-def]
 # pile) and no pass over the others, and the general one (every whose, every event), compiled
 # once as its own function and called. The encoder marks which rows the near one may read
 # (E_NEAR, C_NEAR, P_AUTO, P_RNEAR): both play the same part the same way, the near one only
-# keeps numba's inlining (and its compile time) small.
+# keeps the inlining (and its compile time) small.
 @inline
 def near_slot(st, where, whose, piece, me, tgt):  # type: ignore[no-untyped-def]
     """The state slot of a place naming the middle, ``me``, the target or a wolf piece's seat
@@ -799,7 +799,7 @@ def share(st, seat, prm):  # type: ignore[no-untyped-def]
 # -- the shared entry points ------------------------------------------------------------------
 # Each is compiled once (its helpers inlined into it) and called by every kernel that needs
 # it: the lab's games, the solver, the bots' playouts and the batched simulator. Inlining the
-# interpreter into each caller instead (numba's inline="always") multiplied the code numba and
+# interpreter into each caller instead (numba's inline="always", then) multiplied the code numba and
 # LLVM optimise by the number of call sites: minutes of cold compiling (docs/engine.md,
 # "Compile time"). The random and greedy hot loop alone (:func:`.play.turn_plain`) inlines
 # the underscored bodies: a copy per policy, where calls per turn cost most.
