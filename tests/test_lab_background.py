@@ -81,7 +81,8 @@ def test_interpreting_compiles_and_loads_nothing(tmp_path: Path) -> None:
 
 
 class _Compiling:
-    """A stand-in for :class:`.compiling.Background`: done after ``polls`` questions."""
+    """A stand-in for :class:`.compiling.Background` (the lab's, the batch's): done after
+    ``polls`` questions."""
 
     made: list[_Compiling] = []
 
@@ -213,23 +214,6 @@ def test_cached_loads_a_kernel_from_the_cache_and_never_compiles(tmp_path: Path)
 
 
 # -- the batched simulator -------------------------------------------------------------------
-class _Compiles:
-    """A stand-in for the batch's compiling process: done after ``polls`` questions."""
-
-    def __init__(self, polls: int) -> None:
-        self.polls = polls
-
-    def done(self) -> bool:
-        self.polls -= 1
-        return self.polls < 0
-
-    def wait(self) -> float:
-        return 42.0
-
-    def stop(self) -> None:
-        pass
-
-
 def _played(batch: Any, steps: int) -> list[Any]:
     """Everything the batch gives over ``steps`` steps of random legal actions."""
     rng = np.random.default_rng(7)
@@ -262,7 +246,7 @@ def test_the_interpreted_batch_plays_the_same_games(options: dict[str, Any]) -> 
 
     compiled = ShaveBatch(6, **options, background=False, compiling=None)
     plain = ShaveBatch(6, **options, background=False, compiling=None)
-    plain._background = _Compiles(10**9)  # compiling for ever: always interpreted
+    plain._background = _Compiling(None, polls=10**9)  # compiling for ever: always interpreted
     plain._interpreted = compiling.Interpreted(shave_kernel)
     a, b = _played(compiled, 40), _played(plain, 40)
     assert len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
@@ -274,15 +258,10 @@ def test_a_cold_batch_runs_interpreted_until_its_kernel_is_compiled(
 ) -> None:
     from sheepfold.vector import ShaveBatch, shave_kernel
 
-    made: list[Any] = []
-
-    def background(work: Any, *args: Any) -> _Compiles:
-        made.append((work, args))
-        return _Compiles(polls=4)
-
+    _Compiling.made.clear()
     said: list[tuple[str, float | None]] = []
     monkeypatch.setattr(compiling, "cached", lambda kernel, *args: False)  # a cold cache
-    monkeypatch.setattr(compiling, "Background", background)
+    monkeypatch.setattr(compiling, "Background", lambda w, *a: _Compiling(w, *a, polls=4))
     batch = ShaveBatch(4, compiling=lambda what, s: said.append((what, s)))
     calls: list[bool] = []  # each step: interpreted?
     step = batch._step
@@ -295,11 +274,12 @@ def test_a_cold_batch_runs_interpreted_until_its_kernel_is_compiled(
     played = _played(batch, 6)
     from sheepfold.vector.shave import warm
 
-    assert made == [(warm, ())]  # the batch's kernels, compiled as `sheepfold warm` does
+    (bg,) = _Compiling.made
+    assert (bg.work, bg.args) == (warm, ())  # the batch's kernels, as `sheepfold warm` does
     first = calls.index(False)  # interpreted steps, then compiled ones
     assert first >= 1 and not any(calls[first:])
     label = "compiling the batched simulator in the background"
-    assert said == [(label, None), (label, 42.0)]
+    assert said == [(label, None), (label, 61.5)]
     monkeypatch.undo()
     again = _played(ShaveBatch(4, background=False, compiling=None), 6)
     assert all(_equal(x, y) for x, y in zip(played, again, strict=True))

@@ -257,7 +257,7 @@ class Background:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)),
-            preexec_fn=die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent(),
         )
         assert self.process.stdin is not None
         with self.process.stdin as to_child:
@@ -296,16 +296,28 @@ with compile_lock():
 """
 
 
-def die_with_parent() -> None:
-    """Have this process killed when its parent ends, however it ends (Linux's parent-death
-    signal), so that no compilation goes on for nobody."""
-    import ctypes
+def die_with_parent() -> Callable[[], None]:
+    """A ``preexec_fn`` for a child that Linux kills (SIGKILL) when its parent ends, however it
+    ends (the parent-death signal; it follows the thread that forks the child), so that no
+    compilation goes on for nobody. The call is looked up here, in the parent: the child, forked
+    from a process that may run threads, only makes it. Elsewhere than Linux: nothing."""
+    import os
     import signal
 
+    parent = os.getpid()
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return lambda: None
+
+    def preexec() -> None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os._exit(1)
+
+    return preexec
 
 
 @contextmanager

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.core import compiling
 from sheepfold.core.words import Msg, from_data, to_data
 from sheepfold.server.gallery_store import plot_text
 from sheepfold.server.i18n import DEFAULT, catalog, catalogs
@@ -48,7 +49,6 @@ _SRC = str(Path(__file__).resolve().parents[2])
 ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 #: one line of the card's output at most (the last one holds the SVG plot)
 MAX_LINE = 1 << 22
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def card_name(version_id: int) -> str:
@@ -70,21 +70,13 @@ def fair_order(jobs: Sequence[Job]) -> list[Job]:
 
 
 def die_with_parent() -> Callable[[], None]:
-    """A ``preexec_fn`` for a child that Linux kills (SIGKILL) when its parent dies. The signal
-    follows the thread that forked the child: call it on a thread that lives as long as the
-    server (the event loop's). Elsewhere than Linux: nothing (the process group still goes)."""
-    parent = os.getpid()
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return lambda: None
+    """A ``preexec_fn`` for a lab card's child: :func:`.compiling.die_with_parent` (killed when
+    the server dies: call it on a thread that lives as long as the server, the event loop's),
+    and run at idle priority. Elsewhere than Linux: nothing (the process group still goes)."""
+    dies = compiling.die_with_parent()
 
     def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the signal was asked for
-            os._exit(1)
+        dies()
         # the card runs only on CPU time nothing else wants (tables and bots first; its time
         # budget caps a card that waits too long): Linux's SCHED_IDLE, below any nice level
         with contextlib.suppress(AttributeError, OSError):

@@ -132,7 +132,7 @@ class BotWarmUp:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent(),
         )
         self.child = proc
         atexit.register(self.stop)
