@@ -232,56 +232,72 @@ def _equal(a: Any, b: Any) -> bool:
     return bool(np.array_equal(a, b))
 
 
-@pytest.mark.parametrize(
-    "options",
-    [
-        dict(players=2),
+BATCHES = [
+    ("shave-a-sheep", dict(players=2)),
+    (
+        "shave-a-sheep",
         dict(players=3, rules={"variants": ["howling-wolf"], "rerolls": 1}, opponents="greedy"),
-        dict(players=4, rules={"setup": {"teams": [[0, 2], [1, 3]]}}, record=True),
-    ],
-    ids=["rulebook", "howling-wolf-rerolls-greedy", "teams-recorded"],
-)
-def test_the_interpreted_batch_plays_the_same_games(options: dict[str, Any]) -> None:
-    from sheepfold.vector import ShaveBatch, shave_kernel
+    ),
+    ("shave-a-sheep", dict(players=4, rules={"setup": {"teams": [[0, 2], [1, 3]]}}, record=True)),
+    ("dolly-crush", dict(players=2)),
+    ("dolly-crush", dict(players=3, opponents="random", record=True)),
+    ("dolly-crush", dict(players=2, rules={"diagonals": True}, observation="grid")),
+]
 
-    compiled = ShaveBatch(6, **options, background=False, compiling=None)
-    plain = ShaveBatch(6, **options, background=False, compiling=None)
+
+def _batch_class(game: str) -> tuple[Any, Any]:
+    """The game's batch and its kernel module."""
+    from sheepfold.vector import DollyBatch, ShaveBatch, dolly_kernel, shave_kernel
+
+    return {
+        "shave-a-sheep": (ShaveBatch, shave_kernel),
+        "dolly-crush": (DollyBatch, dolly_kernel),
+    }[game]
+
+
+@pytest.mark.parametrize("case", range(len(BATCHES)))
+def test_the_interpreted_batch_plays_the_same_games(case: int) -> None:
+    game, options = BATCHES[case]
+    Batch, kernel = _batch_class(game)
+    compiled = Batch(6, **options, background=False, compiling=None)
+    plain = Batch(6, **options, background=False, compiling=None)
     plain._background = _Compiling(None, polls=10**9)  # compiling for ever: always interpreted
-    plain._interpreted = compiling.Interpreted(shave_kernel)
+    plain._interpreted = compiling.Interpreted(kernel)
     a, b = _played(compiled, 40), _played(plain, 40)
     assert len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
     assert plain._kernels() is plain._interpreted
 
 
+@pytest.mark.parametrize("game", ["shave-a-sheep", "dolly-crush"])
 def test_a_cold_batch_runs_interpreted_until_its_kernel_is_compiled(
-    monkeypatch: pytest.MonkeyPatch,
+    game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sheepfold.vector import ShaveBatch, shave_kernel
-
+    Batch, kernel = _batch_class(game)
     _Compiling.made.clear()
     said: list[tuple[str, float | None]] = []
     monkeypatch.setattr(compiling, "cached", lambda kernel, *args: False)  # a cold cache
     monkeypatch.setattr(compiling, "Background", lambda w, *a: _Compiling(w, *a, polls=4))
-    batch = ShaveBatch(4, compiling=lambda what, s: said.append((what, s)))
-    calls: list[bool] = []  # each step: interpreted?
-    step = batch._step
+    batch = Batch(4, compiling=lambda what, s: said.append((what, s)))
+    calls: list[bool] = []  # each call of the kernels: interpreted?
+    kernels = batch._kernels
 
-    def noted(k: Any, *args: Any) -> Any:
-        calls.append(k is not shave_kernel)
-        return step(k, *args)
+    def noted() -> Any:
+        k = kernels()
+        calls.append(k is not kernel)
+        return k
 
-    monkeypatch.setattr(batch, "_step", noted)
-    played = _played(batch, 6)
-    from sheepfold.vector.shave import warm
-
+    monkeypatch.setattr(batch, "_kernels", noted)
+    steps = 6
+    played = _played(batch, steps)
     (bg,) = _Compiling.made
-    assert (bg.work, bg.args) == (warm, ())  # the batch's kernels, as `sheepfold warm` does
-    first = calls.index(False)  # interpreted steps, then compiled ones
+    assert (bg.work, bg.args) == (type(batch)._warm, ())  # the kernels, as `sheepfold warm` does
+    assert bg.work.__module__ == type(batch).__module__ and bg.work.__name__ == "warm"
+    first = calls.index(False)  # interpreted first, then compiled
     assert first >= 1 and not any(calls[first:])
     label = "compiling the batched simulator in the background"
     assert said == [(label, None), (label, 61.5)]
     monkeypatch.undo()
-    again = _played(ShaveBatch(4, background=False, compiling=None), 6)
+    again = _played(Batch(4, background=False, compiling=None), steps)
     assert all(_equal(x, y) for x, y in zip(played, again, strict=True))
 
 

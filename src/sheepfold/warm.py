@@ -29,14 +29,9 @@ def _vector() -> None:
 
 
 def _dolly_vector() -> None:
-    from sheepfold.vector import DollyBatch
+    from sheepfold.vector.dolly import warm
 
-    for opponents in (None, "greedy"):
-        batch = DollyBatch(4, players=2, seed=0, opponents=opponents)
-        batch.reset()
-        for _ in range(4):
-            batch.step(batch.sample_actions())
-        batch.observe()
+    warm()
 
 
 def _lab(game: str) -> Callable[[], None]:

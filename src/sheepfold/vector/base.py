@@ -13,11 +13,14 @@ were cut), and :meth:`Batch._illegal_move` (the words for an illegal action).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
+from sheepfold.core.compiling import Report
+from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.vector.checks import checked_actions, checked_env_mask
 
@@ -83,6 +86,11 @@ class Batch:
 
     #: the game's batch kernel module
     _kernel: Any
+    #: compiles (or loads) the batch kernels: a small batch of the game played (a module-level
+    #: function: a compiling process of its own runs it, see :meth:`_cold_start`)
+    _warm: Callable[[], None]
+    #: the words of the compiling process's step
+    _BACKGROUND = "compiling the batched simulator in the background"
     #: the observation's gather from the flat values (None: the flat layout)
     _grid: np.ndarray | None = None
     num_envs: int
@@ -111,10 +119,61 @@ class Batch:
         """The words for ``action`` not being legal in env ``env``."""
         raise NotImplementedError
 
+    # -- compiling ------------------------------------------------------------------------------
+    def _compiling(self, compiling: Report | None, background: bool) -> None:
+        """Set by the game's ``__init__``: the report of the compile steps, and whether a cold
+        first reset compiles in the background (:meth:`_cold_start`)."""
+        self.compiling = compiling
+        self._cold = background  # the first reset asks whether the kernels are compiled
+        self._background: Any = None  # the process compiling them, while it does
+        self._interpreted: Any = None
+
+    def _cold_start(self, reset_args: tuple[Any, ...]) -> None:
+        """At the first reset (``reset_args``: its kernel's): when the kernels are neither
+        compiled in this process nor in numba's cache, compile them in a process of their own
+        (:class:`.compiling.Background`, running :attr:`_warm`) and run them interpreted until
+        that is done (:meth:`_kernels`: the same code, the same games, slower)."""
+        if not self._cold:
+            return
+        self._cold = False
+        from numba.core.dispatcher import Dispatcher
+
+        from sheepfold.core import compiling
+
+        reset = self._kernel.reset_many
+        if not isinstance(reset, Dispatcher) or compiling.cached(reset, *reset_args):
+            return
+        self._background = compiling.Background(type(self)._warm)
+        self._interpreted = compiling.Interpreted(self._kernel)
+        if self.compiling is not None:
+            self.compiling(self._BACKGROUND, None)
+
     def _kernels(self) -> Any:
-        """The kernel module the batch calls now (a game's batch may run it interpreted while
-        it compiles)."""
+        """The kernel module, or the same interpreted while it compiles in the background (once
+        that is done: the compiled one, loaded from the cache)."""
+        job = self._background
+        if job is None:
+            return self._kernel
+        if not job.done():
+            return self._interpreted
+        seconds = job.wait()
+        self._background = None
+        if self.compiling is not None:
+            self.compiling(self._BACKGROUND, seconds)
         return self._kernel
+
+    def _first_call(self, kernel: Any, what: str) -> Any:
+        """The first call of ``kernel`` in this process, as a compile step; later (or
+        interpreted): nothing."""
+        if getattr(kernel, "signatures", True):
+            return nullcontext()
+        return compile_step(what, self.compiling)
+
+    def close(self) -> None:
+        """Stop compiling in the background, if it still does (it also ends with the process)."""
+        if self._background is not None:
+            self._background.stop()
+            self._background = None
 
     # -- reading the batch ------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:

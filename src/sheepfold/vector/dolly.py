@@ -36,23 +36,23 @@ action per decision) or ``"greedy"`` (= ``"medium"``: the greedy bot's turn, the
 exhaustive swap search, as the lab's fast path plays it): the learner's view that the Gymnasium
 vector env (:mod:`sheepfold.vector.gym_dolly`) gives.
 
-The first ``reset`` and ``step`` of a process compile the kernel (cold: a minute or more, then
-loaded from numba's cache in seconds): each is a step said on stderr, "compiling the batched
-simulator's step: 40 s" (:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any
-report), as :class:`~sheepfold.vector.shave.ShaveBatch` says its own.
+The first ``reset`` and ``step`` of a process load the kernel from numba's cache (seconds).
+Cold, as :class:`~sheepfold.vector.shave.ShaveBatch` does, it compiles in a process of its own
+(about a minute of another core) while the batch runs the same kernel interpreted, said on
+stderr as "compiling the batched simulator in the background" and its seconds
+(:mod:`sheepfold.core.compiling`; ``compiling=None``: silent, or any report);
+``background=False`` compiles at the first calls instead, each a step of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from sheepfold.core.compiling import Report, print_report
-from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.protocol import IllegalAction, SheepfoldError
 from sheepfold.games.dolly_crush.game import PHASE_NAMES, DollyGame
 from sheepfold.interop import build_game
@@ -91,6 +91,17 @@ def _seats(opponents: str | Sequence[str] | None, seat: int | str, n: int) -> np
     )
 
 
+def warm() -> None:
+    """Compile (or load) the batch's kernels: small batches' resets, steps and views, with the
+    caller on every seat and with greedy opponents inside."""
+    for opponents in (None, "greedy"):
+        batch = DollyBatch(4, players=2, seed=0, opponents=opponents, background=False)
+        batch.reset()
+        for _ in range(4):
+            batch.step(batch.sample_actions())
+        batch.observe()
+
+
 class DollyBatch(Batch):
     """``num_envs`` Dolly Crush games stepped together (see the module docstring).
 
@@ -103,6 +114,7 @@ class DollyBatch(Batch):
     """
 
     _kernel = K
+    _warm = staticmethod(warm)
 
     def __init__(
         self,
@@ -118,9 +130,10 @@ class DollyBatch(Batch):
         autoreset: bool = True,
         record: bool = False,
         compiling: Report | None = _STDERR,
+        background: bool = True,
     ) -> None:
         checked_num_envs(num_envs)
-        self.compiling = compiling
+        self._compiling(compiling, background)
         built = game if game is not None else build_game("dolly-crush", players, rules)
         why = refusal(built)
         if why is not None or not isinstance(built, DollyGame):
@@ -205,12 +218,13 @@ class DollyBatch(Batch):
         """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
         game counters from it (None: go on with the current seed and counters)."""
         which = self._to_reset(seed, envs)
-        with self._first_call(K.reset_many, "the batched simulator's reset"):
-            K.reset_many(
-                which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp
-            )
-            K.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._flat)
-            K.masks_all(self._state, self._kit, self._mask)
+        args = (which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp)
+        self._cold_start(args)
+        k = self._kernels()
+        with self._first_call(k.reset_many, "the batched simulator's reset"):
+            k.reset_many(*args)
+            k.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._flat)
+            k.masks_all(self._state, self._kit, self._mask)
         return self._shaped(self._flat), {"action_mask": self._mask.copy()}
 
     def step(
@@ -224,15 +238,16 @@ class DollyBatch(Batch):
         E = self.num_envs
         acts = self._actions(actions)
         skip = np.zeros(E, np.bool_) if resets is None else self._env_mask(resets)
-        with self._first_call(K.step_many, "the batched simulator's step"):
-            bad, why = K.check_actions(acts, skip, self._state, self._kit)
+        k = self._kernels()
+        with self._first_call(k.step_many, "the batched simulator's step"):
+            bad, why = k.check_actions(acts, skip, self._state, self._kit)
             if bad < 0:
                 rew = np.zeros((E, self.num_players), dtype=np.float32)
                 term = np.zeros(E, np.bool_)
                 ended = np.zeros(E, np.bool_)
                 final = np.zeros((E if self.autoreset else 0, self.obs_size), dtype=np.float32)
                 out = (self._flat, self._mask, rew, term, final, ended)
-                K.step_many(
+                k.step_many(
                     acts,
                     skip,
                     self.seed,
@@ -250,12 +265,6 @@ class DollyBatch(Batch):
             info["final_obs"] = self._shaped(final)
             info["_final"] = ended
         return self._shaped(self._flat), rew, term, np.zeros(E, np.bool_), info
-
-    def _first_call(self, kernel: Any, what: str) -> Any:
-        """The first call of ``kernel`` in this process, as a compile step; later: nothing."""
-        if getattr(kernel, "signatures", True):
-            return nullcontext()
-        return compile_step(what, self.compiling)
 
     # -- the hooks of Batch ---------------------------------------------------------------------
     def _seed_value(self, seed: int) -> int:

@@ -41,13 +41,11 @@ report); ``background=False`` compiles at the first calls instead, each a step o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
 from sheepfold.core.compiling import Report, print_report
-from sheepfold.core.compiling import step as compile_step
 from sheepfold.core.protocol import IllegalAction, SheepfoldError
 from sheepfold.games.shave_a_sheep.game import PHASE_NAMES, ShaveGame
 from sheepfold.games.shave_a_sheep.kernel import layout as L
@@ -64,7 +62,16 @@ INSIDE_POLICIES = {"random": RANDOM, "greedy": GREEDY}
 UNLIMITED_RECORD = 100_000
 #: the default report of a compile step: a line on stderr
 _STDERR = print_report()
-_BACKGROUND = "compiling the batched simulator in the background"
+
+
+def warm() -> None:
+    """Compile (or load) the batch's kernels: a small batch's reset, steps and views (the
+    kernels' types are those of every batch, whatever its rules, seats and size)."""
+    batch = ShaveBatch(4, players=2, seed=0, background=False)
+    batch.reset()
+    for _ in range(4):
+        batch.step(batch.sample_actions())
+    batch.observe()
 
 
 class ShaveBatch(Batch):
@@ -80,6 +87,7 @@ class ShaveBatch(Batch):
     """
 
     _kernel = K
+    _warm = staticmethod(warm)
 
     def __init__(
         self,
@@ -109,10 +117,7 @@ class ShaveBatch(Batch):
         self.obs_size = self.encoder.size
         self.prm = L.rules_record(self.game)
         self.autoreset = autoreset
-        self.compiling = compiling
-        self._cold = background  # the first reset asks whether the kernel is compiled
-        self._background: Any = None  # the process compiling it, while it does
-        self._interpreted: Any = None
+        self._compiling(compiling, background)
         self.seed = int(seed)
         opp, learner, random_seat = _seats(opponents, seat, n)
         self.opponents = opponents
@@ -176,9 +181,7 @@ class ShaveBatch(Batch):
         game counters from it (None: go on with the current seed and counters)."""
         which = self._to_reset(seed, envs)
         args = (which, self.seed, self._games, self._keys, self._state, self._kit, self._cfg)
-        if self._cold:
-            self._cold = False
-            self._cold_start(args)
+        self._cold_start(args)
         k = self._kernels()
         with self._first_call(k.reset_many, "the batched simulator's reset"):
             k.reset_many(*args)
@@ -204,48 +207,6 @@ class ShaveBatch(Batch):
         if bad >= 0:
             raise IllegalAction(self._illegal(int(bad), int(acts[bad]), int(why)))
         return out
-
-    def _first_call(self, kernel: Any, what: str) -> Any:
-        """The first call of ``kernel`` in this process, as a compile step; later (or
-        interpreted): nothing."""
-        if getattr(kernel, "signatures", True):
-            return nullcontext()
-        return compile_step(what, self.compiling)
-
-    def _cold_start(self, reset_args: tuple[Any, ...]) -> None:
-        """At the first reset: when the kernel is neither compiled in this process nor in
-        numba's cache, compile it in a process of its own (:class:`.compiling.Background`) and
-        run it interpreted until that is done (:meth:`_kernels`)."""
-        from numba.core.dispatcher import Dispatcher
-
-        from sheepfold.core import compiling
-
-        if not isinstance(K.reset_many, Dispatcher) or compiling.cached(K.reset_many, *reset_args):
-            return
-        self._background = compiling.Background(warm)
-        self._interpreted = compiling.Interpreted(K)
-        if self.compiling is not None:
-            self.compiling(_BACKGROUND, None)
-
-    def _kernels(self) -> Any:
-        """The kernel module, or the same interpreted while it compiles in the background (once
-        that is done: the compiled one, loaded from the cache)."""
-        job = self._background
-        if job is None:
-            return K
-        if not job.done():
-            return self._interpreted
-        seconds = job.wait()
-        self._background = None
-        if self.compiling is not None:
-            self.compiling(_BACKGROUND, seconds)
-        return K
-
-    def close(self) -> None:
-        """Stop compiling in the background, if it still does (it also ends with the process)."""
-        if self._background is not None:
-            self._background.stop()
-            self._background = None
 
     def _step(
         self, k: Any, acts: np.ndarray, skip: np.ndarray
@@ -298,16 +259,6 @@ class ShaveBatch(Batch):
             f"env {env}: action {action} is illegal for seat {seat} at its {phase!r} decision "
             f"(rolled {face}); legal actions: {legal}"
         )
-
-
-def warm() -> None:
-    """Compile (or load) the batch's kernels: a small batch's reset, steps and views (the
-    kernels' types are those of every batch, whatever its rules, seats and size)."""
-    batch = ShaveBatch(4, players=2, seed=0, background=False)
-    batch.reset()
-    for _ in range(4):
-        batch.step(batch.sample_actions())
-    batch.observe()
 
 
 def _seats(
