@@ -162,6 +162,16 @@ class Batch:
             self.compiling(self._BACKGROUND, seconds)
         return self._kernel
 
+    def _reset_games(self, args: tuple[Any, ...], obs: np.ndarray) -> None:
+        """The game's ``reset_many(*args)`` (compiled, or interpreted while it compiles: its
+        first call's step), then every env's observation into ``obs`` and the legal masks."""
+        self._cold_start(args)
+        k = self._kernels()
+        with self._first_call(k.reset_many, "the batched simulator's reset"):
+            k.reset_many(*args)
+            k.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, obs)
+            k.masks_all(self._state, self._kit, self._mask)
+
     def _first_call(self, kernel: Any, what: str) -> Any:
         """The first call of ``kernel`` in this process, as a compile step; later (or
         interpreted): nothing."""

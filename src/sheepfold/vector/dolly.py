@@ -218,13 +218,10 @@ class DollyBatch(Batch):
         """A new game in every env (or those of the bool mask ``envs``). ``seed``: restart the
         game counters from it (None: go on with the current seed and counters)."""
         which = self._to_reset(seed, envs)
-        args = (which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp)
-        self._cold_start(args)
-        k = self._kernels()
-        with self._first_call(k.reset_many, "the batched simulator's reset"):
-            k.reset_many(*args)
-            k.observe_all(np.full(self.num_envs, -1, np.int64), self._state, self._kit, self._flat)
-            k.masks_all(self._state, self._kit, self._mask)
+        self._reset_games(
+            (which, self.seed, self._games, self._state, self._kit, self._cfg, self._opp),
+            self._flat,
+        )
         return self._shaped(self._flat), {"action_mask": self._mask.copy()}
 
     def step(
