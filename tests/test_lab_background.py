@@ -147,6 +147,20 @@ def test_a_cold_lab_run_plays_interpreted_while_the_simulator_compiles(
         assert table.column(name).to_pylist() == again.column(name).to_pylist(), name
 
 
+def test_a_compile_done_with_the_last_games_is_said_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compilation ends while the last games are played: said as done, not stopped."""
+    job = runner.make_job("shave-a-sheep", bots=("random",), games=6)
+    said: list[Any] = []
+    _Compiling.made.clear()
+    monkeypatch.setattr(fs, "ready", lambda job: False)  # a cold cache
+    # one chunk: not done before it, done after it
+    monkeypatch.setattr(compiling, "Background", lambda w, *a: _Compiling(w, *a, polls=1))
+    table = runner.run(job, workers=1, chunk_size=6, compiling=lambda w, s: said.append((w, s)))
+    label = "compiling the simulator in the background"
+    assert said == [(label, None), (label, 61.5)] and not _Compiling.made[0].stopped
+    assert table.num_rows == 6
+
+
 def test_a_warm_lab_run_compiles_nothing_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
     job = runner.make_job("shave-a-sheep", bots=("random",), games=3)
     monkeypatch.setattr(compiling, "Background", lambda *a: pytest.fail("compiled again"))

@@ -714,15 +714,16 @@ def _meanwhile(
     while chunks and not background.done():
         collect(run_chunk(job, chunks[0], interpreted=True))
         chunks = chunks[1:]
-    if not chunks:
-        if not background.done():
-            background.stop()
-            if compiling is not None:
-                compiling(f"{label} (stopped: the games were done first)", background.seconds())
+    if not chunks and not background.done():
+        background.stop()
+        if compiling is not None:
+            compiling(f"{label} (stopped: the games were done first)", background.seconds())
         return chunks
     seconds = background.wait()
     if compiling is not None:
         compiling(label, seconds)
+    if not chunks:  # it was done as the last games were
+        return chunks
     # loads what the background compiled (compiles here, said, only if it failed)
     with compile_step(_what_compiles(job), compiling):
         first = run_chunk(job, chunks[0])
