@@ -275,7 +275,9 @@ def test_the_interpreted_batch_plays_the_same_games(case: int) -> None:
     Batch, kernel = _batch_class(game)
     compiled = Batch(6, **options, background=False, compiling=None)
     plain = Batch(6, **options, background=False, compiling=None)
-    plain._background = _Compiling(None, polls=10**9)  # compiling for ever: always interpreted
+    with pytest.MonkeyPatch.context() as m:  # compiling for ever: always interpreted
+        m.setattr(compiling, "Background", lambda w, *a: _Compiling(w, *a, polls=10**9))
+        plain._background = compiling.Meanwhile("the batched simulator", None, None)
     plain._interpreted = compiling.Interpreted(kernel)
     a, b = _played(compiled, 40), _played(plain, 40)
     assert len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
@@ -327,7 +329,7 @@ def test_the_terminal_says_the_background_step_and_how_it_ended(
     report(label, None)
     report(label, 61.5)
     said = " ".join(capsys.readouterr().err.split())  # a log's lines, whatever their width
-    start = f"{label} (the games go on meanwhile, more slowly)..."
+    start = f"{label} (meanwhile it runs uncompiled, more slowly)..."
     assert said == (
         f"{start} {label} (stopped: the games were done first): 4.2 s {start} {label}: 62 s"
     )

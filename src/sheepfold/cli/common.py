@@ -6,6 +6,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
 import typer
@@ -206,21 +207,14 @@ def warm_bots(names: list[str] | None = None, game: Any = None) -> None:
     warmup.warm_modules(modules, compiling=compile_report(), game=game)
 
 
-def compile_solver(players: int, quiet: bool = False) -> None:
-    """Compile the exact solver's kernels (cold: a minute or more) as a step of their own
-    ("compiling the exact solver: 40 s") before a solve's progress bar starts, so the bar never
-    stands at 0 for it: a tiny game of the same number of seats is solved (the kernels' types
-    do not depend on the rules). Nothing is shown when they are compiled or cached already."""
-    from sheepfold.core.compiling import step
+def _solving(bot: Any) -> Any:
+    """Where ``bot`` solves the game (the perfect bot): it starts at once, while a cold
+    solver compiles in the background (said on stderr); else nothing."""
+    if not getattr(bot, "solve", False):
+        return nullcontext()
     from sheepfold.games.shave_a_sheep import solver
-    from sheepfold.games.shave_a_sheep.rules import ShaveRules
 
-    small = ShaveRules(wool=6, max_wool=2)
-    with step("the exact solver", None if quiet else compile_report()):
-        if players == 2:
-            solver.solve_minimax(small)
-        else:
-            solver.guaranteed_shares_all(small, players)
+    return solver.at_once(bot.game.num_players, compile_report())
 
 
 def prepare_bots(bots: Sequence[Any]) -> None:
@@ -239,16 +233,17 @@ def prepare_bots(bots: Sequence[Any]) -> None:
         what = bot.preparation() if bot is not None else None
         if what is None:
             continue
-        if getattr(bot, "solve", False):  # the perfect bot: its solver compiles first
-            compile_solver(bot.game.num_players)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>3.0f}% of the positions"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err_console,
-            transient=False,
-        ) as bar:
+        with (
+            _solving(bot),
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.percentage:>3.0f}% of the positions"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=err_console,
+                transient=False,
+            ) as bar,
+        ):
             task = bar.add_task(safe_markup(what), total=None)
             bot.prepare_now(lambda done, total, t=task: bar.update(t, completed=done, total=total))

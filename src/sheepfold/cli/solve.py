@@ -25,7 +25,6 @@ from sheepfold.cli.common import (
     GAME_HELP,
     check_game,
     compile_report,
-    compile_solver,
     console,
     err_console,
     fail,
@@ -112,8 +111,6 @@ def _solutions(
 
     with compile_step("the exact solver's index", None if quiet else compile_report()):
         space = solver.Space(rules, players)
-    if not (use_cache and solver.cache_path(rules, players).exists()):
-        compile_solver(players, quiet)  # its own step, before the bars
     t0 = time.perf_counter()
     with _progress(quiet) as prog:
 
@@ -243,23 +240,31 @@ def _answer(
     ending = needs and players > 2 and space.size <= ENDING_BUDGET  # as _start_values does
     plan = solve_plan.plan_solve(space, tab_names, opp, needs, use_cache, ending)
     quiet = not solve_plan.announce(plan, err_console.is_terminal)
-    if needs:
-        sols, hits, secs = _solutions(rs, players, quiet, use_cache)
-        out = _start_values(game, rs, space, sols, hits, secs)
-    else:
-        sols, out = [], _table_head(game, rs, space)
-    t0 = time.perf_counter()
-    if tab_names:
-        ev = _evaluate(space, tab_names, sols, quiet)
-        out["table"] = {"bots": tab_names, "win_share": list(ev.shares), "never_ends": ev.endless}
-    if not needs:
-        out["seconds"] = round(time.perf_counter() - t0, 3)
-    if opp:
-        games, seed = sim
-        rows = [
-            _against_seat(space, sols, opp, seat, games, seed, quiet) for seat in range(players)
-        ]
-        out["against"] = {"bots": opp, "seats": rows}
+    from sheepfold.games.shave_a_sheep import solver
+
+    # the solves start at once, while a cold solver compiles behind
+    with solver.at_once(players, compile_report()):
+        if needs:
+            sols, hits, secs = _solutions(rs, players, quiet, use_cache)
+            out = _start_values(game, rs, space, sols, hits, secs)
+        else:
+            sols, out = [], _table_head(game, rs, space)
+        t0 = time.perf_counter()
+        if tab_names:
+            ev = _evaluate(space, tab_names, sols, quiet)
+            out["table"] = {
+                "bots": tab_names,
+                "win_share": list(ev.shares),
+                "never_ends": ev.endless,
+            }
+        if not needs:
+            out["seconds"] = round(time.perf_counter() - t0, 3)
+        if opp:
+            games, seed = sim
+            rows = [
+                _against_seat(space, sols, opp, seat, games, seed, quiet) for seat in range(players)
+            ]
+            out["against"] = {"bots": opp, "seats": rows}
     out["plan"] = plan.to_json()
     out["notes"] = []
     if rs.max_turns is not None:

@@ -125,8 +125,8 @@ def words(what: str, seconds: float | None) -> str:
     """A report in words: "compiling the simulator..." (started), "compiling the simulator:
     12 s" (done)."""
     if seconds is None:
-        if what.endswith(" in the background"):  # the lab's: games played meanwhile
-            return f"{what} (the games go on meanwhile, more slowly)..."
+        if what.endswith(" in the background"):  # a :class:`Meanwhile`'s
+            return f"{what} (meanwhile it runs uncompiled, more slowly)..."
         return f"{what} (once: later runs load it from the cache)..."
     return f"{what}: {seconds:.1f} s" if seconds < 10 else f"{what}: {seconds:.0f} s"
 
@@ -144,23 +144,25 @@ def print_report(stream: TextIO | None = None) -> Report:
 
 
 # -- while it compiles: the same code, interpreted --------------------------------------------
-def interpreted(kernel: Any) -> Callable[..., Any]:
+def interpreted(kernel: Any, compiled: frozenset[Any] = frozenset()) -> Callable[..., Any]:
     """``kernel`` (a numba dispatcher) as plain Python: its own Python function, with every
     kernel it calls made plain Python too, run by the interpreter (nothing compiled, nothing
-    loaded). The same code, so the same results (numba's integers wrap at 64 bits as numpy's
-    do; numpy's overflow warnings are silenced, as numba has none), a few hundred times slower:
-    what a front end runs while the kernel compiles in the background (:class:`Background`).
-    Made once per kernel."""
-    found = _INTERPRETED.get(kernel)
+    loaded), but the kernels in ``compiled``: those are called as they are (a small inner loop
+    that compiles in a second or two and would take most of the interpreted time). The same
+    code, so the same results (numba's integers wrap at 64 bits as numpy's do; numpy's overflow
+    warnings are silenced, as numba has none), a few hundred times slower: what a front end
+    runs while the kernel compiles in the background (:class:`Background`). Made once per
+    kernel."""
+    found = _INTERPRETED.get((kernel, compiled))
     if found is None:
-        found = _INTERPRETED[kernel] = _interpret(kernel)
+        found = _INTERPRETED[kernel, compiled] = _interpret(kernel, compiled)
     return found
 
 
-_INTERPRETED: dict[Any, Callable[..., Any]] = {}
+_INTERPRETED: dict[tuple[Any, frozenset[Any]], Callable[..., Any]] = {}
 
 
-def _interpret(kernel: Any) -> Callable[..., Any]:
+def _interpret(kernel: Any, compiled: frozenset[Any]) -> Callable[..., Any]:
     from numba.core.dispatcher import Dispatcher
 
     made: dict[Any, Callable[..., Any]] = {}
@@ -175,7 +177,7 @@ def _interpret(kernel: Any) -> Callable[..., Any]:
         made[d] = f
         for name in _names(py.__code__):
             value = names.get(name)
-            if isinstance(value, Dispatcher):
+            if isinstance(value, Dispatcher) and value not in compiled:
                 names[name] = plain(value)
         return f
 
@@ -192,17 +194,19 @@ def _interpret(kernel: Any) -> Callable[..., Any]:
 
 class Interpreted:
     """A kernel module with its kernels run by the interpreter (:func:`interpreted`, each made
-    at its first use) and its other names as they are."""
+    at its first use; those in ``compiled`` called as they are) and its other names as they
+    are."""
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, compiled: frozenset[Any] = frozenset()) -> None:
         self._module = module
+        self._compiled = compiled
 
     def __getattr__(self, name: str) -> Any:
         from numba.core.dispatcher import Dispatcher
 
         value = getattr(self._module, name)
-        if isinstance(value, Dispatcher):
-            value = interpreted(value)
+        if isinstance(value, Dispatcher) and value not in self._compiled:
+            value = interpreted(value, self._compiled)
         setattr(self, name, value)
         return value
 
@@ -284,6 +288,53 @@ class Background:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+class Meanwhile:
+    """A :class:`Background` compile of ``work(*args)`` while the caller runs the same kernels
+    interpreted (:func:`interpreted`), said as the step "compiling ``what`` in the background":
+    its start now, its seconds when the caller finds it done (:attr:`compiling`) or waits for
+    it (:meth:`finish`), or "(stopped: ``why``)" when the caller's work was done first
+    (:meth:`stop`)."""
+
+    def __init__(self, what: str, report: Report | None, work: Callable[..., Any], *args: Any):
+        self.label = f"compiling {what} in the background"
+        self.report = report
+        self.background: Background | None = Background(work, *args)
+        if report is not None:
+            report(self.label, None)
+
+    @property
+    def compiling(self) -> bool:
+        """Whether it still compiles (once it is done: said, and False from then on)."""
+        if self.background is None:
+            return False
+        if not self.background.done():
+            return True
+        self.finish()
+        return False
+
+    def finish(self) -> None:
+        """Wait for the compile to end (its kernels are then in numba's cache) and say its
+        seconds; nothing when it is over already."""
+        job, self.background = self.background, None
+        if job is None:
+            return
+        seconds = job.wait()
+        if self.report is not None:
+            self.report(self.label, seconds)
+
+    def stop(self, why: str | None = None) -> None:
+        """End it now: said done if it is, else stopped (what it compiled so far stays in the
+        cache) and said "(stopped: ``why``)" (None: not said)."""
+        job = self.background
+        if job is None or job.done():
+            self.finish()
+            return
+        job.stop()
+        self.background = None
+        if why is not None and self.report is not None:
+            self.report(f"{self.label} (stopped: {why})", job.seconds())
 
 
 #: a :class:`Background` process: its work, pickled on its stdin, done under the lock

@@ -672,8 +672,6 @@ def run(
         else:
             _run_pool(job, chunks, workers, collect)
     finally:
-        if behind is not None:
-            behind.stop()
         if out_path is not None:
             table = _merge(job, out_path)
     if out_path is None:
@@ -681,54 +679,50 @@ def run(
     return table
 
 
-def _background(job: Job) -> Any:
-    """The kernels of a fast ``job`` compiling in a process of their own
-    (:class:`.compiling.Background`), when they are not ready (neither compiled here nor in
-    numba's cache) and the simulator's interpreter may play the job meanwhile; else None."""
+def _background(job: Job) -> Callable[[Job], None] | None:
+    """What compiles the kernels of a fast ``job`` (in a process of their own, see
+    :func:`_meanwhile`) when they are not ready (neither compiled here nor in numba's cache)
+    and the simulator's interpreter may play the job meanwhile; else None."""
     if job.engine != "fast":
         return None
     sim = fast_simulator(job.game)
     if sim is None or not getattr(sim, "interpretable", lambda job: False)(job) or sim.ready(job):
         return None
-    from sheepfold.core.compiling import Background
-
-    return Background(sim.warm, job)
+    warm: Callable[[Job], None] = sim.warm
+    return warm
 
 
 def _meanwhile(
     job: Job,
     chunks: list[list[int]],
-    background: Any,
+    warm: Callable[[Job], None],
     collect: Callable[[Chunk], None],
     compiling: Report | None,
 ) -> list[list[int]]:
-    """Play ``chunks`` here with the interpreted kernels while ``background`` compiles them (the
-    same kernels, so the same games: only slower), said as the step "compiling the simulator in
-    the background"; once it is done, the next chunk with the compiled kernels (loaded from
-    the cache; forked workers inherit them). Returns the chunks left. When every game is
-    played first, the compilation is stopped (what it compiled so far stays in the cache), and
-    said: "... (stopped: the games were done first)"."""
-    label = f"compiling {_what_compiles(job)} in the background"
-    if compiling is not None:
-        compiling(label, None)
-    while chunks and not background.done():
-        collect(run_chunk(job, chunks[0], interpreted=True))
-        chunks = chunks[1:]
-    if not chunks and not background.done():
-        background.stop()
-        if compiling is not None:
-            compiling(f"{label} (stopped: the games were done first)", background.seconds())
-        return chunks
-    seconds = background.wait()
-    if compiling is not None:
-        compiling(label, seconds)
-    if not chunks:  # it was done as the last games were
-        return chunks
-    # loads what the background compiled (compiles here, said, only if it failed)
-    with compile_step(_what_compiles(job), compiling):
-        first = run_chunk(job, chunks[0])
-    collect(first)
-    return chunks[1:]
+    """Play ``chunks`` here with the interpreted kernels while ``warm(job)`` compiles them in a
+    process of its own (a :class:`.compiling.Meanwhile`: the same kernels, so the same games,
+    only slower); once it is done, the next chunk with the compiled kernels (loaded from the
+    cache; forked workers inherit them). Returns the chunks left. When every game is played
+    first, the compilation is stopped (what it compiled so far stays in the cache), and said:
+    "... (stopped: the games were done first)"."""
+    from sheepfold.core.compiling import Meanwhile
+
+    behind = Meanwhile(_what_compiles(job), compiling, warm, job)
+    try:
+        while chunks and behind.compiling:
+            collect(run_chunk(job, chunks[0], interpreted=True))
+            chunks = chunks[1:]
+        if behind.compiling:
+            behind.stop("the games were done first")
+        if not chunks:  # (or it was done as the last games were)
+            return chunks
+        # loads what the background compiled (compiles here, said, only if it failed)
+        with compile_step(_what_compiles(job), compiling):
+            first = run_chunk(job, chunks[0])
+        collect(first)
+        return chunks[1:]
+    finally:
+        behind.stop()
 
 
 def _what_compiles(job: Job) -> str:

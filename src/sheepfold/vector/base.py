@@ -90,7 +90,7 @@ class Batch:
     #: function: a compiling process of its own runs it, see :meth:`_cold_start`)
     _warm: Callable[[], None]
     #: the words of the compiling process's step
-    _BACKGROUND = "compiling the batched simulator in the background"
+    _BACKGROUND = "the batched simulator"
     #: the observation's gather from the flat values (None: the flat layout)
     _grid: np.ndarray | None = None
     num_envs: int
@@ -125,13 +125,13 @@ class Batch:
         first reset compiles in the background (:meth:`_cold_start`)."""
         self.compiling = compiling
         self._cold = background  # the first reset asks whether the kernels are compiled
-        self._background: Any = None  # the process compiling them, while it does
+        self._background: Any = None  # the kernels compiling behind (a compiling.Meanwhile)
         self._interpreted: Any = None
 
     def _cold_start(self, reset_args: tuple[Any, ...]) -> None:
         """At the first reset (``reset_args``: its kernel's): when the kernels are neither
         compiled in this process nor in numba's cache, compile them in a process of their own
-        (:class:`.compiling.Background`, running :attr:`_warm`) and run them interpreted until
+        (:class:`.compiling.Meanwhile`, running :attr:`_warm`) and run them interpreted until
         that is done (:meth:`_kernels`: the same code, the same games, slower)."""
         if not self._cold:
             return
@@ -143,23 +143,14 @@ class Batch:
         reset = self._kernel.reset_many
         if not isinstance(reset, Dispatcher) or compiling.cached(reset, *reset_args):
             return
-        self._background = compiling.Background(type(self)._warm)
         self._interpreted = compiling.Interpreted(self._kernel)
-        if self.compiling is not None:
-            self.compiling(self._BACKGROUND, None)
+        self._background = compiling.Meanwhile(self._BACKGROUND, self.compiling, type(self)._warm)
 
     def _kernels(self) -> Any:
         """The kernel module, or the same interpreted while it compiles in the background (once
         that is done: the compiled one, loaded from the cache)."""
-        job = self._background
-        if job is None:
-            return self._kernel
-        if not job.done():
+        if self._background is not None and self._background.compiling:
             return self._interpreted
-        seconds = job.wait()
-        self._background = None
-        if self.compiling is not None:
-            self.compiling(self._BACKGROUND, seconds)
         return self._kernel
 
     def _reset_games(self, args: tuple[Any, ...], obs: np.ndarray) -> None:
@@ -183,7 +174,6 @@ class Batch:
         """Stop compiling in the background, if it still does (it also ends with the process)."""
         if self._background is not None:
             self._background.stop()
-            self._background = None
 
     # -- reading the batch ------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:

@@ -34,7 +34,8 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -273,7 +274,7 @@ class Space:
         """The index of the set-up (the kernel's new game: the starting wool, the first seat,
         its turn-start triggers)."""
         st = np.zeros(STATE_LEN, dtype=np.int64)
-        kstep.new_game(st, self.prm)
+        _once(kstep.new_game, st, self.prm)
         if st[L.OVER]:
             raise SolverError("the game is over before its first roll: there is nothing to solve")
         n = self.n
@@ -568,7 +569,8 @@ def _run(
         nb = int(space.n_piles[B])
         sweeps = np.zeros(nb, dtype=np.int64)
         deltas = np.zeros(nb, dtype=np.float64)
-        K.solve_layer(B, ctx, bufs, progs, opts, (sweeps, deltas))
+        size = int(space.off[B + 1] - space.off[B])
+        _layer("solve_layer", size, B, ctx, bufs, progs, opts, (sweeps, deltas))
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e} "
@@ -577,11 +579,105 @@ def _run(
         total_sweeps += int(sweeps.sum())
         max_sweeps = max(max_sweeps, int(sweeps.max()))
         blocks += nb
-        done += int(space.off[B + 1] - space.off[B])
+        done += size
         if progress is not None:
             progress(done, space.size)
     st = Stats(time.perf_counter() - t0, max_sweeps, total_sweeps / max(blocks, 1), blocks)
     return V, st
+
+
+# -- at once, while the kernels compile --------------------------------------------------------
+#: the interpreted kernels' microseconds a position (its solve, about 40 sweeps; unrotating it),
+#: measured: the rulebook's 2-player solve, 23,610 positions, in about 6 s
+INTERPRETED_US = {"solve_layer": 800.0, "solve_layer_rot": 800.0, "unrotate": 10.0}
+#: a layer whose interpreted estimate is longer (seconds) waits for the compiled kernels
+INTERPRETED_SECONDS = 10.0
+
+
+def warm(players: int) -> None:
+    """Compile (or load) the kernels of a solve of ``players`` seats: a tiny game solved, as
+    ``sheepfold solve`` does (the kernels' types do not depend on the rules)."""
+    small = ShaveRules(wool=6, max_wool=2)
+    if players == 2:
+        minimax_shares(solve_minimax(small))
+    else:
+        guaranteed_shares_all(small, players)
+        ending(small, players)
+
+
+class _Cold:
+    """The solves of :func:`at_once`: the first layer asks whether the compiled kernels are
+    ready; when they are not, they compile in the background (:class:`.compiling.Meanwhile`)
+    and the layers run interpreted meanwhile, all but the inner sweep, which compiles here in
+    a second or two (:func:`.compiling.interpreted`: the same code, so the same values)."""
+
+    def __init__(self, players: int, report: Any) -> None:
+        self.players, self.report = players, report
+        self.asked = False
+        self.behind: Any = None
+        self.plain: Any = None
+
+    def kernels(self, name: str, positions: int, args: tuple[Any, ...]) -> Any:
+        from sheepfold.core import compiling
+
+        if not self.asked:
+            self.asked = True
+            if not compiling.cached(getattr(K, name), *args):
+                self.plain = compiling.Interpreted(K, frozenset({K.sweep_compiled}))
+                self.behind = compiling.Meanwhile(
+                    "the exact solver", self.report, warm, self.players
+                )
+        if self.behind is None:
+            return K
+        quick = positions * INTERPRETED_US[name] <= INTERPRETED_SECONDS * 1e6
+        if self.behind.compiling and quick:
+            return self.plain
+        self.behind.finish()  # a large layer: it waits for the compiled kernels
+        return K
+
+    def stop(self) -> None:
+        if self.behind is not None:
+            self.behind.stop("the solve was done first")
+
+
+_cold: _Cold | None = None
+
+
+@contextmanager
+def at_once(players: int, report: Any = None) -> Iterator[None]:
+    """The solves in the body start at once on a cold cache: when the solver's kernels are
+    neither compiled in this process nor in numba's cache, they compile in a process of their
+    own (``report``: the step "compiling the exact solver in the background", see
+    :class:`.compiling.Meanwhile`), and the layers run interpreted until that is done, each
+    layer whose interpreted estimate is at most :data:`INTERPRETED_SECONDS` (the rulebook's
+    2-player solve, its shares checked, in about 8 s instead of 85 s of compiling). One body
+    at a time, in one thread (the command line's)."""
+    global _cold
+    _cold = _Cold(players, report)
+    try:
+        yield
+    finally:
+        cold, _cold = _cold, None
+        cold.stop()
+
+
+def _once(kernel: Any, *args: Any) -> None:
+    """``kernel(*args)``, a call made once a solve: in the body of :func:`at_once`
+    interpreted unless it is compiled here or in numba's cache (it takes less than compiling)."""
+    if _cold is not None:
+        from sheepfold.core import compiling
+
+        if not compiling.cached(kernel, *args):
+            compiling.interpreted(kernel)(*args)
+            return
+    kernel(*args)
+
+
+def _layer(name: str, positions: int, *args: Any) -> None:
+    """The solver kernel ``name`` on a layer of ``positions`` positions: compiled, or in the
+    body of :func:`at_once`, interpreted while it compiles."""
+    kernels = K if _cold is None else _cold.kernels(name, positions, args)
+    getattr(kernels, name)(*args)
 
 
 # -- solutions ------------------------------------------------------------------------------
@@ -834,7 +930,8 @@ def guaranteed_shares_all(
         no = len(ptr) - 1
         sweeps = np.zeros(no, dtype=np.int64)
         deltas = np.zeros(no, dtype=np.float64)
-        K.solve_layer_rot(B, ctx, (ptr, mem), bufs, progs, opts, (sweeps, deltas))
+        size = int(ix0.off[B + 1] - ix0.off[B])
+        _layer("solve_layer_rot", size, B, ctx, (ptr, mem), bufs, progs, opts, (sweeps, deltas))
         if np.any(sweeps > MAX_SWEEPS):
             raise SolverError(
                 f"value iteration did not converge in layer {B} (largest change {deltas.max():.2e})"
@@ -842,7 +939,7 @@ def guaranteed_shares_all(
         total_sweeps += int(sweeps.sum())
         max_sweeps = max(max_sweeps, int(sweeps.max()))
         orbits += no
-        done += int(ix0.off[B + 1] - ix0.off[B])
+        done += size
         if progress is not None:
             progress(done, size0)
     del bufs, progs
@@ -852,7 +949,7 @@ def guaranteed_shares_all(
     for f in range(n):
         V = np.zeros((space.size, 1), dtype=np.float64)
         tab = np.zeros((space.size, space.C), dtype=np.int8)
-        K.unrotate(space.prm, space.ix, ix0, R, tab0, f, V, tab)
+        _layer("unrotate", space.size, space.prm, space.ix, ix0, R, tab0, f, V, tab)
         kinds = np.full(n, K.MIN, dtype=np.int64)
         kinds[f] = K.MAX
         sol = Solution(space, "guaranteed", f, V, tab, kinds, st)
