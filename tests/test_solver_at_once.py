@@ -22,7 +22,7 @@ from test_lab_background import _Compiling
 RULES = [
     ShaveRules(wool=9, max_wool=3),
     ShaveRules(wool=8, variants=("howling-wolf",)),
-    ShaveRules(wool=8, variants=("cutting-costs", "my-friend-mr-wolf")),
+    ShaveRules(wool=6, variants=("cutting-costs", "my-friend-mr-wolf")),
     ShaveRules(wool=8, max_wool=1, variants=("cutting-costs",)),  # games that may never end
 ]
 
@@ -41,27 +41,49 @@ def _same(a: S.Solution, b: S.Solution) -> None:
     assert (a.stats.sweeps_max, a.stats.sweeps_mean) == (b.stats.sweeps_max, b.stats.sweeps_mean)
 
 
+def _cold_body(monkeypatch: pytest.MonkeyPatch, players: int, body: Any) -> None:
+    """``body()`` in :func:`solver.at_once` on a cold cache: it runs interpreted (the compile
+    never ends first), one compile is started for the whole body and stopped at its end."""
+    said = _cold(monkeypatch)
+    with S.at_once(players, lambda what, s: said.append((what, s))):
+        body()
+    (bg,) = _Compiling.made
+    assert (bg.work, bg.args) == (S.warm, (players,)) and bg.stopped
+    label = "compiling the exact solver in the background"
+    assert said == [(label, None), (f"{label} (stopped: the solve was done first)", 4.25)]
+
+
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_the_interpreted_solver_gives_the_same_solutions(
     rules: ShaveRules, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     compiled = S.solve_minimax(rules)
     shares = S.minimax_shares(compiled)
-    ending = S.ending(rules, 3)
-    three = S.guaranteed_shares_all(rules, 3)
-    said = _cold(monkeypatch)
-    with S.at_once(2, lambda what, s: said.append((what, s))):
+
+    def body() -> None:
         plain = S.solve_minimax(rules)
         _same(plain, compiled)
         assert np.array_equal(S.minimax_shares(plain).V, shares.V)
-        assert S.ending(rules, 3) == ending
+        assert S.Space(rules, 2).start_index() == compiled.space.start_index()
+
+    _cold_body(monkeypatch, 2, body)
+
+
+@pytest.mark.parametrize("rules", [RULES[3], RULES[1]], ids=lambda r: r.name)
+def test_the_interpreted_solver_gives_the_same_three_player_shares(
+    rules: ShaveRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rotating solve (every seat at once, unrotated) and the ending analysis."""
+    three = S.guaranteed_shares_all(rules, 3)
+    ending = S.ending(rules, 3) if rules is RULES[3] else None
+
+    def body() -> None:
         for a, b in zip(S.guaranteed_shares_all(rules, 3), three, strict=True):
             _same(a, b)
-        assert S.Space(rules, 2).start_index() == compiled.space.start_index()
-    (bg,) = _Compiling.made  # one compile for the whole body
-    assert (bg.work, bg.args) == (S.warm, (2,)) and bg.stopped
-    label = "compiling the exact solver in the background"
-    assert said == [(label, None), (f"{label} (stopped: the solve was done first)", 4.25)]
+        if ending is not None:
+            assert S.ending(rules, 3) == ending
+
+    _cold_body(monkeypatch, 3, body)
 
 
 def test_the_solve_goes_on_compiled_once_the_kernels_are_ready(
