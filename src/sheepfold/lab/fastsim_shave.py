@@ -385,8 +385,7 @@ def _policies(job: Any, indices: Any) -> np.ndarray:
 
 def chunk(job: Any, indices: Any, interpreted: bool = False) -> Any:
     """The runner's chunk of games ``indices`` of ``job`` (see :mod:`sheepfold.lab.runner`);
-    ``interpreted``: the kernels run by the interpreter (:func:`simulate`; only for a job
-    :func:`interpretable` says it may)."""
+    ``interpreted``: the kernels run by the interpreter (:func:`simulate`)."""
     from sheepfold.lab.runner import Chunk
 
     game = job.make_game(0)
@@ -482,12 +481,17 @@ def _trace_args(game: Any, seed: int, seat_policies: Any, exact: Exact | None) -
 
 
 # -- compiling in the background -------------------------------------------------------------
-def interpretable(job: Any) -> bool:
-    """Whether ``job``'s games may be played by the interpreted kernels while they compile:
-    every bot random or greedy (the perfect policy and ``--exact`` need the solver's tables,
-    which need the solver compiled)."""
-    names = {b.partition(":")[0] for b in job.bots}
-    return names <= {"random", "greedy"} and not getattr(job, "exact", False)
+def prepare(job: Any, compiling: Any = None) -> None:
+    """Solve what ``job``'s games need from the solver (the perfect policy's tables, the exact
+    win shares), here, once, before the games (forked workers inherit them, others read the
+    disk caches): at once on a cold cache, the solver interpreted while it compiles behind
+    (:func:`.solver.at_once`, said through ``compiling``)."""
+    if "perfect" not in {b.partition(":")[0] for b in job.bots} and not job.exact:
+        return
+    from sheepfold.games.shave_a_sheep import solver
+
+    with solver.at_once(job.players, compiling):
+        exact_for(job.make_game(0), job.bots, job.exact)
 
 
 def _first_args(job: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -496,8 +500,9 @@ def _first_args(job: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     idx = np.zeros(1, dtype=np.int64)
     seed = job.game_seed(0)
     pols = _policies(job, idx)
-    batch = _batch_args(game, np.array([seed], dtype=np.int64), pols, True, None)
-    return batch, _trace_args(game, seed, pols[0], None)
+    ex = exact_for(game, job.bots, job.exact)  # solved already (prepare), or nothing to solve
+    batch = _batch_args(game, np.array([seed], dtype=np.int64), pols, True, ex)
+    return batch, _trace_args(game, seed, pols[0], ex)
 
 
 def ready(job: Any) -> bool:

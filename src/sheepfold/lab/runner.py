@@ -48,8 +48,9 @@ class LabError(SheepfoldError):
 
 # -- per game: the lab's own tables --------------------------------------------------------------
 #: the games that have a fast simulator, and its module (``unsupported``, ``chunk``,
-#: ``engine_state``; Shave a Sheep's ``exact_for`` solves once in the parent before the workers
-#: start); any other game plays through the rules engine
+#: ``engine_state``; Shave a Sheep's ``prepare`` solves once in the parent before the workers
+#: start, and its ``ready`` and ``warm`` let a cold run play interpreted while they compile);
+#: any other game plays through the rules engine
 FAST_SIMULATORS = {
     "dolly-crush": "sheepfold.lab.fastsim_dolly",
     "shave-a-sheep": "sheepfold.lab.fastsim_shave",
@@ -645,11 +646,11 @@ def run(
 
     # chunks that grow from one game unless the size is asked for: progress from the start
     chunks = list(_chunks(todo, size, 0 if chunk_size else parallel))
-    prepare = getattr(fast_simulator(job.game), "exact_for", None) if job.engine == "fast" else None
+    prepare = getattr(fast_simulator(job.game), "prepare", None) if job.engine == "fast" else None
     if chunks and prepare is not None:
-        # solve once here: forked workers inherit the tables, others read the disk caches
-        with compile_step("the exact solver", compiling):
-            prepare(job.make_game(0), job.bots, job.exact)
+        # solve once here (at once, while a cold solver compiles behind): forked workers
+        # inherit the tables, others read the disk caches
+        prepare(job, compiling)
     first: Chunk | None = None
     behind = _background(job) if chunks and ray is None and background else None
     if chunks and ray is None and behind is None:
@@ -682,11 +683,12 @@ def run(
 def _background(job: Job) -> Callable[[Job], None] | None:
     """What compiles the kernels of a fast ``job`` (in a process of their own, see
     :func:`_meanwhile`) when they are not ready (neither compiled here nor in numba's cache)
-    and the simulator's interpreter may play the job meanwhile; else None."""
+    and the simulator says which are (its ``ready``: then its interpreter may play the job
+    meanwhile); else None."""
     if job.engine != "fast":
         return None
     sim = fast_simulator(job.game)
-    if sim is None or not getattr(sim, "interpretable", lambda job: False)(job) or sim.ready(job):
+    if sim is None or not hasattr(sim, "ready") or sim.ready(job):
         return None
     warm: Callable[[Job], None] = sim.warm
     return warm
