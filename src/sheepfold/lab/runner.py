@@ -681,10 +681,9 @@ def run(
 
 
 def _background(job: Job) -> Callable[[Job], None] | None:
-    """What compiles the kernels of a fast ``job`` (in a process of their own, see
-    :func:`_meanwhile`) when they are not ready (neither compiled here nor in numba's cache)
-    and the simulator says which are (its ``ready``: then its interpreter may play the job
-    meanwhile); else None."""
+    """The fast simulator's ``warm``, to compile ``job``'s kernels in a process of their own
+    while its interpreter plays (:func:`_meanwhile`), when its ``ready`` says they are neither
+    compiled here nor in numba's cache; else None (ready, or a simulator without ``ready``)."""
     if job.engine != "fast":
         return None
     sim = fast_simulator(job.game)

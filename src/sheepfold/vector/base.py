@@ -89,7 +89,7 @@ class Batch:
     #: compiles (or loads) the batch kernels: a small batch of the game played (a module-level
     #: function: a compiling process of its own runs it, see :meth:`_cold_start`)
     _warm: Callable[[], None]
-    #: the words of the compiling process's step
+    #: what the compiling process compiles, in words (its step: "compiling ... in the background")
     _BACKGROUND = "the batched simulator"
     #: the observation's gather from the flat values (None: the flat layout)
     _grid: np.ndarray | None = None

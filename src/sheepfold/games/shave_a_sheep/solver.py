@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from sheepfold.core.compiling import Report
 from sheepfold.core.play import bot_by_name
 from sheepfold.core.protocol import CHANCE, SheepfoldError
 from sheepfold.games.shave_a_sheep import policy
@@ -611,7 +612,7 @@ class _Cold:
     and the layers run interpreted meanwhile, all but the inner sweep, which compiles here in
     a second or two (:func:`.compiling.interpreted`: the same code, so the same values)."""
 
-    def __init__(self, players: int, report: Any) -> None:
+    def __init__(self, players: int, report: Report | None) -> None:
         self.players, self.report = players, report
         self.asked = False
         self.behind: Any = None
@@ -644,7 +645,7 @@ _cold: _Cold | None = None
 
 
 @contextmanager
-def at_once(players: int, report: Any = None) -> Iterator[None]:
+def at_once(players: int, report: Report | None = None) -> Iterator[None]:
     """The solves in the body start at once on a cold cache: when the solver's kernels are
     neither compiled in this process nor in numba's cache, they compile in a process of their
     own (``report``: the step "compiling the exact solver in the background", see
