@@ -5,12 +5,22 @@ For each size, the tables of loadgen.py (two WebSockets per table, both seats pl
 legal intents, every table made through the balancer, round-robin, and from then on sent to its
 owner by the balancer: docs/web.md, "Routing to the owner") at a fixed
 offered load (--rate actions/s in all) and at saturation: actions per second, latency from an
-action's send to its broadcast (p50/p99) and the servers' CPU per action (all processes
-together, from /proc). Then, with 3 processes, the time from a kill -9 of one until every client
-of its tables plays again (each table's clients reconnect through the balancer on their own).
-Bounded in tables and seconds; stops itself.
+action's send to its broadcast (p50/p99) and the CPU per action of the servers (all processes
+together), of this client, of haproxy and of PostgreSQL (every backend), from /proc. Then, with
+3 processes, the time from a kill -9 of one until every client of its tables plays again (each
+table's clients reconnect through the balancer on their own).
+
+On a machine with fewer cores than servers plus two, the client, haproxy and PostgreSQL take the
+cores a second server would use (on 2 cores, one saturated server and its client fill both), so
+the sizes are run a second time with each server capped at the same fraction of a core
+(``--server-cores``, bench/cpucap.py: a cgroup per server, root): a small core per server, the
+rest left to the others, and ``--tables`` tables per server (each server the load the one server
+had: fewer tables a server means fewer actions a loop turn and a group commit, so a fixed total
+would charge the larger sizes for their smaller batches). The ratio of that round says whether the
+servers get in each other's way, the first how this machine does. Bounded in tables and seconds; stops itself.
 
     python bench/bench_cluster.py [--tables 100] [--seconds 8] [--rate 300] [--sizes 1,2,3]
+                                  [--server-cores auto|0|CORES]
 """
 
 from __future__ import annotations
@@ -19,20 +29,31 @@ import argparse
 import os
 import sys
 import time
+from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
-from loadgen import phase, report, run, warmed  # noqa: E402
+from cpucap import Caps  # noqa: E402
+from loadgen import phase, report, run, tree_cpu, warmed  # noqa: E402
 from sheepfold.cli.cluster import LocalCluster  # noqa: E402
 
 
 def load(c: LocalCluster, tables: int, seconds: float, rate: float = 0.0) -> dict[str, float]:
-    """One phase through the balancer, every live server's CPU counted."""
+    """One phase through the balancer, every live server's CPU counted, and haproxy's and the
+    temporary PostgreSQL's (every backend) beside them."""
     pids = [s.pid for s in c.servers if s.alive()]
     label = f"load: {tables} tables" if rate else f"saturated: {tables}"
-    return report(label, run(phase(c.url, pids, tables, seconds, "shave-a-sheep", rate)))
+    others = {}
+    if c.haproxy is not None:
+        others["haproxy"] = partial(tree_cpu, c.haproxy.pid)
+    if c.pg is not None:
+        postmaster = int((c.pg.data / "postmaster.pid").read_text().split()[0])
+        others["PostgreSQL"] = partial(tree_cpu, postmaster)
+    job = phase(c.url, pids, tables, seconds, "shave-a-sheep", rate, others)
+    return report(label, run(job))
 
 
 def failover(c: LocalCluster) -> float:
@@ -107,34 +128,100 @@ def _owner(c: LocalCluster, table_id: str) -> int:
     return int(pid)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=8.0)
-    ap.add_argument("--rate", type=float, default=300.0)
-    ap.add_argument("--sizes", default="1,2,3")
-    args = ap.parse_args()
-    tables = max(1, min(args.tables, 500))
+def sizes(args: argparse.Namespace, cap: float, failover_at_end: bool) -> dict[int, float] | None:
+    """Each size of ``--sizes`` in turn, its servers capped at ``cap`` cores each (0: not
+    capped): its saturated actions/s (None when a server's bots did not get ready). Capped,
+    each server gets ``--tables`` tables (n servers, n times the tables): the same load as the
+    one server had, so the ratio says whether servers get in each other's way; not capped, the
+    sizes share ``--tables`` tables."""
     seconds = max(1.0, min(args.seconds, 60.0))
+    counts = [int(x) for x in args.sizes.split(",")]
     saturated: dict[int, float] = {}
-    for n in [int(x) for x in args.sizes.split(",")]:
+    for n in counts:
+        tables = max(1, min(args.tables * (n if cap else 1), 1000))
         c = LocalCluster(n, options=["--bot-delay", "0", "--leave-grace", "86400"]).start()
         try:
             for s in c.servers:  # each loads its bots' compiled code in the background first
                 if not warmed(f"http://127.0.0.1:{s.port}"):
                     print(f"server {s.index}: its bots did not get ready (their compiled code)")
-                    return 1
-            print(f"{n} process(es) behind haproxy on {os.cpu_count()} cores", flush=True)
-            load(c, tables, seconds, args.rate)
-            out = load(c, tables, seconds)
-            saturated[n] = out["actions_per_s"]
-            if n == max(int(x) for x in args.sizes.split(",")) and n > 1:
+                    return None
+            with Caps(cap) if cap else nullcontext() as caps:
+                for s in c.servers if caps else ():
+                    caps.cap(s.pid)
+                capped = (
+                    f", each capped at {cap:g} of a core (a cgroup), {tables} tables"
+                    if caps
+                    else ""
+                )
+                print(
+                    f"{n} process(es) behind haproxy on {os.cpu_count()} cores{capped}", flush=True
+                )
+                load(c, tables, seconds, args.rate)
+                held = caps.throttled() if caps else 0.0
+                saturated[n] = load(c, tables, seconds)["actions_per_s"]
+                if caps:
+                    print(
+                        f"  the caps held the servers back {caps.throttled() - held:.1f} s "
+                        "while the saturated phase ran, its set-up included (a cap that binds)",
+                        flush=True,
+                    )
+            if failover_at_end and n == max(counts) and n > 1:
                 print(f"kill -9 to playing again: {failover(c):.2f} s", flush=True)
         finally:
             c.close()
     if 1 in saturated:
         ratios = ", ".join(f"{n}: {v / saturated[1]:.2f}x" for n, v in saturated.items())
-        print(f"saturated throughput against 1 process: {ratios}", flush=True)
+        how = (
+            f"each capped at {cap:g} of a core, {args.tables} tables each"
+            if cap
+            else (f"not capped, {args.tables} tables in all")
+        )
+        print(f"saturated throughput against 1 process ({how}): {ratios}", flush=True)
+    return saturated
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--tables", type=int, default=100, help="tables in all; capped, tables per server"
+    )
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--rate", type=float, default=300.0)
+    ap.add_argument("--sizes", default="1,2,3")
+    ap.add_argument(
+        "--server-cores",
+        default="auto",
+        help="cap every server process at this many cores (a cgroup each; root): one small core "
+        "per server, the rest of the machine left to the client, haproxy and PostgreSQL; 0: no "
+        "cap. auto (the default): the sizes uncapped, then, where the machine has fewer cores "
+        "than the largest size plus 2, again with 0.45 of the cores shared by the largest "
+        "size's servers",
+    )
+    args = ap.parse_args()
+    largest = max(int(x) for x in args.sizes.split(","))
+    cores = os.cpu_count() or 1
+    if args.server_cores == "auto":
+        if sizes(args, 0.0, failover_at_end=True) is None:
+            return 1
+        if cores >= largest + 2:
+            return 0
+        cap = round(0.45 * cores / largest, 2)
+        print(
+            f"again, each server capped at {cap:g} of a core: on {cores} cores the client, haproxy "
+            "and PostgreSQL would otherwise take the cores a second server needs",
+            flush=True,
+        )
+    else:
+        cap = float(args.server_cores)
+    if cap:
+        try:
+            if sizes(args, cap, failover_at_end=False) is None:
+                return 1
+        except (OSError, ValueError) as e:
+            print(f"no capped round: {e}", flush=True)
+            return 1
+    elif args.server_cores != "auto" and sizes(args, 0.0, failover_at_end=True) is None:
+        return 1
     return 0
 
 

@@ -22,6 +22,7 @@ import resource
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -119,6 +120,33 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds process ``pid`` and its descendants have used so far: its own, its reaped
+    children's (the kernel adds them to it) and its live descendants' (PostgreSQL's backends)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    total = sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime, stime, cutime, cstime
+    for child in _children(pid):
+        try:
+            total += tree_cpu(child)
+        except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+            pass
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat") as f:
+                    if int(f.read().rpartition(")")[2].split()[1]) == pid:
+                        found.append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, ValueError):
+                pass
+    return found
+
+
 def own_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -134,6 +162,7 @@ class Stats:
         self.elapsed = 1.0
         self.server_cpu = 0.0  # seconds of the servers' CPU while measuring
         self.client_cpu = 0.0
+        self.others_cpu: dict[str, float] = {}  # seconds of each of ``phase``'s ``others``
         self.load = 0.0  # the machine's 1-minute load average at the end
 
 
@@ -224,11 +253,19 @@ async def table_loop(
 
 
 async def phase(
-    base: str, pids: list[int], tables: int, seconds: float, game: str, rate: float = 0.0
+    base: str,
+    pids: list[int],
+    tables: int,
+    seconds: float,
+    game: str,
+    rate: float = 0.0,
+    others: dict[str, Callable[[], float]] | None = None,
 ) -> Stats:
     """``tables`` tables played through ``base`` for ``seconds`` (after all are seated and a
-    warm-up), the CPU of the server processes ``pids`` counted. ``rate``: total actions/s
-    offered (a think time per table); 0 = as fast as possible."""
+    warm-up), the CPU of the server processes ``pids`` counted, and that of each of ``others``
+    (a name and a reader of CPU seconds so far: the balancer, the database). ``rate``: total
+    actions/s offered (a think time per table); 0 = as fast as possible."""
+    others = others or {}
     think = tables / rate if rate > 0 else 0.0
     stats = Stats()
     stop, ready = asyncio.Event(), asyncio.Event()
@@ -256,11 +293,13 @@ async def phase(
             gc.disable()
             stats.measuring = True
             start, server0, client0 = time.perf_counter(), servers_cpu(pids), own_cpu()
+            others0 = {name: read() for name, read in others.items()}
             await asyncio.sleep(seconds)
             stats.measuring = False
             stats.elapsed = time.perf_counter() - start
             stats.server_cpu = servers_cpu(pids) - server0
             stats.client_cpu = own_cpu() - client0
+            stats.others_cpu = {name: read() - others0[name] for name, read in others.items()}
             stats.load = os.getloadavg()[0]
         finally:
             gc.enable()
@@ -289,6 +328,8 @@ def report(label: str, s: Stats) -> dict[str, float]:
         "p99_ms": percentile(lat, 0.99),
         "server_cpu_ms": s.server_cpu * per_action,
         "server_share": s.server_cpu / s.elapsed,
+        "client_cpu_ms": s.client_cpu * per_action,
+        **{f"{name}_cpu_ms": v * per_action for name, v in s.others_cpu.items()},
         "load": s.load,
     }
     print(
@@ -296,7 +337,10 @@ def report(label: str, s: Stats) -> dict[str, float]:
         f"p50 {out['p50_ms']:5.1f} ms  p99 {out['p99_ms']:6.1f} ms  "
         f"server CPU {out['server_cpu_ms']:.3f} ms/action ({out['server_share']:.0%} of a core)  "
         f"client CPU {s.client_cpu * per_action:.3f} ms/action  "
-        f"load avg {s.load:.2f}  games {s.games_done}, errors {s.errors}",
+        + "".join(
+            f"{name} CPU {v * per_action:.3f} ms/action  " for name, v in s.others_cpu.items()
+        )
+        + f"load avg {s.load:.2f}  games {s.games_done}, errors {s.errors}",
         flush=True,
     )
     return out
