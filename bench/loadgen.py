@@ -122,29 +122,28 @@ def process_cpu(pid: int) -> float:
 
 def tree_cpu(pid: int) -> float:
     """CPU seconds process ``pid`` and its descendants have used so far: its own, its reaped
-    children's (the kernel adds them to it) and its live descendants' (PostgreSQL's backends)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()
-    total = sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime, stime, cutime, cstime
-    for child in _children(pid):
-        try:
-            total += tree_cpu(child)
-        except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
-            pass
-    return total
-
-
-def _children(pid: int) -> list[int]:
-    found = []
+    children's (the kernel adds them to it) and its live descendants' (PostgreSQL's backends),
+    from one pass over /proc (Linux)."""
+    procs: dict[int, tuple[int, float]] = {}  # pid -> (its parent, its CPU seconds)
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 with open(f"/proc/{entry.name}/stat") as f:
-                    if int(f.read().rpartition(")")[2].split()[1]) == pid:
-                        found.append(int(entry.name))
-            except (FileNotFoundError, ProcessLookupError, ValueError):
-                pass
-    return found
+                    fields = f.read().rpartition(")")[2].split()
+            except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+                continue
+            own = sum(int(x) for x in fields[11:13])  # utime, stime
+            reaped = sum(int(x) for x in fields[13:15])  # cutime, cstime
+            procs[int(entry.name)] = (int(fields[1]), (own + reaped) / CLOCK_TICKS)
+    children: dict[int, list[int]] = {}
+    for p, (parent, _) in procs.items():
+        children.setdefault(parent, []).append(p)
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += procs.get(p, (0, 0.0))[1]
+        todo += children.get(p, [])
+    return total
 
 
 def own_cpu() -> float:
