@@ -16,8 +16,9 @@ the sizes are run a second time with each server capped at the same fraction of 
 (``--server-cores``, bench/cpucap.py: a cgroup per server, root): a small core per server, the
 rest left to the others, and ``--tables`` tables per server (each server the load the one server
 had: fewer tables a server means fewer actions a loop turn and a group commit, so a fixed total
-would charge the larger sizes for their smaller batches). The ratio of that round says whether the
-servers get in each other's way, the first how this machine does. Bounded in tables and seconds; stops itself.
+would charge the larger sizes for their smaller batches). The ratio of that round says whether
+the servers get in each other's way, the first how this machine does. Bounded in tables and
+seconds; stops itself.
 
     python bench/bench_cluster.py [--tables 100] [--seconds 8] [--rate 300] [--sizes 1,2,3]
                                   [--server-cores auto|0|CORES]
@@ -174,10 +175,23 @@ def sizes(args: argparse.Namespace, cap: float, failover_at_end: bool) -> dict[i
         how = (
             f"each capped at {cap:g} of a core, {args.tables} tables each"
             if cap
-            else (f"not capped, {args.tables} tables in all")
+            else f"not capped, {args.tables} tables in all"
         )
         print(f"saturated throughput against 1 process ({how}): {ratios}", flush=True)
     return saturated
+
+
+def server_cores(text: str) -> float | None:
+    """``--server-cores``: None for auto, else a number of cores (0: not capped)."""
+    if text == "auto":
+        return None
+    try:
+        cores = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give auto, 0 or a number of cores") from None
+    if cores and not 0.01 <= cores <= (os.cpu_count() or 1):
+        raise argparse.ArgumentTypeError(f"{text}: give 0 or 0.01 to the number of cores")
+    return cores
 
 
 def main() -> int:
@@ -190,7 +204,9 @@ def main() -> int:
     ap.add_argument("--sizes", default="1,2,3")
     ap.add_argument(
         "--server-cores",
-        default="auto",
+        type=server_cores,
+        default=None,
+        metavar="auto|0|CORES",
         help="cap every server process at this many cores (a cgroup each; root): one small core "
         "per server, the rest of the machine left to the client, haproxy and PostgreSQL; 0: no "
         "cap. auto (the default): the sizes uncapped, then, where the machine has fewer cores "
@@ -200,28 +216,22 @@ def main() -> int:
     args = ap.parse_args()
     largest = max(int(x) for x in args.sizes.split(","))
     cores = os.cpu_count() or 1
-    if args.server_cores == "auto":
-        if sizes(args, 0.0, failover_at_end=True) is None:
-            return 1
-        if cores >= largest + 2:
-            return 0
-        cap = round(0.45 * cores / largest, 2)
-        print(
-            f"again, each server capped at {cap:g} of a core: on {cores} cores the client, haproxy "
-            "and PostgreSQL would otherwise take the cores a second server needs",
-            flush=True,
-        )
-    else:
-        cap = float(args.server_cores)
-    if cap:
+    caps = [args.server_cores]
+    if args.server_cores is None:  # auto
+        caps = [0.0] + ([round(0.45 * cores / largest, 2)] if cores < largest + 2 else [])
+    for cap in caps:
+        if cap and args.server_cores is None:
+            print(
+                f"again, each server capped at {cap:g} of a core: on {cores} cores the client, "
+                "haproxy and PostgreSQL would otherwise take the cores a second server needs",
+                flush=True,
+            )
         try:
-            if sizes(args, cap, failover_at_end=False) is None:
+            if sizes(args, cap, failover_at_end=not cap) is None:
                 return 1
-        except (OSError, ValueError) as e:  # auto: the uncapped round stands alone
+        except OSError as e:  # no cgroup to cap with: auto's uncapped round stands alone
             print(f"no capped round: {e}", flush=True)
-            return 0 if args.server_cores == "auto" else 1
-    elif args.server_cores != "auto" and sizes(args, 0.0, failover_at_end=True) is None:
-        return 1
+            return 0 if args.server_cores is None else 1
     return 0
 
 
