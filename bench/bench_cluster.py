@@ -216,10 +216,10 @@ def main() -> int:
     args = ap.parse_args()
     largest = max(int(x) for x in args.sizes.split(","))
     cores = os.cpu_count() or 1
-    caps = [args.server_cores]
+    rounds = [args.server_cores]  # the cap of each round of the sizes
     if args.server_cores is None:  # auto
-        caps = [0.0] + ([round(0.45 * cores / largest, 2)] if cores < largest + 2 else [])
-    for cap in caps:
+        rounds = [0.0] + ([round(0.45 * cores / largest, 2)] if cores < largest + 2 else [])
+    for cap in rounds:
         if cap and args.server_cores is None:
             print(
                 f"again, each server capped at {cap:g} of a core: on {cores} cores the client, "

@@ -113,10 +113,16 @@ def warmed(base: str, seconds: float = 900) -> bool:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after "pid (name)": the state first, the parent second,
+    then (from index 11) utime, stime, cutime and cstime in clock ticks (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rpartition(")")[2].split()
+
+
 def process_cpu(pid: int) -> float:
     """CPU seconds (user + system, every thread) process ``pid`` has used so far (Linux)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rpartition(")")[2].split()  # after "pid (name)"
+    fields = _stat(pid)
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
 
 
@@ -128,20 +134,18 @@ def tree_cpu(pid: int) -> float:
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
-                with open(f"/proc/{entry.name}/stat") as f:
-                    fields = f.read().rpartition(")")[2].split()
+                fields = _stat(entry.name)
             except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
                 continue
-            own = sum(int(x) for x in fields[11:13])  # utime, stime
-            reaped = sum(int(x) for x in fields[13:15])  # cutime, cstime
-            procs[int(entry.name)] = (int(fields[1]), (own + reaped) / CLOCK_TICKS)
+            ticks = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+            procs[int(entry.name)] = (int(fields[1]), ticks / CLOCK_TICKS)
     children: dict[int, list[int]] = {}
     for p, (parent, _) in procs.items():
         children.setdefault(parent, []).append(p)
     total, todo = 0.0, [pid]
     while todo:
         p = todo.pop()
-        total += procs.get(p, (0, 0.0))[1]
+        total += procs[p][1] if p in procs else 0.0
         todo += children.get(p, [])
     return total
 
