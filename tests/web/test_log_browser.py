@@ -17,6 +17,27 @@ def server_log(srv: Any, table: str) -> list[dict[str, Any]]:
     return list(srv.manager.get(table).log.events)
 
 
+def play_her_turn(srv: Any, table_id: str, c: Any) -> None:
+    """Mia (seat 3) plays her one turn on another device (the client ``c``, her seat's token),
+    then the three bots play theirs. Only her one turn: on a loaded machine the bots can play
+    theirs and hand the turn back to her before the loop looks again."""
+    from polling import wait_until
+
+    table = srv.manager.get(table_id)
+
+    def last_turn() -> int:
+        return max(e["turn"] for e in server_log(srv, table_id))
+
+    her_turn = last_turn() + 1
+    while table.state.current_player() == 3 and last_turn() <= her_turn:
+        state, seq = table.state, c.last_state["seq"]
+        c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
+        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
+    wait_until(
+        lambda: table.state.current_player() == 3 or table.finished(), what="three bot turns"
+    )
+
+
 def friendly_text(e: dict[str, Any]) -> str:
     """An entry as the log shows it (Dolly Crush's first entry of a turn: its dog card)."""
     n = int(e["text"].split()[-1]) + 1 if e["text"].startswith("dog ") else None
@@ -57,20 +78,7 @@ def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, sh
     )
     # Mia plays her turn on another device (her seat's token), then the bots play theirs
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
-
-    # only her one turn: on a loaded machine the bots can play theirs and hand the turn back
-    # to her before this loop looks again
-    def last_turn() -> int:
-        return max(e["turn"] for e in server_log(live_server, t["id"]))
-
-    her_turn = last_turn() + 1
-    while table.state.current_player() == 3 and last_turn() <= her_turn:
-        state, seq = table.state, c.last_state["seq"]
-        c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
-        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
-    wait_until(
-        lambda: table.state.current_player() == 3 or table.finished(), what="three bot turns"
-    )
+    play_her_turn(live_server, t["id"], c)
     entries = server_log(live_server, t["id"])
     my_turn = max(e["turn"] for e in entries if e["seat"] == 3)
     since = [e for e in entries if e["turn"] > my_turn]  # the bots' turns after Mia's
@@ -118,11 +126,7 @@ def test_new_entries_arrive_in_order_unless_motion_is_reduced(
     before = len(server_log(live_server, t["id"]))
     assert page.evaluate("window.SF_ARRIVALS || []") == []  # the first draw: nothing arrives
     c = ws_client(f"{live_server.ws_url}/ws/{t['id']}", me["token"])
-    while table.state.current_player() == 3:
-        state, seq = table.state, c.last_state["seq"]
-        c.send({"type": "act", "action": state.action_to_string(state.legal_actions()[0])})
-        c.wait(lambda m, seq=seq: m["type"] == "state" and m["seq"] > seq)
-    wait_until(lambda: table.state.current_player() == 3, what="three bot turns")
+    play_her_turn(live_server, t["id"], c)
     last_n = server_log(live_server, t["id"])[-1]["n"]
     page.wait_for_function(f"() => window.SF_LAST.events.at(-1).n === {last_n}")
     arrived = page.evaluate("window.SF_ARRIVALS || []")
