@@ -133,10 +133,13 @@ def test_a_warm_solver_compiles_nothing_in_the_background(monkeypatch: pytest.Mo
 
 def test_warm_compiles_what_a_solve_calls() -> None:
     """`warm` (what the compiling process runs) solves as the command does: with 3 players the
-    guaranteed shares and the ending analysis (the suite's warm-up compiled them: quick)."""
+    guaranteed shares and the ending analysis (the suite's warm-up compiled them: quick). The
+    inner sweep (`sweep_compiled`) is not listed: it is compiled into these kernels, and when
+    they are loaded from numba's cache it has no signature of its own (the test then depended
+    on what an earlier test of the same worker had called)."""
     for players in (2, 3):
         S.warm(players)
-    for name in ("solve_layer", "solve_layer_rot", "unrotate", "sweep_compiled"):
+    for name in ("solve_layer", "solve_layer_rot", "unrotate"):
         assert getattr(S.K, name).signatures, name
 
 
