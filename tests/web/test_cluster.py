@@ -284,9 +284,11 @@ def test_the_balancer_sends_a_tables_requests_to_its_owner_also_after_a_takeover
     from websockets.sync.client import connect
 
     c = cluster
+    c.wait_up()  # every process in the balancer's round (a test before may have restarted one)
     made = [create(c.url, {"game": "shave-a-sheep", "seats": [{}, {}]}) for _ in range(4)]
     held = owners(c.db)
-    assert len({held[t["id"]] for t in made}) > 1  # made round-robin: on several processes
+    on = {held[t["id"]] for t in made}
+    assert len(on) > 1, f"made on {on} only; haproxy sends to servers {c.up()}"  # round-robin
     for t in made:  # every request about a table is answered by its owner itself, no relay
         assert not any(relayed(get_info(c.url, t["id"]).headers) for _ in range(4))
         r = httpx.post(f"{c.url}/api/tables/{t['id']}/join", json={"name": "ann"}, timeout=10)

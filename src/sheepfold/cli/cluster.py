@@ -51,14 +51,18 @@ TABLE_PATHS = (
 )
 
 
-def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> str:
-    """haproxy's configuration: ``host:port`` in front of the servers on ``servers``' ports."""
+def haproxy_config(
+    port: int, servers: list[int], host: str = "127.0.0.1", stats: Path | None = None
+) -> str:
+    """haproxy's configuration: ``host:port`` in front of the servers on ``servers``' ports
+    (named ``s0``, ``s1``...); ``stats``: a Unix socket that answers ``show stat``."""
     lines = [f"    server s{i} 127.0.0.1:{p} check" for i, p in enumerate(servers)]
     sticks = [f"    stick match path,field({n},/) if {{ path_reg {rx} }}" for n, rx in TABLE_PATHS]
     return "\n".join(
         [
             "global",
             "    maxconn 4000",
+            *([f"    stats socket {stats} mode 600 level user"] if stats else []),
             "defaults",
             "    mode http",
             "    option http-server-close",  # one request per server connection: each routed
@@ -254,11 +258,13 @@ class LocalCluster:
             for s in rest:
                 s.wait()
             cfg = self.folder / "haproxy.cfg"
-            cfg.write_text(haproxy_config(self.port, [s.port for s in self.servers]))
+            ports = [s.port for s in self.servers]
+            cfg.write_text(haproxy_config(self.port, ports, stats=self.stats))
             log = open(self.folder / "haproxy.log", "ab")
             self.haproxy = subprocess.Popen([haproxy, "-f", str(cfg), "-db"], stderr=log)
             log.close()
             self._wait_balancer()
+            self.wait_up()
         except BaseException:
             self.close()
             raise
@@ -281,12 +287,51 @@ class LocalCluster:
                 raise RuntimeError(f"haproxy does not answer on {self.url}")
             time.sleep(0.05)
 
+    @property
+    def stats(self) -> Path:
+        """haproxy's stats socket (``show stat``)."""
+        return self.folder / "haproxy.sock"
+
+    def up(self) -> set[int]:
+        """The servers haproxy sends requests to now: its last health check of each passed."""
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.settimeout(5)
+            sock.connect(str(self.stats))
+            sock.sendall(b"show stat\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        header, *rows = answer.decode().splitlines()
+        names = header.lstrip("# ").split(",")
+        at = {k: names.index(k) for k in ("pxname", "svname", "status")}
+        found = set()
+        for row in rows:
+            f = row.split(",")
+            if len(f) > at["status"] and f[at["pxname"]] == "servers":
+                name, status = f[at["svname"]], f[at["status"]]
+                if name.startswith("s") and name[1:].isdigit() and status.startswith("UP"):
+                    found.add(int(name[1:]))
+        return found
+
+    def wait_up(self, indices: Any = None, timeout: float = 30) -> None:
+        """Until haproxy sends requests to every server of ``indices`` (all: None), which it
+        does from its next health check after a start, within a second."""
+        want = set(range(len(self.servers)) if indices is None else indices)
+        end = time.monotonic() + timeout
+        while not want <= self.up():
+            if time.monotonic() > end:
+                raise RuntimeError(f"haproxy does not send requests to servers {sorted(want)}")
+            time.sleep(0.05)
+
     def restart(self, index: int) -> None:
-        """Server ``index`` started again on its port (after a kill or a stop)."""
+        """Server ``index`` started again on its port (after a kill or a stop), and haproxy
+        sending requests to it again."""
         s = self.servers[index]
         s.kill()
         s.start()
         s.wait()
+        if self.haproxy is not None:
+            self.wait_up([index])
 
     def close(self) -> None:
         for s in self.servers:
