@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTAMP := $(VENV)/.system-packages
 
-.PHONY: play cluster play-terminal test test-fast test-random test-release lint format bench dist i18n setup system clean help
+.PHONY: play cluster play-terminal test test-fast test-random test-order test-release lint format bench dist i18n setup system clean help
 
 help:
 	@echo "make play   - start the sheepfold web app and print its address (first run installs everything into .venv)"
@@ -15,6 +15,7 @@ help:
 	@echo "make test-release - install the wheel into a fresh venv with its extras and run the adapters from it"
 	@echo "make test-fast - the edit loop: no browser, no PostgreSQL, no slow statistics"
 	@echo "make test-random - property tests exploring new random examples (pin what fails with @example)"
+	@echo "make test-order - the suite reversed (ORDER=reverse) or shuffled (ORDER=SEED): finds tests that lean on an earlier one"
 	@echo "make lint   - ruff (format check + lint) and mypy"
 	@echo "make format - let ruff format and fix the code"
 	@echo "make bench  - run the benchmarks and print their numbers"
@@ -72,6 +73,14 @@ test-fast: $(STAMP)
 # Only the property tests (hypothesis marks them) depend on the profile.
 test-random: $(STAMP)
 	HYPOTHESIS_PROFILE=random $(PY) -m pytest -q -m hypothesis
+
+# The suite in another order than make test's, to find a test that passes only after another
+# has run (on CI's workers the tests of a file may be split): ORDER=reverse, or a seed to
+# shuffle by. CI runs the usual order.
+ORDER ?= reverse
+test-order: $(STAMP) $(SYSTAMP)
+	NUMBA_CACHE_DIR=$(TEST_NUMBA) $(VENV)/bin/sheepfold warm --jobs 2
+	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release" -n logical --order $(ORDER)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench examples

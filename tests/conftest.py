@@ -14,7 +14,9 @@ must not run beside each other are grouped below (``RUN_APART``): each group run
 one test after another.
 """
 
+import argparse
 import os
+import random
 import tempfile
 
 # The caches the tests fill stay under the system temp folder, never in $HOME; set before anything
@@ -153,11 +155,40 @@ LONG = ("slow", "browser", "postgres")
 LONG_TESTS = ("tests/test_typing.py::",)
 
 
+def order_of(text: str) -> int | None:
+    """``--order``'s value: ``reverse`` (None) or a seed (an integer) to shuffle by."""
+    if text == "reverse":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: say reverse, or a whole number to shuffle the tests by"
+        ) from None
+
+
+def pytest_addoption(parser) -> None:  # type: ignore[no-untyped-def]
+    parser.addoption(
+        "--order",
+        type=order_of,
+        default=False,
+        metavar="reverse|SEED",
+        help="run the tests reversed, or shuffled by SEED (make test-order): finds a test that "
+        "passes only after another has run",
+    )
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-untyped-def]
-    """On xdist workers, the longest tests first (each keeps its order): they start while every
+    """``--order``: the tests reversed or shuffled (the same order on every worker). Then, on
+    xdist workers, the longest tests first (each keeps its order): they start while every
     worker is busy and the short ones fill in at the end, instead of one long test running alone
     at the end. Every worker collects the same order (the scheduler checks it)."""
+    order = config.getoption("order")
+    if order is None:
+        items.reverse()
+    elif order is not False:
+        random.Random(order).shuffle(items)
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: not long(item))
 
