@@ -27,6 +27,8 @@ def test_state_is_every_seats_observation_through_the_wrappers(name: str, player
     wrapped = env(name, players=players)
     wrapped.reset(seed=1)
     raw = wrapped.unwrapped
+    for i, agent in enumerate(wrapped.possible_agents):  # the same moves every run
+        wrapped.action_space(agent).seed(i)
     enc = encoder_for(raw.game)
     assert raw.state_space.shape == (players * enc.size,)
     for agent in wrapped.agent_iter(60):
