@@ -95,7 +95,7 @@ def cluster() -> Iterator[tuple[str, int]]:
 
 
 DRIVER = r"""
-import json, os, signal, sys
+import json, os, signal, sys, time
 from sheepfold.lab.runner import make_job, run
 address, kill_group = sys.argv[1], int(sys.argv[2])
 job = make_job("shave-a-sheep", None, bots=["greedy", "random"], games=3000, seed=3)
@@ -107,7 +107,13 @@ def progress(done, total):
 table = run(job, None, ray=address, chunk_size=100, progress=progress)
 import ray
 ray.init(address=address, log_to_driver=False)
-alive = sum(1 for n in ray.nodes() if n["Alive"])
+# the run may end before the head has declared the killed node dead (three failed checks a
+# second apart, when the rest of the games went to the head): polled, with a deadline
+end = time.monotonic() + 60
+while (alive := sum(1 for n in ray.nodes() if n["Alive"])) > 1 and killed:
+    if time.monotonic() > end:
+        break
+    time.sleep(0.2)
 print(json.dumps({"killed": killed, "alive": alive, "rows": table.to_pylist()}))
 """
 

@@ -664,7 +664,6 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
             ws.headers.get("accept-language"),
         )
         writer = asyncio.get_event_loop().create_task(conn.writer())
-        t.attach(conn)
 
         def take(text: str | None) -> None:
             """One message of the client's (None: a binary one)."""
@@ -684,9 +683,10 @@ def _add_websocket(app: FastAPI, manager: Callable[[], TableManager]) -> None:
                 return
             t.handle(conn, text)
 
-        if direct is not None:
+        if direct is not None:  # set before the first message out (attach's state)
             direct.on_message = take
         try:
+            t.attach(conn)
             while not conn.closed:  # what the direct side leaves to the queue (a burst)
                 msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
