@@ -292,8 +292,9 @@ class LocalCluster:
         """haproxy's stats socket (``show stat``)."""
         return self.folder / "haproxy.sock"
 
-    def up(self) -> set[int]:
-        """The servers haproxy sends requests to now: its last health check of each passed."""
+    def stat(self) -> dict[int, dict[str, str]]:
+        """haproxy's ``show stat`` of each server (by index): ``status``, ``lbtot`` (the times
+        its balancing chose it), ``stot`` (its sessions)..."""
         with socket.socket(socket.AF_UNIX) as sock:
             sock.settimeout(5)
             sock.connect(str(self.stats))
@@ -303,15 +304,17 @@ class LocalCluster:
                 answer += chunk
         header, *rows = answer.decode().splitlines()
         names = header.lstrip("# ").split(",")
-        at = {k: names.index(k) for k in ("pxname", "svname", "status")}
-        found = set()
+        found = {}
         for row in rows:
-            f = row.split(",")
-            if len(f) > at["status"] and f[at["pxname"]] == "servers":
-                name, status = f[at["svname"]], f[at["status"]]
-                if name.startswith("s") and name[1:].isdigit() and status.startswith("UP"):
-                    found.add(int(name[1:]))
+            f = dict(zip(names, row.split(","), strict=False))
+            name = f.get("svname", "")
+            if f.get("pxname") == "servers" and name[:1] == "s" and name[1:].isdigit():
+                found[int(name[1:])] = f
         return found
+
+    def up(self) -> set[int]:
+        """The servers haproxy sends requests to now: its last health check of each passed."""
+        return {i for i, f in self.stat().items() if f.get("status", "").startswith("UP")}
 
     def wait_up(self, indices: Any = None, timeout: float = 30) -> None:
         """Until haproxy sends requests to every server of ``indices`` (all: None), which it
