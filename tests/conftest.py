@@ -155,10 +155,10 @@ LONG = ("slow", "browser", "postgres")
 LONG_TESTS = ("tests/test_typing.py::",)
 
 
-def order_of(text: str) -> int | None:
-    """``--order``'s value: ``reverse`` (None) or a seed (an integer) to shuffle by."""
+def order_of(text: str) -> str | int:
+    """``--order``'s value: ``reverse``, or a seed (an integer) to shuffle by."""
     if text == "reverse":
-        return None
+        return text
     try:
         return int(text)
     except ValueError:
@@ -171,7 +171,7 @@ def pytest_addoption(parser) -> None:  # type: ignore[no-untyped-def]
     parser.addoption(
         "--order",
         type=order_of,
-        default=False,
+        default=None,
         metavar="reverse|SEED",
         help="run the tests reversed, or shuffled by SEED (make test-order): finds a test that "
         "passes only after another has run",
@@ -185,9 +185,9 @@ def pytest_collection_modifyitems(config, items) -> None:  # type: ignore[no-unt
     worker is busy and the short ones fill in at the end, instead of one long test running alone
     at the end. Every worker collects the same order (the scheduler checks it)."""
     order = config.getoption("order")
-    if order is None:
+    if order == "reverse":
         items.reverse()
-    elif order is not False:
+    elif order is not None:
         random.Random(order).shuffle(items)
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: not long(item))

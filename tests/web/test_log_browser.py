@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from test_web_browser import new_page
 
+from polling import wait_until
+
 pytestmark = pytest.mark.browser
 
 BOTS_FIRST = [{"kind": "bot", "bot": "random"}] * 3 + [{}]
@@ -21,8 +23,6 @@ def play_her_turn(srv: Any, table_id: str, c: Any) -> None:
     """Mia (seat 3) plays her one turn on another device (the client ``c``, her seat's token),
     then the three bots play theirs. Only her one turn: on a loaded machine the bots can play
     theirs and hand the turn back to her before the loop looks again."""
-    from polling import wait_until
-
     table = srv.manager.get(table_id)
 
     def last_turn() -> int:
@@ -57,8 +57,6 @@ document.addEventListener("DOMContentLoaded", () => {
 
 def test_every_bot_turn_since_yours_is_shown(browser, live_server, ws_client, shots):
     from playwright.sync_api import expect
-
-    from polling import wait_until
 
     t = live_server.create(game="dolly-crush", seats=BOTS_FIRST, seed=4)
     me = live_server.join(t["id"], "Mia", 3)
@@ -111,8 +109,6 @@ def test_new_entries_arrive_in_order_unless_motion_is_reduced(
     """What happens while the page looks arrives entry by entry, in order (each arrival starts
     after the one before it, whatever the broadcasts it came in); with reduced motion nothing
     moves. The page records each arrival it schedules (``SF_ARRIVALS``: entry, start)."""
-    from polling import wait_until
-
     t = live_server.create(game="dolly-crush", seats=BOTS_FIRST, seed=4)
     me = live_server.join(t["id"], "Mia", 3)
     page = new_page(browser)

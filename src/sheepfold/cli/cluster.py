@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -316,7 +317,7 @@ class LocalCluster:
         """The servers haproxy sends requests to now: its last health check of each passed."""
         return {i for i, f in self.stat().items() if f.get("status", "").startswith("UP")}
 
-    def wait_up(self, indices: Any = None, timeout: float = 30) -> None:
+    def wait_up(self, indices: Iterable[int] | None = None, timeout: float = 30) -> None:
         """Until haproxy sends requests to every server of ``indices`` (all: None), which it
         does from its next health check after a start, within a second."""
         want = set(range(len(self.servers)) if indices is None else indices)
