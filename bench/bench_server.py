@@ -22,6 +22,14 @@ two, ``--rounds`` times each: old and new measured in the same run, under the sa
     python bench/bench_server.py [--tables 200] [--seconds 10] [--rate 600] [--game shave-a-sheep|dolly-crush|mixed]
     python bench/bench_server.py --against ../old/src [--rounds 3]
 
+With ``--steady`` every core runs a spinner at the idle scheduling class (SCHED_IDLE: it gets a
+core only when nothing else wants it) while the phases run, so no core sits idle. At the goal's
+load a server is busy about a tenth of a core, and on an idle virtual machine each action wakes
+a halted core: what that costs is counted as the action's CPU, and it moves from round to round
+with what the host did in between. Kept busy, the rounds of one tree mostly agree within a
+few per cent (docs/web.md, "Issue 32, a sixth look"); compare trees with it, and say which way
+a figure was measured.
+
 With ``--path`` no server runs: the table's own path in this process (an intent read and
 checked, applied, told in the log, committed by the group commit, both seats' state messages
 built and framed by the socket's direct side onto a transport that drops them), N tables a
@@ -36,12 +44,14 @@ Goal on a 2-core machine: 200 tables, >= 500 actions/s, p99 <= 50 ms.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +77,32 @@ def serve(db: str, src: str | None = None) -> tuple[subprocess.Popen[bytes], str
     cmd += ["--leave-grace", "86400"]
     cmd += ["--no-limits"]  # every table and socket of the load comes from one address
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env), f"http://127.0.0.1:{port}"
+
+
+SPIN = (
+    "import os\n"
+    "try: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n"
+    "except (AttributeError, OSError): os.nice(19)\n"
+    "parent = os.getppid()\n"
+    "while os.getppid() == parent:\n"  # ends with the bench, however it ends
+    "    for _ in range(100_000): pass\n"
+)
+
+
+@contextlib.contextmanager
+def steady(on: bool) -> Iterator[None]:
+    """With ``on``, a spinner at the idle scheduling class on every core while inside."""
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(os.cpu_count() or 1) if on
+    ]
+    if spinners:
+        print(f"--steady: {len(spinners)} idle-class spinners keep the cores awake", flush=True)
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -100,6 +136,12 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="load phases of each server (--against)")
     ap.add_argument("--path", action="store_true", help="the table's path in one process")
     ap.add_argument("--moves", type=int, default=10000, help="moves measured (--path)")
+    ap.add_argument(
+        "--steady",
+        action="store_true",
+        help="keep every core awake with idle-class spinners while measuring (steadier CPU "
+        "figures on a virtual machine)",
+    )
     args = ap.parse_args()
     args.tables = max(1, min(args.tables, 1000))
     args.seconds = max(1.0, min(args.seconds, 120.0))
@@ -107,8 +149,12 @@ def main() -> int:
     if args.path:
         return path_compare(args) if args.against else path_once(args)
     tmp = tempfile.mkdtemp(prefix="sheepfold-bench-")
-    if args.against:
-        return compare(args, tmp)
+    with steady(args.steady):
+        return compare(args, tmp) if args.against else measure(args, tmp)
+
+
+def measure(args: argparse.Namespace, tmp: str) -> int:
+    """The three phases on this code's server."""
     db = args.db or os.path.join(tmp, "bench.db")
     proc, base = serve(db)
     try:

@@ -142,6 +142,36 @@ def test_a_group_commit_that_fails_writes_nothing_of_any_table(db_url):
     assert rows["b"].actions == [(-1, 0)] and not rows["b"].finished
 
 
+@pytest.mark.parametrize("made_before", [False, True])
+def test_the_actions_table_is_one_tree_in_a_new_sqlite_database_and_an_older_one_still_works(
+    tmp_path, made_before
+):
+    """A new SQLite database keeps actions WITHOUT ROWID (a commit writes one page less); one
+    made before, a rowid table with its key's index, is left as it is and works the same."""
+    import sqlite3
+
+    path = tmp_path / "s.db"
+    if made_before:
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "CREATE TABLE sf_actions (table_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, "
+                "seat INTEGER NOT NULL, action INTEGER NOT NULL, PRIMARY KEY (table_id, idx))"
+            )
+    s = Storage(str(path))
+    seats = [SeatRow(0, "human"), SeatRow(1, "human")]
+    for tid in ("b", "a"):
+        s.create_table(TableRow(tid, "shave-a-sheep", 2, {}, 1, 1.0, False, seats))
+    s.append_many([("b", 0, [(-1, 4), (1, 7)], False), ("a", 0, [(-1, 2)], False)])
+    s.append_many([("a", 1, [(0, 5)], True)])
+    rows = {r.id: r for r in s.load_all()}
+    s.close()
+    assert rows["a"].actions == [(-1, 2), (0, 5)] and rows["a"].finished
+    assert rows["b"].actions == [(-1, 4), (1, 7)] and not rows["b"].finished
+    with sqlite3.connect(path) as db:
+        (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'sf_actions'").fetchone()
+    assert sql.rstrip().endswith("WITHOUT ROWID") is not made_before
+
+
 @pytest.mark.parametrize(
     "value",
     [

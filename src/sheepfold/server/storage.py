@@ -94,6 +94,9 @@ actions_t = Table(
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),  # -1 = chance
     Column("action", Integer, nullable=False),
+    # SQLite: the rows in their key's order, one tree (a commit writes one page less to the WAL
+    # than a rowid table with its key's index); a database made before keeps its rowid table
+    sqlite_with_rowid=False,
 )
 
 _raw_config = type_coerce(tables_t.c.config, Text).label("config")
