@@ -27,16 +27,19 @@ LESSON = {"bot_delay": 0.0, "bot_deadline": 30.0, "read_rate": Rate(0, 0)}
 #: often the page redraws it); "done" once the lesson is over
 NEXT = """(last) => {
   if (document.querySelector('#coach-step[data-done="1"]')) return {done: true};
+  // the coach's words are drawn on the animation frame after the table's: not yet, wait
+  const doing = document.getElementById('coach-do');
+  if (!doing) return null;
+  const said = doing.textContent;
   let el = document.querySelector('.coach-target');
   // no hint this time (the bot's answer was late on a busy machine): the coach says to play any
   // move, and a newcomer clicks the first one offered
-  if (!el && /no suggestion/.test(document.getElementById('coach-do').textContent))
-    el = document.querySelector('#controls .act:not([disabled])');
+  if (!el && /no suggestion/.test(said)) el = document.querySelector('#controls .act:not([disabled])');
   if (!el || el.disabled) return null;
   const sel = el.id ? '#' + el.id : el.dataset.cell ? `#flock [data-cell="${el.dataset.cell}"]`
     : `#controls .act[data-action="${el.dataset.action}"]`;
-  const key = [window.SF_LAST.seq, document.getElementById('coach-do').textContent, sel].join('|');
-  return key === last ? null : {sel, key, said: document.getElementById('coach-do').textContent};
+  const key = [window.SF_LAST.seq, said, sel].join('|');
+  return key === last ? null : {sel, key, said};
 }"""
 
 
