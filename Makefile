@@ -60,7 +60,7 @@ play-terminal: $(STAMP)
 TEST_NUMBA = $${TMPDIR:-/tmp}/sheepfold-tests/numba
 test: $(STAMP) $(SYSTAMP)
 	NUMBA_CACHE_DIR=$(TEST_NUMBA) $(VENV)/bin/sheepfold warm --jobs 2
-	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release" -n logical
+	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release" -n logical $(PYTEST_ORDER)
 
 # The wheel installed into a fresh venv with the [rl,learn] extras (tests/test_release.py): CI
 # runs it after `make test`; minutes cold (it fetches about 330 MB of wheels once).
@@ -78,9 +78,8 @@ test-random: $(STAMP)
 # has run (on CI's workers the tests of a file may be split): ORDER=reverse, or a seed to
 # shuffle by. CI runs the usual order.
 ORDER ?= reverse
-test-order: $(STAMP) $(SYSTAMP)
-	NUMBA_CACHE_DIR=$(TEST_NUMBA) $(VENV)/bin/sheepfold warm --jobs 2
-	SHEEPFOLD_TEST_WARM=0 $(PY) -m pytest -q -m "not release" -n logical --order $(ORDER)
+test-order:
+	$(MAKE) test PYTEST_ORDER="--order $(ORDER)"
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests bench examples

@@ -31,14 +31,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 from websockets.frames import apply_mask  # noqa: E402
 
 from bench_server import steady  # noqa: E402
-from loadgen import client_loop, run  # noqa: E402
+from loadgen import client_loop, process_cpu, run  # noqa: E402
+from sheepfold.server.connections import text_frame  # noqa: E402
 
 
-def frame(data: bytes, mask: bytes | None = None) -> bytes:
-    """One text frame: a server's (unmasked) or, with ``mask``, a client's."""
-    n, bit = len(data), 0x80 if mask else 0
-    head = bytes((0x81, bit | n)) if n < 126 else bytes((0x81, bit | 126)) + n.to_bytes(2, "big")
-    return head + mask + apply_mask(data, mask) if mask else head + data
+def client_frame(data: bytes) -> bytes:
+    """One text frame from a client: masked, as a browser sends it."""
+    mask, n = os.urandom(4), len(data)
+    head = bytes((0x81, 0x80 | n)) if n < 126 else bytes((0x81, 0xFE)) + n.to_bytes(2, "big")
+    return head + mask + apply_mask(data, mask)
 
 
 def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
@@ -79,7 +80,7 @@ def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
             if commit:
                 db.execute("INSERT INTO sf_actions VALUES (?, ?, ?, ?)", (msg["t"], idx, seat, 0))
                 db.commit()
-            out = frame(pad + str(idx).encode() + b"}")
+            out = text_frame(pad + str(idx).encode() + b"}")
             for s in (seat, 1 - seat)[:writes]:
                 t[s].transport.write(out)
 
@@ -91,11 +92,6 @@ def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
     run(main())
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def load(port: int, pid: int, args: argparse.Namespace) -> tuple[int, float, float]:
     """N tables playing at the offered rate; the moves and the server's CPU seconds measured."""
     think, counting, moves = args.tables / args.rate, False, 0
@@ -104,13 +100,13 @@ async def load(port: int, pid: int, args: argparse.Namespace) -> tuple[int, floa
         nonlocal moves
         socks = [await asyncio.open_connection("127.0.0.1", port) for _ in (0, 1)]
         for seat, (_, w) in enumerate(socks):
-            w.write(frame(json.dumps({"hello": i, "seat": seat}).encode(), os.urandom(4)))
+            w.write(client_frame(json.dumps({"hello": i, "seat": seat}).encode()))
         rng = random.Random(i)
         while True:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             seat = rng.randrange(2)
             msg = {"type": "act", "t": f"table{i:06d}", "seat": seat, "action": "grow"}
-            socks[seat][1].write(frame(json.dumps(msg).encode(), os.urandom(4)))
+            socks[seat][1].write(client_frame(json.dumps(msg).encode()))
             for r, _ in (socks[seat], socks[1 - seat])[: args.writes]:
                 n = (await r.readexactly(2))[1] & 0x7F
                 if n == 126:
@@ -121,9 +117,9 @@ async def load(port: int, pid: int, args: argparse.Namespace) -> tuple[int, floa
 
     tasks = [asyncio.create_task(table(i)) for i in range(args.tables)]
     await asyncio.sleep(3)  # every table connected and playing
-    counting, c0, t0 = True, cpu_seconds(pid), time.monotonic()
+    counting, c0, t0 = True, process_cpu(pid), time.monotonic()
     await asyncio.sleep(args.seconds)
-    spent, took, done = cpu_seconds(pid) - c0, time.monotonic() - t0, moves
+    spent, took, done = process_cpu(pid) - c0, time.monotonic() - t0, moves
     for t in tasks:
         t.cancel()
     return done, took, spent
