@@ -7,9 +7,12 @@ server's settings) and writes a state message of ``--size`` bytes (the real serv
 to both of the table's sockets; a client in this process plays N tables at ``--rate`` actions/s
 in all, both seats of each over loopback, as the load phase does. Printed: the floor server's
 CPU per action (/proc/PID/stat over the measured seconds), as `bench_server.py` prints the
-server's. ``--no-commit`` and ``--writes 1`` take a part out, to see what it costs.
+server's. ``--no-commit`` and ``--writes 1`` take a part out, to see what it costs;
+``--framework`` puts the socket layer of ``sheepfold serve`` back in (uvicorn's WebSocket
+protocol, websockets' parser, the server's direct side), to see what that costs.
 
     python bench/bench_server_floor.py [--tables 200] [--rate 600] [--seconds 10] [--steady]
+                                       [--framework] [--no-commit] [--writes 1]
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ import asyncio
 import json
 import os
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,11 @@ from bench_server import steady  # noqa: E402
 from loadgen import client_loop, process_cpu, run  # noqa: E402
 from sheepfold.server.connections import text_frame  # noqa: E402
 
+HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
 
 def client_frame(data: bytes) -> bytes:
     """One text frame from a client: masked, as a browser sends it."""
@@ -42,8 +52,12 @@ def client_frame(data: bytes) -> bytes:
     return head + mask + apply_mask(data, mask)
 
 
-def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
-    """The floor server: each move read, committed, and its message written to both seats."""
+def serve(port_file: str, size: int, commit: bool, writes: int, framework: bool) -> None:
+    """The floor server: each move read, committed, and its message written to both seats.
+
+    ``framework``: the sockets are uvicorn's WebSocket protocol with the server's direct side
+    (server/connections.py: the handshake, websockets' parser, ``Direct.write``), as
+    ``sheepfold serve`` has them; else a plain asyncio protocol reads the frames itself."""
     db = sqlite3.connect(os.path.join(tempfile.mkdtemp(prefix="sheepfold-floor-"), "f.db"))
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
@@ -51,12 +65,32 @@ def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
         "CREATE TABLE sf_actions (table_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, seat "
         "INTEGER NOT NULL, action INTEGER NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID"
     )
-    tables: dict[int, list[Any]] = {}  # id -> [seat 0's protocol, seat 1's, actions so far]
+    tables: dict[int, list[Any]] = {}  # id -> [seat 0's send, seat 1's, actions so far]
     pad = b'{"type":"state","pad":"' + b"x" * max(0, size - 40) + b'","seq":'
+
+    def move(me: list[Any], msg: dict[str, Any], send: Callable[[bytes], Any]) -> None:
+        """One message of a socket (``me``: [its table]); ``send`` writes a message to it."""
+        if "hello" in msg:  # which table and seat this socket plays
+            me[0] = tables.setdefault(msg["hello"], [None, None, 0])
+            me[0][msg["seat"]] = send
+            return
+        t, seat = me[0], msg["seat"]
+        idx, t[2] = t[2], t[2] + 1
+        if commit:
+            db.execute("INSERT INTO sf_actions VALUES (?, ?, ?, ?)", (msg["t"], idx, seat, 0))
+            db.commit()
+        out = pad + str(idx).encode() + b"}"
+        for s in (seat, 1 - seat)[:writes]:
+            t[s](out)
+
+    if framework:
+        serve_uvicorn(port_file, move)
+        return
 
     class Move(asyncio.Protocol):
         def connection_made(self, transport: Any) -> None:
-            self.transport, self.buf, self.table = transport, b"", [None, None, 0]
+            self.buf, self.me = b"", [None]
+            self.send = lambda data: transport.write(text_frame(data))
 
         def data_received(self, data: bytes) -> None:
             self.buf += data
@@ -68,21 +102,7 @@ def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
                     return
                 mask, body = self.buf[at : at + 4], self.buf[at + 4 : at + 4 + n]
                 self.buf = self.buf[at + 4 + n :]
-                self.move(json.loads(apply_mask(body, mask)))
-
-        def move(self, msg: dict[str, Any]) -> None:
-            if "hello" in msg:  # which table and seat this socket plays
-                self.table = tables.setdefault(msg["hello"], [None, None, 0])
-                self.table[msg["seat"]] = self
-                return
-            t, seat = self.table, msg["seat"]
-            idx, t[2] = t[2], t[2] + 1
-            if commit:
-                db.execute("INSERT INTO sf_actions VALUES (?, ?, ?, ?)", (msg["t"], idx, seat, 0))
-                db.commit()
-            out = text_frame(pad + str(idx).encode() + b"}")
-            for s in (seat, 1 - seat)[:writes]:
-                t[s].transport.write(out)
+                move(self.me, json.loads(apply_mask(body, mask)), self.send)
 
     async def main() -> None:
         server = await asyncio.get_running_loop().create_server(Move, "127.0.0.1", 0)
@@ -92,6 +112,41 @@ def serve(port_file: str, size: int, commit: bool, writes: int) -> None:
     run(main())
 
 
+def serve_uvicorn(port_file: str, move: Callable[..., None]) -> None:
+    """``move`` behind uvicorn's WebSocket protocol and the server's direct side: a minimal
+    ASGI app (no FastAPI, no table) whose socket hands each text to ``move`` on the loop's
+    own turn and writes with ``Direct.write``, as ``sheepfold serve``'s table sockets do."""
+    import uvicorn
+
+    from sheepfold.server.broadcast import DIRECT
+    from sheepfold.server.connections import ConnectionLimits, uvicorn_config
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        await receive()  # websocket.connect
+        direct, me = scope["extensions"][DIRECT], [None]
+        write = direct.write
+
+        def send_(data: bytes) -> None:
+            write(data.decode())
+
+        direct.on_message = lambda text: move(me, json.loads(text), send_)
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    Path(port_file).write_text(str(sock.getsockname()[1]))
+    config = uvicorn_config(app, "127.0.0.1", 0, ConnectionLimits().lifted())
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 async def load(port: int, pid: int, args: argparse.Namespace) -> tuple[int, float, float]:
     """N tables playing at the offered rate; the moves and the server's CPU seconds measured."""
     think, counting, moves = args.tables / args.rate, False, 0
@@ -99,6 +154,10 @@ async def load(port: int, pid: int, args: argparse.Namespace) -> tuple[int, floa
     async def table(i: int) -> None:
         nonlocal moves
         socks = [await asyncio.open_connection("127.0.0.1", port) for _ in (0, 1)]
+        if args.framework:  # the WebSocket handshake (the raw floor reads frames at once)
+            for r, w in socks:
+                w.write(HANDSHAKE)
+                await r.readuntil(b"\r\n\r\n")
         for seat, (_, w) in enumerate(socks):
             w.write(client_frame(json.dumps({"hello": i, "seat": seat}).encode()))
         rng = random.Random(i)
@@ -133,6 +192,9 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=1750, help="bytes of each state message")
     ap.add_argument("--no-commit", dest="commit", action="store_false", help="no SQLite commit")
     ap.add_argument("--writes", type=int, choices=[1, 2], default=2, help="sockets written")
+    ap.add_argument(
+        "--framework", action="store_true", help="uvicorn's WebSocket protocol, as the server"
+    )
     ap.add_argument("--steady", action="store_true", help="idle-class spinners on every core")
     ap.add_argument("--serve", metavar="PORT_FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -140,11 +202,12 @@ def main() -> int:
     args.seconds = max(1.0, min(args.seconds, 120.0))
     args.size = max(64, min(args.size, 60_000))
     if args.serve:
-        serve(args.serve, args.size, args.commit, args.writes)
+        serve(args.serve, args.size, args.commit, args.writes, args.framework)
         return 0
     port_file = os.path.join(tempfile.mkdtemp(prefix="sheepfold-floor-"), "port")
     cmd = [sys.executable, __file__, "--serve", port_file, "--size", str(args.size)]
     cmd += ["--writes", str(args.writes)] + ([] if args.commit else ["--no-commit"])
+    cmd += ["--framework"] if args.framework else []
     with steady(args.steady):
         server = subprocess.Popen(cmd)
         try:
@@ -158,7 +221,8 @@ def main() -> int:
             server.kill()
             server.wait()
     print(
-        f"floor ({'commit' if args.commit else 'no commit'}, {args.writes} write(s) of "
+        f"floor ({'uvicorn, ' if args.framework else ''}"
+        f"{'commit' if args.commit else 'no commit'}, {args.writes} write(s) of "
         f"{args.size} B; client {client_loop()}): {args.tables} tables, {done / took:.0f} "
         f"actions/s, server CPU {1000 * spent / max(done, 1):.3f} ms/action, load average "
         f"{os.getloadavg()[0]:.2f}",
