@@ -33,11 +33,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect  # noqa: E402
+from sqlalchemy.schema import CreateTable  # noqa: E402
 from websockets.frames import apply_mask  # noqa: E402
 
 from bench_server import steady  # noqa: E402
 from loadgen import client_loop, process_cpu, run  # noqa: E402
 from sheepfold.server.connections import text_frame  # noqa: E402
+from sheepfold.server.storage import actions_t  # noqa: E402
 
 HANDSHAKE = (
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -61,10 +64,7 @@ def serve(port_file: str, size: int, commit: bool, writes: int, framework: bool)
     db = sqlite3.connect(os.path.join(tempfile.mkdtemp(prefix="sheepfold-floor-"), "f.db"))
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
-    db.execute(
-        "CREATE TABLE sf_actions (table_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, seat "
-        "INTEGER NOT NULL, action INTEGER NOT NULL, PRIMARY KEY (table_id, idx)) WITHOUT ROWID"
-    )
+    db.execute(str(CreateTable(actions_t).compile(dialect=sqlite_dialect())))  # the server's
     tables: dict[int, list[Any]] = {}  # id -> [seat 0's send, seat 1's, actions so far]
     pad = b'{"type":"state","pad":"' + b"x" * max(0, size - 40) + b'","seq":'
 
