@@ -35,7 +35,7 @@ from sheepfold.games.shave_a_sheep.kernel.layout import (
     TURNS,
     WOLF0,
 )
-from sheepfold.games.shave_a_sheep.kernel.policy import greedy
+from sheepfold.games.shave_a_sheep.kernel.policy import _greedy, greedy
 from sheepfold.games.shave_a_sheep.kernel.step import (
     _choices,
     _finish,
@@ -183,7 +183,7 @@ def choose(st, me, u, cnt, target, prm, legal, trial, policy):  # type: ignore[n
         return legal[0]
     if policy == RANDOM:
         return pick(u, legal, cnt)
-    return greedy(st, me, legal, cnt, target, prm, trial)
+    return _greedy(st, me, legal, cnt, target, prm, trial)
 
 
 @inline

@@ -34,6 +34,7 @@ from sheepfold.games.shave_a_sheep.kernel.step import (
     jit,
     race_take,
     reroll,
+    typed_inline,
 )
 
 SHEEP_WOOL_VALUE = float(_policy.SHEEP_WOOL_VALUE)
@@ -41,7 +42,7 @@ FULL_SHEEP_VALUE = float(_policy.FULL_SHEEP_VALUE)
 WIN_VALUE = float(_policy.WIN_VALUE)
 
 
-@inline
+@typed_inline
 def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     """A seat's safe pile plus the discounted wool on its sheep."""
     wool = st[SHEEP + seat]
@@ -49,13 +50,15 @@ def worth(st, seat, prm):  # type: ignore[no-untyped-def]
     return st[PILE + seat] + rate * wool
 
 
-@inline
+@typed_inline
 def value(st, me, prm):  # type: ignore[no-untyped-def]
-    """policy.shave_value: how good the position is for ``me``. Inlined (with :func:`worth`)
-    into :func:`greedy` and :func:`reroll_value`, like the C loop's: as calls, the greedy games
-    were slower (docs/engine.md, "The greedy simulator"). The best of the others is a ``max``
-    (a select, as the C compiler makes the C loop's ``if``): as an ``if``, a branch on random
-    values that the 4-player greedy games mispredicted (0.8-0.9x as fast)."""
+    """policy.shave_value: how good the position is for ``me``. Inlined by numba (with
+    :func:`worth`: :data:`.step.typed_inline`) into :func:`_greedy` and :func:`reroll_value`,
+    like the C loop's: as calls, the greedy games were slower, and inlined by LLVM
+    (``forceinline``) 0.6-0.7x as fast (docs/engine.md, "The greedy simulator"). The best of
+    the others is a ``max`` (a select, as the C compiler makes the C loop's ``if``): as an
+    ``if``, a branch on random values that the 4-player greedy games mispredicted (0.8-0.9x as
+    fast)."""
     n = prm[P_N]
     if st[OVER]:
         if st[TRUNCATED]:
@@ -106,11 +109,13 @@ def reroll_value(st, me, prm):  # type: ignore[no-untyped-def]
     return total
 
 
-@bare
-def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
+@inline
+def _greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
     """policy.greedy_action for ``me`` among ``legal[:cnt]``: each action tried on ``trial`` (a
     scratch state vector), the first best kept. ``target``: the choices are Howling Wolf's
-    targets (``WOLF0 + k``), else the roller's actions (which end the turn)."""
+    targets (``WOLF0 + k``), else the roller's actions (which end the turn). Inlined into the
+    greedy games' loop (:func:`.play.turn_plain`); :func:`greedy` is the call the other
+    kernels make."""
     best_a = legal[0]
     best_v = -np.inf
     for j in range(cnt):
@@ -128,3 +133,9 @@ def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-d
             best_a = a
             best_v = v
     return best_a
+
+
+@bare
+def greedy(st, me, legal, cnt, target, prm, trial):  # type: ignore[no-untyped-def]
+    """:func:`_greedy`, called."""
+    return _greedy(st, me, legal, cnt, target, prm, trial)
