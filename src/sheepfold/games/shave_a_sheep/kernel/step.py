@@ -187,8 +187,9 @@ bare: Any = njit(**{**_OPTIONS, "_nrt": False})
 #: the same for the small rules of a turn: inlined into their callers by LLVM
 #: (``forceinline``: its ``alwaysinline``; plain calls of every small rule made the random games
 #: 2-3x slower). Each rule is typed once; numba's own inlining (``inline="always"``) typed the
-#: callee again at every call site, and cost a third more compile time for the same speed
-#: (docs/engine.md, "Compile time"). Inlined only into the shared entry points at the end of
+#: callee again at every call site, and cost a third more compile time for the same speed of
+#: the random games (docs/engine.md, "Compile time"; not of the greedy ones: :data:`typed_inline`
+#: below). Inlined only into the shared entry points at the end of
 #: this module and into one hot loop (:func:`.play.turn_plain`, one policy on every seat):
 #: every other kernel calls those, so the interpreter is compiled a few times, not once per
 #: call site.
