@@ -95,7 +95,7 @@ def test_sweep_plays_every_value_on_the_same_seeds_and_plots(tmp_path) -> None: 
 def test_a_value_the_rules_refuse_stops_the_sweep_before_any_game() -> None:
     r = runner.invoke(app, ["lab", "sweep", "shave-a-sheep", "--set", "max_wool=0..2"])
     assert r.exit_code == 2
-    assert "sweep value max_wool=0" in r.output and "greater than or equal to 1" in r.output
+    assert "sweep value max_wool=0" in r.output and "must be at least 1, not 0" in r.output
     assert "games" not in r.output  # no progress: nothing was played
 
 

@@ -146,7 +146,7 @@ def test_new_takes_set_and_variant(home):
         (["--set", "wool"], "--set 'wool': write KEY=VALUE"),
         (["--set", "=3"], "--set '=3': write KEY=VALUE"),
         (["--set", "colour=pink"], "shave-a-sheep has no option 'colour'"),
-        (["--set", "wool=0"], "--set: wool: Input should be greater than or equal to 1"),
+        (["--set", "wool=0"], "--set: wool: must be at least 1, not 0"),
         (["--set", "wool=lots"], '--set: wool: expected an integer, got the string "lots"'),
         (["--variant", "nope"], "--variant: variants: unknown variant 'nope'"),
         (

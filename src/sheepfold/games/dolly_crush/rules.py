@@ -20,11 +20,16 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationInfo,
     field_validator,
     model_serializer,
     model_validator,
 )
 
+from sheepfold.core.errors import raise_problems
 from sheepfold.core.protocol import RulesError
 from sheepfold.core.words import Msg, chained
 from sheepfold.games.dolly_crush.cards import (
@@ -40,6 +45,14 @@ from sheepfold.games.dolly_crush.cards import (
     Pattern,
 )
 
+#: the options each check between options reads (DollyRules._consistent): the flock's geometry
+#: and combinations, the deck's size, the deck's points
+_GEOMETRY = frozenset(
+    {"rows", "cols", "shape", "min_line", "diagonals", "match_colour", "types", "adjacent"}
+    | {"combinations", "bonuses", "refill"}
+)
+_DECK = frozenset({"white_per_type", "black_per_type", "types"})
+_POINTS = _DECK | {"points", "white_points", "black_points", "bonuses", "end_points"}
 #: the caps on a rule file's parts (checked before anything is built)
 MAX_COMBINATIONS = 8
 MAX_PATTERN = 4  # a pattern is at most 4 x 4
@@ -116,11 +129,11 @@ class LineCombination(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["line"]
-    length: int = Field(default=3, ge=2, le=max(MAX_ROWS, MAX_COLS))
+    length: StrictInt = Field(default=3, ge=2, le=max(MAX_ROWS, MAX_COLS))
     directions: tuple[Literal["rows", "columns", "diagonals"], ...] = Field(
         default=("rows", "columns"), min_length=1, max_length=3
     )
-    colour: bool = False
+    colour: StrictBool = False
 
     @field_validator("directions", mode="after")
     @classmethod
@@ -134,8 +147,8 @@ class PatternCombination(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: Literal["pattern"]
-    cells: tuple[str, ...]
-    colour: bool = False
+    cells: tuple[StrictStr, ...]
+    colour: StrictBool = False
 
     @field_validator("cells", mode="before")
     @classmethod
@@ -156,8 +169,8 @@ class TypePoints(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    white: int | None = Field(default=None, ge=0, le=100)
-    black: int | None = Field(default=None, ge=0, le=100)
+    white: StrictInt | None = Field(default=None, ge=0, le=100)
+    black: StrictInt | None = Field(default=None, ge=0, le=100)
 
     @model_serializer(mode="wrap")
     def _given(self, handler: SerializerFunctionWrapHandler) -> dict[str, int]:
@@ -170,8 +183,8 @@ class LengthBonus(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    length: int = Field(ge=2, le=max(MAX_ROWS, MAX_COLS))
-    times: int = Field(ge=2, le=MAX_TIMES)
+    length: StrictInt = Field(ge=2, le=max(MAX_ROWS, MAX_COLS))
+    times: StrictInt = Field(ge=2, le=MAX_TIMES)
 
 
 RULEBOOK_DOG_SWAPS: dict[str, tuple[int, ...]] = {
@@ -190,32 +203,36 @@ class DollyRules(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str | None = Field(default=None, description="the rule set's name (informational)")
-    description: str | None = Field(default=None, description="what the rule set changes")
+    name: StrictStr | None = Field(default=None, description="the rule set's name (informational)")
+    description: StrictStr | None = Field(default=None, description="what the rule set changes")
     # the flock's size (Dolly Crush ruling 1)
-    rows: int = Field(default=3, ge=1, le=MAX_ROWS, description="rows of the flock")
-    cols: int = Field(default=5, ge=1, le=MAX_COLS, description="columns of the flock")
-    min_line: int = Field(
+    rows: StrictInt = Field(default=3, ge=1, le=MAX_ROWS, description="rows of the flock")
+    cols: StrictInt = Field(default=5, ge=1, le=MAX_COLS, description="columns of the flock")
+    min_line: StrictInt = Field(
         default=3, ge=2, le=max(MAX_ROWS, MAX_COLS), description="the shortest line that counts"
     )
-    diagonals: bool = Field(default=False, description="whether diagonal lines count too")
-    match_colour: bool = Field(
+    diagonals: StrictBool = Field(default=False, description="whether diagonal lines count too")
+    match_colour: StrictBool = Field(
         default=False, description="whether a line's cards must also be one colour"
     )
-    types: int = Field(
+    types: StrictInt = Field(
         default=5,
         ge=2,
         le=len(TYPE_NAMES),
         description=f"sheep types in the deck (in this order: {', '.join(TYPE_NAMES)})",
     )
-    white_per_type: int = Field(default=15, ge=0, le=1000, description="white cards of each type")
-    black_per_type: int = Field(default=5, ge=0, le=1000, description="black cards of each type")
-    white_points: int = Field(default=1, ge=0, le=100, description="points per white sheep")
-    black_points: int = Field(default=2, ge=0, le=100, description="points per black sheep")
-    dogs_per_player: int = Field(
+    white_per_type: StrictInt = Field(
+        default=15, ge=0, le=1000, description="white cards of each type"
+    )
+    black_per_type: StrictInt = Field(
+        default=5, ge=0, le=1000, description="black cards of each type"
+    )
+    white_points: StrictInt = Field(default=1, ge=0, le=100, description="points per white sheep")
+    black_points: StrictInt = Field(default=2, ge=0, le=100, description="points per black sheep")
+    dogs_per_player: StrictInt = Field(
         default=4, ge=1, le=MAX_DOGS, description="dog cards of each breed"
     )
-    dog_swaps: dict[str, tuple[int, ...]] = Field(
+    dog_swaps: dict[StrictStr, tuple[StrictInt, ...]] = Field(
         default_factory=lambda: dict(RULEBOOK_DOG_SWAPS),
         validate_default=True,
         description="swaps shown by each dog card of each breed: one count for every card, or "
@@ -228,19 +245,19 @@ class DollyRules(BaseModel):
         "that many (the player may stop earlier)",
     )
     # instead of Dolly Crush ruling 6's clean-up after a refill (the first deal keeps it)
-    cascades: bool = Field(
+    cascades: StrictBool = Field(
         default=False,
         description="lines formed by the refill are taken by the player whose turn it was, "
         "again and again, instead of being cleaned up for nobody (the first deal's lines still "
         "are)",
     )
-    end_points: int | None = Field(
+    end_points: StrictInt | None = Field(
         default=None,
         ge=1,
         description="the game also ends after a turn that gives a player at least this many points",
     )
     # unset: Dolly Crush ruling 8 (unset_options says it)
-    rounds: int | None = Field(
+    rounds: StrictInt | None = Field(
         default=None,
         ge=1,
         le=100,
@@ -248,7 +265,7 @@ class DollyRules(BaseModel):
         "spent takes them back at the start of their turn",
     )
     # Dolly Crush ruling 6's give-up limit
-    max_cleanup_rounds: int = Field(
+    max_cleanup_rounds: StrictInt = Field(
         default=1000,
         ge=1,
         le=10_000,
@@ -256,7 +273,7 @@ class DollyRules(BaseModel):
         "refill again before it gives up and the game ends",
     )
     # -- the language's parts (docs/spec/rule-language.md); the keys above are their shorthand
-    shape: tuple[str, ...] | None = Field(
+    shape: tuple[StrictStr, ...] | None = Field(
         default=None,
         description="the flock's shape: rows of X (a cell) and . (a hole), up to 8 x 8",
     )
@@ -363,13 +380,18 @@ class DollyRules(BaseModel):
         return merged
 
     @model_validator(mode="after")
-    def _consistent(self) -> DollyRules:
+    def _consistent(self, info: ValidationInfo) -> DollyRules:
+        """Every problem between the options at once; a check that reads an option the context
+        names ``invalid`` (refused on its own: :func:`sheepfold.games.check_rules`) is left
+        out, its options being defaults that were not given."""
+        invalid = set((info.context or {}).get("invalid", ()))
+        problems: list[str | None] = []
         given = self.model_fields_set
         if self.shape is not None:
             size = (len(self.shape), len(self.shape[0]))
             for key, n in zip(("rows", "cols"), size, strict=True):
-                if key in given and getattr(self, key) != n:
-                    raise ValueError(
+                if key in given and key not in invalid and getattr(self, key) != n:
+                    problems.append(
                         Msg(
                             "{key} = {value} and a shape of {rows} x {cols}: "
                             "give the shape alone (it says the flock's size)",
@@ -383,8 +405,8 @@ class DollyRules(BaseModel):
             object.__setattr__(self, "cols", size[1])
         if self.combinations is not None:
             for key, default in (("min_line", 3), ("diagonals", False), ("match_colour", False)):
-                if getattr(self, key) != default:
-                    raise ValueError(
+                if key not in invalid and getattr(self, key) != default:
+                    problems.append(
                         Msg(
                             "{key} and combinations: {key} is shorthand for one line "
                             "combination; with combinations, say it in the line's length, "
@@ -392,27 +414,75 @@ class DollyRules(BaseModel):
                             key=key,
                         )
                     )
-        for t in self.points:
-            if TYPE_NAMES.index(t) >= self.types:
-                raise ValueError(
+        if "types" not in invalid:
+            problems += [
+                Msg(
+                    "points: {type} is not in a deck of {n} types ({types})",
+                    type=t,
+                    n=self.types,
+                    types=", ".join(TYPE_NAMES[: self.types]),
+                )
+                for t in self.points
+                if TYPE_NAMES.index(t) >= self.types
+            ]
+        if not invalid & _GEOMETRY:
+            problems.append(self._geometry_problem())
+            cells = self.board().cells
+            if not invalid & _DECK and self.deck_size() < cells:
+                problems.append(
                     Msg(
-                        "points: {type} is not in a deck of {n} types ({types})",
-                        type=t,
-                        n=self.types,
-                        types=", ".join(TYPE_NAMES[: self.types]),
+                        "the deck has {n} cards; the flock alone needs {cells}",
+                        n=self.deck_size(),
+                        cells=cells,
                     )
                 )
+        dogs = {}
+        for breed, counts in self.dog_swaps.items():
+            if len(counts) == 1 or counts == RULEBOOK_DOG_SWAPS.get(breed):
+                # one count for every card (the rulebook's default: its count on every card, as
+                # many cards as dogs_per_player, so a dump of the defaults validates again)
+                counts = counts[:1] * self.dogs_per_player
+            elif len(counts) != self.dogs_per_player and "dogs_per_player" not in invalid:
+                problems.append(
+                    Msg(
+                        "dog_swaps: {breed} lists {n} cards, but a breed has "
+                        "{dogs} (dogs_per_player): give one count or {dogs}",
+                        breed=breed,
+                        n=len(counts),
+                        dogs=self.dogs_per_player,
+                    )
+                )
+            dogs[breed] = counts
+        object.__setattr__(self, "dog_swaps", dogs)
+        if (
+            self.end_points is not None
+            and not invalid & _POINTS
+            and self.end_points > self.deck_points()
+        ):
+            problems.append(
+                Msg(
+                    "end_points {end_points} can never be reached: the whole deck is worth "
+                    "{points} points",
+                    end_points=self.end_points,
+                    points=self.deck_points(),
+                )
+            )
+        raise_problems(problems)
+        return self
+
+    def _geometry_problem(self) -> str | None:
+        """What the flock, the combinations and the bonuses say that cannot be (None: nothing):
+        a line longer than the flock, a combination that fits nowhere, a bonus for a line that
+        fits nowhere."""
         longest = max(self.rows, self.cols)
         if self.combinations is None and self.min_line > longest and self.shape is None:
-            raise ValueError(
-                Msg(
-                    "a {rows} x {cols} flock has no line of {length} cards "
-                    "(its longest row or column holds {longest})",
-                    rows=self.rows,
-                    cols=self.cols,
-                    length=self.min_line,
-                    longest=longest,
-                )
+            return Msg(
+                "a {rows} x {cols} flock has no line of {length} cards "
+                "(its longest row or column holds {longest})",
+                rows=self.rows,
+                cols=self.cols,
+                length=self.min_line,
+                longest=longest,
             )
         board = self.board()
         for i, (part, segs, places) in enumerate(
@@ -431,7 +501,7 @@ class DollyRules(BaseModel):
                     else Msg("this pattern")
                 )
                 fits = Msg("{what} fits nowhere on this flock's cells", what=what)
-                raise ValueError(
+                return (
                     fits
                     if self.combinations is None
                     else Msg("combinations {i}: {problem}", i=i + 1, problem=fits)
@@ -439,55 +509,17 @@ class DollyRules(BaseModel):
         if self.bonuses:
             lines = board.line_parts
             if not lines:
-                raise ValueError(Msg("bonuses: a bonus by length needs a line combination"))
+                return Msg("bonuses: a bonus by length needs a line combination")
             longest_run = max(len(s) for _, segs in lines for s in segs)
             for b in self.bonuses:
                 if b.length > longest_run:
-                    raise ValueError(
-                        Msg(
-                            "bonuses: a line of {length} fits nowhere (the longest line this "
-                            "flock holds is {longest} cards)",
-                            length=b.length,
-                            longest=longest_run,
-                        )
+                    return Msg(
+                        "bonuses: a line of {length} fits nowhere (the longest line this "
+                        "flock holds is {longest} cards)",
+                        length=b.length,
+                        longest=longest_run,
                     )
-        cells = board.cells
-        if self.deck_size() < cells:
-            raise ValueError(
-                Msg(
-                    "the deck has {n} cards; the flock alone needs {cells}",
-                    n=self.deck_size(),
-                    cells=cells,
-                )
-            )
-        dogs = {}
-        for breed, counts in self.dog_swaps.items():
-            if len(counts) == 1 or counts == RULEBOOK_DOG_SWAPS.get(breed):
-                # one count for every card (the rulebook's default: its count on every card, as
-                # many cards as dogs_per_player, so a dump of the defaults validates again)
-                counts = counts[:1] * self.dogs_per_player
-            elif len(counts) != self.dogs_per_player:
-                raise ValueError(
-                    Msg(
-                        "dog_swaps: {breed} lists {n} cards, but a breed has "
-                        "{dogs} (dogs_per_player): give one count or {dogs}",
-                        breed=breed,
-                        n=len(counts),
-                        dogs=self.dogs_per_player,
-                    )
-                )
-            dogs[breed] = counts
-        object.__setattr__(self, "dog_swaps", dogs)
-        if self.end_points is not None and self.end_points > self.deck_points():
-            raise ValueError(
-                Msg(
-                    "end_points {end_points} can never be reached: the whole deck is worth "
-                    "{points} points",
-                    end_points=self.end_points,
-                    points=self.deck_points(),
-                )
-            )
-        return self
+        return None
 
     def board(self) -> Board:
         """The geometry these rules play on (the shape, the swaps, the combinations, the

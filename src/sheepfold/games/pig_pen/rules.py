@@ -5,7 +5,7 @@ Validated once, here, with messages that say what is wrong; the engine then trus
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 #: the most faces a die may have (the chance node's outcomes)
 MAX_FACES = 20
@@ -19,20 +19,20 @@ class PigRules(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str | None = Field(default=None, description="the rule set's name (informational)")
-    description: str | None = Field(default=None, description="what the rule set changes")
+    name: StrictStr | None = Field(default=None, description="the rule set's name (informational)")
+    description: StrictStr | None = Field(default=None, description="what the rule set changes")
     # at least 3: a smaller target is reached by the first roll that is not a 1, leaving
     # nothing to decide
-    target: int = Field(
+    target: StrictInt = Field(
         default=30, ge=3, le=MAX_TARGET, description="the wool a pen must hold to win"
     )
-    faces: int = Field(
+    faces: StrictInt = Field(
         default=6,
         ge=2,
         le=MAX_FACES,
         description="the die's faces, numbered from 1 (a 1 loses the turn's wool)",
     )
-    max_turns: int = Field(
+    max_turns: StrictInt = Field(
         default=40,
         ge=1,
         le=MAX_TURNS,

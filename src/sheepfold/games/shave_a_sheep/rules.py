@@ -20,6 +20,7 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StrictStr,
     ValidationInfo,
@@ -28,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from sheepfold.core.errors import raise_problems
 from sheepfold.core.protocol import RulesError
 from sheepfold.core.words import Msg, text_of
 from sheepfold.games.shave_a_sheep.program import Amount, Condition, Place, Whose
@@ -299,7 +301,7 @@ def _conditions(v: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(" ".join(_words(t)) for t in v)
 
 
-Words = Annotated[str, Field(min_length=1, max_length=MAX_WORDS)]
+Words = Annotated[StrictStr, Field(min_length=1, max_length=MAX_WORDS)]
 Conditions = Annotated[tuple[StrictStr, ...], Field(max_length=MAX_CONDITIONS)]
 
 
@@ -313,7 +315,7 @@ class _Part(BaseModel):
         data = handler(self)
         out: dict[str, Any] = {}
         for key, field in type(self).model_fields.items():
-            value = data.get(key)
+            value = data.get(key, data.get(field.alias)) if field.alias else data.get(key)
             if value is None or value == field.default or value in ((), []):
                 continue
             out[field.alias or key] = value
@@ -518,30 +520,43 @@ ALIASES = {
 }
 
 
+#: the options the checks between options read (language_problem, _growth_problem)
+LANGUAGE_READS = (
+    *LANGUAGE_FIELDS,
+    "die",
+    "variants",
+    "wool",
+    "max_wool",
+    "target",
+    "reaction_weights",
+)
+GROWTH_READS = ("shear_cost", "max_wool", "die", "verbs", "variants", "wolf_to", "full_bonus")
+
+
 class ShaveRules(BaseModel):
     """A Shave a Sheep rule set. Every field is optional: absent means the rulebook default."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str | None = Field(default=None, description="the rule set's name (informational)")
-    description: str | None = Field(default=None, description="what the rule set changes")
-    wool: int = Field(
+    name: StrictStr | None = Field(default=None, description="the rule set's name (informational)")
+    description: StrictStr | None = Field(default=None, description="what the rule set changes")
+    wool: StrictInt = Field(
         default=30, ge=1, le=1000, description="pieces of wool in the middle at setup"
     )
-    max_wool: int = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
+    max_wool: StrictInt = Field(default=5, ge=1, le=100, description="pieces a sheep can carry")
     variants: tuple[Variant, ...] = Field(default=(), description="printed variants in play")
     #: before ``die``: a face may name a verb
     verbs: dict[str, VerbSpec] | None = Field(
         default=None,
         description="the rule set's own verbs (a face names them), or a printed one redefined",
     )
-    die: tuple[str, ...] | None = Field(
+    die: tuple[StrictStr, ...] | None = Field(
         default=None,
         description="custom die faces (1 to 16), each written as its colours joined by /: "
         "white grow, x2 double, green swap, gray wolf, pink shear; a face written twice comes "
         "up twice as often",
     )
-    auto_shear: int | None = Field(
+    auto_shear: StrictInt | None = Field(
         default=None,
         ge=1,
         le=100,
@@ -559,7 +574,7 @@ class ShaveRules(BaseModel):
         description="where the standard wolf's wool goes: back to the middle, or onto the "
         "roller's safe pile",
     )
-    shear_cost: int | None = Field(
+    shear_cost: StrictInt | None = Field(
         default=None,
         ge=0,
         le=100,
@@ -567,7 +582,7 @@ class ShaveRules(BaseModel):
         description="pieces every shear (pink, auto-shear and the final shear) pays back to the "
         "middle, at most what was shorn",
     )
-    full_bonus: int = Field(
+    full_bonus: StrictInt = Field(
         default=0,
         ge=0,
         le=1000,
@@ -575,30 +590,30 @@ class ShaveRules(BaseModel):
         "sheep (carrying max_wool) also moves this many pieces from the middle (as many as "
         "there are) to its owner's safe pile",
     )
-    target: int | None = Field(
+    target: StrictInt | None = Field(
         default=None,
         ge=1,
         le=1000,
         description="the game also ends at the end of a turn after which a safe pile holds at "
         "least this many pieces",
     )
-    final_shear: bool = Field(
+    final_shear: StrictBool = Field(
         default=True,
         # Shave a Sheep ruling 6's final shear
         description="the game's end shears every sheep one last time; otherwise only the safe "
         "piles count",
     )
-    rerolls: int = Field(
+    rerolls: StrictInt = Field(
         default=0,
         ge=0,
         le=MAX_REROLLS,
         description="times per turn the roller may roll again instead of acting on the face "
         "rolled (not on a face that starts Howling Wolf's race)",
     )
-    reaction_weights: tuple[float, ...] | None = Field(
+    reaction_weights: tuple[StrictFloat, ...] | None = Field(
         default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
     )
-    max_turns: int | None = Field(
+    max_turns: StrictInt | None = Field(
         default=None, ge=1, description="simulations only: stop and report a truncated game"
     )
     setup: SetupSpec | None = Field(
@@ -709,6 +724,8 @@ class ShaveRules(BaseModel):
                     n=len(v),
                 )
             )
+        if "verbs" not in info.data or "verbs" in (info.context or {}).get("invalid", ()):
+            return v  # the verbs were refused: a face may name one of them
         verbs = tuple(dict.fromkeys([*PRINTED_VERBS, *(info.data.get("verbs") or {})]))
         try:
             return tuple(normalize_face(face, verbs) for face in v)
@@ -739,25 +756,35 @@ class ShaveRules(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> ShaveRules:
-        if "howling-wolf" in self.variants and "my-friend-mr-wolf" in self.variants:
-            raise ValueError(
-                Msg(
-                    "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
-                    "choose one of them (ruling 9)"
+    def _consistent(self, info: ValidationInfo) -> ShaveRules:
+        """Every problem between the options at once; a check that reads an option the context
+        names ``invalid`` (refused on its own: :func:`sheepfold.games.check_rules`) is left
+        out, its options being defaults that were not given."""
+        invalid = (info.context or {}).get("invalid", ())
+        raise_problems(
+            [
+                check()
+                for reads, check in (
+                    (("variants",), self._variants_problem),
+                    (LANGUAGE_READS, self._language_problem),
+                    (("auto_shear", "max_wool"), self._auto_shear_problem),
+                    (("variants", "wolf_takes", "wolf_to"), self._wolf_problem),
+                    (("variants", "shear_cost"), self._cost_problem),
+                    (("target", "wool"), self._target_problem),
+                    (GROWTH_READS, self._growth_problem),
                 )
-            )
-        for problem in (
-            self._language_problem(),
-            self._auto_shear_problem(),
-            self._wolf_problem(),
-            self._cost_problem(),
-            self._target_problem(),
-            self._growth_problem(),
-        ):
-            if problem:
-                raise ValueError(problem)
+                if not set(reads) & set(invalid)
+            ]
+        )
         return self
+
+    def _variants_problem(self) -> str | None:
+        if "howling-wolf" in self.variants and "my-friend-mr-wolf" in self.variants:
+            return Msg(
+                "Howling Wolf and My friend Mr. Wolf both redefine the gray face: "
+                "choose one of them (ruling 9)"
+            )
+        return None
 
     def _language_problem(self) -> str | None:
         """What the language's parts say that means nothing (None: nothing): see
@@ -960,6 +987,11 @@ class ShaveRules(BaseModel):
         unset = {k for k in LANGUAGE_FIELDS if getattr(self, k) is None}
         data = self.model_dump(mode="json", exclude={"name", "description", *unset})
         return repr(sorted(data.items()))
+
+    @property
+    def first_seat(self) -> int:
+        """The seat whose turn comes first: ``[setup] first`` (seat 0 unless set)."""
+        return self.setup.first if self.setup is not None else 0
 
     def language_parts(self) -> tuple[str, ...]:
         """The language's parts this rule set sets (``setup``, ``verbs``...)."""
