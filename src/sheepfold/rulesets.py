@@ -18,13 +18,14 @@ import re
 import textwrap
 import tomllib
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 import tomli_w
+from pydantic import BaseModel
 
 from sheepfold.core.files import (
     MAX_RULES_BYTES,
@@ -83,12 +84,14 @@ def default_base(game: str) -> str:
     return game_spec(game).default_ruleset or RULEBOOK
 
 
-def rebase(game: str, base: Any | None, changes: dict[str, Any], source: str = "") -> Any:
+def rebase(
+    game: str, base: Any | None, changes: dict[str, Any], source: str = "", field: str = ""
+) -> Any:
     """The rules ``changes`` (options, as a rule file or ``--set`` gives them) make of ``base``
     (a rules model of ``game``; None: the rulebook): :func:`rebased_options`, validated by the
-    game's model. A :class:`RulesError` names ``source``."""
+    game's model. A :class:`RulesError` names ``source`` (and each option as ``field.KEY``)."""
     try:
-        return parse_rules(game, rebased_options(game, base, changes), where="")
+        return parse_rules(game, rebased_options(game, base, changes), where=field)
     except RulesError as e:
         raise RulesError(sourced(source, text_of(e))) from None
 
@@ -145,12 +148,15 @@ def parse_ruleset(
     text: str | None = None,
     chain: tuple[str, ...] = (),
     ident: str | None = None,
+    start: str | None = None,
+    field: str = "",
 ) -> RuleSet:
     """A rule file's data (``text``: the file's text, to say on which line its ``from`` is) as
     a rule set: its options on the rule set its ``from`` names (a built-in's or one of yours,
-    by name; ``"rulebook"``: the printed rules), or on :func:`default_base`. ``chain``: the
-    files read to get here (a file that starts from itself, through others, is refused), each
-    by its ``ident`` (default: ``source``)."""
+    by name; ``"rulebook"``: the printed rules), or on ``start`` (default:
+    :func:`default_base`). ``chain``: the files read to get here (a file that starts from
+    itself, through others, is refused), each by its ``ident`` (default: ``source``);
+    ``field``: the options' place in a larger document (``rules``: ``rules.wool``)."""
     if not isinstance(data, dict):
         raise RulesError(sourced(source, Msg("a rule set is a table of options")))
     data = dict(data)
@@ -171,12 +177,12 @@ def parse_ruleset(
             sourced(source, Msg("these rules are for {named}, not {game}", named=name, game=game))
         )
     given = BASE_KEY in data
-    base_name = data.pop(BASE_KEY, None) if given else default_base(name)
+    base_name = data.pop(BASE_KEY, None) if given else (start or default_base(name))
     line = _line_of(text, BASE_KEY) if given and text else None
     where = f"{source}, line {line}" if line else source
     base = _base(name, base_name, where, (*chain, ident or source))
     try:
-        rules = rebase(name, base, data)
+        rules = rebase(name, base, data, field=field)
     except RulesError as e:
         raise RulesError(sourced(source, text_of(e))) from None
     return RuleSet(name, rules, source, base_name)
@@ -379,6 +385,56 @@ def find_ruleset(name_or_path: str, game: str | None = None) -> RuleSet:
     )
 
 
+def resolve(
+    game: str,
+    rules: Any = None,
+    sets: Sequence[str] = (),
+    variants: Sequence[str] = (),
+    *,
+    start: str = RULEBOOK,
+    where: str = "rules",
+    **fixed: Any,
+) -> Any:
+    """The rules model of ``game`` that ``rules`` names, however it is given: the one path of
+    every front end (play, solve, the lab, the gallery, the web API, :func:`sheepfold.make`).
+
+    ``rules`` is a rules model (taken as it is), a rule set's name (a built-in's or yours;
+    ``"rulebook"``: the printed rules), a rule file's path, or a rule file's options as a
+    mapping (its ``from`` names its base, as in a file; without one it starts from ``start``:
+    the rulebook unless a front end says otherwise); None is ``start`` itself. ``sets``
+    (``KEY=VALUE``), ``fixed`` and ``variants`` then go on top (:func:`with_options`). A
+    :class:`RulesError` says what is wrong and where; nothing is half-applied."""
+    cls = rules_class(game)
+    if rules is None:
+        rules = start
+    model: Any
+    if isinstance(rules, cls):
+        model = rules
+    elif isinstance(rules, BaseModel):  # another model of the same options
+        model = parse_rules(game, rules, where)
+    elif isinstance(rules, str | os.PathLike):
+        text = os.fspath(rules)
+        model = None if text == RULEBOOK else find_ruleset(text, game).rules
+    elif isinstance(rules, Mapping):
+        data = dict(rules)
+        data.setdefault("game", game)
+        model = parse_ruleset(data, "", game, start=start, field=where).rules
+    else:
+        raise RulesError(
+            sourced(
+                where,
+                Msg(
+                    "give a rule set's name, a rule file's path or a table of rule options, "
+                    "not {what}",
+                    what=type(rules).__name__,
+                ),
+            )
+        )
+    if sets or variants or fixed:
+        return with_options(game, model, sets, variants, **fixed)
+    return parse_rules(game, None) if model is None else model
+
+
 #: a rule set's name: it becomes a file name in your rules folder
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 
@@ -542,7 +598,7 @@ def with_options(
     options are (:func:`rebase`: any option, what follows from it included; the base's name and
     description kept unless ``fixed`` says otherwise): a new rules model, validated by the
     game's rules model. A :class:`RulesError` says which flag and what is wrong
-    (``--set: wool: Input should be less than or equal to 1000``)."""
+    (``--set: wool: must be at most 1000, not 2000``)."""
     fields = rules_class(game).model_fields
     changes = {k: getattr(base, k) for k in TEXTS if getattr(base, k, None) is not None}
     for item in sets:
@@ -565,15 +621,16 @@ def rules_differences(game: str, a: dict[str, Any], b: dict[str, Any]) -> list[s
     """What differs between two rule sets of ``game`` (their option dicts, as jobs keep them),
     one line per option in words: ``wool (pieces of wool in the middle at setup): 30 → 40``.
     Options either leaves unset show as the rulebook's value; the names and descriptions of the
-    rule sets are not rules and are left out. Shave a Sheep rule sets written in the rule
-    language: part by part, in the words generated from their programs
-    (:func:`sheepfold.games.shave_a_sheep.words.differences`)."""
+    rule sets are not rules and are left out. A game whose rules are all parts of its rule
+    language (Dolly Crush), and Shave a Sheep rule sets written in the rule language: part by
+    part, in the words the game generates (:attr:`GameSpec.differences
+    <sheepfold.core.registry.GameSpec.differences>`)."""
     fields = rules_class(game).model_fields
     rules_a, rules_b = parse_rules(game, a), parse_rules(game, b)
     parts = getattr(rules_a, "language_parts", None)
     described = game_spec(game).differences
-    if described is not None and parts is not None:
-        if rules_a.language_parts() or rules_b.language_parts():
+    if described is not None:
+        if parts is None or rules_a.language_parts() or rules_b.language_parts():
             # a rule language's parts: part by part, in the words the game generates
             return described(rules_a, rules_b)
     full_a = rules_a.model_dump(mode="json")

@@ -107,15 +107,14 @@ def resolve_rules(
     and ``--variant NAME`` applied (:func:`sheepfold.rulesets.with_options`: a wrong one is a
     :class:`RulesError` naming the flag). Changed rules are named for what they are
     (``rulebook with --set wool=12``)."""
-    from sheepfold.games import parse_rules
-    from sheepfold.rulesets import find_ruleset, with_options
+    from sheepfold.rulesets import resolve
 
-    base = parse_rules(game, None) if rules is None else find_ruleset(rules, game).rules
+    base = resolve(game, rules)
     if not sets and not variants:
         return base
     changes = [f"--set {s}" for s in sets] + [f"--variant {v}" for v in variants]
     name = f"{base.name or 'rulebook'} with {' '.join(changes)}"
-    return with_options(game, base, sets, variants, name=name)
+    return resolve(game, base, sets, variants, name=name)
 
 
 def default_rules(

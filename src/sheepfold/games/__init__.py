@@ -43,10 +43,28 @@ def check_rules(
         options = options.model_dump(exclude_defaults=True)
     if options is not None and not isinstance(options, Mapping):
         return None, [(where, Msg("rule options are a table of names and values"))]
+    data = dict(options or {})
     try:
-        return cls.model_validate(dict(options or {})), []
+        return cls.model_validate(data), []
     except ValidationError as e:
-        return None, validation_problems(e, where)
+        problems = validation_problems(e, where)
+        # the problems between the options that are fine on their own (the model's own, of
+        # the whole), at once: validated again without the options refused, the checks that
+        # read those left out
+        invalid = {err["loc"][0] for err in e.errors() if err["loc"]}
+        if invalid and len(invalid) < len(data):
+            try:
+                cls.model_validate(
+                    {k: v for k, v in data.items() if k not in invalid},
+                    context={"invalid": frozenset(invalid)},
+                )
+            except ValidationError as again:
+                problems += [
+                    p
+                    for p in validation_problems(again, where)
+                    if p[0] == where and p not in problems
+                ]
+        return None, problems
 
 
 def parse_rules(
@@ -59,15 +77,18 @@ def parse_rules(
     return rules
 
 
-def make(
-    name: str, players: int = 2, rules: Mapping[str, Any] | BaseModel | None = None, **options: Any
-) -> Game:
-    """A game by name. Rule options come as ``rules`` (a mapping or rules object) and/or
-    keywords; Dolly Crush also takes ``breeds=[...]`` (one per seat: its spec's ``make_options``)."""
+def make(name: str, players: int = 2, rules: Any = None, **options: Any) -> Game:
+    """A game by name. ``rules`` is what ``--rules`` takes on the command line (a rule set's
+    name, a rule file's path), a rules object, or rule options as a mapping (a rule file's
+    options: its ``from`` names the rule set they go on; without one, the printed rules), all
+    read by the one resolver (:func:`sheepfold.rulesets.resolve`); rule options may also come
+    as keywords. Dolly Crush also takes ``breeds=[...]`` (one per seat: its spec's
+    ``make_options``)."""
+    from sheepfold.rulesets import resolve
+
     spec = game_spec(name)
     extra = {k: options.pop(k) for k in spec.make_options if k in options}
+    model = resolve(name, rules)
     if options:
-        base = parse_rules(name, rules).model_dump(exclude_defaults=True)
-        base.update(options)
-        rules = base
-    return spec.make(players, parse_rules(name, rules), **extra)
+        model = parse_rules(name, {**model.model_dump(exclude_defaults=True), **options})
+    return spec.make(players, model, **extra)

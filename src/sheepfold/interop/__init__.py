@@ -49,13 +49,14 @@ def build_game(
     :data:`DEFAULT_MAX_TURNS`; another game whose rules have a ``max_turns`` option takes the
     given value as that option.
     """
-    from sheepfold.rulesets import fair_default, rebased_options, warn_unequal_seats
+    from sheepfold.rulesets import BASE_KEY, fair_default, rebased_options, warn_unequal_seats
 
     if isinstance(game, Game):
         if rules is not None or options or max_turns is not _UNSET:
             raise ValueError("pass either a game object or a game name with options, not both")
         built = game
-    elif rules is None or isinstance(rules, Mapping):  # house rules on the default rule set
+    elif rules is None or (isinstance(rules, Mapping) and BASE_KEY not in rules):
+        # house rules on the default rule set
         name, house = game, dict(rules or {})
 
         def on(base: Any) -> Game:
@@ -79,10 +80,10 @@ def _make(
 
     spec = game_spec(game)
     options = dict(options)
-    if isinstance(rules, str):
-        from sheepfold.rulesets import find_ruleset
+    if rules is not None:
+        from sheepfold.rulesets import resolve
 
-        rules = find_ruleset(rules, game).rules
+        rules = resolve(game, rules)  # a name, a file, options with their own base
     has_turns = "max_turns" in spec.rules_class.model_fields  # a rule option of the game
     if spec.turn_limit or (max_turns is not _UNSET and has_turns):
         r = parse_rules(game, rules).model_dump(exclude_defaults=True)

@@ -139,7 +139,7 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
             f"(parameters: {', '.join(spec)})"
         )
     p = {**spec, **params}
-    from sheepfold.rulesets import fair_default, find_ruleset, warn_unequal_seats
+    from sheepfold.rulesets import fair_default, resolve, warn_unequal_seats
 
     def build(rules: Any) -> Game:
         base: dict[str, Any] = dict(rules.options()) if rules is not None else {}
@@ -151,7 +151,7 @@ def engine_game(game: str, params: Mapping[str, Any]) -> Game:
         return make(game, players=int(p["players"]), rules=parse_rules(game, base), **extra)
 
     if p["rules"]:
-        built = build(find_ruleset(str(p["rules"]), game).rules)
+        built = build(resolve(game, str(p["rules"])))
     else:  # the front ends' default (Dolly Crush: dolly-graded, equal dog cards)
         built = fair_default(game, build, seats_chosen=bool(p.get("breeds")))[1]
     warn_unequal_seats(built)

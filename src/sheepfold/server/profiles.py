@@ -129,7 +129,7 @@ def rules_words(game: str, config: dict[str, Any]) -> str:
     own description, and the options the table changed on top of it (plain ones by what they
     are: "pieces of wool in the middle at setup: 6"; the others counted)."""
     from sheepfold.games import parse_rules, rules_class
-    from sheepfold.rulesets import find_ruleset
+    from sheepfold.rulesets import resolve
     from sheepfold.server.plain_words import option_short
 
     house = config.get("gallery")
@@ -137,7 +137,7 @@ def rules_words(game: str, config: dict[str, Any]) -> str:
         return Msg("house rules from the gallery: {name}", name=house.get("name", ""))
     rules = parse_rules(game, config.get("rules") or {})
     name = config.get("ruleset")
-    base = find_ruleset(name, game).rules if name else parse_rules(game, {})
+    base = resolve(game, name)  # None: the printed rules
     # a rule set's description: a built-in one's is a text of the catalog (server/i18n.py)
     described = rules.description or base.description
     said = Msg(described) if described else ("" if name else Msg("the rulebook"))
