@@ -67,11 +67,18 @@ def check_rules(
 ) -> None:
     """Check a rule set: says what is wrong, or that it is fine. A file's options go on the
     rule set its 'from' names (default: the game's default rules; 'rulebook': the printed
-    rules); a bad 'from' is named with its line."""
+    rules); a bad 'from' is named with its line. Also says whether a game under it can end:
+    solved exactly where the solver can (a rule set under which no game can end is refused,
+    as the web refuses it), and measured by playing games (how long they last)."""
+    from sheepfold.games.endings import check_ending
+
     rs, where = _ruleset_to_check(spec)
-    checked, notes = _check_ending(rs, where)
-    ends = f" (whether games end: checked exactly with {checked} players)" if checked else ""
-    notes += _quick_endings(rs)
+    found = check_ending(rs.game, rs.rules)  # the web's check too (games/endings.py)
+    if found.refusal is not None:
+        raise fail(f"{where}: {found.refusal}")
+    solved = ", ".join(str(n) for n in found.exact)
+    ends = f" (whether games end: checked exactly with {solved} players)" if solved else ""
+    notes = list(found.notes) + ([] if found.bounded else _measured_endings(rs))
     console.print(f"{where}: a valid {rs.game} rule set named {rs.name!r}{ends}")
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
@@ -93,109 +100,70 @@ def _ruleset_to_check(spec: str) -> tuple[Any, Path]:
     return read_ruleset_file(path), path
 
 
-#: the largest games (positions) whose ending is checked: a few seconds of solving for the
-#: fewest players the rules seat, about a second for more
-ENDING_BUDGET_FIRST = 3_000_000
-ENDING_BUDGET = 600_000
+#: the simulation of ``rules check``: games of greedy players (who take what they can: random
+#: ones hardly make lines) through the engine, a few at a time, each stopped only after
+#: :data:`SIM_TURNS` turns (the longest games the rules allow, wool 1000, last about 4,000), and
+#: no more once :data:`SIM_BUDGET` turns are played (a rule set whose games never end costs one
+#: batch of games, not all of them)
+SIM_GAMES = 40
+SIM_BATCH = 8
+SIM_TURNS = 20_000
+SIM_BUDGET = 200_000
 
 
-def _check_ending(rs: Any, file: Path) -> tuple[str, list[str]]:
-    """Refuse a rule set under which no game can end (Shave a Sheep: solved exactly for the
-    fewest players it seats, and for more when small enough); a note for each count at which a
-    game may go on for ever.
-    Returns the player counts checked, in words, and the notes."""
-    from sheepfold.core.registry import game_spec
+def _measured_endings(rs: Any) -> list[str]:
+    """How games under the rules end when played (greedy players, the fewest seats the rules
+    allow): how long they last on average, when some did not end within :data:`SIM_TURNS`
+    turns, and when most end by a reason the rules do not mean (the deck runs out, the
+    clean-up gives up)."""
+    import numpy as np
 
-    if not game_spec(rs.game).has_exact_solver:
-        return "", []
-    from sheepfold.games.shave_a_sheep import solver
-
-    checked, notes = [], []
-    rules = rs.rules
-    parts = rules.language_parts()
-    refusal = getattr(solver, "refusal", None)  # the solver says which programs it solves
-    why = (
-        refusal(rules)
-        if refusal is not None
-        else (
-            f"the exact solver does not play the rule language's {', '.join(parts)} yet"
-            if parts
-            else None
-        )
-    )
-    if why is not None:
-        end = rules.end
-        if end is not None and end.turns_each is not None:
-            notes.append(f"every game ends: after at most {end.turns_each} turns each")
-        else:
-            notes.append(f"not checked whether games end ({why}): a game may never end")
-        return "", notes
-    if getattr(rules, "rerolls", 0):  # a smaller space to search: rerolls change no ending
-        rules = rules.model_copy(update={"rerolls": 0})
-        notes.append(
-            "whether games end is checked without rerolls: a reroll only changes which face a "
-            "turn acts on, and every face can still come up"
-        )
-    for i, n in enumerate(rules.player_counts()):
-        try:
-            size = solver.count_positions(rules, n)
-        except solver.SolverError:
-            size = ENDING_BUDGET_FIRST + 1
-        if size > (ENDING_BUDGET_FIRST if i == 0 else ENDING_BUDGET):
-            if i == 0:
-                notes.append(f"not checked whether games end: too many positions ({n} players)")
-            break
-        e = solver.ending(rules, n)
-        checked.append(str(n))
-        if not e.can_end:
-            raise fail(
-                f"{file}: no game can end under these rules with {n} players: no roll and no "
-                "move ever empties the middle (the game ends when the middle is empty"
-                + (f" or a safe pile holds the target, {rules.target}" if rules.target else "")
-                + ")"
-            )
-        if not e.always_ends:
-            notes.append(
-                f"with {n} players a game may never end: if everyone keeps it going, "
-                f"{100 * (1 - e.least):.2f}% of games never end"
-            )
-    return ", ".join(checked), notes
-
-
-#: the quick simulation of ``rules check``: games of greedy players (who take what they can:
-#: random ones hardly make lines) through the engine
-QUICK_GAMES = 40
-QUICK_TURNS = 300
-
-
-def _quick_endings(rs: Any) -> list[str]:
-    """A note when most of a few quick simulated games (greedy players, the fewest seats the
-    rules allow) end by a reason the rules do not mean (the deck runs out, the clean-up gives
-    up, the turn limit)."""
     from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.core.records import TURN_LIMIT
     from sheepfold.lab.endings import shares, unintended_note
     from sheepfold.lab.metrics import game_arrays
     from sheepfold.lab.runner import make_job, run
 
     players = min(rs.rules.player_counts()) if hasattr(rs.rules, "player_counts") else 2
-    try:
-        job = make_job(
-            rs.game,
-            rs.rules,
-            ruleset=rs.name,
-            players=players,
-            bots=["greedy"],
-            games=QUICK_GAMES,
-            engine="engine",
-            max_turns=QUICK_TURNS,
+    lengths: list[int] = []
+    ended: list[str | None] = []
+    for batch in range(SIM_GAMES // SIM_BATCH):
+        try:
+            job = make_job(
+                rs.game,
+                rs.rules,
+                ruleset=rs.name,
+                players=players,
+                bots=["greedy"],
+                games=SIM_BATCH,
+                seed=batch,
+                max_turns=SIM_TURNS,
+            )
+        except SheepfoldError:  # no game to simulate (the checks above say what they can)
+            return []
+        d = game_arrays(run(job, workers=1, standings=False))
+        lengths += d["length"].tolist()
+        ended += d["ended_by"].tolist() if "ended_by" in d else [None] * len(d["length"])
+        if sum(lengths) >= SIM_BUDGET:
+            break
+    games = len(lengths)
+    who = f"{games} games of greedy players, {players} players"
+    stopped = [r == TURN_LIMIT for r in ended]
+    done = [n for n, s in zip(lengths, stopped, strict=True) if not s]
+    notes = []
+    if not any(stopped):
+        notes.append(
+            f"games end: they last {np.mean(done):,.0f} turns on average "
+            f"(measured over {who}; the longest {int(max(done)):,})"
         )
-    except SheepfoldError:  # no game to simulate (the checks above say what they can)
-        return []
-    d = game_arrays(run(job, workers=1, standings=False))
-    if "ended_by" not in d:
-        return []
-    note = unintended_note(shares(d["ended_by"]), QUICK_GAMES)
-    return [note] if note else []
+    else:
+        notes.append(
+            f"{sum(stopped)} of {games} simulated games ({who}) had not ended after "
+            f"{SIM_TURNS:,} turns: under these rules a game may never end"
+        )
+    rest = [r for r in ended if r != TURN_LIMIT]
+    note = unintended_note(shares(np.array(rest, dtype=object)), games) if rest else None
+    return notes + ([note] if note else [])
 
 
 @app.command("new")

@@ -2,9 +2,11 @@
 of a rule set.
 
 Everything comes from the game's pydantic rules model: the options are read from its JSON schema,
-a rule set is checked by the model alone (``sheepfold.games.check_rules``: the same messages as
-``sheepfold rules check``) and written out by ``sheepfold.rulesets.rules_toml``. No solver runs
-here: the check costs one validation of a body within a rule file's caps.
+a rule set is checked by the model (``sheepfold.games.check_rules``: the same messages as
+``sheepfold rules check``) and written out by ``sheepfold.rulesets.rules_toml``. Then, as
+``sheepfold rules check`` and a new table do, whether a game under it can end
+(:func:`sheepfold.games.endings.ending_refusal`: the same words): that is solving, bounded by
+positions, so it runs off the event loop, one check at a time, each rule set once per process.
 
     GET  /api/rules/{game}          the options as a tree of controls (:func:`rule_fields`), the
                                     rulebook, every rule set with all its options, the caps
@@ -28,6 +30,7 @@ else its key in words (``turns_each``: "Turns each"), never the key itself.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -370,8 +373,15 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
     and the rule-set file (TOML); or the problems, each with the option it names (``field``;
     empty for the whole rule set), the path of the value it is about (``where``: pydantic's
     location, ``verbs.steal.effects.0.from``) and the model's message, and the one-line
-    ``detail`` that ``sheepfold rules check`` prints."""
-    from sheepfold.core.errors import join_problems
+    ``detail`` that ``sheepfold rules check`` prints. Whether a game can end is not solved
+    here (seconds of solving): ``POST /api/rules/{game}/check`` adds it off the event loop."""
+    data, rules, problems = checked(game, data, file)
+    return answer(game, data, rules, problems, lang)
+
+
+def checked(game: str, data: Any, file: bool = False) -> tuple[Any, Any, list[tuple[str, str]]]:
+    """:func:`check`'s work: (the data sent, without its ``game``; the rules, None when
+    refused; the problems as (where, what))."""
     from sheepfold.core.protocol import RulesError
     from sheepfold.games import check_rules, rules_class
     from sheepfold.rulesets import (
@@ -379,7 +389,6 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
         base_rules,
         default_base,
         rebased_options,
-        rules_toml,
     )
 
     cls = rules_class(game)
@@ -410,6 +419,18 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
 
             texts = rules_text_problems(rules.model_dump(mode="json", by_alias=True))
             problems += [(where.removeprefix("rules."), msg) for where, msg in texts]
+    return data, (None if problems else rules), problems
+
+
+def answer(
+    game: str, data: Any, rules: Any, problems: list[tuple[str, str]], lang: str = "en"
+) -> dict[str, Any]:
+    """:func:`check`'s answer for what :func:`checked` found."""
+    from sheepfold.core.errors import join_problems
+    from sheepfold.games import rules_class
+    from sheepfold.rulesets import rules_toml
+
+    cls = rules_class(game)
     if problems:
         fields = {f.alias or k for k, f in cls.model_fields.items()}
         problems = [located(where, msg, fields) for where, msg in problems]
@@ -429,6 +450,16 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
         "unset": _unset(rules, lang),
         "toml": rules_toml(game, rules),
     }
+
+
+async def no_end(game: str, rules: Any) -> str | None:
+    """Why no game can end under ``rules`` (None: games can end), in the words of ``sheepfold
+    rules check`` (:func:`sheepfold.games.endings.ending_refusal`): the rules check and a new
+    table ask it. It solves (seconds, bounded by positions), so it runs in a thread, never on
+    the event loop."""
+    from sheepfold.games.endings import ending_refusal
+
+    return await asyncio.to_thread(ending_refusal, game, rules)
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> bytes:
@@ -477,7 +508,12 @@ def add_rules_api(app: FastAPI) -> None:
         # plain JSON in and out: no encoder walking a deeply nested input in Python (only the
         # problems' words are translated, never the input sent back)
         lang = getattr(request.state, "lang", "en")
-        result = check(game, data, file, lang)
+        data, rules, problems = checked(game, data, file)
+        if rules is not None:  # can a game end: the check a new table makes too
+            refusal = await no_end(game, rules)
+            if refusal is not None:
+                rules, problems = None, [("", refusal)]
+        result = answer(game, data, rules, problems, lang)
         if not result["ok"] and lang != "en":
             from sheepfold.server.i18n import localize
 
