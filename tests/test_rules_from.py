@@ -271,7 +271,7 @@ def test_the_lab_card_measures_against_the_base() -> None:
         "base_words": "the graded edition",
         "games": 4,
     }
-    a, b = _jobs(spec)
+    a, b = _jobs(spec, 2)
     assert a.rules["dog_swaps"] == b.rules["dog_swaps"] == GRADED
     assert a.rules.get("rows", 3) == 3 and b.rules["rows"] == 4
 

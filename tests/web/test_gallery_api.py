@@ -411,16 +411,12 @@ def test_a_lab_card_and_a_restart_that_loses_nothing(make_server, ws_client, tmp
     assert v2["games"] == 20 and v2["verdict"]  # chunks of 100 / 10 games
     assert "capped at 20 games a side (of 100)" in v2["message"]
     assert "no exact figures" in v2["message"] and v2["exact"] is None
-    # rules the lab cannot play (3 reaction weights: 3 players; a card plays 2): refused, saying why
+    # rules that seat 3 players only (3 reaction weights): the card plays 3 players, and says so
     published(third, "Three howls", {"variants": ["howling-wolf"], "reaction_weights": [1, 1, 1]})
-    refused = lab_done(third, "three-howls", status="refused")
-    assert "3 entries for 2 players" in refused["message"]
-    # the newer rule set comes first, but not among the liked, nor among those with a card
-    for sort, first_slug in (
-        ("newest", "three-howls"),
-        ("liked", "little-wool"),
-        ("fairer", "little-wool"),
-    ):
+    three = lab_done(third, "three-howls")
+    assert three["players"] == [3] and [p["players"] for p in three["by_players"]] == [3]
+    # the newer rule set comes first, but not among the liked
+    for sort, first_slug in (("newest", "three-howls"), ("liked", "little-wool")):
         listed = third.http.get(f"/api/gallery/{GAME}", params={"sort": sort}).json()["entries"]
         assert listed[0]["slug"] == first_slug, sort
     assert [v["version"] for v in entry(third, "little-wool")["versions"]] == [1, 2]

@@ -120,16 +120,23 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
     # its page: the lab card, followed until it is done
     entry.locator("a.entry-name").click()
     page.wait_for_url("**/gallery/shave-a-sheep/short-shear")
-    verdict = page.locator("#lab .verdict")
+    verdict = page.locator("#lab .verdict").first
     expect(verdict).to_be_visible(timeout=LAB_WAIT_MS)
     card = srv.http.get("/api/gallery/shave-a-sheep/short-shear/1").json()
     assert card["lab"]["status"] == "done"
     expect(verdict).to_have_text(card["lab"]["verdict"])
-    expect(page.locator("table.metrics tbody tr")).to_have_count(len(card["lab"]["metrics"]))
+    # played at 2 and 4 players, each count with its own heading, verdict and figures
+    counts = card["lab"]["by_players"]
+    assert [c["players"] for c in counts] == card["lab"]["players"] == [2, 4]
+    expect(page.locator("#lab h3.lab-players")).to_have_count(2)
+    for i, part in enumerate(counts):
+        expect(page.locator("#lab .verdict").nth(i + 1)).to_have_text(part["verdict"])
+        rows = page.locator("table.metrics").nth(i).locator("tbody tr")
+        expect(rows).to_have_count(len(part["metrics"]))
     expect(page.locator("#about .differences")).to_contain_text("12")
     # Shave a Sheep with 12 wool is small enough to solve: the exact figures, in points
-    exact = card["lab"]["exact"]
-    figures = page.locator("#lab .exact li")
+    exact = counts[0]["exact"]
+    figures = page.locator("#lab .exact").first.locator("li")
     expect(figures).to_have_count(2)
     expect(figures.nth(0)).to_contain_text(f"{100 * exact['first_player_advantage']:+.1f} pp")
     expect(figures.nth(1)).to_contain_text(f"{100 * exact['perfect_edge_over_greedy']:+.1f} pp")

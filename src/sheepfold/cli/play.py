@@ -70,7 +70,9 @@ def play_command(
         "--first",
         metavar="NAME|SEAT|random",
         help="who starts (ruling 4): a player's name, a seat number, or "
-        "'random'; the order stays clockwise (default: the first --seat)",
+        "'random'; it replaces the rules' own first seat (a rule file's [setup] first: the "
+        "named player sits there), the order stays clockwise (default: the seat the rules "
+        "name, the first --seat unless they say another)",
     ),
     force: bool = typer.Option(False, "--force", help="let --save replace an existing file"),
     screen: bool = typer.Option(

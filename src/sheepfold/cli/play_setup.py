@@ -227,6 +227,7 @@ def new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     """(game name, the game, its seats in playing order, the rule set's name) from the options;
     what they leave out is asked (:class:`Quit` when the player quits instead)."""
     from sheepfold.cli.common import default_rules
+    from sheepfold.core.play import first_mover, seats_starting_with
     from sheepfold.games import make
 
     interactive = opts.game is None
@@ -251,12 +252,16 @@ def new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
             options["breeds"] = [resolve_breed(b, spec.breeds) for b in opts.breed]
         elif interactive:
             options["breeds"] = choose_breeds(len(specs), [s.name for s in specs], spec.breeds)
-    if opts.first is not None:
-        k = starting_seat(opts.first, [s.name for s in specs], opts.seed)
-        specs = specs[k:] + specs[:k]
-        if "breeds" in options:
-            options["breeds"] = options["breeds"][k:] + options["breeds"][:k]
     g = make(game, players=len(specs), rules=rules_obj, **options)
+    if opts.first is not None:
+        # who starts is one setting: the player --first names sits at the seat the rules let
+        # start (a rule file's [setup] first), so --first replaces it instead of adding to it
+        k = starting_seat(opts.first, [s.name for s in specs], opts.seed)
+        first = first_mover(g)
+        specs = seats_starting_with(specs, k, first)
+        if "breeds" in options:  # each player keeps their breed
+            options["breeds"] = seats_starting_with(options["breeds"], k, first)
+            g = make(game, players=len(specs), rules=rules_obj, **options)
     rules_name = getattr(rules_obj, "name", None) or ("rulebook" if rules is None else rules)
     return game, g, specs, rules_name
 

@@ -345,6 +345,8 @@ def _start_values(
             3,
         ),
     }
+    from sheepfold.core.play import first_mover
+    from sheepfold.games import make
     from sheepfold.games.shave_a_sheep import solver
 
     if players == 2:
@@ -352,7 +354,9 @@ def _start_values(
         out["kind"] = "minimax"
         out["win_share"] = list(ev.shares)  # each seat's own, never 1 - the other's
         out["never_ends"] = ev.endless
-        out["first_player_advantage"] = (ev.shares[0] - ev.shares[1]) / 2
+        # the seat that moves first (seat 0, or the one the rules name) against the other
+        first = first_mover(make(game, players=2, rules=rs))
+        out["first_player_advantage"] = (ev.shares[first] - ev.shares[1 - first]) / 2
     else:
         out["kind"] = "guaranteed"
         out["guaranteed_share"] = [s.start_value for s in sols]

@@ -103,6 +103,14 @@ class Outcome:
         return tuple(share if s in self.winners else 0.0 for s in range(n))
 
 
+def first_seat_of(rules: Any) -> Seat:
+    """The seat whose turn comes first under ``rules`` (a game's rules model): seat 0
+    (Dolly Crush ruling 4, Shave a Sheep ruling 1), unless the rules model says another
+    (``first_seat``: Shave a Sheep's ``[setup] first``). Known from the rules alone: nothing is
+    dealt or rolled."""
+    return int(getattr(rules, "first_seat", 0))
+
+
 class Game(abc.ABC):
     """A game with fixed rules and a fixed number of players. Immutable."""
 
@@ -121,6 +129,11 @@ class Game(abc.ABC):
     @property
     def name(self) -> str:
         return self.info.name
+
+    @property
+    def first_seat(self) -> Seat:
+        """The seat whose turn comes first: :func:`first_seat_of` its rules."""
+        return first_seat_of(self.rules)
 
     @abc.abstractmethod
     def new_initial_state(self, seed: int | None = None, **setup: Any) -> State:

@@ -5,11 +5,13 @@ The server's gallery (``server/gallery_lab.py``) runs this module in a process o
 event loop, and the server (which may not import the lab: see tests/test_layering.py) only
 reads what it prints. The job comes as one JSON object on standard input::
 
-    {"game": ..., "rules": {...options...}, "players": 2, "games": 2000, "seconds": 120,
+    {"game": ..., "rules": {...options...}, "games": 2000, "seconds": 120,
      "seed": 0, "exact_limit": 200000, "base": {...options...}, "base_words": {"msg": "the graded edition"},
      "catalogs": {"it": {...msgid: text...}}}
 
-``base`` is the rule set the card measures the rules against, the one they were made from (the
+``players`` (a count or a list of counts) may name the player counts to play; without it the
+card plays 2 and 4 players when the rule set seats both, else every count it seats
+(:func:`player_counts`). ``base`` is the rule set the card measures the rules against, the one they were made from (the
 gallery's :func:`~sheepfold.server.gallery.base_of`; absent: the rulebook), and ``base_words``
 what the card calls it (the verdict, the plot, the card's ``base``), as
 :func:`~sheepfold.core.words.to_data` stores words (plain text is read too). ``catalogs``: the
@@ -21,8 +23,9 @@ then ``{"card": {...}, "plot": "<svg ...>", "plots": {"it": "<svg ...>"}}``, or
 ``{"refused": ...}`` when the lab cannot play these rules (its own message: words as data when
 they are a Msg), or ``{"error": ...}``.
 
-Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), in chunks,
-until ``games`` games a side or ``seconds`` have passed (the card then says it was capped). The
+Both sides are played by greedy bots on the same seeds (``lab compare``'s pairing), at each
+player count, in chunks, until ``games`` games a side or the count's share of ``seconds`` has
+passed (the card then says it was capped). The
 card holds the lab's comparison of a few metrics (95% intervals, paired bootstrap), the verdict
 of :func:`sheepfold.lab.compare.verdict` (and the ``base``: words stored as data, ``to_data``,
 that the gallery translates for its reader), the game-length plot of ``lab compare --plots`` as
@@ -39,7 +42,7 @@ import os
 import re
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sheepfold.core.words import (
@@ -83,8 +86,37 @@ def _emit(obj: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
-    """The base's and the rule set's jobs, on the same seeds and the same engine."""
+#: the player counts a card plays when the rule set seats them all (else every count it seats)
+CARD_PLAYERS = (2, 4)
+
+
+def player_counts(spec: dict[str, Any]) -> list[int]:
+    """The player counts a card plays: the spec's ``players`` (a count or a list), else 2 and 4
+    when the rule set and its base seat both, else every count the rule set seats (a Shave a
+    Sheep file's teams, first seat, reaction weights or starting sheep decide it). A rule set
+    that seats none of them: the smallest count, whose refusal then says why."""
+    given = spec.get("players")
+    if given:
+        return [int(given)] if isinstance(given, int) else sorted({int(n) for n in given})
+    from sheepfold.core.protocol import SheepfoldError
+    from sheepfold.core.registry import game_spec
+
+    info = game_spec(spec["game"]).game_class.info
+    counts = range(info.min_players, info.max_players + 1)
+    seated = []
+    for n in counts:
+        try:
+            _jobs(spec, n)
+        except SheepfoldError:
+            continue
+        seated.append(n)
+    if set(CARD_PLAYERS) <= set(seated):
+        return list(CARD_PLAYERS)
+    return seated or [info.min_players]
+
+
+def _jobs(spec: dict[str, Any], players: int) -> tuple[Any, Any]:
+    """The base's and the rule set's jobs at ``players``, on the same seeds and engine."""
     from sheepfold.lab.runner import make_job
 
     def job(rules: Any, name: str, engine: str) -> Any:
@@ -92,7 +124,7 @@ def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
             spec["game"],
             rules,
             ruleset=name,
-            players=int(spec.get("players", 2)),
+            players=players,
             bots=BOTS,
             games=int(spec["games"]),
             seed=int(spec.get("seed", 0)),
@@ -106,43 +138,62 @@ def _jobs(spec: dict[str, Any]) -> tuple[Any, Any]:
     return a, b
 
 
-def play(spec: dict[str, Any], progress: Any = _emit) -> tuple[Any, Any, Any, Any, str | None]:
-    """Both sides' games, chunk by chunk, within the budget: (job A, table A, job B, table B,
-    why the run was capped or None)."""
+@dataclass
+class Side:
+    """One player count of a card: both sides' jobs and games, and why they were capped."""
+
+    players: int
+    job_a: Any
+    table_a: Any
+    job_b: Any
+    table_b: Any
+    capped: str | None
+
+
+def play(spec: dict[str, Any], progress: Any = _emit) -> list[Side]:
+    """Both sides' games at each player count of the card (:func:`player_counts`), chunk by
+    chunk, within the budget: ``seconds`` for the whole card, each count's share after the
+    ones before it (what one leaves goes to the next); at least one chunk a count."""
     import pyarrow as pa
 
     from sheepfold.lab.runner import CHUNK_SIZES, chunk_to_table, run_chunk
 
-    job_a, job_b = _jobs(spec)
+    counts = player_counts(spec)
     total, seconds = int(spec["games"]), float(spec.get("seconds", 120))
-    fast, engine = CHUNK_SIZES.get(job_a.game, (100, 10))
-    size = max(2, min(fast if job_a.engine == "fast" else engine, -(-total // 10)))
     progress({"progress": 0.0, "games": 0, "message": to_data(WARMING)})
     start: float | None = None  # the clock starts after the first chunk (compiling is free)
-    parts_a, parts_b, done, capped = [], [], 0, None
-    while done < total:
-        idx = list(range(done, min(total, done + size)))
-        parts_a.append(chunk_to_table(job_a, run_chunk(job_a, idx)))
-        parts_b.append(chunk_to_table(job_b, run_chunk(job_b, idx)))
-        done += len(idx)
-        if start is None:  # the first chunk spends nothing of the budget, whatever the clock
-            start, spent = time.monotonic(), 0.0
-        else:
-            spent = time.monotonic() - start
-        progress(
-            {"progress": round(min(0.99, max(done / total, spent / seconds)), 3), "games": done}
+    sides = []
+    for k, players in enumerate(counts):
+        job_a, job_b = _jobs(spec, players)
+        fast, engine = CHUNK_SIZES.get(job_a.game, (100, 10))
+        size = max(2, min(fast if job_a.engine == "fast" else engine, -(-total // 10)))
+        share = seconds * (k + 1) / len(counts)  # spent by the end of this count, at most
+        parts_a, parts_b, done, capped = [], [], 0, None
+        while done < total:
+            idx = list(range(done, min(total, done + size)))
+            parts_a.append(chunk_to_table(job_a, run_chunk(job_a, idx)))
+            parts_b.append(chunk_to_table(job_b, run_chunk(job_b, idx)))
+            done += len(idx)
+            if start is None:  # the first chunk spends nothing of the budget, whatever the clock
+                start, spent = time.monotonic(), 0.0
+            else:
+                spent = time.monotonic() - start
+            ahead = (k + done / total) / len(counts)
+            progress({"progress": round(min(0.99, max(ahead, spent / seconds)), 3), "games": done})
+            if done < total and spent >= share:
+                capped = Msg(
+                    "capped at {done} games a side (of {total}): the time budget of {seconds} s "
+                    "was spent",
+                    done=Number(done, grouped=True),
+                    total=Number(total, grouped=True),
+                    seconds=Number(seconds, None),
+                )
+                break
+        ta, tb = pa.concat_tables(parts_a), pa.concat_tables(parts_b)
+        sides.append(
+            Side(players, replace(job_a, games=done), ta, replace(job_b, games=done), tb, capped)
         )
-        if done < total and spent >= seconds:
-            capped = Msg(
-                "capped at {done} games a side (of {total}): the time budget of {seconds} s "
-                "was spent",
-                done=Number(done, grouped=True),
-                total=Number(total, grouped=True),
-                seconds=Number(seconds, None),
-            )
-            break
-    ta, tb = pa.concat_tables(parts_a), pa.concat_tables(parts_b)
-    return replace(job_a, games=done), ta, replace(job_b, games=done), tb, capped
+    return sides
 
 
 def _num(x: Any) -> float | None:
@@ -194,11 +245,13 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
             )
     if why is not None:
         return None, Msg("no exact figures: {why}", why=why)
+    from sheepfold.core.play import first_mover
+
     n = game.num_players
-    seat0 = exact_start_shares(game, ["perfect"] * n)[0]
+    first = exact_start_shares(game, ["perfect"] * n)[first_mover(game)]
     gap = exact_skill_gap(game)["gap"]
     return {
-        "first_player_advantage": round(seat0 - 1 / n, 6),
+        "first_player_advantage": round(first - 1 / n, 6),
         "perfect_edge_over_greedy": round(float(gap), 6),
     }, None
 
@@ -263,28 +316,59 @@ def plots(ta: Any, tb: Any, base: str, catalogs: Any) -> dict[str, str]:
     }
 
 
-def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
-    """The whole card: ``{"card": {...}, "plot": svg, "plots": {lang: svg}}`` (the English
-    plot, and the plot in each other language of the spec's ``catalogs``)."""
+def _side_card(side: Side, spec: dict[str, Any], against: str) -> dict[str, Any]:
+    """One player count's part of the card: its games, figures, verdict and notes."""
     from sheepfold.lab.compare import compare_tables, verdict
 
-    job_a, ta, job_b, tb, capped = play(spec, progress)
+    ta, tb = side.table_a, side.table_b
     diffs = compare_tables(ta, tb)
-    limit = job_b.rules.get("max_turns")
-    against = base_words(spec)
-    text = verdict(diffs, against, HOUSE, limit if limit == job_a.rules.get("max_turns") else None)
-    figures, skipped = exact(job_b.make_game(0), int(spec.get("exact_limit", 200_000)))
-    notes = [m for m in (capped, skipped) if m]
-    out = {
+    limit = side.job_b.rules.get("max_turns")
+    same = limit if limit == side.job_a.rules.get("max_turns") else None
+    text = verdict(diffs, against, HOUSE, same)
+    figures, skipped = exact(side.job_b.make_game(0), int(spec.get("exact_limit", 200_000)))
+    notes = [m for m in (side.capped, skipped) if m]
+    return {
+        "players": side.players,
         "games": ta.num_rows,
-        "engine": job_a.engine,
-        "base": to_data(against),
-        "bots": list(BOTS),
         "metrics": metrics(diffs),
         "verdict": to_data(capitalized(text)),  # translated where it is served
         "exact": figures,
         "message": to_data(chained(notes, semicolon)) if notes else None,
+        "notes": notes,
     }
+
+
+def card(spec: dict[str, Any], progress: Any = _emit) -> dict[str, Any]:
+    """The whole card: ``{"card": {...}, "plot": svg, "plots": {lang: svg}}`` (the English
+    plot, and the plot in each other language of the spec's ``catalogs``).
+
+    The card holds every player count it played (``players``; ``by_players``: each count's
+    games, figures, verdict and notes); its own ``games``, ``metrics``, ``verdict`` and
+    ``exact`` are the first count's (the listing's figures), its plot the first count's game
+    lengths, and its ``message`` the notes of every count (each named by its count when there
+    are several)."""
+    sides = play(spec, progress)
+    against = base_words(spec)
+    parts = [_side_card(side, spec, against) for side in sides]
+    notes = [
+        m if len(parts) == 1 else Msg("{n} players: {what}", n=part["players"], what=m)
+        for part in parts
+        for m in part.pop("notes")
+    ]
+    first = parts[0]
+    out = {
+        "players": [part["players"] for part in parts],
+        "games": first["games"],
+        "engine": sides[0].job_a.engine,
+        "base": to_data(against),
+        "bots": list(BOTS),
+        "metrics": first["metrics"],
+        "verdict": first["verdict"],
+        "exact": first["exact"],
+        "message": to_data(chained(notes, semicolon)) if notes else None,
+        "by_players": parts,
+    }
+    ta, tb = sides[0].table_a, sides[0].table_b
     return {
         "card": out,
         "plot": plot_svg(ta, tb, against),

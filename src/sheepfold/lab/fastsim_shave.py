@@ -386,14 +386,19 @@ def _policies(job: Any, indices: Any) -> np.ndarray:
 def chunk(job: Any, indices: Any, interpreted: bool = False) -> Any:
     """The runner's chunk of games ``indices`` of ``job`` (see :mod:`sheepfold.lab.runner`);
     ``interpreted``: the kernels run by the interpreter (:func:`simulate`)."""
-    from sheepfold.lab.runner import Chunk
+    from sheepfold.core.play import first_mover
+    from sheepfold.lab.runner import FIRST_COLUMN, Chunk
 
     game = job.make_game(0)
     idx = np.asarray(list(indices), dtype=np.int64)
     seeds = np.array([job.game_seed(int(i)) for i in idx], dtype=np.int64)
     ex = exact_for(game, job.bots, getattr(job, "exact", False))
     r = simulate(game, seeds, _policies(job, idx), True, ex, interpreted)
-    extra: dict[str, Any] = {"ended_by": r["ended_by"]}
+    # every game starts at the seat the rules name (the kernels play that one too)
+    extra: dict[str, Any] = {
+        "ended_by": r["ended_by"],
+        FIRST_COLUMN: np.full(len(idx), first_mover(game), dtype=np.int8),
+    }
     import pyarrow as pa
 
     extra.update(_decision_columns(job, game, idx, ex, interpreted))

@@ -78,6 +78,7 @@ def game_arrays(table: Any) -> dict[str, Any]:
         else np.zeros(0)
     )
     d["nwin"] = nwin
+    d["first"] = _first_movers(table, G)
     for name in ("lead_changes", "winner_trailed", "winner_deficit", "decisive_turn"):
         d[name] = table.column(name).to_numpy().astype(np.float64)
     d["bots"] = _strings(table.column("bots"), G, n)
@@ -108,6 +109,19 @@ def game_arrays(table: Any) -> dict[str, Any]:
     srt = np.sort(d["scores"], axis=1)
     d["margin"] = srt[:, -1] - srt[:, -2] if n >= 2 and G else np.zeros(G)
     return d
+
+
+def _first_movers(table: Any, G: int) -> np.ndarray:
+    """The seat that made the first move of each game (the runner's column; a run written
+    before it existed: seat 0, -1 where a game had no move)."""
+    import pyarrow.compute as pc
+
+    from sheepfold.lab.runner import FIRST_COLUMN
+
+    if FIRST_COLUMN not in table.column_names or not G:
+        return np.zeros(G, dtype=np.int64)
+    col = pc.fill_null(table.column(FIRST_COLUMN), 0)
+    return np.asarray(col.to_numpy(), dtype=np.int64)
 
 
 def bots_text(d: dict[str, Any], named: Callable[[str], str] = str) -> str:
@@ -327,7 +341,11 @@ def _seat_pg(s: int) -> Callable[[dict[str, Any]], tuple[np.ndarray, np.ndarray]
 
 
 def _fpa_pg(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    return d["shares"][:, 0] - 1.0 / d["n"], _finished(d)
+    """The first mover's win share minus 1/n: the seat that moved first in each game, whoever
+    the rules let start (a rule set that only changes who starts is the same game)."""
+    first = d["first"]
+    share = d["shares"][np.arange(d["G"]), np.maximum(first, 0)]
+    return share - 1.0 / d["n"], _finished(d) & (first >= 0)
 
 
 def base_metrics(n: int) -> list[MetricDef]:
@@ -481,7 +499,8 @@ def _result_metrics(n: int) -> list[MetricDef]:
             "first_player_advantage",
             Msg("first-player advantage"),
             "pp",
-            "seat 0's win share minus the fair share 1/n (positive: moving first helps)",
+            "the win share of the seat that moved first (seat 0, or the seat the rules let "
+            "start) minus the fair share 1/n (positive: moving first helps)",
             _mean_stat(_fpa_pg),
             _fpa_pg,
             group="seat",

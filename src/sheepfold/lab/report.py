@@ -238,11 +238,38 @@ def length_hist(runs: Sequence[tuple[str, dict[str, Any]]]) -> bytes:
     return _png(length_hist_figure(runs))
 
 
+#: the seats' places in the order of play, as the seat chart says them
+ORDER = ("first", "second", "third", "fourth")
+
+
+def _play_order(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The finished games' win shares by order of play (column j: the seat that moved
+    (j+1)-th, from the seat that made the game's first move on), and the seat of each place."""
+    n, fin = d["n"], ~d["truncated"]
+    first = d.get("first")
+    first = np.zeros(int(fin.sum()), np.int64) if first is None else np.maximum(first[fin], 0)
+    seats = (first[:, None] + np.arange(n)) % n
+    return np.take_along_axis(d["shares"][fin], seats, axis=1), seats
+
+
+def _order_labels(runs: Sequence[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Each place in the order of play (``moves first``), with its seat when every game of
+    every run put the same seat there (``(seat 1)`` under ``moves first``)."""
+    n = runs[0][1]["n"]
+    at = [set(np.unique(_play_order(d)[1][:, j]).tolist()) for _, d in runs for j in range(n)]
+    labels = []
+    for j in range(n):
+        seats = set().union(*at[j::n])
+        where = f"\n(seat {seats.pop()})" if len(seats) == 1 else ""
+        labels.append(f"moves {ORDER[j]}{where}")
+    return labels
+
+
 def _seat_edges(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Every seat's win share minus the fair share 1/n, and its 95% half-width (finished
-    games, normal approximation as in the metrics)."""
+    """Every place in the order of play's win share minus the fair share 1/n, and its 95%
+    half-width (finished games, normal approximation as in the metrics)."""
     n = d["n"]
-    sh = d["shares"][~d["truncated"]]
+    sh = _play_order(d)[0]
     if len(sh) == 0:
         return np.full(n, np.nan), np.full(n, np.nan)
     m = sh.mean(axis=0) - 1.0 / n
@@ -251,7 +278,8 @@ def _seat_edges(d: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
-    """Each seat's edge over the fair share 1/n in percentage points, with 95% error bars."""
+    """Each seat's edge over the fair share 1/n in percentage points, with 95% error bars;
+    the seats in the order of play (the seat that moved first on the left, whichever it is)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 4.0))
     n = runs[0][1]["n"]
@@ -283,10 +311,14 @@ def seat_shares_figure(runs: Sequence[tuple[str, dict[str, Any]]]) -> Any:
         label=f"fair share 1/{n} = {fmt(1 / n, 'pct')}",
     )
     ax.set_ylim(-1.35 * reach, 1.35 * reach)
-    ax.set_xticks(range(n), ["seat 0\n(moves first)"] + [f"seat {s}" for s in range(1, n)])
+    ax.set_xticks(range(n), _order_labels(runs))
     ax.set_ylabel("win share − fair share\n(percentage points, ± 95% CI)")
     ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
-    _decorate(ax, "Who wins: each seat's edge over the fair share (finished games)", runs)
+    _decorate(
+        ax,
+        "Who wins, in the order of play: each seat's edge over the fair share (finished games)",
+        runs,
+    )
     return fig
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from sheepfold.core.compiling import Report
 from sheepfold.core.compiling import step as compile_step
+from sheepfold.core.play import first_mover
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
 from sheepfold.core.registry import game_spec
@@ -291,6 +292,12 @@ def _turn_start(state: Any) -> bool:
 DECISION_COLUMNS = ("decisions", "forced", "choices")
 
 
+#: the column of the seat whose turn came first in each game (who starts: seat 0, or the seat
+#: the rules name: :func:`sheepfold.core.play.first_mover`); the first-player advantage is
+#: measured from it (lab/metrics.py)
+FIRST_COLUMN = "first_mover"
+
+
 def count_decision(counts: list[int] | None, state: Any) -> None:
     """Add the player decision at ``state`` to ``counts`` = [decisions, forced, choices]: its
     legal actions (distinct by construction) are its real choices; one is a forced decision."""
@@ -362,9 +369,11 @@ def games_chunk(
     stand: list[list[float]] = []
     decisions: list[list[int]] = []
     ended: list[str] = []
+    first = np.full(G, -1, dtype=np.int8)
     for k, i in enumerate(indices):
         res = play(job, int(i))
         state, st = res[0], res[1]
+        first[k] = first_mover(state.game)
         if len(res) > 2:
             decisions.append(list(res[2]))
         out = state.outcome()
@@ -376,7 +385,7 @@ def games_chunk(
         stand.extend(st)
         offsets[k + 1] = offsets[k] + len(st)
     values = np.asarray(stand, dtype=np.float64).round().astype(np.int64).reshape(-1, n)
-    extra: dict[str, Any] = {"ended_by": np.array(ended, dtype=object)}
+    extra: dict[str, Any] = {"ended_by": np.array(ended, dtype=object), FIRST_COLUMN: first}
     if G and len(decisions) == G:
         cnt = np.asarray(decisions, dtype=np.int64).reshape(G, 3)
         for col, name in enumerate(DECISION_COLUMNS):

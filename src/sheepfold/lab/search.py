@@ -311,7 +311,9 @@ def evaluate_rules(
     if spec.exact:
         shares, skipped = exact_shares(job)
         if shares is not None:
-            values.update(exact_values(values, shares))
+            from sheepfold.core.play import first_mover
+
+            values.update(exact_values(values, shares, first_mover(job.make_game(0))))
             exact = tuple(k for k in values if k in EXACT_KEYS or k.startswith("win_seat"))
     means = {k: v.value for k, v in values.items()}
     loss = 0.0
@@ -358,14 +360,15 @@ def exact_shares(job: Any) -> tuple[tuple[float, ...] | None, str | None]:
         return None, str(e)
 
 
-def exact_values(values: dict[str, Any], shares: Sequence[float]) -> dict[str, Any]:
+def exact_values(values: dict[str, Any], shares: Sequence[float], first: int = 0) -> dict[str, Any]:
     """The win-share metrics of ``values`` (lab Values) replaced by the exact ``shares`` (one
-    per seat): each with no interval (lo = hi = the value)."""
+    per seat; ``first``: the seat that moves first): each with no interval (lo = hi = the
+    value)."""
     from dataclasses import replace
 
     n = len(shares)
     exact = {f"win_seat{s}": x for s, x in enumerate(shares)}
-    exact["first_player_advantage"] = shares[0] - 1 / n
+    exact["first_player_advantage"] = shares[first] - 1 / n
     exact["balance"] = 1 - (max(shares) - min(shares))
     return {
         k: replace(values[k], value=x, lo=x, hi=x, definition=values[k].definition + " (exact)")

@@ -205,11 +205,11 @@ def version_base(v: Version) -> tuple[str, str]:
 def base_options(game: str, name: str) -> dict[str, Any]:
     """The options (those that differ from the rulebook) of the built-in rule set ``name``;
     ``{}`` for the rulebook."""
-    from sheepfold.rulesets import RULEBOOK, find_ruleset
+    from sheepfold.rulesets import RULEBOOK, resolve
 
     if name == RULEBOOK:
         return {}
-    data = find_ruleset(name, game).rules.model_dump(mode="json", exclude_defaults=True)
+    data = resolve(game, name).model_dump(mode="json", exclude_defaults=True)
     return {k: v for k, v in data.items() if k not in NOT_RULES}
 
 
@@ -309,14 +309,19 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
     for k in ("games", "metrics", "exact", "engine", "bots"):
         if k in card:
             out[k] = card[k]
-    if isinstance(card.get("metrics"), list):  # each metric's label: the lab's, in the catalog
-        out["metrics"] = [
-            {**m, "label": Msg(m["label"])} if isinstance(m.get("label"), str) else m
-            for m in card["metrics"]
+    out |= _card_words(card)
+    # the player counts played (a card of before: 2 players, said by none), each count's part
+    if card:
+        out["players"] = card.get("players") or [2]
+    parts = card.get("by_players")
+    if isinstance(parts, list):
+        out["by_players"] = [
+            {**part, **_card_words(part, ("verdict", "message"))}
+            for part in parts
+            if isinstance(part, dict)
         ]
-    for k in ("verdict", "base"):  # words stored as data (to_data), a Msg again
-        if k in card:
-            out[k] = from_data(card[k])
+    if "base" in card:  # words stored as data (to_data), a Msg again
+        out["base"] = from_data(card["base"])
     if isinstance(card.get("base"), str):  # a card of before: "the rulebook", a built-in's
         out["base"] = Msg(card["base"])  # words (texts of the catalog); its verdict as it is
     if card.get("metrics") and (
@@ -325,6 +330,21 @@ def lab_info(v: Version, queue: list[int]) -> dict[str, Any]:
         out["headline"] = line
     if v.has_plot:
         out["plot"] = f"/api/gallery/{v.game}/{v.slug}/{v.version}/plot.svg"
+    return out
+
+
+def _card_words(card: dict[str, Any], words: tuple[str, ...] = ("verdict",)) -> dict[str, Any]:
+    """A card's (or one player count's) words as the pages read them: each metric's label (the
+    lab's, in the catalog) and its ``words`` stored as data (``to_data``), Msgs again."""
+    out: dict[str, Any] = {}
+    if isinstance(card.get("metrics"), list):
+        out["metrics"] = [
+            {**m, "label": Msg(m["label"])} if isinstance(m.get("label"), str) else m
+            for m in card["metrics"]
+        ]
+    for k in words:
+        if card.get(k) is not None:
+            out[k] = from_data(card[k])
     return out
 
 

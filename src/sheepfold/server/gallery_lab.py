@@ -192,7 +192,8 @@ class LabQueue:
             "rules": v.rules,
             "base": base_options(v.game, name),
             "base_words": to_data(words),  # a Msg: the card stores it as data
-            "players": 2,
+            # no "players": the card plays the counts the rule set is meant for (2 and 4, or
+            # those it seats: lab/card.py's player_counts), each count's games a side
             "games": st.lab_games,
             "seconds": st.lab_seconds,
             "seed": 0,

@@ -80,13 +80,22 @@
     const parts = [SF.labSummary(lab, 0)];
     const against = (lab && lab.base) || entry.base || t("the rulebook"); // the base, in words
     if (lab && lab.status === "done") {
-      if (lab.metrics && lab.metrics.length) {
-        parts.push(metricsTable(lab.metrics, against),
-          SF.el("p", { class: "muted", text: t("Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100.") }));
+      // each player count the card played (a card of before: one, its figures at the top)
+      const counts = lab.by_players && lab.by_players.length ? lab.by_players : [lab];
+      for (const part of counts) {
+        if (counts.length > 1) {
+          parts.push(SF.el("h3", { class: "lab-players", dataset: { players: String(part.players) }, text: t("{n} players", { n: part.players }) }),
+            SF.el("p", { class: "verdict", text: part.verdict || "" }),
+            SF.el("p", { class: "muted", text: t("({n} games a side)", { n: part.games }) }));
+        }
+        if (part.metrics && part.metrics.length) parts.push(metricsTable(part.metrics, against));
+        if (part.exact) {
+          parts.push(SF.el("h4", { text: t("Exact figures (solved)") }), SF.el("ul", { class: "exact" }, Object.keys(part.exact).filter((k) => part.exact[k] != null).map((k) =>
+            SF.el("li", { text: `${EXACT[k] || k}: ${typeof part.exact[k] === "number" ? SF.labNumber(part.exact[k], "pp") : part.exact[k]}` }))));
+        }
       }
-      if (lab.exact) {
-        parts.push(SF.el("h3", { text: t("Exact figures (solved)") }), SF.el("ul", { class: "exact" }, Object.keys(lab.exact).filter((k) => lab.exact[k] != null).map((k) =>
-          SF.el("li", { text: `${EXACT[k] || k}: ${typeof lab.exact[k] === "number" ? SF.labNumber(lab.exact[k], "pp") : lab.exact[k]}` }))));
+      if (lab.metrics && lab.metrics.length) {
+        parts.push(SF.el("p", { class: "muted", text: t("Both rule sets are played by the same bots on the same dice and deals (common random numbers); the interval holds the true difference 95 times out of 100.") }));
       }
       if (lab.plot) parts.push(SF.el("img", { class: "lab-plot", src: `${lab.plot}?lang=${encodeURIComponent(SF.lang)}`, alt: t("the lab's plot: these rules against {base}", { base: against }) }));
     }
