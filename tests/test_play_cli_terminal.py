@@ -404,7 +404,8 @@ def test_replay_step_shows_wool_moving_and_keeps_the_error_contract() -> None:
     res = runner.invoke(app, ["replay", str(records / "shave-cutting-costs-end.json"), "--step"])
     assert res.exit_code == 0, res.output
     out = flat(res.output)
-    assert "bob: roll x2, action double" in out
+    # the move in the rules' words (what was rolled and what it offers, what was done)
+    assert "bob: rolled x2 (double), double (take up to two pieces from the middle" in out
     assert "wool in the middle: 1 -> 2" in out and "ann: safe pile 0 -> 2" in out
     assert "The final shear paid 2 pieces back to the middle" in out
     bad = runner.invoke(app, ["replay", str(records / "shave-illegal-swap.json"), "--step"])

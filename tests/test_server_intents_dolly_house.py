@@ -81,7 +81,8 @@ def test_a_turn_on_an_8x8_flock_stops_early_under_up_to() -> None:
     assert played == [5, g.swap_action("h7", "h8"), g.swap_action("g8", "h8"), g.stop]
     assert trial.turns == 1 and 5 not in trial.dogs_left(0)
     texts = [e["text"] for e in t.log.events]
-    assert "dog 5" in texts and "swap h7-h8" in texts and "stop" in texts
+    assert "played dog card 6 (4 swaps)" in texts and "swapped h7 and h8" in texts
+    assert "stopped swapping" in texts
 
 
 def test_an_empty_turn_under_up_to_is_a_dog_card_and_stop() -> None:
@@ -122,4 +123,4 @@ def test_preview_and_act_on_a_large_flock() -> None:
     assert not t.accepted
     assert send(t, c, type="act", action="dog 2") is None
     assert send(t, c, type="act", action="swap e7-f7") is None
-    assert t.state.turns == 1 and t.log.events[0]["text"] == "dog 2"
+    assert t.state.turns == 1 and t.log.events[0]["text"] == "played dog card 3 (1 swap)"

@@ -324,7 +324,8 @@ def test_the_terminal_says_what_the_rules_do_and_reads_own_verbs() -> None:
     s = at(game_of("wolf-third"), "gray/pink")
     wolf = dict((a, t) for a, t in ((a, action_text(s, a, names)) for a in s.legal_actions()))[8]
     assert (
-        wolf == "wolf 1 (take a third of the wool, rounded down, from bob's sheep onto your sheep)"
+        wolf
+        == "wolf bob (take a third of the wool, rounded down, from bob's sheep onto your sheep)"
     )
     assert "back to the middle" not in wolf  # the rulebook's words no longer hold
     roller = at(ShaveGame(2), "gray/pink")
@@ -335,7 +336,7 @@ def test_the_terminal_says_what_the_rules_do_and_reads_own_verbs() -> None:
     s.apply(g.face_index("steal"))
     assert parse_move(s, "steal bob", names) == parse_move(s, "steal 1", names) == 15
     assert face_text(g, g.face_index("steal")) == "steal (steal)"
-    assert action_text(s, 15, names).startswith("steal 1 (take one piece from bob's safe pile")
+    assert action_text(s, 15, names).startswith("steal bob (take one piece from bob's safe pile")
 
 
 def test_a_decision_is_read_by_its_name_as_the_protocol_reads_it() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_crash import intent, state_at
+from test_web_crash import intent, state_at, view_at
 
 from polling import wait_until
 from sheepfold.cli.cluster import LocalCluster
@@ -215,7 +215,7 @@ def check_against_the_database(db: str, players: list[Player]) -> None:
         assert p.states and p.finished()
         for _, m in p.states:
             assert len(row.actions) >= m["seq"], "an acknowledged action is missing"
-            assert state_at(row, m["seq"]).observe(m["you"]) == m["view"]
+            assert view_at(row, m["seq"], m["you"]) == m["view"]
         end = state_at(row, len(row.actions))
         assert end.is_terminal()
 

@@ -293,6 +293,8 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
         ShaveTable,
         _decision_words,
         end_notes,
+        labels,
+        player,
         words,
     )
 
@@ -303,7 +305,10 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
         rng = random.Random(seed)
         for _ in range(400):
             for seat in [None, *range(players), None]:
-                assert driver.view(state, seat, True) == state.observe(seat)
+                view = driver.view(state, seat, True)
+                said = view.pop("labels", None)  # the buttons' words: whoever may act sees them
+                assert view == state.observe(seat)
+                assert said == (labels(state) if view["legal_actions"] else None)
             if state.is_terminal():
                 break
             p = state.current_player()
@@ -311,6 +316,8 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
             fresh = state.clone()
             if p != CHANCE:
                 want = [(p, _decision_words(fresh, a))]  # built anew, never kept
+                seats = [player(k) for k in range(players)]
+                want += [(p, line) for line in words.told(fresh, [a], seats)]  # the triggers
             elif fresh.phase == ROLL:
                 face = words.face(fresh.game.program.faces[a], fresh.game.program)
                 want = [(fresh.turn, f"rolled {face}")]

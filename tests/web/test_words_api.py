@@ -220,6 +220,9 @@ class _Ended:
     def winners(self) -> list[int]:
         return self.winners_
 
+    def action_to_string(self, action: int) -> str:
+        return f"move {action}"
+
 
 def _log_of(winners: list[int]) -> list[str]:
     from sheepfold.server.events import EventLog

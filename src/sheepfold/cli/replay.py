@@ -59,7 +59,7 @@ def replay_command(
 
     house = terminal_driver(result.state.game).house_rules()
     if house:
-        console.print(f"House rules: {', '.join(house)}.", highlight=False, markup=False)
+        console.print(f"House rules: {'; '.join(house)}.", highlight=False, markup=False)
     console.print(render_state(result.state, names=list(result.names)))
     console.print(f"{result.moves_applied} moves applied.")
 
@@ -117,19 +117,43 @@ def _step_through(source: BinaryIO | Path) -> None:
             settle(trial)
         except IllegalAction as e:
             raise RecordError(str(e), move=k) from None
-        mover = terminal_driver(state.game).mover(state, trial)
+        driver = terminal_driver(state.game)
+        mover = driver.mover(state, trial)
         console.rule(f"Move {k + 1} of {total}")
         console.print(
-            Text(f"{_name(names, mover)}: {move_text(move)}", style="bold"), highlight=False
+            Text(f"{_name(names, mover)}: {step_text(state, trial, move, names)}", style="bold"),
+            highlight=False,
         )
         changed = changed_cells(state, trial)
         console.print(render_state(trial, names=names, highlight=changed))
-        for line in what_changed(state, trial, names):
+        for line in [*happened(state, trial, names), *what_changed(state, trial, names)]:
             console.print(Text(f"  {line}"), highlight=False)
         if trial.is_terminal():
             console.print(Text(end_reason(trial, names)))
         state = trial
     console.print(f"{total} moves applied.", highlight=False)
+
+
+def step_text(before: Any, after: Any, move: Any, names: list[str]) -> str:
+    """A record's move in words: the game's own (its terminal driver's ``move_words``: Shave
+    a Sheep's rolls and decisions in the rules' words), else :func:`move_text`."""
+    from sheepfold.cli.render import display_names
+    from sheepfold.core.drivers import terminal_driver
+
+    words = getattr(terminal_driver(before.game), "move_words", None)
+    if words is None:
+        return move_text(move)
+    return str(words(before, after, display_names(names)))
+
+
+def happened(before: Any, after: Any, names: list[str]) -> list[str]:
+    """What the rules did after a record's move (Shave a Sheep's triggers: its terminal
+    driver's ``happened``), in words; none for a game that tells no such thing."""
+    from sheepfold.cli.render import display_names
+    from sheepfold.core.drivers import terminal_driver
+
+    told = getattr(terminal_driver(before.game), "happened", None)
+    return [] if told is None else list(told(before, after, display_names(names)))
 
 
 def end_reason(state: Any, names: list[str]) -> str:

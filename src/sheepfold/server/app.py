@@ -63,7 +63,7 @@ from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.learn import add_learn
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
 from sheepfold.server.profiles import HEADER, Profiles, add_profiles_api
-from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api
+from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api, no_end
 from sheepfold.server.solutions import NotReady
 from sheepfold.server.storage import StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
@@ -151,24 +151,46 @@ def _check_bot(game: str, spec: str) -> str:
         raise HTTPException(422, text_of(e)) from None
 
 
+def whole_rules(options: dict[str, Any]) -> dict[str, Any]:
+    """A gallery version's options (every option that differs from the printed rules) as a
+    table's rules: on the printed rules, not on the game's default rule set."""
+    from sheepfold.rulesets import BASE_KEY, RULEBOOK
+
+    return {BASE_KEY: RULEBOOK, **options}
+
+
 def resolve_spec(req: CreateTable) -> dict[str, Any]:
     """Check a create request against the rules, bots and rule sets; a plain spec dict."""
     import random
 
-    from sheepfold.core.registry import game_spec
-    from sheepfold.games import parse_rules
-    from sheepfold.rulesets import find_ruleset, rebased_options
+    from sheepfold.rulesets import BASE_KEY, RULEBOOK, TEXTS, default_base, resolve
 
-    if req.ruleset is None and req.rules is None and req.breeds is None:
-        # a table created without options is fair: the game's default rule set (Dolly Crush:
-        # dolly-graded, the same dog cards for every seat), as in every front end
-        req = req.model_copy(update={"ruleset": game_spec(req.game).default_ruleset})
-    base = find_ruleset(req.ruleset, req.game).rules if req.ruleset else None
-    # the options on the rule set as a rule file's are (what follows from them included)
-    options = rebased_options(req.game, base, req.rules or {})
-    if base is not None:  # the table keeps the rule set's name and description
-        options = {k: getattr(base, k) for k in ("name", "description")} | options
-    rules = parse_rules(req.game, options).model_dump(mode="json", exclude_defaults=True)
+    given = dict(req.rules or {})
+    if req.ruleset is not None:
+        if BASE_KEY in given:
+            raise SheepfoldError(
+                Msg(
+                    "rules.{key}: the rule set these rules start from is given twice (ruleset "
+                    "and rules.{key}): give it once",
+                    key=BASE_KEY,
+                )
+            )
+        given[BASE_KEY] = req.ruleset
+    # the options read as a rule file's are, by the one resolver: their own base (ruleset or
+    # rules.from), else the game's default rule set (a table created without options is fair:
+    # Dolly Crush's dolly-graded, the same dog cards for every seat, as in every front end), or
+    # the printed rules when the seats' breeds are given (their printed cards, as at the
+    # terminal)
+    start = RULEBOOK if req.breeds is not None else default_base(req.game)
+    named = given.get(BASE_KEY, start)
+    model = resolve(req.game, given, start=start)
+    if named != RULEBOOK and isinstance(named, str):
+        req = req.model_copy(update={"ruleset": named})
+        base = resolve(req.game, named)
+        # the table keeps the rule set's name and description unless the rules say their own
+        kept = {k: getattr(base, k) for k in TEXTS if k not in given}
+        model = model.model_copy(update=kept)
+    rules = model.model_dump(mode="json", exclude_defaults=True)
     texts = rules_text_problems(rules)
     if texts:
         from sheepfold.core.errors import join_problems
@@ -187,13 +209,17 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
     first = req.first_player
     if first == "random":
         first = random.SystemRandom().randrange(len(seats))
-    if first:
+    if first is not None:
         if not 0 <= first < len(seats):
             raise SheepfoldError(Msg("first_player: there is no seat {first}", first=first))
-        # the engine's seat 0 always starts (Dolly Crush ruling 4, Shave a Sheep ruling 1);
-        # each seat keeps its breed
-        seats = seats[first:] + seats[:first]
-        breeds = breeds[first:] + breeds[:first] if breeds else breeds
+        from sheepfold.core.play import seats_starting_with
+        from sheepfold.core.protocol import first_seat_of
+
+        # who starts is one setting: the chosen seat sits where the rules let start (seat 0,
+        # or a rule file's [setup] first), replacing it; each seat keeps its breed
+        starts = first_seat_of(model)
+        seats = seats_starting_with(seats, first, starts)
+        breeds = seats_starting_with(breeds, first, starts) if breeds else breeds
     return {
         "game": req.game,
         "ruleset": req.ruleset,
@@ -503,8 +529,13 @@ def _add_api(
                     400, Msg("gallery: give a gallery rule set or ruleset/rules, not both")
                 )
             house, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
+            rules = whole_rules(rules)
             req = req.model_copy(update={"rules": rules, "gallery": None})
-        table = m.create({**resolve_spec(req), "gallery": house, "creator": client})
+        spec = resolve_spec(req)
+        refusal = await no_end(req.game, m.make_game(req.game, len(spec["seats"]), spec).rules)
+        if refusal is not None:  # the words of 'sheepfold rules check' and the rules check
+            raise HTTPException(422, refusal)
+        table = m.create({**spec, "gallery": house, "creator": client})
         response.headers[OWNER_HEADER] = table.id  # a balancer sends its requests here
         return {**table.public_info(), "invite": f"/t/{table.id}"}
 
@@ -518,6 +549,7 @@ def _add_api(
 
         if req.gallery is not None:
             _, rules = house_of(gallery(), req.game, req.gallery.slug, req.gallery.version)
+            rules = whole_rules(rules)
             req = req.model_copy(update={"rules": rules, "gallery": None, "ruleset": None})
         spec = resolve_spec(req)
         seats = perfect_seats(spec["seats"], spec["replacement_bot"])
@@ -590,11 +622,13 @@ def _add_api(
         return {"seat": seat, "token": token, "table": t.id, "seat_link": seat_link(t.id, token)}
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str) -> dict[str, Any]:
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        """A finished game, frame by frame: each move's words in the reader's language."""
         t = table_or_404(table_id)
         if not t.finished() or t.dirty:
             raise HTTPException(409, Msg("the game is not over yet: a replay opens when it ends"))
-        return {"table": t.public_info(), "frames": t.replay_frames()}
+        frames = t.replay_frames()
+        return {"table": t.public_info(), "frames": i18n.localize(frames, request.state.lang)}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sheepfold.core.protocol import IllegalAction
+from sheepfold.core.protocol import CHANCE, IllegalAction
 from sheepfold.core.words import Msg, joined
 
 if TYPE_CHECKING:
@@ -44,13 +44,18 @@ class EventLog:
             self.retell()
         return self._events
 
-    def note(self, seat: int | None, text: str) -> None:
+    def note(self, seat: int | None, text: str, move: str | None = None) -> None:
+        """An entry: ``text`` in words for people; ``move``: the decision's name in the game's
+        notation (``swap b2-b3``, ``wolf seat 1``), for the page's animations, never shown."""
         events = self.events
         if seat is not None and seat != self.turn_seat:
             self.turn, self.turn_seat = self.turn + 1, seat
         who = self.table.seating.who(seat) if seat is not None else None
         self.count += 1
-        events.append({"seat": seat, "who": who, "text": text, "n": self.count, "turn": self.turn})
+        event = {"seat": seat, "who": who, "text": text, "n": self.count, "turn": self.turn}
+        if move is not None:
+            event["move"] = move
+        events.append(event)
         del events[:-MAX_EVENTS]
 
     def describe(self, new: Sequence[tuple[int, int]]) -> None:
@@ -67,8 +72,11 @@ class EventLog:
         last = len(new) - 1
         for i, (who, a) in enumerate(new):
             done = after if i == last else None
+            # a decision's name goes with its first entry (a chance outcome's never: a deal)
+            move = probe.action_to_string(a) if who != CHANCE else None
             for seat, text in t.driver.narrate(probe, who, a, t.show_scores, done):
-                self.note(seat, text)
+                self.note(seat, text, move)
+                move = None
         end = probe if after is None else after
         if end.is_terminal():
             win = end.winners()

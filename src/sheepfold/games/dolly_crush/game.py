@@ -593,6 +593,8 @@ class DollyState(State):
             "rows": g.board.rows,
             "cols": g.board.cols,
             "types": list(g.board.type_names),
+            # each card's points under the rules in play (the pictures' marks, the key)
+            "card_points": {g.board.card_code(k): p for k, p in enumerate(g.points)},
             "flock": self.flock_codes(),
             "deck_size": len(self.deck) + len(self.returning),
             "unseen": self.unseen(),

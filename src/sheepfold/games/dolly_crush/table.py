@@ -9,6 +9,7 @@ from typing import Any
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, IllegalAction, Seat, State, View
 from sheepfold.core.words import Msg
+from sheepfold.games.dolly_crush import words
 from sheepfold.games.dolly_crush.game import DOG, SWAP, DollyState
 
 
@@ -120,15 +121,16 @@ class DollyTable(GenericTable):
     def narrate(
         self, probe: State, who: Seat, action: int, show_scores: bool, after: State | None = None
     ) -> list[Note]:
-        """A decision by its name, then the sheep it took (which ones, when scores show);
-        never a card drawn from the deck."""
+        """A decision in words (the dog card as the page numbers it, from 1, with its swaps;
+        the two cells swapped), then the sheep it took: which ones and the points they scored
+        (bonuses included) when scores show; never a card drawn from the deck."""
         assert isinstance(probe, DollyState)
         if who == CHANCE:
             if after is None:
                 probe.apply_unchecked(action)
             return []
-        notes: list[Note] = [(who, probe.action_to_string(action))]
-        before = len(probe.collected[who])
+        notes: list[Note] = [(who, decision_words(probe, action))]
+        before, points = len(probe.collected[who]), probe.scores()[who]
         if after is None:
             probe.apply_unchecked(action)
             after = probe
@@ -137,8 +139,17 @@ class DollyTable(GenericTable):
         if took:
             if show_scores:
                 board = probe.game.board
-                cards = ", ".join(board.card_code(c) for c in took)
-                notes.append((who, Msg("took {n} sheep: {cards}", n=len(took), cards=cards)))
+                notes.append(
+                    (
+                        who,
+                        Msg(
+                            "took {n} sheep ({points}): {cards}",
+                            n=len(took),
+                            points=words.points_words(int(after.scores()[who] - points)),
+                            cards=words.cards_words([board.card_code(c) for c in took]),
+                        ),
+                    )
+                )
             else:
                 notes.append((who, Msg("took {n} sheep", n=len(took))))
         return notes
@@ -162,3 +173,17 @@ class DollyTable(GenericTable):
 
     def shown(self, view: View) -> dict[str, Any]:
         return {"renderer": self.renderer}
+
+
+def decision_words(state: DollyState, action: int) -> str:
+    """A decision at ``state`` in words: ``played dog card 2 (3 swaps)`` (the dog cards
+    numbered from 1, as the table shows them), ``swapped b2 and b3``, ``stopped swapping``."""
+    game = state.game
+    if state.phase == DOG:
+        k = game.dog_swaps[state.turn][action]
+        swaps = Msg("1 swap") if k == 1 else Msg("{k} swaps", k=k)
+        return Msg("played dog card {n} ({swaps})", n=action + 1, swaps=swaps)
+    if action == game.stop:
+        return Msg("stopped swapping")
+    a, b = game.board.swaps[action - game.swap0]
+    return Msg("swapped {a} and {b}", a=game.board.cell_name(a), b=game.board.cell_name(b))

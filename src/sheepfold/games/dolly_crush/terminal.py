@@ -51,11 +51,14 @@ TYPE_STYLES = {
     "star": "bright_yellow",
     "heart": "bright_magenta",
 }
-RULEBOOK_TYPES = ("bell", "lamb", "butterfly", "flower", "ram")
 
 
 def _plural(k: int, word: str) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _pts(k: int) -> str:
+    return f"{k} pt{'s' * (k != 1)}"
 
 
 def _swaps(k: int) -> str:
@@ -74,17 +77,26 @@ def card_text(code: str | None) -> Text:
     return Text(f" {letter.lower()} ", style=TYPE_STYLES[t])
 
 
-def legend(points: Sequence[int] | None = None, types: Sequence[str] = RULEBOOK_TYPES) -> Text:
-    """The key to the flock: one letter per type in play, and how black sheep look."""
+def legend(rules: DollyRules | None = None) -> Text:
+    """The key to the flock: one letter per type in play, how black sheep look, and the
+    points each card scores under ``rules`` (None: the printed rules): when the types score
+    differently, each type's own (white/black) after its word."""
+    rules = rules or DollyRules()
+    points = words.type_points(rules)
+    by_type = words.points_by_type(rules)
     out = Text("key: ")
-    for i, t in enumerate(types):
+    for i, (t, (white, black)) in enumerate(points.items()):
         out.append(TYPE_LETTERS[t].lower(), style=TYPE_STYLES[t])
-        out.append(f" {t}  " if i < len(types) - 1 else f" {t}")
-    white, black = (points[0], points[1]) if points else (1, 2)
-    out.append(
-        f"\n     lower case = white sheep ({white} pt), [X] = black sheep ({black} pts)"
-        " · dogs left: card:swaps"
-    )
+        out.append(f" {words.type_word(t)}")
+        if by_type:
+            out.append(f" {white}/{black}")
+        out.append("  " if i < len(points) - 1 else "")
+    if by_type:
+        said = "lower case = white sheep, [X] = black sheep (after each type: white/black pts)"
+    else:
+        white, black = next(iter(points.values()))
+        said = f"lower case = white sheep ({_pts(white)}), [X] = black sheep ({_pts(black)})"
+    out.append(f"\n     {said} · dogs left: card:swaps")
     return out
 
 
@@ -260,7 +272,7 @@ class DollyTerminal(GenericTerminal):
 
     def intro(self, rules_name: str) -> list[str]:
         house = self.house_rules()
-        lines = [f"House rules: {escape(', '.join(house))}."] if house else []
+        lines = [f"House rules: {escape('; '.join(house))}."] if house else []
         return [*lines, dog_cards_note(self.dolly, rules_name)]
 
     def house_rules(self) -> list[str]:
@@ -271,7 +283,7 @@ class DollyTerminal(GenericTerminal):
     ) -> RenderableType:
         return Group(
             flock_table(view, highlight),
-            legend(self.dolly.points, view.get("types") or RULEBOOK_TYPES),
+            legend(self.dolly.rules),
             Text(""),
             seats_table(view, names, hide_scores),
             status(view, names),
@@ -337,17 +349,17 @@ class DollyTerminal(GenericTerminal):
         if self.dolly.board.bonuses:  # the points with the bonuses by length, all together
             if not ctx.hide_scores:
                 gain = st.scores()[seat] - was.scores()[seat]
-                what += f": +{_plural(int(gain), 'point')} (bonuses by length included)"
+                what += f": +{words.points_words(int(gain))} (bonuses by length included)"
             if more:
                 what += f"; the refill's lines (cascades): {sheep(more)}"
             ctx.say(f"{ctx.who(seat)} takes {what}.")
             return
         if not ctx.hide_scores:
-            what += f": +{sum(points[c] for c in combination)} points"
+            what += f": +{words.points_words(sum(points[c] for c in combination))}"
         if more:  # cascades (house rule): lines the refill made, taken too
             what += f"; the refill's lines (cascades): {sheep(more)}"
             if not ctx.hide_scores:
-                what += f", +{sum(points[c] for c in more)} points"
+                what += f", +{words.points_words(sum(points[c] for c in more))}"
         ctx.say(f"{ctx.who(seat)} takes {what}.")
 
     def turn_goes_on(self, before: State, state: State) -> bool:
@@ -430,7 +442,7 @@ class DollyTerminal(GenericTerminal):
             got = len(a["collected"][s]) - len(b["collected"][s])
             if got:
                 pts = a["scores"][s] - b["scores"][s]
-                score = "" if hide_scores else f": +{pts:g} points"
+                score = "" if hide_scores else f": +{words.points_words(int(pts))}"
                 out.append(f"{names[s]} takes {got} sheep{score}")
         if a["deck_size"] != b["deck_size"]:
             out.append(f"deck: {b['deck_size']} -> {a['deck_size']} cards")

@@ -367,43 +367,147 @@ def differences(rules: DollyRules, base: DollyRules | None = None) -> dict[str, 
     return {p: (theirs[p], mine[p]) for p in PARTS if mine[p] != theirs[p]}
 
 
-def summary(rules: DollyRules) -> list[str]:
-    """A few words for each part in which ``rules`` differ from the printed rules (empty for
-    the printed rules): a header's line."""
-    r = rules
+# -- the cards' points: the terminal's key, the table's stars, the log -------------------------
+def type_word(name: str) -> str:
+    """A sheep type's word (``ram``)."""
+    return _type(name)
+
+
+def points_words(k: int) -> str:
+    """``1 point``, ``3 points``."""
+    return _points(k)
+
+
+def card_words(code: str) -> str:
+    """A card in words from its code (``ram-black``: ``ram (black)``)."""
+    t, _, colour = code.rpartition("-")
+    if colour == "black":
+        return Msg("{type} (black)", type=_type(t))
+    return Msg("{type} (white)", type=_type(t))
+
+
+def cards_words(codes: Sequence[str]) -> str:
+    """Cards in words, alike ones counted together, in their first order (``ram (black),
+    lamb (white) x2``)."""
+    counts: dict[str, int] = {}
+    for code in codes:
+        counts[code] = counts.get(code, 0) + 1
+    items = [
+        card_words(c) if n == 1 else Msg("{card} x{n}", card=card_words(c), n=n)
+        for c, n in counts.items()
+    ]
+    return _commas(items) if items else Msg("no card")
+
+
+def type_points(rules: DollyRules) -> dict[str, tuple[int, int]]:
+    """Each sheep type's points under ``rules``: type -> (a white card's, a black card's)."""
+    pts = rules.card_points()
+    return {t: (pts[2 * i], pts[2 * i + 1]) for i, t in enumerate(TYPE_NAMES[: rules.types])}
+
+
+def points_by_type(rules: DollyRules) -> bool:
+    """Whether the types' cards score differently (else a colour's points are every type's)."""
+    return len(set(type_points(rules).values())) > 1
+
+
+def _points_phrase(rules: DollyRules) -> str:
+    """The points in a few words: ``points: white 1 point, black 2 points``; by type, each type's
+    white/black points (``points (white/black): bell 0/2, ram 2/4, other types 1/2``)."""
+    points = type_points(rules)
+    colours = (rules.white_points, rules.black_points)
+    if not points_by_type(rules):
+        white, black = next(iter(points.values()))
+        return Msg(
+            "points: white {white}, black {black}", white=_points(white), black=_points(black)
+        )
+    own = [
+        Msg("{type} {white}/{black}", type=_type(t), white=w, black=b)
+        for t, (w, b) in points.items()
+        if (w, b) != colours
+    ]
+    if len(own) < len(points):
+        own.append(Msg("other types {white}/{black}", white=colours[0], black=colours[1]))
+    return Msg("points (white/black): {types}", types=_commas(own))
+
+
+def _dogs_phrase(rules: DollyRules) -> str:
+    """Each breed's dog cards in a few words (``every breed's dog cards 1, 2, 3, 4 swaps``)."""
+    counts = {tuple(c) for c in rules.dog_swaps.values()}
+    if len(counts) == 1:
+        return Msg(
+            "every breed's dog cards {swaps} swaps", swaps=", ".join(map(str, next(iter(counts))))
+        )
+    return _and(
+        [
+            Msg("{breed} {swaps} swaps", breed=BREED_TITLES[b], swaps=", ".join(map(str, c)))
+            for b, c in rules.dog_swaps.items()
+        ]
+    )
+
+
+def _summary_part(part: str, r: DollyRules, base: DollyRules) -> list[str]:
+    """A few words on ``part`` of ``r`` (a part that differs from ``base``)."""
     board = r.board()
     out: list[str] = []
-    if board.holes:
-        out.append(f"shaped flock of {board.cells} cells")
-    elif (r.rows, r.cols) != (3, 5):
-        out.append(f"{r.rows} x {r.cols} flock")
-    if r.adjacent != ("orthogonal",):
-        out.append(f"{board.adjacency_words()} swaps")
-    if r.combinations is None:
-        if r.min_line != 3:
-            out.append(f"lines of {r.min_line}")
-        if r.diagonals:
-            out.append("diagonal lines")
-        if r.match_colour:
-            out.append("lines match in colour")
-    else:
-        out += [_combination_words(p).split(" (")[0].split(",")[0] for p in board.parts]
-    if r.points:
-        out.append("points by type")
-    for b in r.bonuses:
-        out.append(f"lines of {b.length}+ score x{b.times}")
-    if r.types != 5:
-        out.append(f"{r.types} sheep types")
-    if r.dogs_per_player != 4:
-        out.append(f"{r.dogs_per_player} dog cards each")
-    if r.swaps == "up-to":
-        out.append("up-to swaps")
-    if r.refill == "gravity":
-        out.append("gravity refill")
-    if r.cascades:
-        out.append("cascades")
-    if r.end_points is not None:
-        out.append(f"game to {r.end_points} points")
-    if r.rounds is not None:
-        out.append(f"{r.rounds} rounds")
-    return out
+    if part == "flock":
+        if board.holes:
+            out.append(Msg("shaped flock of {n} cells", n=board.cells))
+        else:
+            out.append(Msg("{rows} x {cols} flock", rows=r.rows, cols=r.cols))
+    elif part == "swaps":
+        if r.adjacent != base.adjacent:
+            out.append(Msg("{how} swaps", how=_adjacency(board)))
+        if r.swaps != base.swaps:
+            out.append(Msg("up-to swaps") if r.swaps == "up-to" else Msg("exact swaps"))
+    elif part == "combinations":
+        if r.combinations is None:  # the shorthand's one line
+            if r.min_line != base.min_line:
+                out.append(Msg("lines of {n}", n=r.min_line))
+            if r.diagonals:
+                out.append(Msg("diagonal lines"))
+            if r.match_colour:
+                out.append(Msg("lines match in colour"))
+        else:
+            out += [_combination_words(p).split(" (")[0].split(",")[0] for p in board.parts]
+    elif part == "scoring":
+        if type_points(r) != type_points(base):
+            out.append(_points_phrase(r))
+        for b in r.bonuses:
+            out.append(Msg("lines of {n}+ score x{times}", n=b.length, times=b.times))
+    elif part == "refill":
+        if r.refill != base.refill:
+            out.append(Msg("gravity refill") if r.refill == "gravity" else Msg("refill in place"))
+        if r.cascades != base.cascades:
+            out.append(Msg("cascades") if r.cascades else Msg("no cascades"))
+        if not r.cascades and r.max_cleanup_rounds != base.max_cleanup_rounds:
+            out.append(Msg("clean-up at most {n} times", n=r.max_cleanup_rounds))
+    elif part == "deck":
+        if r.types != base.types:
+            out.append(Msg("{n} sheep types", n=r.types))
+        if (r.white_per_type, r.black_per_type) != (base.white_per_type, base.black_per_type):
+            out.append(
+                Msg(
+                    "{white} white and {black} black cards a type",
+                    white=r.white_per_type,
+                    black=r.black_per_type,
+                )
+            )
+    elif part == "dog cards":
+        if r.dogs_per_player != base.dogs_per_player:
+            out.append(Msg("{n} dog cards each", n=r.dogs_per_player))
+        if r.dog_swaps != base.dog_swaps:
+            out.append(_dogs_phrase(r))
+    elif part == "end":
+        if r.end_points is not None:
+            out.append(Msg("game to {n} points", n=r.end_points))
+        if r.rounds is not None:
+            out.append(Msg("{n} rounds", n=r.rounds))
+    # a part that differs is always said: its whole description when no short words fit
+    return out or [_WRITERS[part](r)]
+
+
+def summary(rules: DollyRules) -> list[str]:
+    """A few words for each part in which ``rules`` differ from the printed rules (empty for
+    the printed rules): a header's line. Every part :func:`differences` names is said."""
+    base = DollyRules()
+    return [w for part in differences(rules, base) for w in _summary_part(part, rules, base)]

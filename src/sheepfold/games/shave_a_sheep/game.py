@@ -355,6 +355,7 @@ class ShaveState(State):
         "seed",
         "_history",
         "_chance_count",
+        "fired",
     )
 
     game: ShaveGame
@@ -381,6 +382,10 @@ class ShaveState(State):
         self.seed = seed
         self._history: list[tuple[Seat, Action]] = []
         self._chance_count = 0
+        #: a list to which each trigger that fires is added, as (trigger, its ``me``, the
+        #: position before it, the position after it: :meth:`position`), or None: not told
+        #: (what the screens say about a move: ``words.fired``; off in play, the hot path)
+        self.fired: list[tuple[Any, Seat, tuple[Any, ...], tuple[Any, ...]]] | None = None
         self._start_turn()
 
     @property
@@ -767,7 +772,16 @@ class ShaveState(State):
     def _fire(self, on: str, me: Seat) -> None:
         for t, check in self.game.triggers_on[on]:
             if check is None or check(self, me, None):
-                self._run(t.effects, me, None)
+                if self.fired is None:
+                    self._run(t.effects, me, None)
+                else:
+                    before = self.position()
+                    self._run(t.effects, me, None)
+                    self.fired.append((t, me, before, self.position()))
+
+    def position(self) -> tuple[Any, ...]:
+        """The wool and the wolves: (middle, sheep, piles, wolves), as tuples."""
+        return (self.middle, tuple(self.sheep), tuple(self.piles), tuple(self.wolves))
 
     # -- the turn ------------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -934,6 +948,7 @@ class ShaveState(State):
         c.seed = self.seed
         c._history = self._history[:]
         c._chance_count = self._chance_count
+        c.fired = None
         return c
 
     def snapshot(self) -> Mapping[str, Any]:

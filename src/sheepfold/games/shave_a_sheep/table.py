@@ -9,7 +9,7 @@ from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
 from sheepfold.core.protocol import CHANCE, Seat, State, View
-from sheepfold.core.words import Msg
+from sheepfold.core.words import Msg, capitalized
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveGame, ShaveState
 
@@ -52,22 +52,36 @@ def decision_words(state: ShaveState, action: int) -> str:
     return text
 
 
+def player(k: int) -> str:
+    """Seat ``k``'s player in the table's words: a mark the page writes as the player's name
+    (static/table.js: ``named``), so that a line made once per game names whoever sits there."""
+    return f"{{player {k}}}"
+
+
 def _decision_words(state: ShaveState, action: int) -> str:
     g = state.game
     verb, k = g.by_id[action]
     said = words.verb_name(verb.name)
-    name = said if k is None else Msg("{verb} seat {k}", verb=said, k=k)
     if state.phase == HOWL_TARGET:
         race = g.face_race_verbs[state.face]
         assert race is not None and race.race is not None
         lost = words.amount(race.race.take, comma=False)
-        return Msg("{name}: seat {k}'s sheep loses {lost}", name=name, k=k, lost=lost)
+        assert k is not None  # the race's pick is another seat
+        return Msg("{verb}: {name}'s sheep loses {lost}", verb=said, name=player(k), lost=lost)
     if verb.name in ("pass", "reroll"):
-        return name
-    what = verb.words or words.effects(
-        verb.effects, None if k is None else words.seat(k), g.program.setup.wolves
-    )
-    return Msg("{name}: {what}", name=name, what=what)
+        return Msg("{verb}: {what}", verb=said, what=words.verb(verb))
+    who = None if k is None else player(k)
+    what = verb.words or words.effects(verb.effects, who, g.program.setup.wolves)
+    if verb.words and who is not None:  # the file's own words: whom the verb chose
+        return Msg("{verb} {name}: {what}", verb=said, name=who, what=what)
+    return Msg("{verb}: {what}", verb=said, what=what)
+
+
+def labels(state: ShaveState) -> dict[str, str]:
+    """Each legal decision's button: what it does under the rules in play (the log's words,
+    :func:`decision_words`), by the decision's name (the view's ``legal_actions``)."""
+    names = state.game.names
+    return {names[a]: capitalized(decision_words(state, a)) for a in state.legal_actions()}
 
 
 def end_notes(state: ShaveState) -> list[Note]:
@@ -111,12 +125,16 @@ class ShaveTable(GenericTable):
         last = self._last
         n = len(state.history)
         if last is None or last[0] is not state or last[1] != n:
-            last = self._last = (state, n, state.observe(None))
+            shared = state.observe(None)
+            if shared["legal_actions"]:  # each decision's button, in the rules' words
+                shared["labels"] = labels(state)
+            last = self._last = (state, n, shared)
         view = dict(last[2])
         if seat is not None:
             view["seat"] = seat
             if seat != state.current_player():
                 view["legal_actions"] = []
+                view.pop("labels", None)
         return view
 
     def chance(self, state: State, config: Mapping[str, Any]) -> ChanceStep:
@@ -143,8 +161,13 @@ class ShaveTable(GenericTable):
         whoever accepts it: grabbed first, or picked by the weights)."""
         assert isinstance(probe, ShaveState)
         notes: list[Note] = []
+        fired: list[str] = []
         if who != CHANCE:  # a decision's words, kept per game (decision_words)
             notes.append((who, decision_words(probe, action)))
+            # what the rules did after it (the auto-shear, a house rule's trigger): the
+            # engine's report, in the rules' words
+            seats = [player(k) for k in range(probe.game.num_players)]
+            fired = words.told(probe, [action], seats)
         elif probe.phase == ROLL:  # a roll (action_to_string: "roll ..."), not a grab
             said = _said(probe.game)
             text = said.get(("rolled", action))
@@ -158,6 +181,7 @@ class ShaveTable(GenericTable):
             probe.apply_unchecked(action)
             after = probe
         assert isinstance(after, ShaveState)
+        notes.extend((who, line) for line in fired)
         if not over and after.is_terminal():
             notes.extend(end_notes(after))
         return notes

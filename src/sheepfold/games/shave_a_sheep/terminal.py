@@ -44,9 +44,7 @@ def wolf_text(view: View, names: Sequence[str]) -> str:
     for i, w in enumerate(wolves):
         which = "the wolf" if len(wolves) == 1 else f"the {('first', 'second')[i]} wolf"
         out.append(
-            f"{which} is in the middle"
-            if w is None
-            else f"{which} stands next to {names[w]} (seat {w})"
+            f"{which} is in the middle" if w is None else f"{which} stands next to {names[w]}"
         )
     return "; ".join(out)
 
@@ -119,8 +117,9 @@ def action_text(state: ShaveState, action: Action, names: Sequence[str]) -> str:
     (``wolf 1 (take all the wool from bob's sheep back to the middle)``)."""
     g = state.game
     verb, k = g.by_id[action]
-    who = None if k is None else (names[k] if k < len(names) else f"seat {k}")
-    typed = verb.name if k is None else f"{verb.name} {k}"
+    who = None if k is None else (names[k] if k < len(names) else f"player {k + 1}")
+    said = words.verb_name(verb.name)
+    typed = said if who is None else f"{said} {who}"
     wolves = g.program.setup.wolves
     if state.phase == sg.HOWL_TARGET:
         race = g.face_race_verbs[state.face]
@@ -273,19 +272,36 @@ class ShaveTerminal(GenericTerminal):
     def after_decision(
         self, ctx: TerminalContext, before: State, state: State, action: Action
     ) -> None:
-        """The other sheep that a move filled up and the auto-shear shore."""
-        st, was = _shave(state), _shave(before)
-        for s in range(self.shave.num_players):
-            if s == was.current_player():
-                continue
-            gained = st.piles[s] - was.piles[s]
-            if gained > 0 and not st.is_terminal():
-                ctx.say(
-                    f"Auto-shear: {ctx.who(s)}'s full sheep is shorn, {gained} to the safe pile."
-                )
+        """What the rules did after the move, as the engine reports it: the auto-shear (with
+        its threshold) and each house rule's trigger that changed something, with the wool
+        it moved."""
+        for line in self.happened(before, state, ctx.names):
+            ctx.say(escape(line))
+
+    def happened(self, before: State, after: State, names: Sequence[str]) -> list[str]:
+        """The triggers that fired between ``before`` and ``after`` (the engine's report,
+        ``ShaveState.fired``), in the program's words."""
+        actions = [a for _, a in after.history[len(before.history) :]]
+        return words.told(_shave(before), actions, names)
 
     def describe(self, state: State, action: Action, names: Sequence[str]) -> str:
         return action_text(_shave(state), action, names)
+
+    def move_words(self, before: State, after: State, names: Sequence[str]) -> str:
+        """A whole move (a record's: the rolls, the race, the decisions) in the program's
+        words: ``rolled white/pink (grow or shear), shear (shear your sheep onto your safe
+        pile)``; what the rules did after it: :meth:`happened`."""
+        probe = _shave(before).clone()
+        said: list[str] = []
+        for _, a in after.history[len(before.history) :]:
+            if probe.phase == sg.ROLL:
+                said.append(f"rolled {face_text(self.shave, a)}")
+            elif probe.phase == sg.GRAB:
+                said.append(f"{names[a]} grabbed the wolf")
+            else:
+                said.append(action_text(probe, a, names))
+            probe.apply_unchecked(a)
+        return ", ".join(said)
 
     def roll_note(self, state: State) -> str:
         st = _shave(state)
@@ -301,7 +317,7 @@ class ShaveTerminal(GenericTerminal):
         elif st.phase == sg.HOWL_GROW:
             head = f"{who}, after the wolf you may add a piece to your sheep:"
         else:
-            head = f"{who}, you rolled {self.shave.faces[st.face]}:"
+            head = f"{who}, you rolled {face_text(self.shave, st.face)}:"
         return f"{head} {items}\n> "
 
     def parse(self, state: State, text: str, names: Sequence[str]) -> Action:

@@ -590,3 +590,93 @@ def changed(a: Program, b: Program) -> list[str]:
         for k in dict.fromkeys([*wa, *wb])
         if wa.get(k) != wb.get(k)
     ]
+
+
+# -- what happened ---------------------------------------------------------------------------
+#: a position as the engine tells it (``ShaveState.position``): middle, sheep, piles, wolves
+Position = tuple[Any, ...]
+
+
+def position_changes(
+    before: Position, after: Position, names: Sequence[str], wolves: int = 1
+) -> list[str]:
+    """What changed from one position to another, each part in words with its numbers
+    (``bob's safe pile 3 → 8``, ``the middle 10 → 7``, ``the wolf goes to bob``; ``wolves``:
+    the wolf pieces in play)."""
+    (m0, sheep0, piles0, wolves0), (m1, sheep1, piles1, wolves1) = before, after
+    out: list[str] = []
+    if m0 != m1:
+        out.append(Msg("the middle {a} → {b}", a=m0, b=m1))
+    for s, name in enumerate(names):
+        if sheep0[s] != sheep1[s]:
+            out.append(Msg("{name}'s sheep {a} → {b}", name=name, a=sheep0[s], b=sheep1[s]))
+        if piles0[s] != piles1[s]:
+            out.append(Msg("{name}'s safe pile {a} → {b}", name=name, a=piles0[s], b=piles1[s]))
+    for piece, (w0, w1) in enumerate(zip(wolves0, wolves1, strict=True)):
+        if w0 != w1:
+            wolf = _wolf(piece, wolves)
+            out.append(
+                Msg("{wolf} goes back to the middle", wolf=wolf)
+                if w1 is None
+                else Msg("{wolf} goes to {name}", wolf=wolf, name=names[w1])
+            )
+    return out
+
+
+def is_auto_shear(program: Program, t: Trigger) -> bool:
+    """Whether ``t`` is the program's auto-shear (Shave a Sheep ruling 5, the house rule
+    ``auto_shear``): ``compile_rules`` puts it first."""
+    return bool(program.triggers) and t is program.triggers[0]
+
+
+def fired(
+    program: Program,
+    t: Trigger,
+    me: int,
+    before: Position,
+    after: Position,
+    names: Sequence[str],
+) -> str | None:
+    """A trigger that fired (``ShaveState.fired``), in words, with what it changed; None when it
+    changed nothing. The auto-shear says the threshold in play (``Auto-shear: bob's sheep
+    carries 4 (at least 4) and is shorn at the start of bob's turn: ...``)."""
+    changes = position_changes(before, after, names, program.setup.wolves)
+    if not changes:
+        return None
+    told = chained(changes, lambda a, b: Msg("{a}, {b}", a=a, b=b))
+    if is_auto_shear(program, t):
+        return Msg(
+            "Auto-shear: {name}'s sheep carries {n} (at least {at}) and is shorn at the start "
+            "of {name}'s turn: {changes}.",
+            name=names[me],
+            n=before[1][me],
+            at=t.when[0].n,
+            changes=told,
+        )
+    return Msg(
+        "House rule for {name} ({rule}): {changes}.",
+        name=names[me],
+        rule=trigger(t, program.setup.wolves),
+        changes=told,
+    )
+
+
+def happened(program: Program, fired_: Sequence[Any], names: Sequence[str]) -> list[str]:
+    """The lines of the triggers that fired (``ShaveState.fired``) and changed something."""
+    out = []
+    for t, me, before, after in fired_:
+        line = fired(program, t, me, before, after, names)
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def told(before: Any, actions: Sequence[int], names: Sequence[str]) -> list[str]:
+    """What the triggers did while ``actions`` (decisions and chance outcomes, as the history
+    holds them) are applied to the state ``before``, in words: the engine's own report
+    (``ShaveState.fired``), on a copy."""
+    probe = before.clone()
+    probe.fired = []
+    for a in actions:
+        probe.apply_unchecked(a)
+    return happened(probe.game.program, probe.fired, names)

@@ -132,12 +132,29 @@ SF.logo = function () {
   return `<svg class="logo" viewBox="0 0 40 40" aria-hidden="true"><g fill="#fff" stroke="#374151" stroke-width="1.5"><circle cx="13" cy="20" r="7"/><circle cx="21" cy="15" r="7"/><circle cx="25" cy="23" r="7"/><circle cx="16" cy="25" r="7"/></g><ellipse cx="33" cy="15" rx="4.5" ry="5.5" fill="#374151"/></svg>`;
 };
 
-/* a sheep card in words: its type, its colour, its points ("Lamb, a black card, 2 points") */
-SF.cardWords = (type, colour) => (colour === "black" ? t("{type}, a black card, 2 points", { type: SF.typeWord(type) }) : t("{type}, a white card, 1 point", { type: SF.typeWord(type) }));
-SF.cardHTML = function (code, cls) {
+/* A Dolly Crush card's points under the rules in play: `points` is the view's card_points (each
+   card code's points); without it, the printed ones (a white card 1, a black card 2). */
+SF.PRINTED_POINTS = { white: 1, black: 2 };
+SF.cardPoints = (code, points) => (points && code in points ? points[code] : SF.PRINTED_POINTS[code.split("-")[1]]);
+/* whether every card scores its printed points (its stars say them) */
+SF.printedPoints = (points) => !points || Object.keys(points).every((code) => points[code] === SF.PRINTED_POINTS[code.split("-")[1]]);
+SF.pointsWords = (n) => (n === 1 ? t("1 point") : t("{n} points", { n }));
+/* a card's mark: ★ white, ★★ black (the printed points); under other points, its own points
+   after the stars ("★★ 4") */
+SF.cardMark = (code, points) => {
+  const stars = code.split("-")[1] === "black" ? "★★" : "★";
+  return SF.printedPoints(points) ? stars : `${stars} ${SF.cardPoints(code, points)}`;
+};
+/* a sheep card in words: its type, its colour, its points under the rules in play ("Lamb, a
+   black card, 2 points") */
+SF.cardWords = (type, colour, points) => {
+  const said = { type: SF.typeWord(type), points: SF.pointsWords(SF.cardPoints(`${type}-${colour}`, points)) };
+  return colour === "black" ? t("{type}, a black card, {points}", said) : t("{type}, a white card, {points}", said);
+};
+SF.cardHTML = function (code, cls, points) {
   if (!code) return `<span class="mini back" title="${t("face down")}">?</span>`;
   const [type, colour] = code.split("-");
-  return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(SF.cardWords(type, colour))}">${SF.symbol(type)}<span aria-hidden="true">${colour === "black" ? "★★" : "★"}</span></span>`;
+  return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(SF.cardWords(type, colour, points))}">${SF.symbol(type)}<span aria-hidden="true">${SF.cardMark(code, points)}</span></span>`;
 };
 
 /* A name of ours in words, for the rare name the server sent no words for (`my-friend-mr-wolf`:
@@ -374,6 +391,7 @@ SF.labSummary = function (lab, keyFigures) {
       return SF.fill(box, lab.headline ? SF.el("p", { class: "headline" }, SF.el("b", { text: lab.headline })) : null,
         SF.el("span", { class: "lab-state", text: t("Lab:") + " " }), SF.el(lab.headline ? "span" : "b", { class: "verdict", text: lab.verdict || t("done") }),
         lab.games ? SF.el("span", { class: "muted", text: " " + t("({n} games a side)", { n: lab.games }) }) : null,
+        lab.players ? SF.el("span", { class: "muted lab-counts", text: " " + t("Played at {counts} players.", { counts: new Intl.ListFormat(SF.lang, { type: "conjunction" }).format(lab.players.map(String)) }) }) : null,
         figures.length ? SF.el("ul", { class: "key-figures" }, figures) : null,
         note);
     }

@@ -172,7 +172,7 @@ SF.motion = (function () {
     const now = snapshot().cells;
     if (!before.cells.size || !now.size) return;
     const old = new Map([...before.cells].map(([c, s]) => [c, s.code]));
-    const swaps = fresh.map((e) => /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(e.text)).filter(Boolean).map((x) => [x[1], x[2]]);
+    const swaps = fresh.map((e) => /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(e.move || "")).filter(Boolean).map((x) => [x[1], x[2]]);
     const diff = (a) => [...now.keys()].filter((c) => (a.get(c) || null) !== now.get(c).code);
     const swapped = new Map(old);
     for (const [a, b] of swaps) { const t = swapped.get(a); swapped.set(a, swapped.get(b)); swapped.set(b, t); }
@@ -240,8 +240,8 @@ SF.motion = (function () {
       t += MS.roll;
     }
     // the wolf walks: from where it stood to where it stands, or from the middle to the sheep
-    // it bites (the log's "wolf seat N")
-    const bite = fresh.map((e) => /^wolf seat (\d+)/.exec(e.text)).filter(Boolean).map((x) => +x[1]);
+    // it bites (the log's move "wolf seat N")
+    const bite = fresh.map((e) => /^wolf seat (\d+)/.exec(e.move || "")).filter(Boolean).map((x) => +x[1]);
     const stands = (w) => typeof w === "number" && w >= 0;
     const walk = a.wolf !== b.wolf && stands(b.wolf) ? [a.wolf, b.wolf] : bite.length ? [-1, bite[bite.length - 1]] : null;
     if (walk) {

@@ -201,7 +201,7 @@
     return `<div class="muted">${SF.esc(breedTitle(view.breeds[i]))}</div>
       <div class="dogs" aria-label="${t("dog cards")}">${dogs}</div>
       <div>${t("Sheep collected:")} <b>${pile.length}</b> · ${t("points:")} <b class="score">${score}</b></div>
-      <div>${pile.map((c) => SF.cardHTML(c)).join("")}</div>`;
+      <div>${pile.map((c) => SF.cardHTML(c, "", view.card_points)).join("")}</div>`;
   }
   function shaveSeat(view, i) {
     const wool = [];
@@ -236,7 +236,17 @@
     if (pending) for (const [a, b] of pending.swaps) { const x = idx(a), y = idx(b); const t = f[x]; f[x] = f[y]; f[y] = t; }
     return f;
   }
+  /* The deck's line: how many cards, and what the stars say under the rules in play (the view's
+     card_points): the printed points, a colour's points, or each card its own (the number after
+     its stars, each type's in the legend: byType). */
+  function pointsKey(n, types, points, byType) {
+    if (SF.printedPoints(points)) return t("Deck: {n} cards · ★ white = 1 point, ★★ black = 2 points", { n });
+    if (byType) return t("Deck: {n} cards · ★ white, ★★ black: the number after the stars is the card's points", { n });
+    const first = [...types][0];
+    return t("Deck: {n} cards · ★ white = {white}, ★★ black = {black}", { n, white: SF.pointsWords(SF.cardPoints(first + "-white", points)), black: SF.pointsWords(SF.cardPoints(first + "-black", points)) });
+  }
   function renderDolly(view, live) {
+    const points = view.card_points;
     const interactive = live && myTurn() && (view.phase === "dog" || view.phase === "swap") && pending && pending.dog !== null;
     const f = live ? pendingFlock(view) : flatFlock(view);
     const taken = new Set(view.last_taken || []);
@@ -250,14 +260,15 @@
         interactive && pending.sel === cell ? "sel" : "",
         interactive && pending.sel && pending.sel !== cell && adjacent(pending.sel, cell) ? "target" : "",
         !interactive && taken.has(cell) ? "taken" : "", moved.has(cell) ? "moved" : ""].join(" ");
-      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${colour === "black" ? t("{type} {cell}, black", { type: SF.esc(SF.typeWord(type)), cell }) : t("{type} {cell}, white", { type: SF.esc(SF.typeWord(type)), cell })}">
-        <span class="pts" aria-hidden="true">${colour === "black" ? "★★" : "★"}</span>${SF.art.card(type, colour)}<span class="sym" aria-hidden="true">${SF.symbol(type)}</span><span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
+      return `<div class="${cls}" data-cell="${cell}" data-code="${code}" role="button" aria-label="${colour === "black" ? t("{type} {cell}, black", { type: SF.esc(SF.typeWord(type)), cell }) : t("{type} {cell}, white", { type: SF.esc(SF.typeWord(type)), cell })}${SF.printedPoints(points) ? "" : ", " + SF.pointsWords(SF.cardPoints(code, points))}">
+        <span class="pts" aria-hidden="true">${SF.cardMark(code, points)}</span>${SF.art.card(type, colour)}<span class="sym" aria-hidden="true">${SF.symbol(type)}</span><span class="word">${SF.esc(SF.typeWord(type))}</span> <span class="coord">${cell}</span></div>`;
     }).join("");
     const types = new Set(view.types || Object.keys(SF.TYPE_WORDS).slice(0, 5));
     f.forEach((code) => { if (code) types.add(code.split("-")[0]); });
-    const legend = [...types].map((t) => `<span class="mini white">${SF.symbol(t)} ${SF.esc(SF.typeWord(t))}</span>`).join("");
+    const byType = new Set([...types].map((ty) => `${SF.cardPoints(ty + "-white", points)}/${SF.cardPoints(ty + "-black", points)}`)).size > 1;
+    const legend = [...types].map((ty) => `<span class="mini white">${SF.symbol(ty)} ${SF.esc(SF.typeWord(ty))}${byType ? ` ★ ${SF.cardPoints(ty + "-white", points)} ★★ ${SF.cardPoints(ty + "-black", points)}` : ""}</span>`).join("");
     $("board").innerHTML = `<div class="flock" id="flock" data-interactive="${interactive ? 1 : 0}">${cells}</div>
-      <div class="row muted centered">${t("Deck: {n} cards · ★ white = 1 point, ★★ black = 2 points", { n: view.deck_size })}<span id="line-note"></span></div>
+      <div class="row muted centered">${pointsKey(view.deck_size, types, points, byType)}<span id="line-note"></span></div>
       <div class="legend">${legend}</div>`;
     const flockEl = $("flock"); // sized here, not in a style attribute (the CSP allows no inline styles)
     flockEl.style.gridTemplateColumns = `repeat(${grid.cols}, minmax(0, 1fr))`; // no word widens a column
@@ -347,20 +358,11 @@
   }
 
   // -- Shave a Sheep ---------------------------------------------------------------------
+  /* a decision's button: the server's words for it under the rules in play (the view's
+     `labels`, games/shave_a_sheep/table.py), a player named where the words mark one */
   function actionLabel(a, view) {
-    const w = a.split(" ");
-    const seatNo = +w[w.length - 1];
-    if (view.phase === "howl-grow") return a === "grow" ? t("Add one piece to my sheep") : t("No, thanks");
-    if (view.phase === "howl-target") return t("Wolf bites {name}'s sheep", { name: name(seatNo) });
-    if (a === "grow") return t("Grow: +1 wool");
-    if (a === "double") return t("Double: +2 wool");
-    if (a === "shear") return t("Shear: wool to my safe pile");
-    if (a.startsWith("swap seat")) return t("Swap sheep with {name}", { name: name(seatNo) });
-    if (a.startsWith("wolf seat")) return view.variants.indexOf("my-friend-mr-wolf") >= 0 ? t("Send the wolf to {name}", { name: name(seatNo) }) : view.wolf_to === "roller" ? t("Wolf: {name}'s wool to my safe pile", { name: name(seatNo) }) : t("Wolf: {name}'s wool back to the middle", { name: name(seatNo) });
-    if (a === "raid") return t("Wolf raid: take up to 2 from {name}", { name: name(view.wolf) });
-    if (a === "pass") return t("Pass");
-    if (a === "reroll") return t("Roll again");
-    return a.charAt(0).toUpperCase() + a.slice(1); // an action this page has no words for: its name
+    const said = view.labels && view.labels[a];
+    return said ? named(said) : a.charAt(0).toUpperCase() + a.slice(1);
   }
   const ACTION_COLOUR = { grow: "white", double: "x2", shear: "pink", swap: "green", wolf: "gray", raid: "gray" };
 
@@ -479,20 +481,8 @@
     return ["", t("{name} is playing…", { name: SF.playerName(table, who) })];
   }
 
-  function friendly(text) { // engine action names, in words for people
-    let m;
-    if ((m = /^dog (\d)$/.exec(text))) return t("played dog card {n}", { n: +m[1] + 1 });
-    if ((m = /^swap ([a-z]\d+)-([a-z]\d+)$/.exec(text))) return t("swapped {a} and {b}", { a: m[1], b: m[2] });
-    if ((m = /^swap seat (\d)$/.exec(text))) return t("swapped sheep with {name}", { name: name(+m[1]) });
-    if ((m = /^wolf seat (\d)$/.exec(text))) return t("sent the wolf to {name}", { name: name(+m[1]) });
-    if (text === "grow") return t("grew one piece of wool");
-    if (text === "double") return t("doubled: two pieces of wool");
-    if (text === "shear") return t("sheared their sheep");
-    if (text === "raid") return t("raided with the wolf");
-    if (text === "pass") return t("passed");
-    if (text === "reroll") return t("rolled again");
-    return text;
-  }
+  // the server's words mark a seat's player as "{player K}" (a line made once names whoever sits there)
+  const named = (text) => String(text).replace(/\{player (\d)\}/g, (_, k) => name(+k));
   /* the game's log, turn by turn (server/events.py): the state message brings its last few
      entries, and what a page missed (three bots played while it looked away) it asks for */
   let story = []; // every entry so far, in order (each numbered: n)
@@ -535,7 +525,7 @@
     return turns;
   }
   const entryNode = (t, now) => (e) => { // an entry still arriving: its animation, where it is
-    const li = SF.el("li", {}, e.who && e.seat !== t.seat ? SF.el("b", { text: e.who + ": " }) : null, friendly(e.text));
+    const li = SF.el("li", {}, e.who && e.seat !== t.seat ? SF.el("b", { text: e.who + ": " }) : null, named(e.text));
     const start = arrivals.get(e.n);
     if (start !== undefined) {
       li.classList.add("arrived");
@@ -566,9 +556,12 @@
     $("log").scrollTop = 0; // the newest turn first
   }
 
+  /* a frame's words: the server's, the log's lines for the move under the rules in play
+     (server/replay.py), each on its own line */
   function replayEvent(f) {
-    if (!f.who) return `<b>${rendererOf(f.shown).start || t("The start.")}</b>`;
-    return `<b>${SF.esc(f.who)}</b>: ${SF.esc(friendly(f.text))}`;
+    const said = (f.said || []).map((line) => SF.esc(named(line))).join("<br>");
+    if (f.event === "start") return `<b>${rendererOf(f.shown).start || t("The start.")}</b>${said && "<br>" + said}`;
+    return `<b>${SF.esc(f.who)}</b>: ${said}`;
   }
   function renderReplayBox() {
     const box = $("replay");
