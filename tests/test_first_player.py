@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sheepfold.core.play import first_mover, seats_starting_with
+from sheepfold.core.play import seats_starting_with
 
 SECOND_STARTS = {"setup": {"first": 1}}
 
@@ -31,7 +31,7 @@ def _starter(rules: Path | None, first: str | None) -> str:
         "shave-a-sheep", seats, None, 3, str(rules) if rules else None, [], False, first
     )
     _, game, specs, _ = new_game(opts)
-    return str(specs[first_mover(game)].name)
+    return str(specs[game.first_seat].name)
 
 
 @pytest.mark.parametrize("first", ["ann", "bob", "0", "1"])
@@ -72,7 +72,7 @@ def test_a_tables_who_starts_replaces_the_rule_files_first_seat(first_player: in
     )
     spec = resolve_spec(req)
     game = make("shave-a-sheep", players=3, rules=spec["rules"])
-    assert spec["seats"][first_mover(game)]["name"] == "ABC"[first_player]
+    assert spec["seats"][game.first_seat]["name"] == "ABC"[first_player]
 
 
 # -- the lab -------------------------------------------------------------------------------------

@@ -227,7 +227,7 @@ def new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
     """(game name, the game, its seats in playing order, the rule set's name) from the options;
     what they leave out is asked (:class:`Quit` when the player quits instead)."""
     from sheepfold.cli.common import default_rules
-    from sheepfold.core.play import first_mover, seats_starting_with
+    from sheepfold.core.play import seats_starting_with
     from sheepfold.games import make
 
     interactive = opts.game is None
@@ -257,7 +257,7 @@ def new_game(opts: PlayOptions) -> tuple[str, Any, list[SeatSpec], str]:
         # who starts is one setting: the player --first names sits at the seat the rules let
         # start (a rule file's [setup] first), so --first replaces it instead of adding to it
         k = starting_seat(opts.first, [s.name for s in specs], opts.seed)
-        first = first_mover(g)
+        first = g.first_seat
         specs = seats_starting_with(specs, k, first)
         if "breeds" in options:  # each player keeps their breed
             options["breeds"] = seats_starting_with(options["breeds"], k, first)

@@ -134,26 +134,27 @@ def _step_through(source: BinaryIO | Path) -> None:
     console.print(f"{total} moves applied.", highlight=False)
 
 
-def step_text(before: Any, after: Any, move: Any, names: list[str]) -> str:
-    """A record's move in words: the game's own (its terminal driver's ``move_words``: Shave
-    a Sheep's rolls and decisions in the rules' words), else :func:`move_text`."""
+def _told(how: str, before: Any, after: Any, names: list[str]) -> Any:
+    """What the game's terminal driver says of a record's move by its method ``how``
+    (``move_words``, ``happened``), or None when its driver has no such words."""
     from sheepfold.cli.render import display_names
     from sheepfold.core.drivers import terminal_driver
 
-    words = getattr(terminal_driver(before.game), "move_words", None)
-    if words is None:
-        return move_text(move)
-    return str(words(before, after, display_names(names)))
+    say = getattr(terminal_driver(before.game), how, None)
+    return None if say is None else say(before, after, display_names(names))
+
+
+def step_text(before: Any, after: Any, move: Any, names: list[str]) -> str:
+    """A record's move in words: the game's own (its terminal driver's ``move_words``: Shave
+    a Sheep's rolls and decisions in the rules' words), else :func:`move_text`."""
+    said = _told("move_words", before, after, names)
+    return move_text(move) if said is None else str(said)
 
 
 def happened(before: Any, after: Any, names: list[str]) -> list[str]:
     """What the rules did after a record's move (Shave a Sheep's triggers: its terminal
     driver's ``happened``), in words; none for a game that tells no such thing."""
-    from sheepfold.cli.render import display_names
-    from sheepfold.core.drivers import terminal_driver
-
-    told = getattr(terminal_driver(before.game), "happened", None)
-    return [] if told is None else list(told(before, after, display_names(names)))
+    return list(_told("happened", before, after, names) or [])
 
 
 def end_reason(state: Any, names: list[str]) -> str:

@@ -345,8 +345,7 @@ def _start_values(
             3,
         ),
     }
-    from sheepfold.core.play import first_mover
-    from sheepfold.games import make
+    from sheepfold.core.protocol import first_seat_of
     from sheepfold.games.shave_a_sheep import solver
 
     if players == 2:
@@ -355,7 +354,7 @@ def _start_values(
         out["win_share"] = list(ev.shares)  # each seat's own, never 1 - the other's
         out["never_ends"] = ev.endless
         # the seat that moves first (seat 0, or the one the rules name) against the other
-        first = first_mover(make(game, players=2, rules=rs))
+        first = first_seat_of(rs)
         out["first_player_advantage"] = (ev.shares[first] - ev.shares[1 - first]) / 2
     else:
         out["kind"] = "guaranteed"

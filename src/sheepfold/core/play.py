@@ -81,16 +81,9 @@ def play_game(
     raise RuntimeError(f"the game did not end within {max_steps} steps")
 
 
-def first_mover(game: Game) -> Seat:
-    """The seat whose turn comes first in a game under its rules (:attr:`Game.first_seat`:
-    seat 0, unless the rules say another, as Shave a Sheep's ``[setup] first`` does), known
-    from the rules alone: nothing is dealt or rolled."""
-    return game.first_seat
-
-
 def seats_starting_with(seats: Sequence[T], starter: int, first: Seat) -> list[T]:
     """``seats`` (one item per seat, in clockwise order) turned so that ``seats[starter]`` sits
-    at ``first``, the seat the rules let start (:func:`first_mover`): who starts is one setting,
+    at ``first``, the seat the rules let start (:attr:`Game.first_seat`): who starts is one setting,
     a player chosen to start replaces the rules' first seat (it never adds to it), and everyone
     keeps their neighbours."""
     k = (starter - first) % len(seats)

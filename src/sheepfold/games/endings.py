@@ -201,7 +201,7 @@ def check_ending(game: str, rules: Any) -> EndingCheck:
         ending = solver.ending(rules, n)
         exact.append(n)
         if not ending.can_end:  # more players than the fewest, or a game too big to refuse
-            notes.append(f"with {n} players no game can end: {no_end(n, rules.target)}")
+            notes.append(no_end(n, rules.target))
         elif not ending.always_ends:
             notes.append(
                 f"with {n} players a game may never end: if everyone keeps it going, "

@@ -245,10 +245,8 @@ def exact(game: Any, limit: int) -> tuple[dict[str, float] | None, str | None]:
             )
     if why is not None:
         return None, Msg("no exact figures: {why}", why=why)
-    from sheepfold.core.play import first_mover
-
     n = game.num_players
-    first = exact_start_shares(game, ["perfect"] * n)[first_mover(game)]
+    first = exact_start_shares(game, ["perfect"] * n)[game.first_seat]
     gap = exact_skill_gap(game)["gap"]
     return {
         "first_player_advantage": round(first - 1 / n, 6),

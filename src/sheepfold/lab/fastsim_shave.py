@@ -386,7 +386,6 @@ def _policies(job: Any, indices: Any) -> np.ndarray:
 def chunk(job: Any, indices: Any, interpreted: bool = False) -> Any:
     """The runner's chunk of games ``indices`` of ``job`` (see :mod:`sheepfold.lab.runner`);
     ``interpreted``: the kernels run by the interpreter (:func:`simulate`)."""
-    from sheepfold.core.play import first_mover
     from sheepfold.lab.runner import FIRST_COLUMN, Chunk
 
     game = job.make_game(0)
@@ -397,7 +396,7 @@ def chunk(job: Any, indices: Any, interpreted: bool = False) -> Any:
     # every game starts at the seat the rules name (the kernels play that one too)
     extra: dict[str, Any] = {
         "ended_by": r["ended_by"],
-        FIRST_COLUMN: np.full(len(idx), first_mover(game), dtype=np.int8),
+        FIRST_COLUMN: np.full(len(idx), game.first_seat, dtype=np.int8),
     }
     import pyarrow as pa
 

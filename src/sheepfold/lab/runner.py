@@ -32,7 +32,6 @@ import numpy as np
 
 from sheepfold.core.compiling import Report
 from sheepfold.core.compiling import step as compile_step
-from sheepfold.core.play import first_mover
 from sheepfold.core.pool import run_pool
 from sheepfold.core.protocol import CHANCE, TERMINAL, SheepfoldError
 from sheepfold.core.registry import game_spec
@@ -293,7 +292,7 @@ DECISION_COLUMNS = ("decisions", "forced", "choices")
 
 
 #: the column of the seat whose turn came first in each game (who starts: seat 0, or the seat
-#: the rules name: :func:`sheepfold.core.play.first_mover`); the first-player advantage is
+#: the rules name: :attr:`sheepfold.core.protocol.Game.first_seat`); the first-player advantage is
 #: measured from it (lab/metrics.py)
 FIRST_COLUMN = "first_mover"
 
@@ -373,7 +372,7 @@ def games_chunk(
     for k, i in enumerate(indices):
         res = play(job, int(i))
         state, st = res[0], res[1]
-        first[k] = first_mover(state.game)
+        first[k] = state.game.first_seat
         if len(res) > 2:
             decisions.append(list(res[2]))
         out = state.outcome()

@@ -311,9 +311,7 @@ def evaluate_rules(
     if spec.exact:
         shares, skipped = exact_shares(job)
         if shares is not None:
-            from sheepfold.core.play import first_mover
-
-            values.update(exact_values(values, shares, first_mover(job.make_game(0))))
+            values.update(exact_values(values, shares, job.make_game(0).first_seat))
             exact = tuple(k for k in values if k in EXACT_KEYS or k.startswith("win_seat"))
     means = {k: v.value for k, v in values.items()}
     loss = 0.0

@@ -63,7 +63,13 @@ from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.learn import add_learn
 from sheepfold.server.limits import RateLimited, RequestGuard, Route, message_problem
 from sheepfold.server.profiles import HEADER, Profiles, add_profiles_api
-from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG, add_rules_api, no_end
+from sheepfold.server.rules_api import (
+    MAX_BODY,
+    MAX_WITH_RULES,
+    TOO_BIG,
+    add_rules_api,
+    ending_refused,
+)
 from sheepfold.server.solutions import NotReady
 from sheepfold.server.storage import StorageUnhealthy
 from sheepfold.server.tables import Conn, Settings, TableManager
@@ -532,7 +538,9 @@ def _add_api(
             rules = whole_rules(rules)
             req = req.model_copy(update={"rules": rules, "gallery": None})
         spec = resolve_spec(req)
-        refusal = await no_end(req.game, m.make_game(req.game, len(spec["seats"]), spec).rules)
+        refusal = await ending_refused(
+            req.game, m.make_game(req.game, len(spec["seats"]), spec).rules
+        )
         if refusal is not None:  # the words of 'sheepfold rules check' and the rules check
             raise HTTPException(422, refusal)
         table = m.create({**spec, "gallery": house, "creator": client})

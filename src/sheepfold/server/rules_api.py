@@ -452,7 +452,7 @@ def answer(
     }
 
 
-async def no_end(game: str, rules: Any) -> str | None:
+async def ending_refused(game: str, rules: Any) -> str | None:
     """Why no game can end under ``rules`` (None: games can end), in the words of ``sheepfold
     rules check`` (:func:`sheepfold.games.endings.ending_refusal`): the rules check and a new
     table ask it. It solves (seconds, bounded by positions), so it runs in a thread, never on
@@ -510,7 +510,7 @@ def add_rules_api(app: FastAPI) -> None:
         lang = getattr(request.state, "lang", "en")
         data, rules, problems = checked(game, data, file)
         if rules is not None:  # can a game end: the check a new table makes too
-            refusal = await no_end(game, rules)
+            refusal = await ending_refused(game, rules)
             if refusal is not None:
                 rules, problems = None, [("", refusal)]
         result = answer(game, data, rules, problems, lang)
