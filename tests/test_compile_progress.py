@@ -205,6 +205,19 @@ def test_the_server_warm_up_compiles_in_a_child_and_says_so(
     ]
 
 
+def test_the_server_warm_up_sees_what_numbas_cache_folder_holds() -> None:
+    """Warm (the playouts in numba's cache folder), a server loads them and starts no compiling
+    child: :func:`cached_on_disk` finds their index files (it once looked for an attribute
+    numba's cache does not have, and every start compiled in a child and said so)."""
+    from sheepfold.bots import warmup
+    from sheepfold.server.warmup import cached_on_disk
+
+    game = warmup.default_game("dolly-crush")
+    modules = warmup.kernels(["expert"])
+    warmup.warm_up(["expert"], game=game)  # compiled, or loaded: in the folder either way
+    assert cached_on_disk(modules, game)
+
+
 def test_serve_serves_its_first_page_before_the_bots_are_warm(tmp_path: Path) -> None:
     """Cold (an empty cache folder), the page answers while the bots' playouts still wait to
     compile, and the lobby's list says so: the test holds the warm-up's lock, so the bots

@@ -27,8 +27,8 @@ RUNNER = CliRunner()
 HW = {"variants": ["howling-wolf"]}
 BAD_WEIGHTS = {
     "[1e308, 1e308]": ("[1e308, 1e308]", "add up to more than a number can hold"),
-    "[inf, 1.0]": ("[inf, 1.0]", "seat 0's weight is inf"),
-    "[1.0, nan]": ("[1.0, nan]", "seat 1's weight is nan"),
+    "[inf, 1.0]": ("[inf, 1.0]", "reaction_weights.0: not a finite number (inf)"),
+    "[1.0, nan]": ("[1.0, nan]", "reaction_weights.1: not a number (nan)"),
     "[1.0, -1.0]": ("[1.0, -1.0]", "seat 1's weight is -1.0"),
     "[0.0, 0.0]": ("[0.0, 0.0]", "all 0"),
     "[1e-320, 1e300]": ("[1e-320, 1e300]", "its chance is 0"),

@@ -40,6 +40,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from functools import cache
 from pathlib import Path
@@ -212,6 +213,9 @@ def _package_of(module: str, py_file: str) -> str | None:
 
 
 _LOCATOR: Any = None  # the locator class, once made (numba imported)
+#: held while one thread imports numba and installs the locator: a second thread (a server's
+#: warm-up and a table's bot, each importing a kernel module) waits for the whole package
+_NUMBA_IMPORT = threading.Lock()
 
 
 def install_locator() -> Any:
@@ -220,10 +224,26 @@ def install_locator() -> Any:
     (named by the sources' hash), is filed under its package's name and stamped with its file's
     sha256, so every checkout of the same sources finds it (the module's docstring). Any other
     function, or a ``NUMBA_CACHE_DIR`` not chosen here, keeps numba's own locators. Returns the
-    class."""
+    class.
+
+    Thread-safe: numba is imported whole, by one thread at a time. Two threads importing it at
+    once fail: while one is inside ``import numba``, ``numba.core`` is already complete, so the
+    other's ``from numba.core import caching`` starts ``caching`` beside it; each then waits for
+    a module the other holds, and Python breaks that cycle by handing one of them a half-made
+    module ("cannot import name 'NullCache' from partially initialized module")."""
     global _LOCATOR
     if _LOCATOR is not None:
         return _LOCATOR
+    with _NUMBA_IMPORT:
+        if _LOCATOR is None:
+            _LOCATOR = _make_locator()
+    return _LOCATOR
+
+
+def _make_locator() -> Any:
+    """Import numba (the whole package first, then its submodules) and install
+    ``SheepfoldLocator``; the class. The caller holds :data:`_NUMBA_IMPORT`."""
+    import numba  # noqa: F401  (whole, before any submodule: see install_locator)
     from numba.core import caching
     from numba.core import config as numba_config
 
@@ -266,8 +286,7 @@ def install_locator() -> Any:
     impl._locator_classes = [SheepfoldLocator] + [
         c for c in impl._locator_classes if c.__name__ != SheepfoldLocator.__name__
     ]
-    _LOCATOR = SheepfoldLocator
-    return _LOCATOR
+    return SheepfoldLocator
 
 
 def ensure_numba_cache_dir() -> str:

@@ -20,16 +20,18 @@ from test_web_connections import ATTACKER
 from test_web_crash import SERVING
 
 from polling import wait_until
+from sheepfold.server import dblock
+from sheepfold.server.dblock import lock_file
 
 SERVE = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--port", "0", "--bot-delay", "0"]
 ENV = {**os.environ, "COLUMNS": "300"}
 
 
 def start_server(
-    db: str, logs: Path, *options: str, **popen: Any
+    db: str, logs: Path, *options: str, printed: list[str] | None = None, **popen: Any
 ) -> tuple[subprocess.Popen[str], int]:
-    """``sheepfold serve`` on ``db``, once it printed its address (its log: ``logs``); the
-    process and its port."""
+    """``sheepfold serve`` on ``db``, once it printed its address (its log: ``logs``; what it
+    prints goes on into ``printed``); the process and its port."""
     with open(logs, "wb") as log:
         proc = subprocess.Popen(
             [*SERVE, "--db", db, *options],
@@ -39,7 +41,7 @@ def start_server(
             env=ENV,
             **popen,
         )
-    printed: list[str] = []
+    printed = [] if printed is None else printed
 
     def read() -> None:  # to the end, so the server never blocks on its output
         assert proc.stdout is not None
@@ -144,4 +146,45 @@ def test_the_test_suites_own_servers_take_no_lock(make_server, tmp_path: Path) -
     db = str(tmp_path / "t.db")
     make_server(db).stop()
     make_server(db).stop()
-    assert not (tmp_path / "t.db.lock").exists()
+    os.close(lock_file(db))  # nobody holds it
+
+
+def test_every_name_of_the_database_file_is_the_same_database(tmp_path: Path) -> None:
+    """The lock is the file's (its device and inode), not a name's: a hard link, in the same
+    folder or another, and a symbolic link to the file are refused as the file itself."""
+    db = tmp_path / "tables.db"
+    held = lock_file(str(db))  # this process serves it, as far as the others can tell
+    try:
+        (tmp_path / "elsewhere").mkdir()
+        hard, far, soft = tmp_path / "hard.db", tmp_path / "elsewhere" / "t.db", tmp_path / "s.db"
+        os.link(db, hard)
+        os.link(db, far)
+        os.symlink(db, soft)
+        for name, shown in ((hard, hard), (far, far), (soft, db)):
+            line = _refused(second_serve(str(name)), str(shown))
+            assert f"(process {os.getpid()})" in line
+    finally:
+        os.close(held)
+    os.close(lock_file(str(hard)))  # released with its holder: any name may take it now
+
+
+def test_a_forked_child_never_keeps_the_servers_lock(tmp_path: Path) -> None:
+    """A bot or lab worker forked by the server closes its copy of the lock at once: when the
+    server ends, the database is free although the child lives on."""
+    db = str(tmp_path / "tables.db")
+    dblock._held.append(held := lock_file(db))
+    ready, go = os.pipe()
+    started, running = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: says it runs, waits until the parent has checked, then ends
+        os.write(running, b"x")
+        os.read(ready, 1)
+        os._exit(0)
+    try:
+        os.read(started, 1)
+        dblock._held.remove(held)
+        os.close(held)  # the server ends; its child still runs
+        os.close(lock_file(db))
+    finally:
+        os.write(go, b"x")
+        os.waitpid(child, 0)

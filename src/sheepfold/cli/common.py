@@ -22,6 +22,14 @@ err_console = Console(stderr=True)
 
 GAME_HELP = "dolly-crush or shave-a-sheep"
 
+# every count the commands take has a bound (docs/lab.md, docs/bots.md)
+#: the most games one command plays (a lab run, a side of a comparison, a tournament's match-up)
+MAX_GAMES = 10_000_000
+#: the largest seed of simulated games: game i is seeded SEED + i, and every seed fits 64 bits
+MAX_SEED = 2**62
+#: the most worker processes
+MAX_WORKERS = 1024
+
 
 #: what a terminal must never receive from a name or a record: C0 and C1 controls (ESC, BEL,
 #: newlines...), DEL, and the invisible marks that reorder text (bidi embeddings, overrides,

@@ -14,6 +14,9 @@ import typer
 
 from sheepfold.cli.common import (
     GAME_HELP,
+    MAX_GAMES,
+    MAX_SEED,
+    MAX_WORKERS,
     check_game,
     compile_report,
     console,
@@ -22,6 +25,7 @@ from sheepfold.cli.common import (
     friendly_errors,
     warm_bots,
 )
+from sheepfold.games.shave_a_sheep.rules import MAX_TURNS
 
 app = typer.Typer(
     help="Simulate thousands of games, measure what makes a game good, compare house rules.",
@@ -35,6 +39,11 @@ BOT_HELP = (
 
 
 # -- the options every command shares, declared once -------------------------------------------
+def games_option(default: int, help: str, least: int = 2, flag: str = "--games") -> Any:
+    names = (flag, "-n") if flag == "--games" else (flag,)
+    return typer.Option(default, *names, min=least, max=MAX_GAMES, help=help)
+
+
 def bot_option() -> Any:
     return typer.Option(None, "--bot", "-b", help=BOT_HELP)
 
@@ -44,12 +53,17 @@ def players_option() -> Any:
 
 
 def seed_option(what: str = "game i is seeded SEED + i") -> Any:
-    return typer.Option(0, "--seed", help=what)
+    return typer.Option(0, "--seed", min=0, max=MAX_SEED, help=what)
 
 
 def workers_option() -> Any:
     return typer.Option(
-        None, "--workers", "-w", min=1, help="local worker processes (default: every core)"
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        max=MAX_WORKERS,
+        help="local worker processes (default: every core)",
     )
 
 
@@ -69,6 +83,8 @@ def max_turns_option() -> Any:
     return typer.Option(
         1000,
         "--max-turns",
+        min=1,
+        max=MAX_TURNS,
         help="Shave a Sheep: stop (truncated) after this many turns unless the rules say",
     )
 
@@ -309,7 +325,7 @@ def run_command(
         "Dolly Crush: dolly-graded, every seat the same dog cards)",
     ),
     bot: list[str] | None = bot_option(),
-    games: int = typer.Option(1000, "--games", "-n", min=1, help="how many games"),
+    games: int = games_option(1000, "how many games", least=1),
     players: int = players_option(),
     seed: int = seed_option("game i is seeded SEED + i"),
     workers: int | None = workers_option(),
@@ -341,6 +357,7 @@ def run_command(
         None,
         "--chunk-size",
         min=1,
+        max=MAX_GAMES,
         help="games per task (default: a few tasks per worker); finished tasks are saved at once",
     ),
     as_json: bool = json_option("the metrics"),
@@ -465,7 +482,9 @@ def show_command(
 @friendly_errors
 def record_command(
     file: Path = typer.Argument(..., help="a Parquet file written by `lab run --out`"),
-    game_index: int = typer.Argument(..., help="the row's game_index (game i is seeded SEED + i)"),
+    game_index: int = typer.Argument(
+        ..., min=0, max=MAX_GAMES, help="the row's game_index (game i is seeded SEED + i)"
+    ),
     out: Path | None = typer.Option(
         None, "--out", "-o", help="write the record here (default: print it)"
     ),
@@ -493,9 +512,7 @@ def compare_command(
     a: str = typer.Argument(..., help="rule set A: name, file, 'rulebook', or a Parquet run"),
     b: str = typer.Argument(..., help="rule set B: name, file, 'rulebook', or a Parquet run"),
     bot: list[str] | None = bot_option(),
-    games: int = typer.Option(
-        20000, "--games", "-n", min=2, help="games per rule set (the same seeds on both)"
-    ),
+    games: int = games_option(20000, "games per rule set (the same seeds on both)"),
     players: int = players_option(),
     seed: int = seed_option("game i of both rule sets is seeded SEED + i"),
     workers: int | None = workers_option(),
@@ -718,7 +735,7 @@ def variants_command(
         None, "--rules", "-r", help="rule sets to show (default: every built-in one of the game)"
     ),
     bot: list[str] | None = bot_option(),
-    games: int = typer.Option(20000, "--games", "-n", min=2),
+    games: int = games_option(20000, "games per rule set"),
     players: int = players_option(),
     seed: int = seed_option(),
     workers: int | None = workers_option(),
@@ -791,7 +808,7 @@ def sweep_command(
         "KEY=VALUE options hold for every value",
     ),
     bot: list[str] | None = bot_option(),
-    games: int = typer.Option(2000, "--games", "-n", min=2, help="games per value"),
+    games: int = games_option(2000, "games per value"),
     players: int = players_option(),
     seed: int = seed_option("game i of every value is seeded SEED + i"),
     workers: int | None = workers_option(),
@@ -799,7 +816,11 @@ def sweep_command(
     engine: str = engine_option(),
     max_turns: int = max_turns_option(),
     target_length: float | None = typer.Option(
-        None, "--target-length", help="also name the value whose mean length is nearest this"
+        None,
+        "--target-length",
+        min=0,
+        max=MAX_TURNS,
+        help="also name the value whose mean length is nearest this",
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="write a PNG: every metric against the swept value, with 95% CIs"
@@ -1096,15 +1117,13 @@ def search_command(
         "-r",
         help="the rule set the search starts from (default: the game's default rule set)",
     ),
-    trials: int = typer.Option(40, "--trials", "-t", min=1, help="rule sets to try"),
-    games: int = typer.Option(
-        500, "--games", "-n", min=2, help="games per trial (the same seeds for every trial)"
-    ),
+    trials: int = typer.Option(40, "--trials", "-t", min=1, max=10_000, help="rule sets to try"),
+    games: int = games_option(500, "games per trial (the same seeds for every trial)"),
     recheck: int = typer.Option(
         3, "--recheck", min=1, max=20, help="the best few, played again on fresh seeds"
     ),
-    recheck_games: int = typer.Option(
-        2000, "--recheck-games", min=2, help="games per rule set played again"
+    recheck_games: int = games_option(
+        2000, "games per rule set played again", flag="--recheck-games"
     ),
     bot: list[str] | None = bot_option(),
     players: int = players_option(),
@@ -1336,7 +1355,7 @@ def depth_command(
         "and perfect where the game has an exact solver; Dolly Crush: e.g. --level random "
         "--level easy --level medium --level hard)",
     ),
-    games: int = typer.Option(2000, "--games", "-n", min=2, help="games per match-up"),
+    games: int = games_option(2000, "games per match-up"),
     seed: int = seed_option("game i of every match-up is seeded SEED + i"),
     workers: int | None = workers_option(),
     ray: str | None = ray_option(),
@@ -1346,6 +1365,7 @@ def depth_command(
         200,
         "--kingmaking-games",
         min=0,
+        max=MAX_GAMES,
         help="games of 3-4 players for the kingmaking rate, through the rules engine, on the "
         "ladder's --workers or --ray (0: none)",
     ),

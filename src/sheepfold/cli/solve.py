@@ -23,6 +23,8 @@ from rich.table import Table
 from sheepfold.cli import solve_plan
 from sheepfold.cli.common import (
     GAME_HELP,
+    MAX_GAMES,
+    MAX_SEED,
     check_game,
     compile_report,
     console,
@@ -176,10 +178,12 @@ def solve_command(
         0,
         "--games",
         "-n",
+        min=0,
+        max=MAX_GAMES,
         help="with --against: also simulate this many games per "
         "seat (fast compiled simulator) and print the share with its 95% CI",
     ),
-    seed: int = typer.Option(0, "--seed", help="seed of the simulated games"),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="seed of the simulated games"),
     no_cache: bool = typer.Option(
         False, "--no-cache", help="solve again (do not read or write the disk cache)"
     ),
@@ -565,7 +569,9 @@ def analyse_command(
     as_json: bool = typer.Option(
         False, "--json", help="print every decision and the summary as JSON"
     ),
-    top: int = typer.Option(5, "--top", help="how many of the biggest mistakes to list"),
+    top: int = typer.Option(
+        5, "--top", min=0, max=10_000, help="how many of the biggest mistakes to list"
+    ),
     all_moves: bool = typer.Option(
         False, "--all", help="list every decision, not only the costly ones"
     ),

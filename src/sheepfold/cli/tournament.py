@@ -21,6 +21,8 @@ from rich.table import Table
 
 from sheepfold.cli.common import (
     GAME_HELP,
+    MAX_GAMES,
+    MAX_WORKERS,
     check_game,
     console,
     default_rules,
@@ -57,7 +59,7 @@ def tournament_command(
         help="a bot by name, repeatable (e.g. --bot easy --bot hard; options after a colon: "
         "expert:iterations=100). Name a bot twice to play it against itself.",
     ),
-    games: int = typer.Option(100, "--games", "-n", help="games per match-up"),
+    games: int = typer.Option(100, "--games", "-n", max=MAX_GAMES, help="games per match-up"),
     players: int = typer.Option(
         2,
         "--players",
@@ -85,7 +87,9 @@ def tournament_command(
         help="Dolly Crush: one breed per seat, comma "
         "separated (e.g. pastore-maremmano,bobtail); default: the game's",
     ),
-    workers: int = typer.Option(0, "--workers", "-w", help="worker processes (0: every core)"),
+    workers: int = typer.Option(
+        0, "--workers", "-w", min=0, max=MAX_WORKERS, help="worker processes (0: every core)"
+    ),
     out: Path | None = typer.Option(
         None, "--out", "-o", help="keep every finished deal in this file (JSON lines), as it ends"
     ),

@@ -11,7 +11,10 @@ memory or time, nor crash the reader (``docs/spec/records.md``, "Limits"):
 - its nesting: the depth of brackets and braces outside strings and comments is counted on the
   raw text (the parsers recurse: a deeply nested file would end in a ``RecursionError``); a
   TOML file's dotted keys and tables are counted again once read;
-- its syntax: the parser's message, in one line, with an integer too long for Python to read.
+- its syntax: the parser's message, in one line, with an integer too long for Python to read;
+- its numbers: NaN, an infinity (JSON's ``NaN`` and ``Infinity``, TOML's ``nan`` and ``inf``)
+  and a number too large for a float (``1e400``) are refused, naming where they are
+  (``wool: not a number (NaN)``): Python's JSON reader takes them, and no option wants them.
 
 A refusal is a :class:`FileRefused` naming the file and what is wrong, in one line. The web
 server calls :func:`parse_document` on a request's body; the command line calls
@@ -21,6 +24,7 @@ server calls :func:`parse_document` on a request's body; the command line calls
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -30,6 +34,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
 from sheepfold.core.protocol import SheepfoldError
+from sheepfold.core.words import Msg
 
 #: the largest rule file (bytes): every option spelled out with its comment is about 6 KB
 MAX_RULES_BYTES = 64 * 1024
@@ -168,10 +173,12 @@ def parse_document(
         raise _too_deep(name, max_depth)
     what = "JSON" if kind == "json" else "TOML"
     try:
-        if kind == "json":
-            value = (parse_json or json.loads)(text)
+        if parse_json is not None and kind == "json":
+            value = parse_json(text)
+        elif kind == "json":
+            value = json.loads(text, parse_float=_number, parse_constant=_number)
         else:
-            value = tomllib.loads(text)
+            value = tomllib.loads(text, parse_float=_number)
     except json.JSONDecodeError as e:
         raise FileRefused(
             name, f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}"
@@ -184,7 +191,47 @@ def parse_document(
         raise FileRefused(name, f"not valid {what}: {str(e).splitlines()[0][:200]}") from None
     if kind == "toml" and data_depth_over(value, max_depth):  # dotted keys, [a.b.c] tables
         raise _too_deep(name, max_depth)
+    bad = not_finite(value)
+    if bad is not None:
+        raise FileRefused(name, bad)
     return value
+
+
+class _Written(float):
+    """A number that is no finite float (``NaN``, ``inf``, ``1e400``), with its text as written."""
+
+    text: str
+
+
+def _number(text: str) -> float:
+    """A number read (the parsers' hook for every float and JSON's ``NaN``/``Infinity``): a
+    float, or a :class:`_Written` that keeps its text when it is no finite number."""
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    written = _Written(value)
+    written.text = text
+    return written
+
+
+def not_finite(data: Any) -> Msg | None:
+    """The first number in ``data`` (in order) that is NaN or infinite, in words with where it
+    is: ``reaction_weights.1: not a number (NaN)``, ``wool: not a finite number (1e400)``;
+    None when every number is finite."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            shown = getattr(value, "text", str(value))
+            if math.isnan(value):
+                problem = Msg("not a number ({number})", number=shown)
+            else:
+                problem = Msg("not a finite number ({number})", number=shown)
+            return Msg("{where}: {problem}", where=path, problem=problem) if path else problem
+        if isinstance(value, (dict, list)):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(items)))
+    return None
 
 
 def read_document(

@@ -3,62 +3,86 @@
 Two servers on one SQLite file would each keep their tables in memory and write what they alone
 saw: views go stale, a seat is given twice, moves are refused, the lab runs twice. So the second
 is refused at start. (On PostgreSQL any number of processes cooperate instead: each table has one
-owner, see server/cluster.py.) The lock dies with its process, however it ends (kill -9
-included), so a crash never leaves a database locked: a POSIX record lock (``lockf``) on a file
-beside the database, ``<file>.lock``, holding the server's process id. A record lock is not
-inherited by forked children, so a bot or lab process outliving the server cannot keep it.
-Where that file cannot be created (a read-only folder), the database file itself is locked
-whole (``flock``; SQLite's own locks are record locks, separate from it).
+owner, see server/cluster.py.) The lock is on the database file itself, so every name of that
+file is the same database: another spelling, a symbolic link, a hard link, a bind mount (a lock
+belongs to the file's device and inode, not to a name). It is a whole-file lock (``flock``),
+separate from SQLite's own record locks, and it dies with its process, however it ends (kill -9
+included), so a crash never leaves a database locked. A forked child (a bot or lab worker) closes
+its copy at once, so a child outliving the server cannot keep it. The holder's process id is read
+back from the system's table of locks (``/proc/locks``) by the file's device and inode.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-from typing import Any
 
 from sheepfold.server.storage import _sqlite_file, normalise_url
 
-_held: list[Any] = []  # the locks of this process: kept referenced until it ends
+_held: list[int] = []  # the locks of this process: kept open until it ends
+
+
+def _close_in_child() -> None:  # a forked child never holds the parent's database
+    for fd in _held:
+        os.close(fd)
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
 
 
 class DatabaseInUse(Exception):
     """Another server holds the database; the message says which and what to do."""
 
 
-def _refusal(where: str, holder: str) -> DatabaseInUse:
+def _refusal(where: str, holder: int | None) -> DatabaseInUse:
+    process = f" (process {holder})" if holder is not None else ""
     return DatabaseInUse(
-        f"another sheepfold serve{holder} is already serving {where}: stop it first "
+        f"another sheepfold serve{process} is already serving {where}: stop it first "
         "(one server process per database)"
     )
 
 
 def lock_database(url: str) -> None:
     """Hold ``url``'s SQLite database for this process until it ends; DatabaseInUse if another
-    process holds it. An in-memory database needs no lock, nor does PostgreSQL (shared)."""
+    process holds it (by any name). An in-memory database needs no lock, nor does PostgreSQL
+    (shared)."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
         path = _sqlite_file(url)
         if path is not None:
-            _held.append(_lock_file(os.path.realpath(path)))
+            _held.append(lock_file(os.path.realpath(path)))
 
 
-def _lock_file(path: str) -> int:
+def lock_file(path: str) -> int:
+    """An open descriptor of ``path`` (created empty when missing: SQLite takes an empty file
+    as an empty database) holding its exclusive whole-file lock; DatabaseInUse if another open
+    file holds it."""
     try:
-        fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-        beside = True
-    except OSError:  # a read-only folder: the database file itself
-        fd, beside = os.open(path, os.O_RDONLY), False
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # a read-only folder or file: a whole-file lock needs no write access
+        fd = os.open(path, os.O_RDONLY)
     try:
-        if beside:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:  # a record lock needs write access: a whole-file lock then
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip() if beside else ""
+        holder = _holder(os.fstat(fd))
         os.close(fd)
-        raise _refusal(path, f" (process {pid})" if pid.isdigit() else "") from None
-    if beside:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        raise _refusal(path, holder) from None
     return fd
+
+
+def _holder(st: os.stat_result) -> int | None:
+    """The process holding a whole-file lock on that device and inode, from ``/proc/locks``
+    (lines like ``1: FLOCK  ADVISORY  WRITE 4242 08:01:131 0 EOF``); None where unknown."""
+    key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks") as locks:
+            for line in locks:
+                fields = line.split()
+                if "->" in fields:  # a process waiting for the lock, not holding it
+                    continue
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == key:
+                    return int(fields[4]) if fields[4].isdigit() else None
+    except OSError:  # not Linux
+        pass
+    return None

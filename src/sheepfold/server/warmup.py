@@ -64,7 +64,9 @@ def cached_on_disk(modules: list[str], game: object = None) -> bool:
         if mod is None:
             continue
         for d in mod.entries(game):
-            path = getattr(getattr(d, "_cache", None), "_index_path", None)
+            # numba's FunctionCache keeps its index file's path in its cache file object
+            cache_file = getattr(getattr(d, "_cache", None), "_cache_file", None)
+            path = getattr(cache_file, "_index_path", None)
             if path is None or not os.path.exists(path):
                 return False
     return True

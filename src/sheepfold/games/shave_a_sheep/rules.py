@@ -64,6 +64,9 @@ Variant = Literal["cutting-costs", "howling-wolf", "my-friend-mr-wolf"]
 VARIANTS: tuple[str, ...] = ("cutting-costs", "howling-wolf", "my-friend-mr-wolf")
 MAX_FACES = 16
 MAX_REROLLS = 3
+#: the most turns a simulation may play (``max_turns``; the lab's ``--max-turns``): a game of
+#: the most wool (1000) lasts a few thousand turns
+MAX_TURNS = 1_000_000
 #: the most seats a game has (a reaction weight each)
 MAX_SEATS = 4
 #: how much wool the standard wolf takes: all of it, half of it (rounded up) or a number of pieces
@@ -614,7 +617,10 @@ class ShaveRules(BaseModel):
         default=None, description="Howling Wolf: each seat's chance weight to grab the wolf first"
     )
     max_turns: StrictInt | None = Field(
-        default=None, ge=1, description="simulations only: stop and report a truncated game"
+        default=None,
+        ge=1,
+        le=MAX_TURNS,
+        description="simulations only: stop and report a truncated game",
     )
     setup: SetupSpec | None = Field(
         default=None,
