@@ -134,7 +134,7 @@ def test_lab_default_is_fair(tmp_path: Any) -> None:
 
 def test_a_web_table_created_without_options_is_fair() -> None:
     pytest.importorskip("fastapi")
-    from sheepfold.server.app import CreateTable, resolve_spec
+    from sheepfold.server.table_requests import CreateTable, resolve_spec
     from sheepfold.server.tables import TableManager
 
     def game_of(**options: Any) -> Any:

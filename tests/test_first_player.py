@@ -64,7 +64,7 @@ def test_a_tables_who_starts_replaces_the_rule_files_first_seat(first_player: in
     """The web's "who starts": the seat chosen in the lobby starts, whatever seat the rule set
     lets start (today: the one after it)."""
     from sheepfold.games import make
-    from sheepfold.server.app import CreateTable, resolve_spec
+    from sheepfold.server.table_requests import CreateTable, resolve_spec
 
     seats = [{"kind": "bot", "bot": "random", "name": name} for name in ("A", "B", "C")]
     req = CreateTable(

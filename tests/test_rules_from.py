@@ -236,7 +236,7 @@ def test_play_lab_lobby_and_gallery_read_a_file_alike(tmp_path: Path) -> None:
 
 
 def test_a_lobby_table_on_a_rule_set_takes_any_option() -> None:
-    from sheepfold.server.app import CreateTable, resolve_spec
+    from sheepfold.server.table_requests import CreateTable, resolve_spec
 
     seats = [{"kind": "human"}, {"kind": "human"}]
     req = CreateTable(

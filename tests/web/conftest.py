@@ -24,13 +24,14 @@ SHOTS = Path(__file__).parent / "screenshots"
 
 class LiveServer:
     """A server built as ``sheepfold serve`` builds it (``connections``: its connection limits,
-    the defaults unless told), in a thread."""
+    the defaults unless told), in a thread, listening on ``host`` (an IPv6 address: see
+    tests/web/addresses.py)."""
 
-    def __init__(self, db: str, connections: Any = None, **settings: Any) -> None:
-        import uvicorn
-
+    def __init__(
+        self, db: str, connections: Any = None, host: str = "127.0.0.1", **settings: Any
+    ) -> None:
         from sheepfold.server.app import create_app
-        from sheepfold.server.connections import ConnectionLimits, uvicorn_config
+        from sheepfold.server.connections import ConnectionLimits, GuardedServer, uvicorn_config
         from sheepfold.server.tables import Settings
 
         defaults = dict(
@@ -44,8 +45,8 @@ class LiveServer:
         defaults.update(settings)
         self.settings = Settings(**defaults)
         self.app = create_app(db, self.settings)
-        self.config = uvicorn_config(self.app, "127.0.0.1", 0, connections or ConnectionLimits())
-        self.server = uvicorn.Server(self.config)
+        self.config = uvicorn_config(self.app, host, 0, connections or ConnectionLimits())
+        self.server = GuardedServer(self.config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         wait_until(
@@ -54,8 +55,9 @@ class LiveServer:
         )
         assert self.server.started, "the live server's thread ended before it started"
         self.port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        at = f"[{host}]" if ":" in host else host
+        self.url = f"http://{at}:{self.port}"
+        self.ws_url = f"ws://{at}:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=10)
 
     @property

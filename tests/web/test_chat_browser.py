@@ -30,7 +30,8 @@ def test_two_browsers_chat_as_text_and_the_host_turns_it_off(browser, live_serve
     mia.fill("#chat-text", said)
     mia.press("#chat-text", "Enter")
     for page in (mia, leo, watcher):
-        expect(page.locator("#chat-lines li").last).to_have_text(f"Mia: {said}")
+        # the name, then the seat: what tells two look-alike names apart
+        expect(page.locator("#chat-lines li").last).to_have_text(f"Mia (seat 1): {said}")
         assert page.locator("#chat-lines script").count() == 0
         assert page.locator("#chat-lines li b").count() == 1  # the name's only
         assert page.evaluate("window.PWNED") is None
@@ -39,7 +40,7 @@ def test_two_browsers_chat_as_text_and_the_host_turns_it_off(browser, live_serve
     # Leo answers from his phone with a reaction button
     leo.locator("#chat-reacts button[aria-label='react: thumbs up']").click()
     for page in (mia, leo, watcher):
-        expect(page.locator("#chat-lines li").last).to_have_text("Leo: thumbs up")
+        expect(page.locator("#chat-lines li").last).to_have_text("Leo (seat 2): thumbs up")
     leo.screenshot(path=str(shots / "chat-phone.png"), full_page=True)
 
     # only the host (Mia, the first seat) has the switch; she turns the chat off

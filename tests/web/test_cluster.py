@@ -29,7 +29,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 #: bots at a short delay: the games of bots alone end soon after the kills and the restarts
 #: (the human seats are held there by turn budgets, Player.allow, whatever the pace)
-OPTIONS = ["--bot-delay", "0.05", "--dev-seeds", "--race-timeout", "0.5"]
+#: (and no per-client limits: every table and seat of these tests comes from this one address;
+#: the cluster's limits are test_cluster_limits.py's)
+OPTIONS = ["--bot-delay", "0.05", "--dev-seeds", "--race-timeout", "0.5", "--no-limits"]
 PACE = 0.03  # seconds a player takes before each move
 
 

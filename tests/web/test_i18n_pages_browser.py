@@ -286,7 +286,8 @@ def test_no_table_page_shows_a_box(browser: Any, make_server: Any, shots: Any) -
             page.wait_for_selector("#chat-lines li")
             check(page, f"a {game} table ({lang})", problems, lang == "it")
     said = " ".join(page.text_content("#chat-lines li").split())
-    says(problems, "the chat", said == "Ada: pollice in su", said)  # the reaction's words
+    # the name, the seat and the reaction's words
+    says(problems, "the chat", said == "Ada (posto 1): pollice in su", said)
     drawn = page.locator("#chat-lines li svg.react-art").count()
     says(problems, "the chat", drawn == 1, f"{drawn} drawings")  # and its drawing
     page.screenshot(path=str(shots / "i18n-table-chat-it.png"), full_page=True)

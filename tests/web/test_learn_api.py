@@ -130,7 +130,7 @@ def test_hints_and_lessons_are_limited_per_address(make_server, at):
 
 
 def test_the_lesson_page_is_the_table_page_with_the_coach(tmp_path):
-    from sheepfold.server.app import STATIC
+    from sheepfold.server.api_site import STATIC
     from sheepfold.server.learn import lesson_table_page
 
     html = lesson_table_page(STATIC)

@@ -32,11 +32,14 @@ def make_profile(http: httpx.Client, name: str) -> dict[str, Any]:
 
 
 def join_as(server: Any, table: str, profile: dict[str, Any], seat: int) -> dict[str, Any]:
-    r = server.http.post(
-        f"/api/tables/{table}/join",
-        json={"name": "ignored", "seat": seat},
-        headers={HEADER: profile["secret"]},
-    )
+    """``profile`` takes ``seat``, from an address of its own (127.0.0.(10 + seat)): a rated
+    game asks for people from different addresses (server/ratings.py)."""
+    with client_from(server, f"127.0.0.{10 + seat}") as http:
+        r = http.post(
+            f"/api/tables/{table}/join",
+            json={"name": "ignored", "seat": seat},
+            headers={HEADER: profile["secret"]},
+        )
     assert r.status_code == 200, r.text
     return r.json()
 

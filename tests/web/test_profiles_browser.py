@@ -7,6 +7,7 @@ Screenshots go to tests/web/screenshots/ (git-ignored)."""
 from __future__ import annotations
 
 import socket
+import sqlite3
 import threading
 from typing import Any
 
@@ -128,6 +129,10 @@ def test_two_profiles_play_over_days_and_see_history_rating_and_leaderboard(
     before = last(mia)["seq"]
     to_move = last(mia)["view"]["to_move"]
     srv.stop()
+    # both browsers are at 127.0.0.1: Leo's seat as if taken from his own address (a rated game
+    # asks for people from two addresses, server/ratings.py)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE sf_seats SET client = '10.0.0.2' WHERE seat = 1")
 
     # days later: the server was restarted; Leo opens the game on another device
     srv = SamePortServer(db, listening)

@@ -189,7 +189,9 @@ def test_shave_a_sheep_against_bots_in_the_browser(browser, make_server, shots):
     assert not page.errors
 
 
-def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots):
+def test_howling_wolf_clicks_within_a_reaction_time_are_a_draw(browser, make_server, shots):
+    """Two clicks a moment apart are a draw (Shave a Sheep ruling 8's note): one of the two
+    wins, the pages say who, and neither click was refused."""
     srv = make_server(bot_delay=0.05, race_timeout=30.0)
     t = srv.create(
         game="shave-a-sheep",
@@ -210,20 +212,21 @@ def test_howling_wolf_race_is_won_by_the_first_click(browser, make_server, shots
     seq = last(pages[0])["seq"]
     click = "(() => { const b = document.getElementById('howl'); if (!b) return false; b.click(); return true; })()"
     pages[first].click("#howl")
-    pages[second].evaluate(click)  # right behind: usually before the news arrives
+    assert pages[second].evaluate(click)  # right behind: within a person's reaction time
     for q in pages:
         q.wait_for_function(f"() => window.SF_LAST.seq > {seq}")
     v = last(pages[second])["view"]
-    assert v["grabber"] == first and v["phase"] == "howl-target"
-    # the second grab was refused, to that client alone (its "too late" toast is cleared by the
-    # next position); the banners say who won the race
+    won = v["grabber"]
+    assert won in (0, 1) and v["phase"] == "howl-target"
     names = {0: "Ann", 1: "Ben"}
-    pages[second].wait_for_selector(f"#banner >> text={names[first]} grabbed the wolf first!")
-    pages[first].wait_for_selector("#banner >> text=You won the race: you grabbed the wolf!")
-    assert pages[first].locator("text=too late").count() == 0
-    pages[first].wait_for_selector("text=Whose sheep does it bite?")
-    pages[first].screenshot(path=str(shots / "howl-won.png"), full_page=True)
-    pages[first].click(".act >> nth=0")
+    pages[1 - won].wait_for_selector(f"#banner >> text={names[won]} grabbed the wolf first!")
+    pages[won].wait_for_selector("#banner >> text=You won the race: you grabbed the wolf!")
+    assert any("won the draw" in e["text"] for e in last(pages[won])["events"])
+    for q in pages:
+        assert q.locator("text=too late").count() == 0
+    pages[won].wait_for_selector("text=Whose sheep does it bite?")
+    pages[won].screenshot(path=str(shots / "howl-won.png"), full_page=True)
+    pages[won].click(".act >> nth=0")
     pages[roller].wait_for_selector("text=Add one piece of wool")
     assert not pages[0].errors and not pages[1].errors
 

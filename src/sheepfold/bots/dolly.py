@@ -50,6 +50,7 @@ import numpy as np
 
 from sheepfold.bots import Bot, bot_kwargs, dolly_grid, register_bot
 from sheepfold.bots.warmup import warm_modules
+from sheepfold.core.deadline import check
 from sheepfold.core.protocol import TERMINAL, Action, Game, Seat, SheepfoldError, View
 from sheepfold.games.dolly_crush import search
 from sheepfold.games.dolly_crush.cards import EMPTY, RULEBOOK_BOARD, Board
@@ -245,6 +246,7 @@ class _Pool:
         s = DollyState(self.game, rng.randrange(2**31), [])  # the seed of its reshuffles
         s.flock, s.deck, s.setup, s.phase = f, deck, False, DRAW
         while s.phase == DRAW:
+            check()  # a long clean-up (max_cleanup_rounds) stops at a server's deadline
             s.apply_unchecked(s.deck[-1])
         return s.flock, s.phase == OVER
 
@@ -416,6 +418,7 @@ class LookaheadDollyBot(DollyBot):
         else:
             few = zero[: max(2, o.n_cands // 2)]
             for k in few:
+                check()
                 o1 = self._best_n(flocks[k], o.opp_n)
                 value[k] = float(self._utility(np.array([o.lead - w * o1]), o.turns - 1)[0])
 
@@ -429,6 +432,7 @@ class LookaheadDollyBot(DollyBot):
         w = self.weight
         order = pos[np.lexsort((pos, -pts[pos]))][: o.n_cands]
         for k in order:
+            check()
             f = self.ops.unpack(flocks[k])
             taken = self.board.find_lines(f)
             refilled = []
@@ -499,6 +503,7 @@ class LookaheadDollyBot(DollyBot):
         total = np.zeros(cand.size)
         count = np.zeros(cand.size)
         for j, k in enumerate(cand):
+            check()
             f = self.ops.unpack(flocks[k])
             taken = self.board.find_lines(f) if pts[k] > 0 else []
             reps = self.replies if taken else 1
@@ -519,6 +524,7 @@ class LookaheadDollyBot(DollyBot):
             nxt_diff: list[float] = []
             nxt_owner: list[int] = []
             for i in range(len(starts)):
+                check()
                 x = replied[i]
                 j = owner[i]
                 d = lead + pts[cand[j]] - self.weight * reply_pts[i]
@@ -586,6 +592,7 @@ class LookaheadDollyBot(DollyBot):
                     break
                 base = self.game.determinize(view, seed=self.rng.randrange(2**31))
                 for i in alive:
+                    check()
                     s = base.clone()
                     dog, seq = plans[i]
                     if dog >= 0:
@@ -614,6 +621,7 @@ class LookaheadDollyBot(DollyBot):
         return self.ops.reply(flocks)[0].astype(np.float64)  # type: ignore[no-any-return]
 
     def _best_n(self, x: Any, n: int) -> float:
+        check()
         return float(self.ops.best_n(x, n))
 
 
@@ -649,6 +657,7 @@ def _play_swaps(state: Any, seq: Sequence[int]) -> None:
 def _playout(state: Any, points: tuple[int, ...]) -> None:
     """Play to the end, every player greedy."""
     while True:
+        check()
         p = state.current_player()
         if p == TERMINAL:
             return
@@ -815,6 +824,7 @@ class ExpertDollyBot(LookaheadDollyBot):
             began = time.perf_counter()
             seeds = np.array([self.rng.randrange(2**31) for _ in range(per)], dtype=np.int64)
             for g, table in enumerate(tables):
+                check()
                 idx = alive[member[alive] == g]
                 if idx.size:
                     total[idx] += self._playouts(ys[idx], pool, scores, table, seeds)

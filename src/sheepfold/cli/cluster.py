@@ -11,6 +11,11 @@ keyed by the table's id), everything else round-robin; it checks ``/healthz`` ev
 another server when its connection is refused: ``redispatch``, which also breaks a table's
 stickiness to a dead owner). The configuration it writes is :func:`haproxy_config` (docs/web.md,
 "Many processes" and "Routing to the owner").
+
+Each server keeps every limit of ``sheepfold serve`` (its rate limits, its caps per client),
+the HTTP rate limits counted once for the whole cluster in its database (server/cluster.py's
+``DatabaseBuckets``), and believes haproxy's ``X-Forwarded-For`` (:func:`server_command`: haproxy
+is its ``--trusted-proxy``), so that each sees the real client address.
 """
 
 from __future__ import annotations
@@ -162,6 +167,18 @@ def _pg_user() -> str:
         return "sheepfold-pg"
 
 
+BALANCER = "127.0.0.1"
+"""The address haproxy connects to the servers from (they listen on the loopback)."""
+
+
+def server_command(port: int, db: str, options: Iterable[str] = ()) -> list[str]:
+    """The command line of one server of the cluster: ``sheepfold serve`` with its limits (the
+    same as a lone server's), haproxy its one trusted proxy (its X-Forwarded-For names the
+    client), and ``options``."""
+    cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
+    return [*cmd, "--port", str(port), "--db", db, "--trusted-proxy", BALANCER, *options]
+
+
 class Server:
     """One ``sheepfold serve`` process of the cluster, on a port of its own."""
 
@@ -173,8 +190,7 @@ class Server:
     def start(self) -> None:
         c = self.cluster
         log = open(c.folder / f"server{self.index}.log", "ab")
-        cmd = [sys.executable, "-m", "sheepfold.cli.main", "serve", "--host", "127.0.0.1"]
-        cmd += ["--port", str(self.port), "--db", c.db, "--no-limits", *c.options]
+        cmd = server_command(self.port, c.db, c.options)
         self.ready.clear()
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True)
         log.close()

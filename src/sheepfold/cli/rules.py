@@ -69,17 +69,36 @@ def check_rules(
     rule set its 'from' names (default: the game's default rules; 'rulebook': the printed
     rules); a bad 'from' is named with its line. Also says whether a game under it can end:
     solved exactly where the solver can (a rule set under which no game can end is refused,
-    as the web refuses it), and measured by playing games (how long they last)."""
+    as the web refuses it), and measured by playing games (how long they last). Says what a
+    game costs (the most chance steps of a deal and of a turn, the perfect bot's positions, a
+    bot's search per decision), refuses what is over the command line's limits and notes what
+    is over a web table's (bots/costs.py)."""
+    from sheepfold.bots.costs import cost_lines, cost_problems
+    from sheepfold.games.costs import rule_cost
     from sheepfold.games.endings import check_ending
 
     rs, where = _ruleset_to_check(spec)
+    cost = rule_cost(rs.game, rs.rules)  # the web's check too, with its own limits
+    over = cost_problems(rs.game, rs.rules, "cli", cost=cost)
+    if over:
+        raise fail(f"{where}: " + "; ".join(words for _, words in over))
     found = check_ending(rs.game, rs.rules)  # the web's check too (games/endings.py)
     if found.refusal is not None:
         raise fail(f"{where}: {found.refusal}")
     solved = ", ".join(str(n) for n in found.exact)
     ends = f" (whether games end: checked exactly with {solved} players)" if solved else ""
-    notes = list(found.notes) + ([] if found.bounded else _measured_endings(rs))
     console.print(f"{where}: a valid {rs.game} rule set named {rs.name!r}{ends}")
+    for line in cost_lines(cost):
+        console.print(f"cost: {line}", highlight=False)
+    web = cost_problems(rs.game, rs.rules, "web", cost=cost)
+    bots = [b for b, _ in cost.search] + (["perfect"] if cost.positions is not None else [])
+    seats = [p for p in cost_problems(rs.game, rs.rules, "web", bots, cost=cost) if p not in web]
+    notes = list(found.notes) + [f"a web table refuses it: {words}" for _, words in web]
+    notes += [f"a web table refuses this bot: {words}" for _, words in seats]
+    if web:  # games that cost this much are not played here either: said, not measured
+        notes.append("how games end is not measured by playing them: they cost too much")
+    elif not found.bounded:
+        notes += _measured_endings(rs)
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
 

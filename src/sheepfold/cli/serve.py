@@ -34,7 +34,14 @@ def serve_command(
         False,
         "--no-limits",
         help="no rate limits and no connection caps per client, no cap on open tables (a"
-        " benchmark, a trusted LAN, a proxy in front)",
+        " benchmark, a trusted LAN; behind a proxy, name it with --trusted-proxy instead)",
+    ),
+    trusted_proxy: list[str] = typer.Option(
+        [],
+        "--trusted-proxy",
+        help="a reverse proxy's address (or network, 10.0.0.0/8) whose X-Forwarded-For names"
+        " the client; repeatable. Nobody else's is believed: without it, every client is its"
+        " connection's address",
     ),
     api_docs: bool = typer.Option(
         False, "--api-docs", help="serve Swagger UI at /api/docs (its scripts come from a CDN)"
@@ -79,21 +86,21 @@ def serve_command(
     Tables live in the database: stop the server (or let it crash) and start it again with the same --db, and every table is where it was. On PostgreSQL any number of servers may serve one database together (sheepfold cluster starts some behind haproxy).
     """
     try:
-        import uvicorn
-
         from sheepfold.server.app import create_app
+        from sheepfold.server.connections import (
+            ConnectionLimits,
+            GuardedServer,
+            raise_open_files_limit,
+            uvicorn_config,
+        )
         from sheepfold.server.tables import Settings
     except ImportError as e:
         raise fail(
             f"the web app needs the 'web' extra: pip install 'sheepfold[web]' ({e.name} missing)"
         ) from None
-    from sheepfold.server.connections import (
-        ConnectionLimits,
-        raise_open_files_limit,
-        uvicorn_config,
-    )
 
     loop = _check_loop(loop)
+    _check_proxies(trusted_proxy)
     url = _check_db(db)
     raise_open_files_limit()
     limits = ConnectionLimits(
@@ -118,7 +125,13 @@ def serve_command(
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
     config = uvicorn_config(
-        app, host, port, limits.lifted() if no_limits else limits, log_level, loop
+        app,
+        host,
+        port,
+        limits.lifted() if no_limits else limits,
+        log_level,
+        loop,
+        trusted_proxies=trusted_proxy,
     )
 
     def listening(real: int) -> None:  # a cluster's other processes relay to this address
@@ -130,9 +143,9 @@ def serve_command(
         # ready says so and warms up first (never charged to a move)
         app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-        tell(app, advertise or f"http://{here}:{real}")
+        tell(app, advertise or web_address(here, real))
 
-    _run(uvicorn.Server(config), url, host, port, listening)
+    _run(GuardedServer(config), url, host, port, listening)
 
 
 def _check_loop(loop: str) -> str:
@@ -148,6 +161,16 @@ def _check_loop(loop: str) -> str:
                 "or choose --loop asyncio"
             ) from None
     return loop
+
+
+def _check_proxies(proxies: list[str]) -> None:
+    """``--trusted-proxy`` checked: each an IP address or network (before anything starts)."""
+    from sheepfold.server.connections import trusted_networks
+
+    try:
+        trusted_networks(proxies)
+    except ValueError as e:
+        raise fail(str(e)) from None
 
 
 def _check_db(db: str) -> str:
@@ -181,6 +204,8 @@ def _run(
 ) -> None:
     """Serve until Ctrl+C, with the address and the database printed once it listens; fail
     when it cannot start."""
+    from rich.markup import escape
+
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
 
     async def announce() -> None:
@@ -192,7 +217,9 @@ def _run(
         if listening is not None:
             listening(real)
         where = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url.split("@")[-1]
-        console.print(f"sheepfold is serving at [bold]http://{shown}:{real}/[/]", highlight=False)
+        console.print(
+            f"sheepfold is serving at [bold]{escape(web_address(shown, real))}/[/]", highlight=False
+        )
         console.print(
             f"open that address in a browser; tables are kept in {where}; Ctrl+C stops",
             highlight=False,
@@ -214,9 +241,20 @@ def _run(
     except KeyboardInterrupt:
         pass
     except SystemExit:  # uvicorn gives up (the port is taken...) after logging why
-        raise fail(f"could not start the server on {host}:{port}: {_why}") from None
+        raise fail(f"could not start the server on {escape(_at(host, port))}: {_why}") from None
     if not server.started:
-        raise fail(f"could not start the server on {host}:{port}: {_why}")
+        raise fail(f"could not start the server on {escape(_at(host, port))}: {_why}")
+
+
+def _at(host: str, port: int) -> str:
+    """``host:port``, an IPv6 address in brackets (``[fd00::1]:8000``): its colons are not the
+    port's."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def web_address(host: str, port: int) -> str:
+    """The address to open: ``http://localhost:8000``, ``http://[fd00::1]:8000``."""
+    return f"http://{_at(host, port)}"
 
 
 _why = "see the lines above (the port may be in use, or the database unreadable)"

@@ -98,6 +98,11 @@ class GameSpec:
     #: does and whatever chance brings (the lab's kingmaking measure: who can no longer win);
     #: it returns None where the rules give no sound bound. None: the game has none
     score_bound: Callable[[State], list[float] | None] | None = None
+    #: what a game under a rule set costs, from the rules alone: ``(rules, players) ->``
+    #: :class:`~sheepfold.games.costs.RuleCost` (the deal's, a turn's and a bot decision's
+    #: bounds), checked against each front end's limits by :mod:`sheepfold.bots.costs`. None:
+    #: nothing to bound
+    cost: Callable[[Any, int], Any] | None = None
     #: the game is offered in the lobby and the front ends' game menus (False: an example game,
     #: played by name only: docs/engine.md "Adding a game")
     listed: bool = True

@@ -17,6 +17,11 @@ refused: ``rules check`` says what it knows (:func:`check_ending`: the solver's 
 player count within its budgets, and the lengths of games played, ``cli/rules.py``), and says
 "may never end" only when the solver finds that a game can go on for ever, or played games did.
 
+What a game under the rules costs (a deal's and a turn's chance steps, a bot's search: from
+the rules alone, :mod:`sheepfold.games.costs`) is the other half of the one check, each front
+end with its limits (:mod:`sheepfold.bots.costs`); the solver's size here is counted the same
+way (``solver.space_size``: no index built before a refusal).
+
 The cost is bounded by steps played and positions solved, never by a clock. The web asks off
 the event loop (``asyncio.to_thread``), one solve at a time, and answers a rule set it checked
 before from memory.
@@ -123,13 +128,14 @@ def _refusal(game: str, rules: Any) -> str | None:
     from sheepfold.games.shave_a_sheep import solver
 
     rules = rules.model_copy(update={"rerolls": 0})  # a reroll changes no ending (below)
+    size = solver.space_size(rules, players)  # counted from the rules: no index built
+    if size is None or size > REFUSAL_EXACT:  # (None: a rule set the solver does not solve)
+        return None
     try:
-        if solver.count_positions(rules, players) > REFUSAL_EXACT:
-            return None
+        with _ONE_SOLVE_AT_A_TIME:
+            ending = solver.ending(rules, players)
     except solver.SolverError:  # a rule set the solver does not solve: not refused
         return None
-    with _ONE_SOLVE_AT_A_TIME:
-        ending = solver.ending(rules, players)
     return None if ending.can_end else no_end(players, rules.target)
 
 

@@ -18,7 +18,8 @@ what the card calls it (the verdict, the plot, the card's ``base``), as
 server's languages other than English, each with its translations, to draw the plot in.
 
 and the card goes out as JSON lines on standard output: ``{"progress": 0.4, "games": 800}``
-after every chunk (the first, before any game, with a ``message``: the simulator is starting),
+after every chunk (the first two, before any game, with a ``message``: the simulator is
+starting; the second also says ``"warmed": true``: one game of the base compiled it),
 then ``{"card": {...}, "plot": "<svg ...>", "plots": {"it": "<svg ...>"}}``, or
 ``{"refused": ...}`` when the lab cannot play these rules (its own message: words as data when
 they are a Msg), or ``{"error": ...}``.
@@ -161,6 +162,10 @@ def play(spec: dict[str, Any], progress: Any = _emit) -> list[Side]:
     counts = player_counts(spec)
     total, seconds = int(spec["games"]), float(spec.get("seconds", 120))
     progress({"progress": 0.0, "games": 0, "message": to_data(WARMING)})
+    # one game of the base compiles the simulator (minutes, cold): the server's deadline for
+    # the card's games starts when it says so
+    run_chunk(_jobs(spec, counts[0])[0], [0])
+    progress({"progress": 0.0, "games": 0, "message": to_data(WARMING), "warmed": True})
     start: float | None = None  # the clock starts after the first chunk (compiling is free)
     sides = []
     for k, players in enumerate(counts):

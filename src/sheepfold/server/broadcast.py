@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -75,7 +74,11 @@ class Conn:
 
     A text is written at once by ``write`` (the socket's direct side, when it has one) when
     nothing waits before it; otherwise it is queued, and the connection's writer task sends
-    it (``send``) in turn: the order of a connection's messages is kept either way."""
+    it (``send``) in turn: the order of a connection's messages is kept either way.
+
+    It counts the texts it was given and those written to its socket, so it knows whether the
+    state that opened a Howling Wolf race has left for its client (:meth:`shown`): a grab
+    from a client the race was not sent to yet is no reaction to it (server/intents.py)."""
 
     def __init__(
         self,
@@ -90,14 +93,22 @@ class Conn:
         self.seat: int | None = None
         self.client: str | None = None  # the address it came from (the chat's limit)
         self.lang = "en"  # the language its words are sent in (server/i18n.py)
+        self.pushed = 0  # texts given to it
+        self.sent = 0  # texts written to its socket
+        self.race_at: tuple[int, int] | None = None  # the last race it was given: (key, text)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
-    def push(self, text: str) -> None:
+    def push(self, text: str, race: int | None = None) -> None:
+        """Send ``text`` (in turn); ``race``: the race (its position) this state shows open."""
         if self.closed:
             return
+        self.pushed += 1
+        if race is not None:
+            self.race_at = (race, self.pushed)
         if self._write is not None and not self._sending and self.queue.empty():
             if self._write(text):
+                self.sent += 1
                 return
         if self.queue.qsize() >= MAX_QUEUE:
             self.closed = True
@@ -126,6 +137,11 @@ class Conn:
             self._sending = True
             await self._send(text)
             self._sending = False
+            self.sent += 1
+
+    def shown(self, race: int) -> bool:
+        """Whether the state that opened ``race`` (its position) was written to this client."""
+        return self.race_at is not None and self.race_at[0] == race and self.sent >= self.race_at[1]
 
 
 class Memo:
@@ -184,7 +200,7 @@ class Broadcaster:
         if bots.race_key is not None:
             race = {
                 "open": True,
-                "ms_left": max(0, int((bots.race_deadline - time.monotonic()) * 1000)),
+                "ms_left": max(0, int((bots.race_deadline - self.table.manager.clock()) * 1000)),
             }
         fixed, live = (
             self._fixed.dumps(self.table.fixed_info()),
@@ -241,7 +257,7 @@ class Broadcaster:
             self.table.manager.writer.after_commit(self.table)
             return
         speaking = self.speaking(conn.lang)
-        conn.push(speaking.message_for(conn.seat, speaking.shared_json()))
+        conn.push(speaking.message_for(conn.seat, speaking.shared_json()), self.table.bots.race_key)
 
     def broadcast(self) -> None:
         if self.table.dirty:
@@ -251,6 +267,7 @@ class Broadcaster:
             return
         shared: dict[str, str] = {}
         cache: dict[tuple[int | None, str], str] = {}
+        race = self.table.bots.race_key
         for c in list(self.conns):
             key = (c.seat, c.lang)
             if key not in cache:
@@ -258,7 +275,7 @@ class Broadcaster:
                 if c.lang not in shared:
                     shared[c.lang] = speaking.shared_json()
                 cache[key] = speaking.message_for(c.seat, shared[c.lang])
-            c.push(cache[key])
+            c.push(cache[key], race)
 
 
 def _overlap(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:

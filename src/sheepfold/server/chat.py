@@ -2,11 +2,15 @@
 
 * Text only: a line is at most :data:`MAX_CHARS` characters, control characters are dropped,
   and the page shows it as text (never as HTML). A reaction is one of :data:`REACTIONS`.
-* Only a seated person chats (a watcher reads); each seat and each client address has a token
-  bucket (``Settings.chat_rate``), so neither a seat nor an address floods the table. The
+* Only a seated person chats (a watcher reads); each seat and each client key (an address, an
+  IPv6 /64: server/clients.py) has a token bucket (``Settings.chat_rate``), so neither a seat
+  nor an address floods the table. The
   WebSocket message that carries a line is bounded before it is parsed (``max_message``).
 * The host (the lowest seat a person holds) may turn the chat off and on again; while it is
   off nobody's line is taken and the page hides the chat box.
+* A line carries its seat beside its speaker's name (``seat``, ``who``), and the page shows
+  both ("Ann (seat 2)"): no two seats share a name that looks alike (server/seating.py), and
+  the seat tells apart what a name alone might not.
 * The chat lives with the live table, in memory: the last :data:`KEEP` lines are sent to each
   connection as it arrives. It is never part of the game's record (not stored, not in replays
   or records), and a restart of the server starts every table's chat afresh (on, empty).
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import IllegalAction
 from sheepfold.core.words import Msg, text_of
+from sheepfold.server.clients import UNKNOWN
 from sheepfold.server.limits import RateLimited, RateLimiter
 
 if TYPE_CHECKING:
@@ -113,14 +118,14 @@ class Chat:
             c.push(text_out)
 
     def take(self, seat: int, client: str | None) -> None:
-        """A token of the seat's bucket and of the address's, or IllegalAction saying the wait
-        (and neither is taken)."""
+        """A token of the seat's bucket and of the client key's (the connection's ``client``),
+        or IllegalAction saying the wait (and neither is taken)."""
         try:
             self.per_seat.check(str(seat))
         except RateLimited as e:
             raise IllegalAction(Msg("you are chatting fast: try again in {s} s", s=e.wait)) from e
         try:
-            self.table.manager.limits["chat"].take(client or "unknown")
+            self.table.manager.limits["chat"].take(client or UNKNOWN)
         except RateLimited as e:
             raise IllegalAction(text_of(e)) from e
         self.per_seat.take(str(seat))  # checked above: the bucket only fills meanwhile

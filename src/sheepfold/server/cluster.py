@@ -58,6 +58,7 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.pool import NullPool
 
+from sheepfold.server.limits import SharedRateLimiter
 from sheepfold.server.storage import (
     Storage,
     StorageUnhealthy,
@@ -119,6 +120,16 @@ listed_t = SqlTable(  # the lobby: each table's public info, written by its owne
     Column("done", Float, nullable=True),  # when it finished (wall clock), None: playing
     Column("info", Text, nullable=False),  # Table.public_info() as JSON
 )
+buckets_t = SqlTable(  # the HTTP rate limits' token buckets, one set for the whole cluster
+    "sf_buckets",
+    meta,
+    Column("kind", String(16), primary_key=True),  # a limit of TableManager.limits
+    Column("client", String(64), primary_key=True),  # the client key (server/clients.py)
+    Column("tokens", Float, nullable=False),  # after the last request...
+    Column("at", Float, nullable=False),  # ...at this time (the database's clock, epoch s)
+    Column("granted", Boolean, nullable=False),  # whether the last request took a token
+    prefixes=["UNLOGGED"],  # no WAL: lost in a crash of the database, a bucket is full again
+)
 secrets_t = SqlTable(
     "sf_cluster",
     meta,
@@ -167,6 +178,8 @@ def key_of(hi: int, lo: int) -> int:
 class ClusterStorage(Storage):
     """A PostgreSQL storage shared by many processes: table writes go through this process's
     session (the connection holding its tables' locks), for tables it holds."""
+
+    writes_in_threads = False  # the session is the event loop's
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
@@ -343,6 +356,111 @@ class ClusterStorage(Storage):
         super().close()
 
 
+# the limits a cluster counts in its database; a WebSocket's messages and chat lines are
+# counted by the process that holds the connection (a table's WebSocket always reaches its
+# owner), each a round trip too many for every message
+SHARED_LIMITS = ("create", "join", "publish", "check", "read", "lobby", "profile")
+_REFILL = "least(:burst, b.tokens + greatest(excluded.at - b.at, 0) * :rate)"
+TAKE = text(  # one request's token, in one statement: the bucket refilled, then taken from
+    "INSERT INTO sf_buckets AS b (kind, client, tokens, at, granted)"
+    " VALUES (:kind, :client, :burst - 1, extract(epoch FROM clock_timestamp()), true)"
+    " ON CONFLICT (kind, client) DO UPDATE SET"
+    f" tokens = {_REFILL} - CASE WHEN {_REFILL} >= 1 THEN 1 ELSE 0 END,"
+    f" granted = {_REFILL} >= 1, at = greatest(b.at, excluded.at)"
+    " RETURNING tokens, granted"
+)
+PEEK = text(
+    "SELECT least(:burst, tokens + greatest(extract(epoch FROM clock_timestamp()) - at, 0)"
+    " * :rate) FROM sf_buckets WHERE kind = :kind AND client = :client"
+)
+
+
+class DatabaseBuckets:
+    """The token buckets of a cluster's rate limits (server/limits.py's ``SharedBuckets``),
+    rows of ``sf_buckets`` that every process updates in one statement each, on the
+    database's clock: a client gets one server's rates from the whole cluster.
+
+    A request's statement runs on the event loop, on a connection kept open: about a
+    millisecond in a loaded server (docs/web.md, "Many processes"), where every caller takes
+    its token synchronously; a thread would add its hand-over to that wait. A database that does not answer within ``timeout``
+    seconds, or fails, is left alone for ``pause`` seconds, twice as long after each failure
+    in a row up to ``most`` (the limiters count on this process's own buckets meanwhile, with a
+    log line), so that a hiccup neither stalls every request nor locks everyone out."""
+
+    def __init__(
+        self,
+        url: str,
+        timeout: float = 0.25,
+        pause: float = 5.0,
+        most: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine = create_engine(
+            url,
+            pool_size=1,  # every token is taken on the event loop: one at a time
+            max_overflow=2,
+            pool_timeout=timeout,
+            connect_args={
+                "connect_timeout": 2,  # libpq's least
+                "options": f"-c statement_timeout={max(1, round(timeout * 1000))}"
+                " -c synchronous_commit=off",  # a bucket needs no flush to disk
+            },
+        ).execution_options(isolation_level="AUTOCOMMIT")
+        self.pause = self.first_pause = pause
+        self.most = most
+        self.clock = clock
+        self.down_until = 0.0  # the store is not asked before this time (clock)
+
+    def take(self, kind: str, client: str, rate: Any) -> float | None:
+        row = self._run(TAKE, kind, client, rate)
+        if row is None:
+            return None
+        tokens, granted = float(row[0]), bool(row[1])
+        return tokens + 1 if granted else tokens
+
+    def peek(self, kind: str, client: str, rate: Any) -> float | None:
+        row = self._run(PEEK, kind, client, rate, missing=(float(rate.burst),))
+        return None if row is None else float(row[0])
+
+    def _run(self, sql: Any, kind: str, client: str, rate: Any, missing: Any = None) -> Any:
+        if self.clock() < self.down_until:
+            return None
+        args = {"kind": kind, "client": client[:64], "burst": rate.burst, "rate": rate.per_second}
+        try:
+            with self.engine.connect() as c:
+                row = c.execute(sql, args).first() or missing
+        except Exception as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            log.error(
+                "cluster: the shared rate limits do not answer (%s): this server counts on"
+                " its own for %g s",
+                first,
+                self.pause,
+            )
+            self.down_until = self.clock() + self.pause
+            self.pause = min(self.most, 2 * self.pause)
+            return None
+        self.pause = self.first_pause
+        return row
+
+    def forget_full(self, rates: Sequence[Any]) -> int:
+        """Remove the buckets that have refilled (a missing row is a full bucket): the number
+        removed. Every bucket is full again ``burst / per_second`` after its last request."""
+        horizon = max((r.burst / r.per_second for r in rates if r.per_second > 0), default=0)
+        with self.engine.connect() as c:
+            gone = c.execute(
+                text(
+                    "DELETE FROM sf_buckets"
+                    " WHERE at < extract(epoch FROM clock_timestamp()) - :horizon"
+                ),
+                {"horizon": horizon},
+            )
+            return int(gone.rowcount or 0)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
 def open_storage(db: str) -> Storage:
     """The storage of ``db``: shared by a cluster for PostgreSQL, one process's for SQLite."""
     if normalise_url(db).startswith("postgresql"):
@@ -376,6 +494,10 @@ class ClusterManager(TableManager):
         self._published: dict[str, str] = {}  # table id -> the public info written to sf_listed
         self._published_at = 0.0
         storage.on_lost = self.lost
+        # the HTTP rate limits: one set for the cluster (DatabaseBuckets)
+        self.buckets = DatabaseBuckets(storage.url)
+        for kind in SHARED_LIMITS:
+            self.limits[kind] = SharedRateLimiter(self.limits[kind], kind, self.buckets)
 
     @property
     def process(self) -> str:
@@ -430,6 +552,7 @@ class ClusterManager(TableManager):
             with contextlib.suppress(Exception):
                 await self.http.aclose()
         await super().close()
+        self.buckets.close()
 
     async def _sweeper(self) -> None:
         turns = 0
@@ -439,6 +562,7 @@ class ClusterManager(TableManager):
             try:
                 if turns % 10 == 0:
                     self._register()
+                    self.buckets.forget_full([self.limits[k].rate for k in SHARED_LIMITS])
                 self.sweep()
                 if self.clock() - self._published_at >= self.settings.lobby_refresh:
                     self.publish()

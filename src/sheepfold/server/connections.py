@@ -13,7 +13,12 @@ websockets' sans-I/O), each with a guard:
 * a deadline for a request's head (from the connection's start or the previous response) and
   another for its body: a request dribbled byte by byte is answered 408 and closed;
 * WebSocket pings: a socket that stops answering them (a vanished peer, a half-open
-  connection) is closed; TCP keepalive on every accepted socket for the same at the TCP level.
+  connection) is closed; TCP keepalive on every accepted socket for the same at the TCP level;
+* a deep listen queue (LISTEN_QUEUE): a burst of connections waits there to be accepted, so
+  that each is then admitted (and cut at its deadline) or refused, none lost. With the queue
+  as short as the accept batch (BACKLOG), a burst of 1,100 silent connections overflowed it:
+  the system completed about half of them for their peers (SYN cookies) and then dropped them,
+  unknown to the server, so they stayed open on the peer's side for ever.
 
 :func:`uvicorn_config` builds the server's configuration: ``sheepfold serve`` and the tests'
 live servers both call it, so the tests run what is served.
@@ -24,14 +29,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import ipaddress
+import os
 import resource
 import socket
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import h11
+import uvicorn
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -43,9 +50,12 @@ from sheepfold.server.broadcast import DIRECT
 FILES_RESERVE = 256
 """Open files kept back from connections: the database, the lab's processes, logs, static files."""
 BACKLOG = 128
-"""Connections waiting to be accepted. asyncio accepts up to this many at each turn of its
-loop, and a refused one is a file until it is closed a turn or two later, so the total cap
-keeps three times this many files back too."""
+"""Connections accepted at one turn of asyncio's loop (uvicorn's ``backlog``): a refused one is
+a file until it is closed a turn or two later, so the total cap keeps three times this many
+files back too."""
+LISTEN_QUEUE = 4096
+"""Connections waiting to be accepted (the system caps it: ``net.core.somaxconn``). Waiting
+there costs the server no file, and every one is accepted in turn."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +119,9 @@ def raise_open_files_limit() -> int:
 
 
 def client_key(client: tuple[str, int] | None) -> str | None:
-    """The address a connection is counted under: an IPv4 address, an IPv6 client's /64 (one
-    host has billions of addresses there), None for a Unix socket (not counted per client)."""
+    """The key a client is counted under, by every per-client limit (server/clients.py): an
+    IPv4 address, an IPv6 client's /64 (one host has billions of addresses there), None for a
+    Unix socket (not counted per client)."""
     if client is None:
         return None
     try:
@@ -139,15 +150,54 @@ BUSY = "the server has too many open connections: try again in a moment"
 TOO_SLOW = "the request did not arrive in time"
 
 
-class Guard:
-    """The open connections of one server, counted per client address."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-    def __init__(self, limits: ConnectionLimits) -> None:
+
+def trusted_networks(proxies: Sequence[str]) -> tuple[Network, ...]:
+    """The addresses (or networks, ``10.0.0.0/8``) of ``--trusted-proxy``, checked: ValueError
+    naming the one that is not an address."""
+    nets = []
+    for given in proxies:
+        try:
+            nets.append(ipaddress.ip_network(given.strip(), strict=False))
+        except ValueError:
+            raise ValueError(
+                f"--trusted-proxy: {given!r} is not an IP address or network (such as"
+                " 127.0.0.1, ::1 or 10.0.0.0/8)"
+            ) from None
+    return tuple(nets)
+
+
+def is_trusted(client: tuple[str, int] | None, networks: Sequence[Network]) -> bool:
+    """Whether ``client``'s address is one of the trusted proxies' ``networks``."""
+    if client is None or not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(client[0].split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in networks)
+
+
+class Guard:
+    """The open connections of one server, counted per client address. A trusted proxy's
+    connections (``trusted``) are counted in the total only: they carry every client behind
+    it, and the proxy bounds its own."""
+
+    def __init__(self, limits: ConnectionLimits, trusted: Sequence[Network] = ()) -> None:
         self.limits = limits
+        self.trusted = tuple(trusted)
         self.total_cap = limits.total or max(open_files_limit() - FILES_RESERVE - 3 * BACKLOG, 16)
         self.open: Counter[str | None] = Counter()
         self.websockets: Counter[str | None] = Counter()
         self.total = 0
+
+    def key(self, client: tuple[str, int] | None) -> str | None:
+        """The key a connection from ``client`` (its peer) is capped under; None: not capped
+        per client (a Unix socket, a trusted proxy)."""
+        return None if is_trusted(client, self.trusted) else client_key(client)
 
     def admit(self, key: str | None) -> tuple[int, str] | None:
         """Count a new connection from ``key``, or the status and words that refuse it."""
@@ -200,7 +250,7 @@ class GuardedHTTP(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._key = client_key(self.client)
+        self._key = self.guard.key(self.client)
         refused = self.guard.admit(self._key)
         if refused is not None:
             transport.write(_plain_response(*refused))
@@ -334,7 +384,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        self._key = client_key(self.client)
+        self._key = self.guard.key(self.client)
         self.guard.websockets[self._key] += 1
         self.direct = Direct(self)
         self._burst = 0
@@ -380,9 +430,11 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
 
-def protocols(limits: ConnectionLimits) -> tuple[type[GuardedHTTP], type[GuardedWebSocket]]:
+def protocols(
+    limits: ConnectionLimits, trusted: Sequence[Network] = ()
+) -> tuple[type[GuardedHTTP], type[GuardedWebSocket]]:
     """The HTTP and WebSocket protocol classes of one server, sharing one guard."""
-    guard = Guard(limits)
+    guard = Guard(limits, trusted)
     http = type("GuardedHTTP", (GuardedHTTP,), {"guard": guard})
     ws = type("GuardedWebSocket", (GuardedWebSocket,), {"guard": guard})
     return http, ws
@@ -395,10 +447,18 @@ def uvicorn_config(
     limits: ConnectionLimits,
     log_level: str = "warning",
     loop: str = "auto",
+    trusted_proxies: Sequence[str] = (),
 ) -> Config:
     """The uvicorn configuration of ``sheepfold serve`` (and of the tests' live servers), on
-    the event loop ``loop``: uvloop, asyncio, or auto (uvloop where it is installed)."""
-    http, ws = protocols(limits)
+    the event loop ``loop``: uvloop, asyncio, or auto (uvloop where it is installed); serve it
+    with :class:`GuardedServer`.
+
+    ``X-Forwarded-For`` is believed only from ``trusted_proxies`` (``--trusted-proxy``:
+    addresses or networks, ValueError for another text); with none, from nobody (uvicorn's own
+    default trusts 127.0.0.1: behind any local tunnel, every request could name its own
+    address)."""
+    trusted = trusted_networks(trusted_proxies)
+    http, ws = protocols(limits, trusted)
     return Config(
         app,
         host=host,
@@ -414,7 +474,23 @@ def uvicorn_config(
         ws_ping_interval=limits.ws_ping_interval,
         ws_ping_timeout=limits.ws_ping_timeout,
         timeout_keep_alive=limits.keep_alive,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=[str(n) for n in trusted] or None,
     )
+
+
+class GuardedServer(uvicorn.Server):
+    """uvicorn's server, its listening sockets given the deep LISTEN_QUEUE once they listen
+    (uvicorn's ``backlog`` is both the listen queue and asyncio's accept batch: BACKLOG)."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        for server in getattr(self, "servers", []):
+            for listening in server.sockets:
+                # the same socket through a second descriptor: listening again only deepens
+                # its queue
+                with socket.socket(fileno=os.dup(listening.fileno())) as same:
+                    same.listen(LISTEN_QUEUE)
 
 
 def guard_of(config: Config) -> Guard:

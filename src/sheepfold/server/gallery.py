@@ -26,16 +26,17 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sheepfold.core.words import Msg, from_data, from_text
+from sheepfold.server.api_site import STATIC
+from sheepfold.server.clients import CLIENT, GalleryDep
 from sheepfold.server.gallery_store import GalleryStore, Version
-from sheepfold.server.rules_api import MAX_BODY, _body, check
+from sheepfold.server.rules_api import MAX_BODY, _body, check, known
 from sheepfold.server.texts import char_problem
 
 if TYPE_CHECKING:
@@ -127,10 +128,23 @@ def checked_rules(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     """The options that differ from the rulebook, checked by the game's model (422: the model's
     own message, as ``sheepfold rules check`` prints it); rules that name their base
     (``from``, as a rule file does) are the base's rules with their changes."""
-    result = check(game, rules)
+    result = check(game, rules, front="gallery")  # a card's limits (bots/costs.py)
     if not result["ok"]:
         raise HTTPException(422, Msg("rules: {detail}", detail=result["detail"]))
     return {k: v for k, v in result["options"].items() if k not in NOT_RULES}
+
+
+async def refuse_endless(game: str, rules: dict[str, Any]) -> None:
+    """422 when no game can end under the rules sent, in the words of ``sheepfold rules
+    check`` (the check a new table makes: no table could be opened under them, and every game
+    of their lab card would be cut at its turn limit). Rules the model refuses are left to
+    :func:`checked_rules`. It solves, so off the event loop (``rules_api.ending_refused``)."""
+    from sheepfold.server.rules_api import checked, ending_refused
+
+    _, model, _ = checked(game, rules, front="gallery")
+    refusal = None if model is None else await ending_refused(game, model)
+    if refusal is not None:
+        raise HTTPException(422, Msg("rules: {detail}", detail=refusal))
 
 
 def named_base(rules: dict[str, Any]) -> str | None:
@@ -426,29 +440,10 @@ def _matches(e: dict[str, Any], q: str) -> bool:
 
 
 # -- the API ---------------------------------------------------------------------------------
-def add_gallery_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
-    """Every route of the gallery: publishing (server/gallery_publish.py), browsing, votes
-    (server/gallery_votes.py) and the pages."""
-    # imported here: those modules build on this one's models and entries
-    from sheepfold.server.gallery_publish import add_publish_api
-    from sheepfold.server.gallery_votes import add_vote_api
-
-    add_publish_api(app, gallery)
-    _add_browse_api(app, gallery)
-    add_vote_api(app, gallery)
-    _add_pages(app)
-
-
-def known(game: str) -> str:
-    """``game``, if the server knows it (404 naming the games if not)."""
-    from sheepfold.games import GAME_NAMES
-
-    if game not in GAME_NAMES:
-        raise HTTPException(
-            404,
-            Msg("no game {game} (games: {games})", game=repr(game), games=", ".join(GAME_NAMES)),
-        )
-    return game
+#: browsing the gallery (its routers: publishing, server/gallery_publish.py; votes,
+#: server/gallery_votes.py): every route has its client (server/clients.py)
+router = APIRouter(dependencies=CLIENT)
+pages = APIRouter()  # the gallery's pages
 
 
 def versions_or_404(g: Gallery, game: str, slug: str) -> list[Version]:
@@ -497,85 +492,80 @@ def browse_query(game: str, q: str, changes: str, sort: str, limit: int) -> list
     return wanted
 
 
-def _add_browse_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
-    """The listing, a rule set, one version, and a card's plot."""
-
+def said(request: Request, out: dict[str, Any]) -> dict[str, Any]:
+    """An answer's words (a house rule's, a lab card's) in the request's language."""
     from sheepfold.server.i18n import localize
 
-    def said(request: Request, out: dict[str, Any]) -> dict[str, Any]:
-        """An answer's words (a house rule's, a lab card's) in the request's language."""
-        return localize(out, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
-
-    @app.get("/api/gallery/{game}")
-    async def browse(
-        request: Request,
-        game: str,
-        q: str = "",
-        changes: str = "",
-        sort: str = "newest",
-        limit: int = 50,
-    ) -> dict[str, Any]:
-        g = gallery()
-        wanted = browse_query(game, q, changes, sort, limit)
-        found = [
-            e
-            for e in g.entries(game, g.store.latest(game))
-            if (not q.strip() or _matches(e, q.strip())) and all(c in e["changes"] for c in wanted)
-        ]
-        out = {"entries": sort_entries(found, sort)[:limit], "categories": categories(game)}
-        return said(request, out)
-
-    @app.get("/api/gallery/{game}/{slug}")
-    async def ruleset(request: Request, game: str, slug: str) -> dict[str, Any]:
-        g = gallery()
-        found = versions_or_404(g, game, slug)
-        entry = g.entries(game, [found[-1]])[0]
-        entry["versions"] = [
-            {"version": v.version, "created": v.created, "description": v.description}
-            for v in found
-        ]
-        return said(request, entry)
-
-    @app.get("/api/gallery/{game}/{slug}/{version}")
-    async def ruleset_version(
-        request: Request, game: str, slug: str, version: int
-    ) -> dict[str, Any]:
-        from sheepfold.games import parse_rules
-
-        g = gallery()
-        v = one_version(g, game, slug, version)
-        entry = g.entries(game, [v])[0]
-        entry["rules"] = parse_rules(game, v.rules).model_dump(mode="json")
-        entry["options"] = v.rules
-        return said(request, entry)
-
-    @app.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
-    async def plot(request: Request, game: str, slug: str, version: int) -> Response:
-        g = gallery()
-        v = one_version(g, game, slug, version)
-        svg = g.store.plot(v.id, getattr(request.state, "lang", "en")) if v.has_plot else None
-        if svg is None:
-            raise HTTPException(
-                404,
-                Msg(
-                    "the lab card of {slug} version {version} is not ready",
-                    slug=repr(slug),
-                    version=version,
-                ),
-            )
-        return Response(svg, media_type="image/svg+xml")
+    return localize(out, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
 
 
-def _add_pages(app: FastAPI) -> None:
-    from sheepfold.server.app import STATIC
+@router.get("/api/gallery/{game}")
+async def browse(
+    request: Request,
+    game: str,
+    g: GalleryDep,
+    q: str = "",
+    changes: str = "",
+    sort: str = "newest",
+    limit: int = 50,
+) -> dict[str, Any]:
+    wanted = browse_query(game, q, changes, sort, limit)
+    found = [
+        e
+        for e in g.entries(game, g.store.latest(game))
+        if (not q.strip() or _matches(e, q.strip())) and all(c in e["changes"] for c in wanted)
+    ]
+    out = {"entries": sort_entries(found, sort)[:limit], "categories": categories(game)}
+    return said(request, out)
 
-    @app.get("/gallery", include_in_schema=False)
-    async def gallery_page() -> FileResponse:
-        return _page(STATIC / "gallery.html")
 
-    @app.get("/gallery/{game}/{slug}", include_in_schema=False)
-    async def ruleset_page(game: str, slug: str) -> FileResponse:
-        return _page(STATIC / "ruleset.html")
+@router.get("/api/gallery/{game}/{slug}")
+async def ruleset(request: Request, game: str, slug: str, g: GalleryDep) -> dict[str, Any]:
+    found = versions_or_404(g, game, slug)
+    entry = g.entries(game, [found[-1]])[0]
+    entry["versions"] = [
+        {"version": v.version, "created": v.created, "description": v.description} for v in found
+    ]
+    return said(request, entry)
+
+
+@router.get("/api/gallery/{game}/{slug}/{version}")
+async def ruleset_version(
+    request: Request, game: str, slug: str, version: int, g: GalleryDep
+) -> dict[str, Any]:
+    from sheepfold.games import parse_rules
+
+    v = one_version(g, game, slug, version)
+    entry = g.entries(game, [v])[0]
+    entry["rules"] = parse_rules(game, v.rules).model_dump(mode="json")
+    entry["options"] = v.rules
+    return said(request, entry)
+
+
+@router.get("/api/gallery/{game}/{slug}/{version}/plot.svg")
+async def plot(request: Request, game: str, slug: str, version: int, g: GalleryDep) -> Response:
+    v = one_version(g, game, slug, version)
+    svg = g.store.plot(v.id, getattr(request.state, "lang", "en")) if v.has_plot else None
+    if svg is None:
+        raise HTTPException(
+            404,
+            Msg(
+                "the lab card of {slug} version {version} is not ready",
+                slug=repr(slug),
+                version=version,
+            ),
+        )
+    return Response(svg, media_type="image/svg+xml")
+
+
+@pages.get("/gallery", include_in_schema=False)
+async def gallery_page() -> FileResponse:
+    return _page(STATIC / "gallery.html")
+
+
+@pages.get("/gallery/{game}/{slug}", include_in_schema=False)
+async def ruleset_page(game: str, slug: str) -> FileResponse:
+    return _page(STATIC / "ruleset.html")
 
 
 def _page(path: Any) -> FileResponse:
@@ -610,4 +600,4 @@ def house_of(
     return house, dict(v.rules)
 
 
-__all__ = ["Gallery", "add_gallery_api", "house_of"]
+__all__ = ["Gallery", "house_of", "pages", "router"]

@@ -2,19 +2,23 @@
 through by ``Settings.lab_workers`` workers (one by default), each card in a process of its own.
 
 The queue is the versions whose ``lab_status`` is ``queued`` or ``running``: a publish adds one,
-a restart finds them all again. The next card is taken round-robin across the addresses that
-published them (:func:`fair_order`): a flood from a few addresses waits behind everyone else's
-first card. A card left ``running`` by a server that died is queued again and computed from the
+a restart finds them all again. The next card is taken round-robin across the address ranges
+that published them (an IPv4 /24, an IPv6 /64), a range that asks for fewer cards first within
+each round (:func:`fair_order`): a flood from many addresses waits behind everyone else's first
+card. A card left ``running`` by a server that died is queued again and computed from the
 start, once: a server that dies again while it runs leaves it ``failed``, saying so (the starts
 are counted in the database; a server stopped on purpose gives its start back).
 
 A worker runs ``python -m sheepfold.lab.card`` (niced, one core) with the job on its standard
 input and reads the card's JSON lines as they come: progress is written to the database after
 every chunk of games, then the card and its plot, or why it failed. The event loop only waits on
-the process's pipes: the tables never wait for a card, and a card that outlives ``lab_seconds *
-2 + 300`` s is stopped and marked failed. The card's process leads a process group of its own,
-killed with it, and asks Linux to kill it when the server dies (``PR_SET_PDEATHSIG``): a kill
--9 of the server leaves no card computing for nobody.
+the process's pipes: the tables never wait for a card. A card has :data:`WARM_UP` seconds to
+compile its simulator (it says ``warmed`` when it has, before its first games), then
+``lab_seconds * 2 +`` :data:`GRACE` seconds for all its games: past either it is stopped and
+marked failed (its own budget caps it after a chunk of games; a chunk that never ends, rules
+that cost far more than they should, is stopped here). The card's process leads a process group
+of its own, killed with it, and asks Linux to kill it when the server dies
+(``PR_SET_PDEATHSIG``): a kill -9 of the server leaves no card computing for nobody.
 
 The server may not import the lab (tests/test_layering.py): the card's process does.
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -34,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core import compiling
 from sheepfold.core.words import Msg, from_data, to_data
+from sheepfold.server.connections import client_key
 from sheepfold.server.gallery_store import plot_text
 from sheepfold.server.i18n import DEFAULT, catalog, catalogs
 
@@ -47,6 +53,8 @@ log = logging.getLogger("sheepfold.server")
 _SRC = str(Path(__file__).resolve().parents[2])
 #: the card's process computes on one core (numba's and the BLAS's thread pools included)
 ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+#: the card's process: ``python`` and these arguments
+CARD = ("-m", "sheepfold.lab.card")
 #: one line of the card's output at most (the last one holds the SVG plot)
 MAX_LINE = 1 << 22
 
@@ -56,17 +64,55 @@ def card_name(version_id: int) -> str:
     return f"lab card {version_id}"
 
 
-def fair_order(jobs: Sequence[Job]) -> list[Job]:
-    """The open jobs in the order they are served: round-robin across the addresses that
-    published them. A job's round is how many jobs its address has before it (a running one
-    included); each round in the order the jobs were queued."""
+#: seconds a card's process has to compile its simulator (cold, the first card after an update
+#: of the server: minutes; warm, a second) before it says ``warmed``
+WARM_UP = 300.0
+#: seconds a card may take beyond twice its budget once warmed (its budget is checked after each
+#: chunk of games, each player count plays one at least; then the exact figures and the plots)
+GRACE = 30.0
+
+
+def client_range(client: str) -> str:
+    """The range a publisher's cards take their turns as, one party however many addresses it
+    has there: an IPv4 address's /24, an IPv6 client's /64 (:func:`.connections.client_key`);
+    anything else (a Unix socket's client, a name) as it is."""
+    key = client_key((client, 0)) or client
+    try:
+        ip = ipaddress.IPv4Address(key)
+    except ValueError:
+        return key
+    return str(ipaddress.IPv4Network((ip, 24), strict=False))
+
+
+def _round_robin(jobs: Sequence[Job], party: Callable[[Job], str]) -> list[Job]:
+    """``jobs`` (in the order they were queued) taken one of each ``party`` at a time: every
+    party's first job, then every party's second, each round in the order they were queued."""
     seen: dict[str, int] = {}
     ranked = []
-    for i, job in enumerate(jobs):  # ``jobs`` come in the order they were queued
-        rank = seen.get(job.client, 0)
-        seen[job.client] = rank + 1
+    for i, job in enumerate(jobs):
+        rank = seen.get(party(job), 0)
+        seen[party(job)] = rank + 1
         ranked.append((rank, i, job))
     return [job for _, _, job in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+def fair_order(jobs: Sequence[Job]) -> list[Job]:
+    """The open jobs in the order they are served: round-robin across the address ranges that
+    published them (:func:`client_range`), and within a range across its addresses. A job's
+    round is how many jobs of its range come before it (a running one included); within a
+    round the ranges with fewer open jobs go first (a flood of cards waits behind a publisher
+    of one), then the order they were queued. A newcomer's first card therefore waits behind
+    the first card of the ranges that have no more open cards than it, and nothing else."""
+    ranges: dict[str, list[Job]] = {}
+    for job in jobs:  # ``jobs`` come in the order they were queued
+        ranges.setdefault(client_range(job.client), []).append(job)
+    queued = {job.id: i for i, job in enumerate(jobs)}
+    ranked = [
+        (turn, len(mine), queued[job.id], job)
+        for mine in ranges.values()
+        for turn, job in enumerate(_round_robin(mine, lambda j: j.client))
+    ]
+    return [job for *_, job in sorted(ranked, key=lambda r: r[:3])]
 
 
 def die_with_parent() -> Callable[[], None]:
@@ -246,8 +292,7 @@ class LabQueue:
         }
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "sheepfold.lab.card",
+            *CARD,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -263,9 +308,8 @@ class LabQueue:
             proc.stdin.write(json.dumps(spec).encode())
             await proc.stdin.drain()
             proc.stdin.close()
-            limit = self.settings.lab_seconds * 2 + 300
-            result = await asyncio.wait_for(self._read(vid, proc.stdout), limit)
-            await proc.wait()
+            result = await self._read(vid, proc.stdout)
+            await asyncio.wait_for(proc.wait(), GRACE)
             err = await errors
         except TimeoutError:
             await _stop(proc, errors)
@@ -281,21 +325,35 @@ class LabQueue:
         self._finish(vid, result, proc.returncode, err)
 
     async def _read(self, vid: int, out: asyncio.StreamReader) -> dict[str, Any] | None:
-        """Progress lines into the database; the last line (the card or an error) returned."""
-        while True:
-            line = await out.readline()
-            if not line:
-                return None
-            try:
-                msg = json.loads(line)
-            except ValueError:  # a library's chatter on standard output: not ours
-                continue
-            if not isinstance(msg, dict):
-                continue
-            if "progress" in msg:  # with a message while it warms up, without after
-                self.store.set_lab(vid, progress=float(msg["progress"]), message=msg.get("message"))
-                continue
-            return dict(msg)
+        """Progress lines into the database; the last line (the card or an error) returned.
+        TimeoutError past the card's deadlines: :data:`WARM_UP` until it says ``warmed``, then
+        twice its budget and :data:`GRACE`."""
+        async with asyncio.timeout(WARM_UP) as deadline:
+            while True:
+                line = await out.readline()
+                if not line:
+                    return None
+                msg = self._line(vid, line)
+                if msg is None:
+                    continue
+                if "progress" not in msg:
+                    return msg
+                if msg.get("warmed"):  # its games start: their deadline
+                    loop = asyncio.get_running_loop()
+                    deadline.reschedule(loop.time() + self.settings.lab_seconds * 2 + GRACE)
+
+    def _line(self, vid: int, line: bytes) -> dict[str, Any] | None:
+        """A line of the card's output: a progress line (written to the database), the last
+        line (the card or an error), or None: not ours."""
+        try:
+            msg = json.loads(line)
+        except ValueError:  # a library's chatter on standard output: not ours
+            return None
+        if not isinstance(msg, dict):
+            return None
+        if "progress" in msg:  # with a message while it warms up, without after
+            self.store.set_lab(vid, progress=float(msg["progress"]), message=msg.get("message"))
+        return dict(msg)
 
     def _finish(self, vid: int, result: dict[str, Any] | None, code: int | None, err: str) -> None:
         if result is not None and "card" in result:

@@ -17,13 +17,13 @@ import hmac
 import math
 import secrets
 import time
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from sqlalchemy.exc import IntegrityError
 
 from sheepfold.core.words import Msg
+from sheepfold.server.clients import CLIENT, ClientDep, GalleryDep
 from sheepfold.server.gallery import (
     DAY,
     Gallery,
@@ -34,6 +34,7 @@ from sheepfold.server.gallery import (
     checked_rules,
     known,
     named_base,
+    refuse_endless,
     slugify,
     url_of,
     versions_or_404,
@@ -159,25 +160,32 @@ def new_version(
     return {"slug": last.slug, "version": number, "url": url_of(game, last.slug)}
 
 
-def add_publish_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
-    from sheepfold.server.app import client_of
+#: publishing: every route has its client (server/clients.py), whose key the publishing
+#: limits (a rate, a day's cap, the lab queue's share) count by
+router = APIRouter(dependencies=CLIENT)
 
-    @app.post("/api/gallery/{game}", status_code=201)
-    async def publish(game: str, request: Request) -> dict[str, Any]:
-        g, client = gallery(), client_of(request)
-        known(game)
-        g.manager.limits["publish"].take(client)
-        req: Publish = await _read(request, Publish)
-        out = new_ruleset(g, game, req, client)
-        g.lab.poke()
-        return out
 
-    @app.post("/api/gallery/{game}/{slug}/versions", status_code=201)
-    async def publish_version(game: str, slug: str, request: Request) -> dict[str, Any]:
-        g, client = gallery(), client_of(request)
-        old = versions_or_404(g, game, slug)
-        g.manager.limits["publish"].take(client)
-        req: NewVersion = await _read(request, NewVersion)
-        out = new_version(g, game, old, req, client)
-        g.lab.poke()
-        return out
+@router.post("/api/gallery/{game}", status_code=201)
+async def publish(game: str, request: Request, g: GalleryDep, who: ClientDep) -> dict[str, Any]:
+    client = who.key
+    known(game)
+    who.take("publish")
+    req: Publish = await _read(request, Publish)
+    await refuse_endless(game, req.rules)
+    out = new_ruleset(g, game, req, client)
+    g.lab.poke()
+    return out
+
+
+@router.post("/api/gallery/{game}/{slug}/versions", status_code=201)
+async def publish_version(
+    game: str, slug: str, request: Request, g: GalleryDep, who: ClientDep
+) -> dict[str, Any]:
+    client = who.key
+    old = versions_or_404(g, game, slug)
+    who.take("publish")
+    req: NewVersion = await _read(request, NewVersion)
+    await refuse_endless(game, req.rules)
+    out = new_version(g, game, old, req, client)
+    g.lab.poke()
+    return out

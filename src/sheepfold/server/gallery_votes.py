@@ -12,12 +12,12 @@ game between people: its votes are refused.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 
-from sheepfold.server.gallery import Gallery, Vote
+from sheepfold.server.clients import CLIENT, ClientDep, GalleryDep
+from sheepfold.server.gallery import Vote
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import Table
@@ -42,24 +42,24 @@ def voter(t: Table, seat: int) -> str:
     return person
 
 
-def add_vote_api(app: FastAPI, gallery: Callable[[], Gallery]) -> None:
-    from sheepfold.server.app import client_of
+#: the votes: every route has its client (server/clients.py)
+router = APIRouter(dependencies=CLIENT)
 
-    @app.post("/api/tables/{table_id}/vote")
-    async def vote(table_id: str, req: Vote, request: Request) -> dict[str, Any]:
-        g = gallery()
-        t = g.manager.get(table_id)
-        if t is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        g.manager.limits["join"].take(client_of(request))
-        house = t.config.get("gallery")
-        if not isinstance(house, dict):
-            raise HTTPException(400, "this table was not played with a gallery rule set")
-        seat = t.seat_of_token(req.token)
-        if seat is None:
-            raise HTTPException(403, "this token holds no seat at this table")
-        if not (t.finished() and not t.dirty):
-            raise HTTPException(409, "the game is not over yet: vote when it ends")
-        g.store.vote(t.id, seat, voter(t, seat), house, req.again, t.name)
-        yes, total = g.store.votes(t.name).get((house["slug"], house["version"]), (0, 0))
-        return {"votes_yes": yes, "votes_total": total}
+
+@router.post("/api/tables/{table_id}/vote")
+async def vote(table_id: str, req: Vote, g: GalleryDep, who: ClientDep) -> dict[str, Any]:
+    t = await g.manager.get_async(table_id)
+    if t is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    who.take("join")
+    house = t.config.get("gallery")
+    if not isinstance(house, dict):
+        raise HTTPException(400, "this table was not played with a gallery rule set")
+    seat = t.seat_of_token(req.token)
+    if seat is None:
+        raise HTTPException(403, "this token holds no seat at this table")
+    if not (t.finished() and not t.dirty):
+        raise HTTPException(409, "the game is not over yet: vote when it ends")
+    g.store.vote(t.id, seat, voter(t, seat), house, req.again, t.name)
+    yes, total = g.store.votes(t.name).get((house["slug"], house["version"]), (0, 0))
+    return {"votes_yes": yes, "votes_total": total}

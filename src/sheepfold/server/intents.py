@@ -92,7 +92,7 @@ class Intents:
         elif kind == "roll":
             self.roll(seat)
         elif kind == "grab":
-            self.grab(seat)
+            self.grab(seat, conn)
         else:  # the game's own message (Dolly Crush: a whole turn, its preview)
             self.check_turn(seat)
             out = t.driver.message(t.state, seat, msg)
@@ -161,14 +161,19 @@ class Intents:
         trial.apply_unchecked(trial.sample_chance())  # an outcome of this chance node: legal
         t.accept(trial)
 
-    def grab(self, seat: int) -> None:
-        """A seat grabs in a race (the chance outcome "seat grabs"): the first that arrives."""
+    def grab(self, seat: int, conn: Conn) -> None:
+        """A seat grabs in a race (the chance outcome "seat grabs"), from a connection the race
+        was shown to; the race decides between the grabs (``BotSeats.grab``: the first, or a
+        draw between those that came within a reaction time of it)."""
         t = self.table
+        t.bots.settle_due()  # a race whose window has closed is decided before this grab
         step = t.driver.chance(t.state, t.config) if not t.finished() else None
-        open_ = t.state.current_player() == CHANCE and t.bots.race_key is not None
-        if step is None or step.kind != "race" or not open_:
+        race = t.bots.race_key
+        racing = step is not None and step.kind == "race" and t.state.current_player() == CHANCE
+        if not racing and conn.race_at is not None:  # the last race it was shown is over
             raise IllegalAction(Msg("too late: somebody grabbed it first"))
-        trial = t.state.clone()
-        trial.apply(seat)
-        t.log.note(seat, step.won)
-        t.accept(trial)
+        if step is None or not racing or race is None or not conn.shown(race):
+            raise IllegalAction(Msg("the wolf has not howled for you yet: grab when you see it"))
+        if seat not in step.seats:
+            raise IllegalAction(Msg("your seat is not in this race"))
+        t.bots.grab(seat, step)

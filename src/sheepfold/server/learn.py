@@ -26,15 +26,18 @@ decided in the server's bot pool (bounded, with its deadline) and counted agains
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 from sheepfold.core.words import Msg
+from sheepfold.server.api_site import STATIC
+from sheepfold.server.clients import CLIENT, ClientDep, ManagerDep
+from sheepfold.server.table_requests import CreateTable, SeatSpec, missing_table, resolve_spec
 from sheepfold.server.texts import Name
 
 
@@ -122,83 +125,101 @@ def lesson_table_page(static: Any) -> str:
     return html.replace('class="table"', 'class="table lesson"', 1)
 
 
-def add_learn(app: FastAPI, manager: Callable[[], Any], static: Any) -> None:
-    """The lesson pages, the rules pages and their API."""
-    hints: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+#: the lessons' API: every route has its client (server/clients.py)
+router = APIRouter(dependencies=CLIENT)
+pages = APIRouter()  # the lesson pages and the rules pages
 
-    def page(name: str) -> FileResponse:
-        path = static / name
-        if not path.exists():
-            raise HTTPException(404, "this page is not installed on this server")
-        return FileResponse(path)
 
-    @app.get("/learn/{game}", include_in_schema=False)
-    async def learn_page(game: str) -> FileResponse:
-        lesson_of(game)
-        return page("learn.html")
+def page(name: str) -> FileResponse:
+    path = STATIC / name
+    if not path.exists():
+        raise HTTPException(404, "this page is not installed on this server")
+    return FileResponse(path)
 
-    @app.get("/learn/{game}/{table_id}", include_in_schema=False)
-    async def lesson_page(game: str, table_id: str) -> HTMLResponse:
-        lesson_of(game)
-        return HTMLResponse(lesson_table_page(static))
 
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> FileResponse:
-        lesson_of(game)
-        return page(f"rules-{game}.html")
+@pages.get("/learn/{game}", include_in_schema=False)
+async def learn_page(game: str) -> FileResponse:
+    lesson_of(game)
+    return page("learn.html")
 
-    @app.post("/api/learn/{game}", status_code=201)
-    async def new_lesson(game: str, req: NewLesson, request: Request) -> dict[str, Any]:
-        from sheepfold.server.app import CreateTable, SeatSpec, client_of, resolve_spec
 
-        lesson = lesson_of(game)
-        m, client = manager(), client_of(request)
-        m.limits["create"].take(client)
-        m.check_open_tables(client)
-        spec = CreateTable(
-            game=game,
-            ruleset=lesson.ruleset,
-            seats=[SeatSpec(), SeatSpec(kind="bot", bot=lesson.bot, name=lesson.bot_name)],
-            private=True,  # a lesson is nobody else's table: never listed in the lobby
-            replace_leavers=False,  # the lesson waits for its learner
-            first_player=0,
-            seed=req.seed,
+@pages.get("/learn/{game}/{table_id}", include_in_schema=False)
+async def lesson_page(game: str, table_id: str) -> HTMLResponse:
+    lesson_of(game)
+    return HTMLResponse(lesson_table_page(STATIC))
+
+
+@pages.get("/rules/{game}", include_in_schema=False)
+async def rules_page(game: str) -> FileResponse:
+    lesson_of(game)
+    return page(f"rules-{game}.html")
+
+
+@router.post("/api/learn/{game}", status_code=201)
+async def new_lesson(game: str, req: NewLesson, m: ManagerDep, who: ClientDep) -> dict[str, Any]:
+    lesson = lesson_of(game)
+    client = who.key
+    who.take("create")
+    m.check_open_tables(client)
+    spec = CreateTable(
+        game=game,
+        ruleset=lesson.ruleset,
+        seats=[SeatSpec(), SeatSpec(kind="bot", bot=lesson.bot, name=lesson.bot_name)],
+        private=True,  # a lesson is nobody else's table: never listed in the lobby
+        replace_leavers=False,  # the lesson waits for its learner
+        first_player=0,
+        seed=req.seed,
+    )
+    table = await m.create_async({**resolve_spec(spec), "gallery": None, "creator": client})
+    who.take("join")
+    # the learner's name is numbered if it looks like the bot's (the lesson chose that one)
+    name = table.seating.free_name(req.name.strip() or "player", 0)
+    seat, token = table.take_seat(name, 0, client)
+    return {"table": table.id, "seat": seat, "token": token, "url": f"/learn/{game}/{table.id}"}
+
+
+def hints_of(conn: HTTPConnection) -> OrderedDict[tuple[str, int, int], dict[str, Any]]:
+    """The coach's last plans of this app (by table, move and seat)."""
+    state = conn.app.state
+    if not hasattr(state, "lesson_hints"):
+        state.lesson_hints = OrderedDict()
+    return state.lesson_hints  # type: ignore[no-any-return]
+
+
+@router.post("/api/tables/{table_id}/hint")
+async def hint(
+    table_id: str,
+    req: HintRequest,
+    m: ManagerDep,
+    who: ClientDep,
+    hints: Annotated[OrderedDict[tuple[str, int, int], dict[str, Any]], Depends(hints_of)],
+) -> dict[str, Any]:
+    from sheepfold.server.bot_pool import TooSlow
+
+    who.take("read")
+    t = await m.get_async(table_id)
+    if t is None:
+        raise HTTPException(*missing_table(m, table_id))
+    seat = t.seat_of_token(req.token)
+    if seat is None:
+        raise HTTPException(403, "this seat token is not valid at this table")
+    if any(s.kind != "bot" for s in t.seats if s.seat != seat):
+        raise HTTPException(
+            409, "the coach helps only at a table where every other player is a bot"
         )
-        table = m.create({**resolve_spec(spec), "gallery": None, "creator": client})
-        m.limits["join"].take(client)
-        seat, token = table.take_seat(req.name.strip() or "player", 0, client)
-        return {"table": table.id, "seat": seat, "token": token, "url": f"/learn/{game}/{table.id}"}
-
-    @app.post("/api/tables/{table_id}/hint")
-    async def hint(table_id: str, req: HintRequest, request: Request) -> dict[str, Any]:
-        from sheepfold.server.app import client_of, missing_table
-        from sheepfold.server.bot_pool import TooSlow
-
-        m = manager()
-        m.limits["read"].take(client_of(request))
-        t = m.get(table_id)
-        if t is None:
-            raise HTTPException(*missing_table(m, table_id))
-        seat = t.seat_of_token(req.token)
-        if seat is None:
-            raise HTTPException(403, "this seat token is not valid at this table")
-        if any(s.kind != "bot" for s in t.seats if s.seat != seat):
-            raise HTTPException(
-                409, "the coach helps only at a table where every other player is a bot"
+    key = (t.id, t.stored, seat)
+    if t.dirty or t.finished() or t.state.current_player() != seat:
+        return {"seq": t.stored, "actions": [], "gain": 0}
+    if key not in hints:
+        lesson = LESSONS.get(t.name, Lesson("", "", "", coach="greedy"))
+        state, game = t.state.clone(), t.game
+        try:
+            plan = await m.bot_pool.decide(
+                ("coach", t.id), lambda: coach_plan(state, game, seat, lesson.coach)
             )
-        key = (t.id, t.stored, seat)
-        if t.dirty or t.finished() or t.state.current_player() != seat:
-            return {"seq": t.stored, "actions": [], "gain": 0}
-        if key not in hints:
-            lesson = LESSONS.get(t.name, Lesson("", "", "", coach="greedy"))
-            state, game = t.state.clone(), t.game
-            try:
-                plan = await m.bot_pool.decide(
-                    ("coach", t.id), lambda: coach_plan(state, game, seat, lesson.coach)
-                )
-            except TooSlow:
-                raise HTTPException(503, "the coach is busy: ask again in a moment") from None
-            hints[key] = plan
-            while len(hints) > CACHED_HINTS:
-                hints.popitem(last=False)
-        return {"seq": key[1], **hints[key]}
+        except TooSlow:
+            raise HTTPException(503, "the coach is busy: ask again in a moment") from None
+        hints[key] = plan
+        while len(hints) > CACHED_HINTS:
+            hints.popitem(last=False)
+    return {"seq": key[1], **hints[key]}

@@ -1,11 +1,13 @@
-"""Limits per client: token buckets keyed by the client's address, and the checks of a message.
+"""Limits per client: token buckets keyed by the client key, and the checks of a message.
 
-Every client address has one bucket per kind of request (creating a table, taking a seat, a
-WebSocket message): a bucket holds at most ``burst`` tokens and gains ``per_second`` tokens a
-second; a request takes one, and with none left it is refused (HTTP 429, or an ``error``
-message on the WebSocket) with how long to wait. Behind a reverse proxy every client has the
-proxy's address: run the server with the proxy passing the real one (uvicorn's
-``--forwarded-allow-ips``), or raise the limits.
+Every client key (an IPv4 address, an IPv6 client's /64: server/clients.py) has one bucket per
+kind of request (creating a table, taking a seat, a WebSocket message): a bucket holds at most
+``burst`` tokens and gains ``per_second`` tokens a second; a request takes one, and with none
+left it is refused (HTTP 429, or an ``error`` message on the WebSocket) with how long to wait.
+Behind a reverse proxy every client has the proxy's address: name the proxy with
+``sheepfold serve --trusted-proxy ADDR`` (its ``X-Forwarded-For`` is then believed, nobody
+else's), as ``sheepfold cluster`` does for its haproxy. The servers of a cluster keep the
+buckets of their HTTP limits in their database (:class:`SharedRateLimiter`), one set for all.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.exceptions import HTTPException
 
 from sheepfold.core.words import Msg, text_of
+from sheepfold.server.clients import key_of
 
 
 @dataclass(frozen=True)
@@ -45,9 +48,9 @@ class RateLimited(Exception):
 
 
 class RateLimiter:
-    """Token buckets of one kind of request, one per client address."""
+    """Token buckets of one kind of request, one per client key (server/clients.py)."""
 
-    MAX_CLIENTS = 10_000  # full buckets are forgotten beyond this many addresses
+    MAX_CLIENTS = 10_000  # full buckets are forgotten beyond this many clients
 
     def __init__(self, rate: Rate, what: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
@@ -75,19 +78,23 @@ class RateLimiter:
         """The tokens of ``client``'s bucket now, or RateLimited when there is not one."""
         tokens = self._tokens(client, now)
         if tokens < 1:
-            wait = math.ceil((1 - tokens) / self.rate.per_second)
-            raise RateLimited(
-                Msg(
-                    "too many {what} from your address (at most {burst} at once, then "
-                    "{pace}): try again in {wait} s",
-                    what=self.what,
-                    burst=self.rate.burst,
-                    pace=self._pace(),
-                    wait=wait,
-                ),
-                wait,
-            )
+            raise self._refused(tokens)
         return tokens
+
+    def _refused(self, tokens: float) -> RateLimited:
+        """The refusal of a request that found ``tokens`` (under one) in its bucket."""
+        wait = math.ceil((1 - tokens) / self.rate.per_second)
+        return RateLimited(
+            Msg(
+                "too many {what} from your address (at most {burst} at once, then "
+                "{pace}): try again in {wait} s",
+                what=self.what,
+                burst=self.rate.burst,
+                pace=self._pace(),
+                wait=wait,
+            ),
+            wait,
+        )
 
     def _tokens(self, client: str, now: float) -> float:
         tokens, when = self._buckets.get(client, (float(self.rate.burst), now))
@@ -103,6 +110,49 @@ class RateLimiter:
         if per >= 1:
             return Msg("{n} a second", n=format(per, "g"))
         return Msg("one every {n} s", n=format(1 / per, "g"))
+
+
+class SharedBuckets(Protocol):
+    """Token buckets kept where many servers see them (a cluster's PostgreSQL database:
+    server/cluster.py's ``DatabaseBuckets``)."""
+
+    def take(self, kind: str, client: str, rate: Rate) -> float | None:
+        """Take a token of ``client``'s bucket of ``kind`` if it holds one: the tokens it held
+        (refilled up to now) before, so one was taken when that is at least 1; None when the
+        store cannot answer now (the caller counts on its own buckets meanwhile)."""
+
+    def peek(self, kind: str, client: str, rate: Rate) -> float | None:
+        """The tokens of ``client``'s bucket of ``kind`` now, taking none (None: as above)."""
+
+
+class SharedRateLimiter(RateLimiter):
+    """The buckets of one kind of request kept in a :class:`SharedBuckets` (a cluster's
+    database), so that one client's requests count together whichever server they reach.
+    While the store does not answer, this server's own buckets count (it fails open to one
+    server's limits, never to none and never to a refusal for everyone)."""
+
+    def __init__(self, local: RateLimiter, kind: str, store: SharedBuckets) -> None:
+        super().__init__(local.rate, local.what, local.clock)
+        self.kind = kind
+        self.store = store
+
+    def check(self, client: str) -> None:
+        if self.rate.unlimited:
+            return
+        tokens = self.store.peek(self.kind, client, self.rate)
+        if tokens is None:
+            super().check(client)
+        elif tokens < 1:
+            raise self._refused(tokens)
+
+    def take(self, client: str) -> None:
+        if self.rate.unlimited:
+            return
+        tokens = self.store.take(self.kind, client, self.rate)
+        if tokens is None:
+            super().take(client)
+        elif tokens < 1:
+            raise self._refused(tokens)
 
 
 # -- WebSocket messages ----------------------------------------------------------------------
@@ -198,9 +248,8 @@ class RequestGuard:
         )
         limiters = self.limiters() if route and route.limit else None
         if limiters is not None and route is not None and route.limit in limiters:
-            client = scope.get("client")
             try:
-                limiters[route.limit].take(client[0] if client else "unknown")
+                limiters[route.limit].take(key_of(scope.get("client")))
             except RateLimited as e:
                 await refuse(send, 429, _said(scope, text_of(e)), e.wait)
                 return

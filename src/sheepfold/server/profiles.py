@@ -38,20 +38,20 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 
 from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, State
 from sheepfold.core.words import Msg, chained, from_data, to_data
+from sheepfold.server.api_site import STATIC
+from sheepfold.server.clients import CLIENT, ClientDep, ProfilesDep, key_of
 from sheepfold.server.limits import RateLimited
-from sheepfold.server.ratings import Rating, rate
+from sheepfold.server.ratings import PAIR_WINDOW, Person, Rating, judge, rate
 from sheepfold.server.storage import (
     SeatRow,
     Storage,
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
     from sheepfold.server.tables import Table, TableManager
 
 log = logging.getLogger("sheepfold.server")
-
-STATIC = Path(str(resources.files("sheepfold.server") / "static"))
 
 HEADER = "X-Sheepfold-Profile"
 SECRET_LEN = 43  # secrets.token_urlsafe(32)
@@ -205,6 +203,34 @@ def open_table(
     }
 
 
+def met_lately(c: Any, people: Sequence[Person], now: float) -> Callable[[Person, Person], bool]:
+    """Whether two of ``people`` had a rated game together in the last ``PAIR_WINDOW`` seconds
+    before ``now``: the same two profiles, or two profiles from the same two addresses (their
+    client keys), in two seats of one game (read on the transaction ``c``)."""
+    g = profile_games_t.c
+    q = select(g.table_id, g.profile, g.client).where(
+        g.finished >= now - PAIR_WINDOW,
+        g.rating_after.is_not(None),
+        or_(g.profile.in_([p.profile for p in people]), g.client.in_([p.key for p in people])),
+    )
+    games: dict[str, list[Any]] = {}
+    for r in c.execute(q):
+        games.setdefault(r.table_id, []).append(r)
+
+    def is_(row: Any, p: Person) -> bool:
+        return bool(row.profile == p.profile or row.client == p.key)
+
+    def met(a: Person, b: Person) -> bool:
+        return any(
+            x is not y and is_(x, a) and is_(y, b)
+            for rows in games.values()
+            for x in rows
+            for y in rows
+        )
+
+    return met
+
+
 class Profiles:
     """The profiles of a server's database, and what the tables ask of them."""
 
@@ -301,8 +327,8 @@ class Profiles:
             log.exception("the result of table %s was not added to its players' profiles", table.id)
 
     def record(self, table: Table) -> None:
-        """Write the result of a finished table for each profile at it (once), and, when two
-        profiles or more played it, their new ratings, in one transaction."""
+        """Write the result of a finished table for each profile at it (once), and the new
+        ratings of the people it rates (server/ratings.py: ``judge``), in one transaction."""
         places = places_of(table)
         scores = table.state.scores()
         seats = [
@@ -315,14 +341,18 @@ class Profiles:
             }
             for s in table.seats
         ]
-        summary = {
-            "title": table.game.info.title,
-            "rules": (rules := rules_words(table.name, table.config)),
-            "rules_words": to_data(rules),  # the same words, translated when read
-            "seats": seats,
-            "own_pace": bool(table.config.get("own_pace")),
+        people = {
+            s.profile: Person(
+                s.profile,
+                key_of((s.client, 0) if s.client else None),  # its client key (an IPv6 /64)
+                s.moves,
+                s.stand_in is not None,
+                places[s.seat],
+            )
+            for s in table.seats
+            if s.profile
         }
-        people = {s.profile: s.seat for s in table.seats if s.profile}
+        seat_of = {s.profile: s.seat for s in table.seats if s.profile}
         now = time.time()
         with self.storage.transaction() as c:
             done = c.execute(
@@ -330,17 +360,27 @@ class Profiles:
             ).first()
             if done is not None:
                 return
+            verdict = judge(list(people.values()), met_lately(c, list(people.values()), now))
+            summary = {
+                "title": table.game.info.title,
+                "rules": (rules := rules_words(table.name, table.config)),
+                "rules_words": to_data(rules),  # the same words, translated when read
+                "seats": seats,
+                "own_pace": bool(table.config.get("own_pace")),
+                # each profile's words on its rating: why not rated, or rated as last
+                "notes": {p: to_data(words) for p, words in verdict.notes.items()},
+            }
             before: dict[str, Rating] = {}
             after: dict[str, Rating] = {}
-            if len(people) >= 2:
+            if verdict.ranks:
                 q = select(ratings_t).where(
-                    ratings_t.c.game == table.name, ratings_t.c.profile.in_(list(people))
+                    ratings_t.c.game == table.name, ratings_t.c.profile.in_(list(verdict.ranks))
                 )
                 if self.storage.kind == "postgresql":
                     q = q.with_for_update()  # two servers ending games of one person at once
                 found = {r.profile: Rating(r.mu, r.sigma, r.games) for r in c.execute(q)}
-                before = {p: found.get(p, Rating()) for p in people}
-                new = rate(list(before.values()), [places[people[p]] for p in before])
+                before = {p: found.get(p, Rating()) for p in verdict.ranks}
+                new = rate(list(before.values()), list(verdict.ranks.values()))
                 after = dict(zip(before, new, strict=True))
                 for p, r in after.items():
                     values = {"mu": r.mu, "sigma": r.sigma, "games": r.games, "updated": now}
@@ -357,16 +397,17 @@ class Profiles:
                 [
                     {
                         "table_id": table.id,
-                        "seat": seat,
+                        "seat": seat_of[p],
                         "profile": p,
                         "game": table.name,
                         "summary": summary,
-                        "place": places[seat],
+                        "place": person.place,
                         "rating_before": before[p].shown if p in before else None,
                         "rating_after": after[p].shown if p in after else None,
                         "finished": now,
+                        "client": person.key,
                     }
-                    for p, seat in people.items()
+                    for p, person in people.items()
                 ],
             )
 
@@ -437,6 +478,8 @@ class Profiles:
                     "place": r.place,
                     "result": result_words(r.place, places),
                     "rated": r.rating_after is not None,
+                    # why it is not rated, or how (None: rated as it ended, or an older game)
+                    "rating_note": from_data(s.get("notes", {}).get(r.profile)),
                     "rating_before": r.rating_before,
                     "rating_after": r.rating_after,
                     "finished": r.finished,
@@ -502,71 +545,67 @@ class Profiles:
         return out
 
 
-def add_profiles_api(
-    app: FastAPI, manager: Callable[[], TableManager], profiles: Callable[[], Profiles]
-) -> None:
-    """The profiles' HTTP API and pages."""
+#: the profiles' API: every route has its client (server/clients.py), whose key the
+#: profiles made are counted by
+router = APIRouter(dependencies=CLIENT)
+pages = APIRouter()  # the profiles' pages
+
+
+def mine(request: Request, p: Profiles) -> dict[str, Any]:
+    return p.require(request.headers.get(HEADER))
+
+
+def about(row: dict[str, Any], request: Request, p: Profiles) -> dict[str, Any]:
+    """A profile with its ratings and its history, the history's words (a result, the
+    rules) in the request's language."""
+    from sheepfold.server.i18n import localize
+
+    history = localize(p.history(row["id"]), getattr(request.state, "lang", "en"))
+    return {**row, "ratings": p.ratings(row["id"]), "history": history}
+
+
+@router.post("/api/profiles", status_code=201)
+async def create(req: NewProfile, p: ProfilesDep, who: ClientDep) -> dict[str, Any]:
+    # the client's rate is taken before the body is read (app.ROUTES, server/limits.py)
+    row, secret = p.create(req.name, who.key)
+    return {**row, "secret": secret, "link": f"/profile#secret={secret}"}
+
+
+@router.get("/api/profiles/me")
+async def me(request: Request, p: ProfilesDep) -> dict[str, Any]:
+    return about(mine(request, p), request, p)
+
+
+@router.patch("/api/profiles/me")
+async def rename(req: NewProfile, request: Request, p: ProfilesDep) -> dict[str, Any]:
+    row = mine(request, p)
+    p.rename(row["id"], req.name)
+    return about({**row, "name": req.name}, request, p)
+
+
+@router.get("/api/profiles/me/tables")
+async def my_tables(request: Request, p: ProfilesDep) -> list[dict[str, Any]]:
+    from sheepfold.server.i18n import localize
+
+    tables = p.open_tables(mine(request, p)["id"])
+    return localize(tables, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
+
+
+@router.get("/api/profiles/{pid}")
+async def public(pid: str, request: Request, p: ProfilesDep) -> dict[str, Any]:
+    row = p.profile(pid) if ID_FORM.fullmatch(pid) else None
+    if row is None:
+        raise HTTPException(404, Msg("no such player"))
+    return about(row, request, p)
+
+
+@router.get("/api/leaderboard/{game}")
+async def leaderboard(game: str, p: ProfilesDep) -> dict[str, Any]:
     from sheepfold.core.registry import find_game, game_spec
 
-    def client_of(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
-
-    def mine(request: Request) -> dict[str, Any]:
-        return profiles().require(request.headers.get(HEADER))
-
-    def about(row: dict[str, Any], request: Request) -> dict[str, Any]:
-        """A profile with its ratings and its history, the history's words (a result, the
-        rules) in the request's language."""
-        from sheepfold.server.i18n import localize
-
-        p = profiles()
-        history = localize(p.history(row["id"]), getattr(request.state, "lang", "en"))
-        return {**row, "ratings": p.ratings(row["id"]), "history": history}
-
-    @app.post("/api/profiles", status_code=201)
-    async def create(req: NewProfile, request: Request) -> dict[str, Any]:
-        # the address's rate is taken before the body is read (app.ROUTES, server/limits.py)
-        row, secret = profiles().create(req.name, client_of(request))
-        return {**row, "secret": secret, "link": f"/profile#secret={secret}"}
-
-    @app.get("/api/profiles/me")
-    async def me(request: Request) -> dict[str, Any]:
-        return about(mine(request), request)
-
-    @app.patch("/api/profiles/me")
-    async def rename(req: NewProfile, request: Request) -> dict[str, Any]:
-        row = mine(request)
-        profiles().rename(row["id"], req.name)
-        return about({**row, "name": req.name}, request)
-
-    @app.get("/api/profiles/me/tables")
-    async def my_tables(request: Request) -> list[dict[str, Any]]:
-        from sheepfold.server.i18n import localize
-
-        tables = profiles().open_tables(mine(request)["id"])
-        return localize(tables, getattr(request.state, "lang", "en"))  # type: ignore[no-any-return]
-
-    @app.get("/api/profiles/{pid}")
-    async def public(pid: str, request: Request) -> dict[str, Any]:
-        row = profiles().profile(pid) if ID_FORM.fullmatch(pid) else None
-        if row is None:
-            raise HTTPException(404, Msg("no such player"))
-        return about(row, request)
-
-    @app.get("/api/leaderboard/{game}")
-    async def leaderboard(game: str) -> dict[str, Any]:
-        if len(game) > 64 or find_game(game) is None:
-            raise HTTPException(404, Msg("no such game"))
-        return {"game": game, "title": game_spec(game).title, "rows": profiles().leaderboard(game)}
-
-    for path, page in (
-        ("/profile", "profile.html"),
-        ("/players/{pid}", "profile.html"),
-        ("/your-tables", "yours.html"),
-        ("/leaderboard", "leaderboard.html"),  # the first game's
-        ("/leaderboard/{game}", "leaderboard.html"),
-    ):
-        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
+    if len(game) > 64 or find_game(game) is None:
+        raise HTTPException(404, Msg("no such game"))
+    return {"game": game, "title": game_spec(game).title, "rows": p.leaderboard(game)}
 
 
 def _page(name: str) -> Callable[[], Any]:
@@ -574,3 +613,15 @@ def _page(name: str) -> Callable[[], Any]:
         return FileResponse(STATIC / name)
 
     return page
+
+
+#: the profiles' pages (a page's script asks the API)
+PAGES = (
+    ("/profile", "profile.html"),
+    ("/players/{pid}", "profile.html"),
+    ("/your-tables", "yours.html"),
+    ("/leaderboard", "leaderboard.html"),  # the first game's
+    ("/leaderboard/{game}", "leaderboard.html"),
+)
+for _path, _file in PAGES:
+    pages.add_api_route(_path, _page(_file), methods=["GET"], include_in_schema=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sheepfold.core.deadline import check
 from sheepfold.core.protocol import CHANCE
 from sheepfold.core.words import Msg
 
@@ -33,6 +34,7 @@ def replay_frames(table: Table) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     frame: dict[str, Any] = {"event": "start", "said": []}
     for who, a in table.state.history:
+        check()  # rebuilt in a worker (Table.replay_frames_async): stopped at its deadline
         actor = who if who != CHANCE else driver.chance_actor(probe, a)
         race = actor is not None and who == CHANCE
         race = race and driver.chance(probe, table.config).kind == "race"

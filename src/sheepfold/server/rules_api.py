@@ -3,7 +3,10 @@ of a rule set.
 
 Everything comes from the game's pydantic rules model: the options are read from its JSON schema,
 a rule set is checked by the model (``sheepfold.games.check_rules``: the same messages as
-``sheepfold rules check``) and written out by ``sheepfold.rulesets.rules_toml``. Then, as
+``sheepfold rules check``) and written out by ``sheepfold.rulesets.rules_toml``. Then what a
+game under it costs, from the rules alone (:mod:`sheepfold.bots.costs`: a deal's and a turn's
+chance steps over a web table's limits, or a gallery card's, are refused in words; a table's
+bots are checked by :func:`table_cost_refusal`). Then, as
 ``sheepfold rules check`` and a new table do, whether a game under it can end
 (:func:`sheepfold.games.endings.ending_refusal`: the same words): that is solving, bounded by
 positions, so it runs off the event loop, one check at a time, each rule set once per process.
@@ -35,11 +38,12 @@ import json
 import re
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from sheepfold.core.files import MAX_DEPTH, MAX_RULES_BYTES
 from sheepfold.core.words import Msg, text_of
+from sheepfold.server.clients import CLIENT
 
 #: the largest rule set the check reads: a rule file's cap
 MAX_BODY = MAX_RULES_BYTES
@@ -365,7 +369,9 @@ def located(where: str, message: str, fields: Any) -> tuple[str, str]:
     return where, message
 
 
-def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[str, Any]:
+def check(
+    game: str, data: Any, file: bool = False, lang: str = "en", front: str = "web"
+) -> dict[str, Any]:
     """A rule set checked by the game's model, as a rule file is (a rule language's aliases
     expanded; its ``from``, or with ``file`` the rule set a file without one starts from,
     :func:`sheepfold.rulesets.default_base`, under it; else the rulebook):
@@ -374,14 +380,20 @@ def check(game: str, data: Any, file: bool = False, lang: str = "en") -> dict[st
     empty for the whole rule set), the path of the value it is about (``where``: pydantic's
     location, ``verbs.steal.effects.0.from``) and the model's message, and the one-line
     ``detail`` that ``sheepfold rules check`` prints. Whether a game can end is not solved
-    here (seconds of solving): ``POST /api/rules/{game}/check`` adds it off the event loop."""
-    data, rules, problems = checked(game, data, file)
+    here (seconds of solving): ``POST /api/rules/{game}/check`` adds it off the event loop.
+    What a game under it costs is (:mod:`sheepfold.bots.costs`): over ``front``'s limits
+    ("web": a table; "gallery": a gallery card) it is refused, saying which cost is over which
+    limit."""
+    data, rules, problems = checked(game, data, file, front)
     return answer(game, data, rules, problems, lang)
 
 
-def checked(game: str, data: Any, file: bool = False) -> tuple[Any, Any, list[tuple[str, str]]]:
+def checked(
+    game: str, data: Any, file: bool = False, front: str = "web"
+) -> tuple[Any, Any, list[tuple[str, str]]]:
     """:func:`check`'s work: (the data sent, without its ``game``; the rules, None when
-    refused; the problems as (where, what))."""
+    refused; the problems as (where, what)): the model's, the texts', then the costs over
+    ``front``'s limits (:func:`sheepfold.bots.costs.cost_problems`: a deal's, a turn's)."""
     from sheepfold.core.protocol import RulesError
     from sheepfold.games import check_rules, rules_class
     from sheepfold.rulesets import (
@@ -419,6 +431,10 @@ def checked(game: str, data: Any, file: bool = False) -> tuple[Any, Any, list[tu
 
             texts = rules_text_problems(rules.model_dump(mode="json", by_alias=True))
             problems += [(where.removeprefix("rules."), msg) for where, msg in texts]
+        if not problems:  # what it costs, from the rules alone (arithmetic: nothing runs)
+            from sheepfold.bots.costs import cost_problems
+
+            problems += cost_problems(game, rules, front)
     return data, (None if problems else rules), problems
 
 
@@ -452,6 +468,22 @@ def answer(
     }
 
 
+def table_cost_refusal(
+    game: str, rules: Any, seats: list[dict[str, Any]], replacement_bot: str | None
+) -> str | None:
+    """Why a web table of these seats cannot be opened under ``rules`` for what it would cost
+    (None: it can): a deal's or a turn's chance steps, or a bot's search per decision (each
+    bot seat's, and the bot that stands in for a player who leaves), over a web table's limits
+    (:data:`sheepfold.bots.costs.LIMITS`), in words. Arithmetic on the rules: nothing runs,
+    so a table's creation asks it on the event loop (``table_requests.resolve_spec``)."""
+    from sheepfold.bots.costs import cost_refusal
+
+    bots = [s["bot"] for s in seats if s.get("kind") == "bot" and s.get("bot")]
+    if replacement_bot:
+        bots.append(replacement_bot)
+    return cost_refusal(game, rules, "web", bots, players=len(seats))
+
+
 async def ending_refused(game: str, rules: Any) -> str | None:
     """Why no game can end under ``rules`` (None: games can end), in the words of ``sheepfold
     rules check`` (:func:`sheepfold.games.endings.ending_refusal`): the rules check and a new
@@ -475,48 +507,51 @@ async def _body(request: Request, limit: int = MAX_BODY) -> bytes:
     return body
 
 
-def add_rules_api(app: FastAPI) -> None:
+#: the rules' API: every route has its client (server/clients.py)
+router = APIRouter(dependencies=CLIENT)
+
+
+def known(game: str) -> str:
     from sheepfold.games import GAME_NAMES
 
-    def known(game: str) -> str:
-        if game not in GAME_NAMES:
-            raise HTTPException(
-                404,
-                Msg(
-                    "no game {game} (games: {games})", game=repr(game), games=", ".join(GAME_NAMES)
-                ),
-            )
-        return game
+    if game not in GAME_NAMES:
+        raise HTTPException(
+            404,
+            Msg("no game {game} (games: {games})", game=repr(game), games=", ".join(GAME_NAMES)),
+        )
+    return game
 
-    @app.get("/api/rules/{game}")
-    async def rules_of(game: str, request: Request) -> dict[str, Any]:
+
+@router.get("/api/rules/{game}")
+async def rules_of(game: str, request: Request) -> dict[str, Any]:
+    from sheepfold.server.i18n import localize
+
+    lang = getattr(request.state, "lang", "en")
+    return localize(game_rules(known(game), lang), lang)
+
+
+@router.post("/api/rules/{game}/check")
+async def check_rule_set(game: str, request: Request) -> JSONResponse:
+    known(game)
+    toml = "toml" in request.headers.get("content-type", "")
+    file = toml or request.query_params.get("file") == "1"  # a rule file: its base under it
+    data, bad = _read(await _body(request), toml)
+    if bad is not None:  # no rule set to check: too deep, not JSON/TOML, not UTF-8
+        problem = {"field": "", "where": "", "message": bad}
+        body = {"ok": False, "input": None, "errors": [problem], "detail": bad}
+        return JSONResponse(body, status_code=422)
+    # plain JSON in and out: no encoder walking a deeply nested input in Python (only the
+    # problems' words are translated, never the input sent back)
+    lang = getattr(request.state, "lang", "en")
+    data, rules, problems = checked(game, data, file)
+    if rules is not None:  # can a game end: the check a new table makes too
+        refusal = await ending_refused(game, rules)
+        if refusal is not None:
+            rules, problems = None, [("", refusal)]
+    result = answer(game, data, rules, problems, lang)
+    if not result["ok"] and lang != "en":
         from sheepfold.server.i18n import localize
 
-        lang = getattr(request.state, "lang", "en")
-        return localize(game_rules(known(game), lang), lang)
-
-    @app.post("/api/rules/{game}/check")
-    async def check_rule_set(game: str, request: Request) -> JSONResponse:
-        known(game)
-        toml = "toml" in request.headers.get("content-type", "")
-        file = toml or request.query_params.get("file") == "1"  # a rule file: its base under it
-        data, bad = _read(await _body(request), toml)
-        if bad is not None:  # no rule set to check: too deep, not JSON/TOML, not UTF-8
-            problem = {"field": "", "where": "", "message": bad}
-            body = {"ok": False, "input": None, "errors": [problem], "detail": bad}
-            return JSONResponse(body, status_code=422)
-        # plain JSON in and out: no encoder walking a deeply nested input in Python (only the
-        # problems' words are translated, never the input sent back)
-        lang = getattr(request.state, "lang", "en")
-        data, rules, problems = checked(game, data, file)
-        if rules is not None:  # can a game end: the check a new table makes too
-            refusal = await ending_refused(game, rules)
-            if refusal is not None:
-                rules, problems = None, [("", refusal)]
-        result = answer(game, data, rules, problems, lang)
-        if not result["ok"] and lang != "en":
-            from sheepfold.server.i18n import localize
-
-            result["errors"] = localize(result["errors"], lang)
-            result["detail"] = localize(result["detail"], lang)
-        return JSONResponse(result)
+        result["errors"] = localize(result["errors"], lang)
+        result["detail"] = localize(result["detail"], lang)
+    return JSONResponse(result)

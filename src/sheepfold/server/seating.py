@@ -5,6 +5,11 @@ belongs to its token until the table ends (or its player leaves it): when the pl
 longer than the grace, a bot *stands in* (plays for them), and the player takes the seat back
 the moment a connection shows the token again (a reload, another network, another device with
 the seat link). Only an explicit "leave" gives the seat away for good.
+
+No two seats of a table have names that pass for each other (``texts.skeleton``: "Ann",
+"ann" and "Аnn" with a Cyrillic A are one name), bots' names included: a name a person types
+that looks like another seat's is refused with words naming that seat; a name the server
+gives (a bot that plays on for a leaver, a profile's name) is numbered ("Ann 2") instead.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +25,7 @@ from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.words import Msg
 from sheepfold.server.broadcast import Conn
 from sheepfold.server.storage import SeatRow
+from sheepfold.server.texts import MAX_NAME, skeleton
 
 if TYPE_CHECKING:
     from sheepfold.server.tables import Table
@@ -27,6 +33,41 @@ if TYPE_CHECKING:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def look_alike(name: str, names: Mapping[int, str | None]) -> int | None:
+    """The seat among ``names`` (seat -> its name, None: nobody's) whose name passes for
+    ``name`` (the same skeleton), or None."""
+    key = skeleton(name)
+    return next((seat for seat, other in names.items() if other and skeleton(other) == key), None)
+
+
+def clash_words(name: str, seat: int, other: str) -> str:
+    """Why ``name`` is refused: it looks like ``other``, the name of ``seat`` (from 0)."""
+    return Msg(
+        '"{name}" looks like the name of seat {n} at this table ("{other}"): choose another name',
+        name=name,
+        n=seat + 1,
+        other=other,
+    )
+
+
+def names_problem(names: Sequence[str | None]) -> str | None:
+    """Why a new table's seats' names (None: a person's, given as they sit down) cannot sit
+    together: the later of two that look alike, by the request's fields (``seats.K.name``,
+    from 0), or None."""
+    for i, name in enumerate(names):
+        seat = look_alike(name, dict(enumerate(names[:i]))) if name else None
+        if name and seat is not None:
+            return Msg(
+                '{where}: "{name}" looks like {other_where} ("{other}"): '
+                "each seat needs a name of its own",
+                where=f"seats.{i}.name",
+                name=name,
+                other_where=f"seats.{seat}.name",
+                other=names[seat],
+            )
+    return None
 
 
 @dataclass
@@ -42,6 +83,7 @@ class Seat:
     stand_in: str | None = None  # the bot playing for its absent person (kept in memory)
     client: str | None = None  # the client address that took the seat (the gallery's votes)
     profile: str | None = None  # the profile of the person holding it (server/profiles.py)
+    moves: int = 0  # moves its person made themselves (Table.committed; a rated game's)
 
     @property
     def bot_spec(self) -> str | None:
@@ -50,7 +92,14 @@ class Seat:
 
     def row(self) -> SeatRow:
         return SeatRow(
-            self.seat, self.kind, self.name, self.bot, self.token_hash, self.client, self.profile
+            self.seat,
+            self.kind,
+            self.name,
+            self.bot,
+            self.token_hash,
+            self.client,
+            self.profile,
+            self.moves,
         )
 
     def public(self) -> dict[str, Any]:
@@ -72,13 +121,35 @@ class Seating:
     def __init__(self, table: Table, rows: Sequence[SeatRow]) -> None:
         self.table = table
         self.seats = [
-            Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, client=s.client, profile=s.profile)
+            Seat(
+                s.seat,
+                s.kind,
+                s.name,
+                s.bot,
+                s.token_hash,
+                client=s.client,
+                profile=s.profile,
+                moves=s.moves,
+            )
             for s in rows
         ]
 
     def who(self, seat: int) -> str:
         s = self.seats[seat]
         return s.name or f"seat {seat + 1}"
+
+    def others(self, seat: int) -> dict[int, str | None]:
+        """Every other seat's name (None: a free seat's)."""
+        return {s.seat: s.name for s in self.seats if s.seat != seat}
+
+    def free_name(self, name: str, seat: int) -> str:
+        """``name`` for ``seat``, or the first of ``name 2``, ``name 3``... that no other
+        seat's name looks like (cut to fit :data:`MAX_NAME`)."""
+        others, out, k = self.others(seat), name, 1
+        while look_alike(out, others) is not None:
+            k += 1
+            out = f"{name[: MAX_NAME - len(str(k)) - 1].rstrip()} {k}"
+        return out
 
     def seat_of_token(self, token: str | None) -> int | None:
         if not token or not isinstance(token, str) or len(token) > 200:
@@ -179,7 +250,8 @@ class Seating:
     ) -> tuple[int, str]:
         """A person sits down (from the address ``client``, kept with the seat; with their
         ``profile`` if they have one): returns (seat, secret token). SheepfoldError if no seat
-        is free, or the profile holds a seat here already."""
+        is free, the profile holds a seat here already, or ``name`` looks like another seat's
+        name (a profile's name is numbered instead: it was not chosen for this table)."""
         t = self.table
         held = self.seat_of_profile(profile)
         if held is not None:
@@ -192,10 +264,16 @@ class Seating:
         if not free:
             raise SheepfoldError("every seat at this table is taken: you can watch")
         s = free[0]
+        if profile is not None:
+            name = self.free_name(name, s.seat)
+        clash = look_alike(name, self.others(s.seat))
+        if clash is not None:
+            raise SheepfoldError(clash_words(name, clash, self.seats[clash].name or ""))
         token = secrets.token_urlsafe(24)
         new = Seat(s.seat, "human", name, None, token_hash(token), client=client, profile=profile)
         t.manager.storage.update_seat(t.id, new.row())
         s.name, s.token_hash, s.client, s.profile = name, new.token_hash, client, profile
+        s.moves = 0  # a new person: their own moves from now
         t.broadcast()
         return s.seat, token
 
@@ -205,7 +283,8 @@ class Seating:
         s = self.seats[seat]
         if t.config.get("replace_leavers", True) and not t.finished():
             bot = t.config.get("replacement_bot", "random")
-            new = Seat(seat, "bot", f"{s.name or 'player'} (bot)", bot, None)
+            name = self.free_name(f"{s.name or 'player'} (bot)", seat)
+            new = Seat(seat, "bot", name, bot, None)
         else:
             new = Seat(seat, "human", None, None, None)
         t.manager.storage.update_seat(t.id, new.row())
@@ -214,6 +293,7 @@ class Seating:
         s.conns.clear()
         s.kind, s.name, s.bot, s.token_hash, s.bot_obj = new.kind, new.name, new.bot, None, None
         s.client = s.profile = None
+        s.moves = 0
         s.stand_in = None
         if s.leave_timer is not None:
             s.leave_timer.cancel()

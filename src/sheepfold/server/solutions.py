@@ -1,6 +1,8 @@
 """The perfect bot in a server: solutions from the disk cache, or from ONE background job.
 
-A server never solves inside a request or a table's move. A table with a ``perfect`` seat is
+A server never solves inside a request or a table's move, nor counts positions on its event loop
+(:meth:`Solutions.require_async` counts them in the server's work pool: rules whose count is
+not done by its deadline are "not available"). A table with a ``perfect`` seat is
 opened only when the solver's solution of its rules is in the disk cache (``sheepfold solve``
 fills it). Otherwise, when the rules are small enough (``solve_limit`` positions), one
 background job computes it, in a process of its own (its memory and CPU are not the event
@@ -10,6 +12,7 @@ rules are "not available for these rules". A job that fails is said once and not
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheepfold.core.protocol import Game, SheepfoldError
+from sheepfold.server.bot_pool import TooSlow
 
 log = logging.getLogger("sheepfold.server")
 
@@ -58,17 +62,57 @@ class Solutions:
         self.rate = rate  # positions solved per second (a rough figure, for the estimate)
         self.job: Job | None = None
         self.failed: dict[tuple[Any, ...], str] = {}
+        self.sizes: dict[tuple[Any, ...], int] = {}  # positions of the rule sets counted so far
+        self._counting: dict[tuple[Any, ...], asyncio.Future[Any]] = {}  # counts under way
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    async def require_async(
+        self, game: Game, seats: list[int], work: Any, start: bool = True
+    ) -> None:
+        """:meth:`require`, its positions counted in ``work`` (the server's work pool:
+        :class:`~sheepfold.server.bot_pool.Workers`), never on the event loop, once per rule
+        set however many ask at once; rules whose count is not done by the pool's deadline are
+        "not available" (said once, not counted again)."""
+        key = (game.rules.key(), game.num_players)
+        if self._missing(game, seats) and key not in self.failed and key not in self.sizes:
+            counting = self._counting.get(key)
+            if counting is None:  # one count per rule set, however many ask at once
+                counting = asyncio.ensure_future(work.decide(None, lambda: self._size(game)))
+                self._counting[key] = counting
+                counting.add_done_callback(lambda _: self._counting.pop(key, None))
+            try:
+                await asyncio.shield(counting)
+            except TooSlow:  # said once, not counted again
+                self.failed[key] = f"counting their positions takes more than {work.deadline:g} s"
+            except SheepfoldError as e:  # too many positions for the solver: said once too
+                self.failed[key] = str(e)
+        self.require(game, seats, start)
+
+    def _missing(self, game: Game, seats: list[int]) -> list[int]:
+        """The seats of ``seats`` whose solution is not in the disk cache."""
+        from sheepfold.games.shave_a_sheep import solver
+
+        n = game.num_players
+        missing = sorted({0 if n == 2 else s for s in seats})
+        return [s for s in missing if not solver.cache_path(game.rules, n, s).exists()]
+
+    def _size(self, game: Game) -> int:
+        """The positions of ``game``'s rules (counted once per rule set)."""
+        from sheepfold.games.shave_a_sheep import solver
+
+        key = (game.rules.key(), game.num_players)
+        if key not in self.sizes:
+            if len(self.sizes) >= 1024:  # a memo, not a leak
+                self.sizes.clear()
+            self.sizes[key] = solver.Space(game.rules, game.num_players).size
+        return self.sizes[key]
 
     def require(self, game: Game, seats: list[int], start: bool = True) -> None:
         """Return if the perfect bot can play ``seats`` of ``game`` now; else start the job if
         it may (``start``: False only says how long it would take), and raise NotReady saying
         when it will be ready, or that it will not."""
-        from sheepfold.games.shave_a_sheep import solver
-
         n = game.num_players
-        missing = sorted({0 if n == 2 else s for s in seats})
-        missing = [s for s in missing if not solver.cache_path(game.rules, n, s).exists()]
+        missing = self._missing(game, seats)
         if not missing:
             return
         key = (game.rules.key(), n)
@@ -78,7 +122,7 @@ class Solutions:
                 422,
                 why="failed",
             )
-        size = solver.Space(game.rules, n).size
+        size = self._size(game)
         what = f"the {n}-player game of these rules ({size:,} positions)"
         if size > self.limit:
             raise NotReady(

@@ -83,6 +83,8 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True),
     Column("client", String(64), nullable=True),  # the address that took it (gallery votes)
     Column("profile", String(32), nullable=True),  # the player's profile (server/profiles.py)
+    # moves its person made themselves, counted up to ratings.MIN_OWN_MOVES (a rated game's)
+    Column("moves", Integer, nullable=True),
 )
 #: "Your tables": a profile's seats (made on an older database too: Storage._schema)
 seats_profile_ix = Index("ix_sf_seats_profile", seats_t.c.profile)
@@ -186,7 +188,10 @@ profile_games_t = Table(  # one row per profiled seat of a finished table: a pro
     Column("rating_before", Float, nullable=True),  # None: the game was not rated
     Column("rating_after", Float, nullable=True),
     Column("finished", Float, nullable=False),
+    Column("client", String(64), nullable=True),  # the seat's client key (one rated game a day)
 )
+#: a game's end reads the rated games of the last 24 hours (server/profiles.py: met_lately)
+profile_games_finished_ix = Index("ix_sf_profile_games_finished", profile_games_t.c.finished)
 
 ratings_t = Table(
     "sf_ratings",
@@ -209,6 +214,7 @@ class SeatRow:
     token_hash: str | None = None
     client: str | None = None  # the client address that took the seat (None: free, a bot)
     profile: str | None = None  # the profile of the person holding it (None: none, a bot)
+    moves: int = 0  # moves its person made themselves (counted up to ratings.MIN_OWN_MOVES)
 
 
 @dataclass
@@ -241,6 +247,10 @@ def normalise_url(url: str) -> str:
 class Storage:
     """The database behind a server. Thread-compatible; the server calls it from one loop."""
 
+    #: a new table's rows may be written from a worker thread (each transaction on a
+    #: connection of its own); a cluster's are written on the one connection holding its tables
+    writes_in_threads = True
+
     def __init__(self, url: str) -> None:
         self.url = normalise_url(url)
         kwargs: dict[str, Any] = {"future": True}
@@ -267,6 +277,7 @@ class Storage:
         _migrate_seed_to_text(self.engine)
         _add_missing_columns(self.engine)
         seats_profile_ix.create(self.engine, checkfirst=True)
+        profile_games_finished_ix.create(self.engine, checkfirst=True)
 
     @property
     def kind(self) -> str:
@@ -405,6 +416,7 @@ class Storage:
                     token_hash=seat.token_hash,
                     client=seat.client,
                     profile=seat.profile,
+                    moves=seat.moves,
                 )
             )
 
@@ -431,7 +443,16 @@ class Storage:
             for r in c.execute(q_seats.order_by(seats_t.c.table_id, seats_t.c.seat)):
                 if r.table_id in rows:
                     rows[r.table_id].seats.append(
-                        SeatRow(r.seat, r.kind, r.name, r.bot, r.token_hash, r.client, r.profile)
+                        SeatRow(
+                            r.seat,
+                            r.kind,
+                            r.name,
+                            r.bot,
+                            r.token_hash,
+                            r.client,
+                            r.profile,
+                            r.moves or 0,
+                        )
                     )
             for r in c.execute(q_actions.order_by(actions_t.c.table_id, actions_t.c.idx)):
                 row = rows.get(r.table_id)

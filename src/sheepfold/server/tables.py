@@ -28,11 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheepfold.core.deadline import check
 from sheepfold.core.drivers import TableDriver, table_driver
 from sheepfold.core.protocol import CHANCE, Game, SheepfoldError, State, secret_seed
 from sheepfold.core.registry import game_spec
 from sheepfold.core.words import Msg
-from sheepfold.server.bot_pool import BotPool
+from sheepfold.server.bot_pool import TooSlow, Workers
 from sheepfold.server.bot_seats import BotSeats
 from sheepfold.server.broadcast import Broadcaster, Conn
 from sheepfold.server.chat import Chat
@@ -40,8 +41,9 @@ from sheepfold.server.events import EventLog
 from sheepfold.server.intents import MAX_MESSAGE, Intents
 from sheepfold.server.limits import Rate, RateLimited, RateLimiter
 from sheepfold.server.persistence import GroupCommit
+from sheepfold.server.ratings import MIN_OWN_MOVES
 from sheepfold.server.replay import replay_frames
-from sheepfold.server.seating import Seat, Seating, token_hash
+from sheepfold.server.seating import Seat, Seating, names_problem, token_hash
 from sheepfold.server.solutions import Solutions
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
@@ -82,11 +84,18 @@ class Settings:
     react_min: float = 0.6  # a bot's reaction to the wolf's howl, seconds
     react_max: float = 1.5
     race_timeout: float = 8.0  # nobody grabbed: the reaction weights decide
+    # grabs within this many seconds of the race's first grab are a draw between them (a
+    # person's reaction time: a script's instant grab cannot beat it; docs/spec/rulings.md)
+    race_window: float = 0.4
     leave_grace: float = 90.0  # a disconnected player's seat: a bot stands in after this
     allow_seed: bool = False  # tests: a table may be created with a given seed
     # bots: one pool of worker threads for every table, and a deadline per decision
     bot_workers: int = 2
     bot_deadline: float = 3.0  # seconds from asking (a free worker included) to the answer
+    # the other costly work, off the event loop (a new table's deal, a table read back, a
+    # replay, a record): a pool of worker threads, each job stopped after its deadline
+    work_workers: int = 2
+    work_deadline: float = 20.0  # seconds from asking (a free worker included)
     # the perfect bot: rule sets up to this many positions are solved by one background job
     solve_limit: int = 1_000_000
     solve_rate: float = 20_000.0  # positions per second, for the "ready in about N s"
@@ -166,6 +175,7 @@ class Table:
         self.next_id: str | None = None  # the table "Play again" opened after this one
         self.finished_at: float | None = None  # when its end was committed (manager.clock)
         self._fixed_info: dict[str, Any] | None = None  # fixed_info(), once built
+        self.moved_by: set[int] = set()  # seats whose person moved in the pending commit
         self.seating = Seating(self, row.seats)
         self.out = Broadcaster(self)
         self.log = EventLog(self)
@@ -296,14 +306,41 @@ class Table:
     def replay_frames(self) -> list[dict[str, Any]]:
         return replay_frames(self)
 
+    async def replay_frames_async(self) -> list[dict[str, Any]]:
+        """:meth:`replay_frames` in the manager's work pool (stopped at its deadline)."""
+        return await self.manager.off_loop(  # type: ignore[no-any-return]
+            self.replay_frames,
+            Msg(
+                "this game's replay takes more than {seconds} s to rebuild, so this server "
+                "stopped it",
+                seconds=f"{self.manager.settings.work_deadline:g}",
+            ),
+        )
+
+    async def record(self) -> dict[str, Any]:
+        """The finished game's record (docs/spec/records.md; ``house``: the gallery rule set
+        it plays), built in the manager's work pool."""
+        from sheepfold.core.records import to_record
+
+        names = [s.name or f"seat {s.seat}" for s in self.seats]
+        rec: dict[str, Any] = await self.manager.off_loop(
+            lambda: to_record(self.state, names),
+            Msg(
+                "this game's record takes more than {seconds} s to write, so this server "
+                "stopped it",
+                seconds=f"{self.manager.settings.work_deadline:g}",
+            ),
+        )
+        house = self.config.get("gallery")
+        if house:
+            rec["house"] = house
+        return rec
+
     # -- applying and committing -------------------------------------------------------------
     def auto_chance(self, state: State) -> None:
         """Chance the server resolves at once (the driver's ``now`` steps: Dolly Crush's draws,
         the deck's top card; a die rolled automatically)."""
-        while state.current_player() == CHANCE:
-            if self.driver.chance(state, self.config).kind != "now":
-                return
-            state.apply_unchecked(state.sample_chance())
+        resolve_now(self.driver, state, self.config)
 
     def accept(self, trial: State) -> None:
         """Make ``trial`` the table's state; its new actions are committed (group commit, at
@@ -318,14 +355,31 @@ class Table:
         start = self.applied
         self.applied += len(new)
         self.bots.race_key = None
+        sender = self.intents.sender  # None: a bot's move, a stand-in's, the server's
+        if sender is not None and sender[0].seat is not None:
+            self.moved_by.add(sender[0].seat)
         self.manager.queue_write(self, start, new, trial.is_terminal(), self.intents.sender)
 
     def committed(self) -> None:
         """The manager committed every pending action of this table."""
         self.stored = self.applied
+        self.count_own_moves()
         if self.finished_at is None and self.state.is_terminal():
             self.finished_at = self.manager.clock()
             self.manager.game_ended(self)
+
+    def count_own_moves(self) -> None:
+        """The seats whose person moved themselves in the commit count it (stored up to
+        ``ratings.MIN_OWN_MOVES``: what a rated game asks of each person, server/ratings.py)."""
+        moved, self.moved_by = self.moved_by, set()
+        for seat in moved:
+            s = self.seats[seat]
+            if s.kind == "human" and s.moves < MIN_OWN_MOVES:
+                s.moves += 1
+                try:
+                    self.manager.storage.update_seat(self.id, s.row())
+                except Exception:  # the move stands; only its count is not kept
+                    log.exception("table %s: seat %d's own moves were not stored", self.id, seat)
 
     def roll_back(self) -> None:
         """The commit failed: back to the last committed position (replayed from the start)."""
@@ -335,6 +389,7 @@ class Table:
             state.apply_unchecked(a)
         self.state = state
         self.applied = self.stored
+        self.moved_by.clear()
         self.bots.race_key = None
         self.bots.task_key = None
         self.log.note(
@@ -376,7 +431,10 @@ class TableManager:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.writer = GroupCommit(storage)
         st = self.settings
-        self.bot_pool = BotPool(st.bot_workers, st.bot_deadline)
+        self.bot_pool = Workers(st.bot_workers, st.bot_deadline)
+        self.work = Workers(st.work_workers, st.work_deadline, "sheepfold-work")
+        # tables being opened ("Play again") or read back, each once: (what, table id) -> task
+        self._opening: dict[tuple[str, str], asyncio.Future[Any]] = {}
         self.solutions = Solutions(st.solve_limit, st.solve_rate)
         self.limits = {
             "create": RateLimiter(st.create_rate, Msg("tables opened")),
@@ -406,6 +464,15 @@ class TableManager:
 
     def flush(self) -> None:
         self.writer.flush()
+
+    async def off_loop(self, work: Callable[[], Any], too_long: str) -> Any:
+        """``work()`` in the work pool, stopped at ``work_deadline``: its answer, or
+        SheepfoldError(``too_long``) (and it stops at its next check of the deadline)."""
+        try:
+            return await self.work.decide(None, work)
+        except TooSlow:
+            log.warning("stopped after %g s: %s", self.settings.work_deadline, too_long)
+            raise SheepfoldError(too_long) from None
 
     def spawn(self, coro: Any) -> None:
         t = asyncio.get_event_loop().create_task(coro)
@@ -437,8 +504,7 @@ class TableManager:
             try:
                 game, state = rebuild(row)
             except Damaged as e:
-                self.quarantined[row.id] = str(e)
-                log.error("table %s is damaged and quarantined (not served): %s", row.id, e)
+                self._quarantine(row.id, e)
                 continue
             table = Table(self, row, game, state)
             table.stored = table.applied = len(state.history)
@@ -496,17 +562,28 @@ class TableManager:
         try:
             game, state = rebuild(row)
         except Damaged as e:
-            self.quarantined[row.id] = str(e)
-            log.error("table %s is damaged and quarantined (not served): %s", row.id, e)
+            self._quarantine(row.id, e)
             return None
+        return self._serve(self._rebuilt(row, game, state, kept))
+
+    def _quarantine(self, table_id: str, e: Damaged) -> None:
+        self.quarantined[table_id] = str(e)
+        log.error("table %s is damaged and quarantined (not served): %s", table_id, e)
+
+    def _rebuilt(self, row: TableRow, game: Game, state: State, kept: Archived | None) -> Table:
+        """The table of a stored ``row`` rebuilt (``state``), not served yet."""
         table = Table(self, row, game, state)
         table.stored = table.applied = len(state.history)
         table.log.retell_later()  # told from its actions when first asked for
         if kept is not None:
             table.next_id = kept.next_id
+        return table
+
+    def _serve(self, table: Table) -> Table:
+        """A rebuilt table into the live set (a finished one is archived again after a while)."""
         if table.finished():
             table.finished_at = self.clock()
-        self.tables[row.id] = table
+        self.tables[table.id] = table
         self.lobby_changed()
         return table
 
@@ -557,14 +634,55 @@ class TableManager:
         return self._lobby
 
     def create(self, spec: dict[str, Any]) -> Table:
-        """A new table from a validated spec (see app.CreateTable)."""
+        """A new table from a validated spec (see app.CreateTable), dealt here (a front end's
+        own process; a server calls :meth:`create_async`)."""
+        game, config, seed, perfect = self._set_up(spec)
+        if perfect:
+            self.solutions.require(game, perfect)  # never solved here: cached, or a job
+        state = deal(game, seed, config)
+        row = self._new_row(spec, config, seed, state)
+        self.storage.create_table(row)
+        return self._open(spec, row, game, state)
+
+    async def create_async(self, spec: dict[str, Any]) -> Table:
+        """:meth:`create` off the event loop: the perfect bot's count of positions and the
+        opening deal run in the work pool, each stopped at ``work_deadline`` (refused then,
+        nothing opened); other tables play meanwhile."""
+        game, config, seed, perfect = self._set_up(spec)
+        if perfect:
+            await self.solutions.require_async(game, perfect, self.work)
+        state = await self.off_loop(
+            lambda: deal(game, seed, config),
+            Msg(
+                "the opening deal of these rules takes more than {seconds} s, so this server "
+                "stopped it: fewer cards or fewer clean-up rounds make it shorter",
+                seconds=f"{self.settings.work_deadline:g}",
+            ),
+        )
+        row = self._new_row(spec, config, seed, state)
+        if self.storage.writes_in_threads:  # its dealt actions: many rows for a long deal
+            await self.off_loop(
+                lambda: self.storage.create_table(row),
+                Msg(
+                    "storing the opening deal of these rules takes more than {seconds} s, so "
+                    "this server stopped it",
+                    seconds=f"{self.settings.work_deadline:g}",
+                ),
+            )
+        else:
+            self.storage.create_table(row)
+        return self._open(spec, row, game, state)
+
+    def _set_up(self, spec: dict[str, Any]) -> tuple[Game, dict[str, Any], int, list[int]]:
+        """A new table's game, config, seed and perfect bot's seats (its spec checked)."""
         game_name = spec["game"]
         seats = spec["seats"]
+        clash = names_problem([s.get("name") if s["kind"] == "bot" else None for s in seats])
+        if clash:
+            raise SheepfoldError(clash)
         config = {k: spec[k] for k in CONFIG_KEYS if spec.get(k) is not None}
         game = self.make_game(game_name, len(seats), config)
         perfect = perfect_seats(seats, config.get("replacement_bot", "random"))
-        if perfect:
-            self.solutions.require(game, perfect)  # never solved here: cached, or a job
         given = spec.get("seed")
         if given is not None and not self.settings.allow_seed:
             raise SheepfoldError(
@@ -572,18 +690,23 @@ class TableManager:
                 "started with --dev-seeds, takes one)"
             )
         seed: int = int(given) if self.settings.allow_seed and given is not None else secret_seed()
-        state = self.new_state(game, seed)
+        return game, config, seed, perfect
+
+    @staticmethod
+    def _new_row(spec: dict[str, Any], config: dict[str, Any], seed: int, state: State) -> TableRow:
+        """The stored row of a new table of ``spec``, dealt (``state``), with a new id."""
+        seats = spec["seats"]
         # an invite link is the only way into a private table: 96 bits nobody guesses
         table_id = secrets.token_urlsafe(12 if spec.get("private") else 6)
         table_id = table_id.replace("-", "x").replace("_", "y")
-        row = TableRow(
+        return TableRow(
             table_id,
-            game_name,
+            spec["game"],
             len(seats),
             config,
             seed,
             time.time(),
-            False,
+            state.is_terminal(),
             [
                 SeatRow(
                     i,
@@ -594,43 +717,88 @@ class TableManager:
                 )
                 for i, s in enumerate(seats)
             ],
+            actions=list(state.history),
         )
+
+    def _open(self, spec: dict[str, Any], row: TableRow, game: Game, state: State) -> Table:
+        """The new table of ``spec`` (its ``row`` stored) into the live set, its bots started."""
         table = Table(self, row, game, state)
         table.creator = spec.get("creator")
-        table.auto_chance(state)  # the chance the server resolves (Dolly Crush: the deal)
-        row.actions = list(state.history)
-        row.finished = state.is_terminal()
-        self.storage.create_table(row)
         table.stored = table.applied = len(state.history)
-        self.tables[table_id] = table
+        self.tables[row.id] = table
         self.lobby_changed(now=True)  # its creator finds it listed at once
         table.log.note(None, Msg("the table is open"))
         table.schedule()
         return table
 
-    def again(self, old: Table, creator: str | None) -> Table:
+    async def again(self, old: Table, creator: str | None) -> Table:
         """The table after a finished one ("Play again"): the same game, rules, settings and
-        seats (people's seats free for them, the same bots), opened once: later calls get the
-        same table. The old table points to it (``next``, kept in memory)."""
-        nxt = self.get(old.next_id) if old.next_id else None
+        seats (people's seats free for them, the same bots), opened once (two calls at once
+        open one table; later calls get the same table), dealt off the event loop
+        (:meth:`create_async`). The old table points to it (``next``, kept in memory)."""
+        nxt = await self.get_async(old.next_id) if old.next_id else None
         if nxt is not None:
             return nxt
-        seats = [
-            {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else None}
-            for s in old.seats
-        ]
-        spec = {k: old.config[k] for k in CONFIG_KEYS if k in old.config}
-        new = self.create({**spec, "game": old.name, "seats": seats, "creator": creator})
+
+        async def open_next() -> Table:
+            return self._played_again(old, await self.create_async(again_spec(old, creator)))
+
+        return await self._once(("again", old.id), open_next)  # type: ignore[no-any-return]
+
+    def _played_again(self, old: Table, new: Table) -> Table:
         old.next_id = new.id
         old.broadcast()
         return new
 
     def get(self, table_id: str) -> Table | None:
-        """A table of the live set, or an archived one read back from the database."""
+        """A table of the live set, or an archived one read back from the database (here: a
+        server calls :meth:`get_async`)."""
         t = self.tables.get(table_id)
         if t is None and table_id in self.archived:
             return self._revive(table_id)
         return t
+
+    async def get_async(self, table_id: str) -> Table | None:
+        """:meth:`get`, an archived table read back off the event loop: its rows read, its
+        actions replayed and its log told again in the work pool (stopped at
+        ``work_deadline``: SheepfoldError); every other table plays meanwhile. Two calls at
+        once read it once."""
+        t = self.tables.get(table_id)
+        if t is not None or table_id not in self.archived:
+            return t
+        return await self._once(("revive", table_id), lambda: self._revive_async(table_id))  # type: ignore[no-any-return]
+
+    async def _once(self, what: tuple[str, str], work: Callable[[], Any]) -> Any:
+        """The answer of the coroutine ``work()``, run once for ``what`` however many callers
+        ask while it runs (each waits for it; one that stops waiting does not stop it)."""
+        running = self._opening.get(what)
+        if running is None:
+            running = self._opening[what] = asyncio.ensure_future(work())
+            running.add_done_callback(lambda _: self._opening.pop(what, None))
+        return await asyncio.shield(running)
+
+    async def _revive_async(self, table_id: str) -> Table | None:
+        too_long = Msg(
+            "reading this table back takes more than {seconds} s, so this server stopped it",
+            seconds=f"{self.settings.work_deadline:g}",
+        )
+        rows = await self.off_loop(lambda: self.storage.load_all(table_id), too_long)
+        if not rows:
+            self.archived.pop(table_id, None)
+            return None
+        row = rows[0]
+        try:
+            game, state = await self.off_loop(lambda: rebuild(row), too_long)
+        except Damaged as e:
+            self.archived.pop(table_id, None)
+            self._quarantine(row.id, e)
+            return None
+        table = self._rebuilt(row, game, state, self.archived.get(table_id))
+        await self.off_loop(lambda: table.log.events, too_long)  # told before anyone asks
+        if table_id in self.tables:  # read back by get() meanwhile
+            return self.tables[table_id]
+        self.archived.pop(table_id, None)
+        return self._serve(table)
 
     async def close(self) -> None:
         self.flush()
@@ -642,6 +810,7 @@ class TableManager:
                 if s.leave_timer is not None:
                     s.leave_timer.cancel()
         self.bot_pool.close()
+        self.work.close()
         self.solutions.close()
         self.storage.close()
 
@@ -665,6 +834,35 @@ def perfect_seats(seats: list[dict[str, Any]], replacement_bot: str) -> list[int
     return sorted(mine + (people if is_perfect(replacement_bot) else []))
 
 
+def again_spec(old: Table, creator: str | None) -> dict[str, Any]:
+    """The spec of the table after ``old`` ("Play again"): its game, rules, settings and
+    seats (people's seats free for them, the same bots)."""
+    seats = [
+        {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else None}
+        for s in old.seats
+    ]
+    spec = {k: old.config[k] for k in CONFIG_KEYS if k in old.config}
+    return {**spec, "game": old.name, "seats": seats, "creator": creator}
+
+
+def resolve_now(driver: TableDriver, state: State, config: dict[str, Any]) -> None:
+    """Resolve the chance steps the server resolves at once (the driver's ``now`` steps: Dolly
+    Crush's draws and deal, the deck's top card, a die rolled automatically); in a worker, it
+    stops at the worker's deadline (OutOfTime)."""
+    while state.current_player() == CHANCE:
+        if driver.chance(state, config).kind != "now":
+            return
+        check()
+        state.apply_unchecked(state.sample_chance())
+
+
+def deal(game: Game, seed: int, config: dict[str, Any]) -> State:
+    """A new table's state: ``game`` from ``seed``, its opening chance resolved (the deal)."""
+    state = TableManager.new_state(game, seed)
+    resolve_now(table_driver(game.name), state, config)
+    return state
+
+
 class Damaged(Exception):
     """A stored table that cannot be rebuilt (the message says what is wrong with it)."""
 
@@ -682,6 +880,7 @@ def rebuild(row: TableRow) -> tuple[Game, State]:
         raise Damaged(f"it has {len(row.seats)} stored seats for {row.players} players")
     state = TableManager.new_state(game, row.seed)
     for i, (seat, action) in enumerate(row.actions):
+        check()  # read back in a worker: stopped at its deadline
         mover = state.current_player() if not state.is_terminal() else None
         if seat != mover:
             raise Damaged(f"stored action {i} is for seat {seat}, but seat {mover} was to move")

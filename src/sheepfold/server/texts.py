@@ -63,12 +63,58 @@ def _lines(value: str) -> str:
     return value
 
 
+#: the longest name of a person or a bot at a table
+MAX_NAME = 32
 #: a person's or a bot's name at a table
 Name = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, max_length=32),
+    StringConstraints(strip_whitespace=True, max_length=MAX_NAME),
     AfterValidator(_one_line),
 ]
+
+# -- names that look alike ----------------------------------------------------------------------
+
+#: letters that look like Latin ones, as the Latin letter they pass for (both cases: a Greek
+#: capital eta is an H, its small letter an n): Cyrillic and Greek, the dotless i, and the
+#: dashes and quotes that pass for the ASCII ones. Compact on purpose: the look-alikes people
+#: use to pass for another, not Unicode's whole confusables list.
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic capitals, then small letters
+        **dict(zip("АВЕЅІЈКМНОРСТХУЗ", "ABESIJKMHOPCTXY3", strict=True)),
+        **dict(zip("аеѕіјкорсхуԁһԛԝӏьп", "aesijkopcxydhqwlbn", strict=True)),
+        "ё": "e",
+        "ї": "i",
+        # Greek capitals, then small letters
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
+        **dict(zip("αβεικνορτυχγ", "abeikvoptuxy", strict=True)),
+        "ı": "i",
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"),
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u02bc\u00b4`", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f", '"'),
+    }
+)
+#: after case folding: the digits and letters one reads for each other (1, l and I; 0 and o),
+#: then the pairs of letters that pass for one (rn for m, vv for w)
+_FOLDED = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "!": "l"})
+_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like, as one string: two names with the same skeleton pass for each
+    other. The name's compatibility form (NFKC: full-width letters, ligatures), its
+    look-alike letters made Latin, case folded, accents and other combining marks and
+    invisible characters (the zero-width joiner) dropped, the digits and letters read for
+    each other made one, runs of spaces made one space."""
+    text = unicodedata.normalize("NFKC", name).translate(LOOK_ALIKES).casefold()
+    text = "".join(
+        c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c)[0] not in "MC"
+    )
+    text = text.translate(_FOLDED)
+    for pair, one in _PAIRS:
+        text = text.replace(pair, one)
+    return " ".join(text.split())
+
 
 #: limits of a table's rules' informational texts (as the gallery's)
 MAX_RULES_NAME = 48

@@ -9,6 +9,7 @@ from typing import Any
 from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, State
 from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.costs import RuleCost
 from sheepfold.games.dolly_crush.cards import BREED_TITLES, BREEDS, EMPTY
 from sheepfold.games.dolly_crush.game import DOG, DollyGame, DollyState, action_name
 from sheepfold.games.dolly_crush.record import DollyCodec
@@ -132,6 +133,78 @@ def max_chance_nodes(game: Game) -> int:
     settles = 1 if game.rules.cascades else 1 + _turns(game)
     returned = settles * game.rules.max_cleanup_rounds * game.board.cells
     return game.rules.deck_size() + returned
+
+
+#: the bots' search shapes (bots/dolly.py, with their default options: tests/test_rule_costs.py
+#: checks they agree; their search per decision, in :func:`cost`): ``hard`` values every end
+#: of its turn, then ``HARD_REPLIES`` (candidates x samples: 10 x 12) sampled replies, then
+#: plays out its plans one playout at a time (its clock is read between two); the
+#: ``expert``'s first round, which no clock stops, plays ``EXPERT_FIRST`` playouts of each
+#: candidate: every end of a one-swap card (at most ``EXPERT_ENDS``) and ``EXPERT_PLANS``
+#: plans of each larger card
+HARD_REPLIES = 10 * 12
+EXPERT_FIRST = 4
+EXPERT_ENDS = 32
+EXPERT_PLANS = 8
+
+
+def cost(rules: DollyRules, players: int) -> RuleCost:
+    """What a game costs (:class:`~sheepfold.games.costs.RuleCost`), bounds from the rules:
+
+    - a deal draws the flock, then each of at most ``max_cleanup_rounds`` clean-up rounds takes
+      out at most the whole flock and draws it again (Dolly Crush ruling 6); a turn's refill
+      likewise, unless cascades give its lines to the player: then it draws at most the deck;
+    - a bot's search: a turn's swap search looks at, for each swap k of a card of n swaps, at
+      most ``min(S ** (k - 1), cap)`` flocks (the distinct flocks of the level before: S, the
+      board's swaps; the compiled search of any board keeps ``cap`` of them, the packed search
+      of the rulebook's flock all) times S children, each tested on the board's W combination
+      windows (a packed child is scored whole: one check); a greedy turn searches each distinct card of its hand. A decision of ``medium``
+      (and ``easy``, ``greedy``) is one greedy turn; of ``hard``, its replies and one playout
+      to the end of the game (a turn each); of ``expert``, its first round of playouts."""
+    from sheepfold.games.dolly_crush.kernel import grid
+    from sheepfold.games.dolly_crush.kernel.layout import packable, windows
+
+    board = rules.board()
+    cells, rounds = board.cells, rules.max_cleanup_rounds
+    deal = cells * (1 + rounds)
+    turn = rules.deck_size() if rules.cascades else deal
+    swaps, wins = len(board.swaps), len(windows(board)[0])
+    # the packed searches (the rulebook's flock) keep every flock of a level: the greedy
+    # turn's with exactly the card's swaps, the lookahead's and the playouts' on plain rules
+    exact = packable(board) and rules.swaps == "exact"
+    plain = exact and not rules.cascades and rules.end_points is None and rules.rounds is None
+    turns = players * (rules.rounds if rules.rounds is not None else rules.dogs_per_player)
+    hands = [sorted(set(counts)) for counts in rules.dog_swaps.values()]
+
+    def search(n: int, work: int, packed: bool) -> int:
+        if packed:  # a packed child is scored whole, a few table lookups: one check
+            return sum(min(swaps ** (k - 1), board.kinds**cells) * swaps for k in range(1, n + 1))
+        kept = max(grid.MIN_CAP, work // (swaps * wins))
+        return sum(min(swaps ** (k - 1), kept) * swaps * wins for k in range(1, n + 1))
+
+    def greedy(work: int, packed: bool) -> int:  # each distinct card of the costliest hand
+        return max(sum(search(n, work, packed) for n in hand) for hand in hands)
+
+    ends = max(
+        (min(swaps, EXPERT_ENDS) if hand[0] <= 1 else 0)
+        + EXPERT_PLANS * sum(1 for n in hand if n > 1)
+        for hand in hands
+    )
+    medium = greedy(grid.SEARCH_WORK, exact)
+    lookahead = greedy(grid.LOOKAHEAD_WORK, plain)
+    return RuleCost(
+        players,
+        deal_steps=deal,
+        turn_steps=turn,
+        cleanup_rounds=rounds,
+        steps_option="max_cleanup_rounds",
+        search=(
+            ("easy", medium),
+            ("medium", medium),  # (also named greedy)
+            ("hard", HARD_REPLIES * lookahead + turns * medium),
+            ("expert", HARD_REPLIES * lookahead + EXPERT_FIRST * ends * turns * lookahead),
+        ),
+    )
 
 
 #: the rule set every front end plays when none is asked for: the graded edition, every breed's
@@ -267,5 +340,6 @@ SPEC = register_game(
         score_label="points",
         terminal=terminal,
         score_bound=score_bound,
+        cost=cost,
     )
 )

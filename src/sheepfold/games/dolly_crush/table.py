@@ -158,10 +158,15 @@ class DollyTable(GenericTable):
         return None  # the draws are not frames of their own
 
     def view(self, state: State, seat: Seat | None, show_scores: bool) -> View:
+        """``observe(seat)``; while the table hides the scores, every number of another seat's
+        score hidden (None): its score, its pile's cards (their number shows: the sheep it
+        took were on the flock for all to see), the points its bonuses by length added."""
         view = state.observe(seat)
         if not show_scores and not view["finished"]:
             # Collected piles are face down (Dolly Crush ruling 9): the table chose to hide them.
-            view["scores"] = [v if s == seat else None for s, v in enumerate(view["scores"])]
+            for key in ("scores", "bonus_points"):
+                if key in view:
+                    view[key] = [v if s == seat else None for s, v in enumerate(view[key])]
             view["collected"] = [
                 pile if s == seat else [None] * len(pile)
                 for s, pile in enumerate(view["collected"])

@@ -9,6 +9,7 @@ from typing import Any
 from sheepfold.core.drivers import TerminalDriver
 from sheepfold.core.protocol import Game, RulesError, State
 from sheepfold.core.registry import GameSpec, register_game
+from sheepfold.games.costs import RuleCost
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ROLL, ShaveGame, ShaveState, action_name
 from sheepfold.games.shave_a_sheep.program import Move, compile_rules
@@ -105,8 +106,24 @@ def max_chance_nodes(game: Game) -> int:
     """A roll per turn and one per reroll, and a race for the wolf (who grabs it) on a face
     that starts one, once a turn, up to the turn limit."""
     assert isinstance(game, ShaveGame)
-    per_turn = 1 + game.program.rerolls + any(game.face_races)
-    return _turns(game) * per_turn
+    return _turns(game) * _chance_per_turn(game)
+
+
+def _chance_per_turn(game: ShaveGame) -> int:
+    """A turn's chance events: its roll, a roll a reroll, a race for the wolf."""
+    return 1 + game.program.rerolls + any(game.face_races)
+
+
+def cost(rules: ShaveRules, players: int) -> RuleCost:
+    """What a game costs (:class:`~sheepfold.games.costs.RuleCost`): no deal (the wool is
+    counted out, nothing drawn); a turn rolls the die once and once a reroll, and races for
+    the wolf once; the perfect bot solves the solver's positions first (counted from the
+    rules: :func:`~sheepfold.games.shave_a_sheep.solver.space_size`). No bot searches a
+    decision: ``greedy`` looks one roll ahead, ``perfect`` reads its solution."""
+    from sheepfold.games.shave_a_sheep import solver
+
+    turn = _chance_per_turn(ShaveGame(players, rules))
+    return RuleCost(players, turn_steps=turn, positions=solver.space_size(rules, players))
 
 
 def terminal(game: Game) -> TerminalDriver:
@@ -182,5 +199,6 @@ SPEC = register_game(
         terminal=terminal,
         differences=differences,
         score_bound=score_bound,
+        cost=cost,
     )
 )

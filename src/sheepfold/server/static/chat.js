@@ -38,8 +38,11 @@ SF.tableChat = function (box, send) {
     if (withWords || !drawing) span.append(SF.el("span", { class: "react-words", text: (drawing ? " " : "") + r.words }));
     return span;
   }
+  /* a line: who said it, the name and the seat (two people may not share a name, but a name
+     could pass for another: the seat is what tells them apart), then what they said */
   function lineNode(l) {
-    return SF.el("li", { dataset: { n: String(l.n) } }, SF.el("b", { text: l.who }), ": ",
+    return SF.el("li", { dataset: { n: String(l.n), seat: String(l.seat) } }, SF.el("b", { text: l.who }), " ",
+      SF.el("span", { class: "chat-seat", text: t("(seat {n})", { n: l.seat + 1 }) }), ": ",
       l.react ? reactionNode(l.react, true) : SF.el("span", { class: "said", text: l.text }));
   }
   function draw() {

@@ -45,9 +45,11 @@ SF.historyItem = function (e) {
       " " + said,
     ];
   });
+  // the server's words on the rating (why it is not rated, or how), in the page's language
   const rating = e.rated
-    ? t("rating {before} → {after}", { before: e.rating_before, after: e.rating_after })
-    : t("not rated (a game is rated when two people or more with a profile play it)");
+    ? t("rating {before} → {after}", { before: e.rating_before, after: e.rating_after }) +
+      (e.rating_note ? ` (${e.rating_note})` : "")
+    : e.rating_note || t("not rated (a game is rated when two people or more with a profile play it)");
   const result = e.place != null && places.every((p) => p != null) ? SF.resultWords(e.place, places) : e.result;
   return SF.el("li", { class: "game" },
     SF.el("span", { class: "name" }, `${e.title}: ${result}`),
