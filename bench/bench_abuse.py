@@ -60,6 +60,10 @@ import httpx
 sys.path.insert(0, str(Path(__file__).parent))
 from loadgen import free_port, intent, percentile, started  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+from storms import DEAL_STORM as STORM_DOLLY  # noqa: E402  (the issue's storms, shared)
+from storms import SWAP_STORM as SWAPPY_DOLLY  # noqa: E402
+
 HOST = "127.0.0.1"
 SHAVE = "shave-a-sheep"
 DOLLY = "dolly-crush"
@@ -605,24 +609,6 @@ async def attack_race_script(base: str, ready: Ready, tables: int = 3) -> Result
 
 
 # -- issue 50: one row per attack of the second round -----------------------------------------
-#: item 1: the opening deal of this flock took 565,075 chance steps inside the request
-STORM_DOLLY = {
-    "rows": 8,
-    "cols": 8,
-    "types": 2,
-    "min_line": 2,
-    "white_per_type": 1000,
-    "black_per_type": 1000,
-    "max_cleanup_rounds": 10000,
-}
-#: item 5: 20-swap dog cards on an 8x8 flock with diagonal swaps (56 s of CPU per expert turn)
-BREEDS = ("pastore-maremmano", "australian-shepherd", "bobtail", "border-collie")
-SWAPPY_DOLLY = {
-    "rows": 8,
-    "cols": 8,
-    "adjacent": ["orthogonal", "diagonal"],
-    "dog_swaps": {breed: [20] for breed in BREEDS},
-}
 #: item 8: a Dolly Crush flock with bonus points (a line of five scores double)
 BONUS_DOLLY = {"rows": 4, "cols": 6, "bonuses": [{"length": 5, "times": 2}]}
 

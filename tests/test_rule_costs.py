@@ -21,31 +21,13 @@ from sheepfold.games.costs import rule_cost
 from sheepfold.games.shave_a_sheep import solver
 from sheepfold.rulesets import all_rulesets, resolve
 from sheepfold.server.rules_api import checked, table_cost_refusal
+from storms import BREEDS, DEAL_STORM, PERFECT_STORM, SWAP_STORM
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_RULESETS = sorted((ROOT / "docs" / "rulesets").rglob("*.toml"))
-BREEDS = ("pastore-maremmano", "australian-shepherd", "bobtail", "border-collie")
 
-#: issue 50 item 1: one POST froze the server for 14-45 s (565,075 chance steps in its deal)
-DEAL_STORM = {
-    "rows": 8,
-    "cols": 8,
-    "types": 2,
-    "min_line": 2,
-    "white_per_type": 1000,
-    "black_per_type": 1000,
-    "max_cleanup_rounds": 10000,
-}
-#: item 2: the perfect bot counted its positions inside the request
-PERFECT_STORM = {"wool": 1000, "max_wool": 100}
-#: item 5: 56 s of CPU per expert decision (its clean-up kept short: only the search is over)
-SEARCH_STORM = {
-    "rows": 8,
-    "cols": 8,
-    "adjacent": ["orthogonal", "diagonal"],
-    "dog_swaps": dict.fromkeys(BREEDS, 20),
-    "max_cleanup_rounds": 100,
-}
+#: issue 50 item 5 (its clean-up kept short: only the search is over)
+SEARCH_STORM = {**SWAP_STORM, "max_cleanup_rounds": 100}
 
 
 def _seats(bot: str, players: int = 2) -> list[dict[str, Any]]:

@@ -26,37 +26,24 @@ from test_web_off_loop import Hold, _in_thread, _move
 
 from sheepfold.games import endings
 from sheepfold.server import tables
+from storms import DEAL_STORM, PERFECT_STORM, SWAP_STORM
 
-BREEDS = ("pastore-maremmano", "australian-shepherd", "bobtail", "border-collie")
 EXPERT = {"kind": "bot", "bot": "expert"}
 RANDOM = {"kind": "bot", "bot": "random"}
 DEAL = {  # (a)
     "game": "dolly-crush",
     "seats": [{}, {}],
-    "rules": {
-        "rows": 8,
-        "cols": 8,
-        "types": 2,
-        "min_line": 2,
-        "white_per_type": 1000,
-        "black_per_type": 1000,
-        "max_cleanup_rounds": 10000,
-    },
+    "rules": DEAL_STORM,
 }
 PERFECT = {  # (b)
     "game": "shave-a-sheep",
     "seats": [{}, {"kind": "bot", "bot": "perfect"}],
-    "rules": {"wool": 1000, "max_wool": 100},
+    "rules": PERFECT_STORM,
 }
 SWAPS = {  # (c)
     "game": "dolly-crush",
     "seats": [{}, EXPERT],
-    "rules": {
-        "rows": 8,
-        "cols": 8,
-        "adjacent": ["orthogonal", "diagonal"],
-        "dog_swaps": {breed: [20] for breed in BREEDS},
-    },
+    "rules": SWAP_STORM,
 }
 ENDLESS = {"game": "shave-a-sheep", "seats": [RANDOM, RANDOM], "rules": {"die": ["pink"]}}  # (d)
 

@@ -135,14 +135,6 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         redoc_url=None,
     )
 
-    docs = (settings or Settings()).api_docs
-    app = FastAPI(
-        title="sheepfold",
-        lifespan=lifespan,
-        docs_url="/api/docs" if docs else None,  # off by default: it loads scripts from a CDN
-        redoc_url=None,
-    )
-
     def said(request: Any, words: Any) -> Any:
         """Words (an error's detail) in the request's language (server/i18n.py)."""
         return i18n.localize(words, getattr(request.state, "lang", i18n.DEFAULT))
