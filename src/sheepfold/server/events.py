@@ -12,7 +12,6 @@ for it: what the bots and seats said (a bot warming up, a player away) is not ke
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -101,8 +100,10 @@ class EventLog:
             self.tell(t.manager.new_state(t.game, t.seed), history)
 
     def send(self, conn: Conn, since: Any, ref: Any = None) -> None:
-        """The entries after number ``since``, to ``conn`` (the last MAX_SENT of them)."""
+        """The entries after number ``since``, to ``conn`` (the last MAX_SENT of them), in its
+        language (its broadcaster's encoder, as the state message's window)."""
         if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-            raise IllegalAction("'since' must be the number of an entry of the log (0: all)")
+            raise IllegalAction(Msg("'since' must be the number of an entry of the log (0: all)"))
         events = [e for e in self.events[-MAX_SENT:] if e["n"] > since]
-        conn.push(json.dumps({"type": "log", "ref": ref, "events": events}))
+        encode = self.table.out.speaking(conn.lang).dumps
+        conn.push(encode({"type": "log", "ref": ref, "events": events}))

@@ -193,7 +193,12 @@ def open_table(
         "rules": rules_words(game.name, config),
         "seat": seat,
         "seats": [
-            {"name": s.name, "person": s.kind == "human", "free": s.token_hash is None}
+            {
+                "name": s.name,
+                "person": s.kind == "human" and s.token_hash is not None,
+                "free": s.kind == "human" and s.token_hash is None,
+                "bot": s.bot if s.kind == "bot" else None,  # its level: static/common.js
+            }
             for s in seats
         ],
         "your_turn": seat in waiting_for(state, table_driver(game.name), config),

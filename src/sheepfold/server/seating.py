@@ -207,6 +207,14 @@ class Seating:
             if s.kind == "human" and s.token_hash is not None and not s.conns:
                 self._start_leave_timer(s)
 
+    def wait_for_people(self) -> None:
+        """A "Play again" table: a seat free for a person of the game before waits for them
+        the leave grace, as a seat whose person is away does; then the table's replacement bot
+        plays it until someone takes it (a table that keeps leavers' seats free waits)."""
+        for s in self.seats:
+            if s.kind == "human" and s.token_hash is None:
+                self._start_leave_timer(s)
+
     def _start_leave_timer(self, s: Seat) -> None:
         t = self.table
         if not t.config.get("replace_leavers", True) or s.leave_timer is not None or t.finished():
@@ -215,15 +223,21 @@ class Seating:
         s.leave_timer = loop.call_later(t.manager.settings.leave_grace, self._away, s.seat)
 
     def _away(self, seat: int) -> None:
-        """The grace is over and the person is still away: a bot plays for them."""
+        """The grace is over and the person is still away (or nobody came for a free seat of
+        :meth:`wait_for_people`): a bot plays for them."""
         t = self.table
         s = self.seats[seat]
         s.leave_timer = None
-        if s.kind != "human" or s.conns or s.token_hash is None or t.finished():
+        if s.kind != "human" or s.conns or t.finished():
             return
         s.stand_in = t.config.get("replacement_bot", "random")
         self._new_player(s)
-        t.log.note(seat, Msg("is away: a bot plays for them until they come back"))
+        if s.token_hash is not None:
+            t.log.note(seat, Msg("is away: a bot plays for them until they come back"))
+        else:
+            t.log.note(
+                None, Msg("Seat {n} is free: a bot plays it until someone takes it", n=seat + 1)
+            )
         t.broadcast()
         t.schedule()
 
@@ -274,6 +288,13 @@ class Seating:
         t.manager.storage.update_seat(t.id, new.row())
         s.name, s.token_hash, s.client, s.profile = name, new.token_hash, client, profile
         s.moves = 0  # a new person: their own moves from now
+        if s.leave_timer is not None:  # a free seat of wait_for_people: taken in time
+            s.leave_timer.cancel()
+            s.leave_timer = None
+        if s.stand_in is not None:  # ... or late: its stand-in stops
+            s.stand_in = None
+            self._new_player(s)
+            t.schedule()
         t.broadcast()
         return s.seat, token
 

@@ -506,9 +506,7 @@ class TableManager:
             except Damaged as e:
                 self._quarantine(row.id, e)
                 continue
-            table = Table(self, row, game, state)
-            table.stored = table.applied = len(state.history)
-            self.tables[row.id] = table
+            self.tables[row.id] = self._rebuilt(row, game, state, None)
         return len(self.tables) + len(self.archived)
 
     def start(self) -> None:
@@ -727,7 +725,7 @@ class TableManager:
         table.stored = table.applied = len(state.history)
         self.tables[row.id] = table
         self.lobby_changed(now=True)  # its creator finds it listed at once
-        table.log.note(None, Msg("the table is open"))
+        table.log.retell()  # "the table is open", and a roll its set-up made (as after a restart)
         table.schedule()
         return table
 
@@ -747,6 +745,7 @@ class TableManager:
 
     def _played_again(self, old: Table, new: Table) -> Table:
         old.next_id = new.id
+        new.seating.wait_for_people()  # a seat nobody comes back for does not block the game
         old.broadcast()
         return new
 

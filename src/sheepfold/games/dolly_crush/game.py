@@ -396,10 +396,22 @@ class DollyState(State):
                 return g.swap_action(words[0], words[1])
         except ValueError as e:
             raise IllegalAction(str(e)) from None
-        stop = " or 'stop'" if g.stop is not None else ""
+        last = g.num_dogs - 1
+        if g.stop is not None:
+            raise IllegalAction(
+                Msg(
+                    "'{text}' is not a move: type 'dog D' (D = 0..{last}), a swap like 'b2-b3' "
+                    "or 'stop'",
+                    text=text,
+                    last=last,
+                )
+            )
         raise IllegalAction(
-            f"'{text}' is not a move: type 'dog D' (D = 0..{g.num_dogs - 1}), a swap like "
-            f"'b2-b3'{stop}"
+            Msg(
+                "'{text}' is not a move: type 'dog D' (D = 0..{last}), a swap like 'b2-b3'",
+                text=text,
+                last=last,
+            )
         )
 
     # -- the rules ---------------------------------------------------------------------------

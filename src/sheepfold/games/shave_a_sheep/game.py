@@ -579,7 +579,7 @@ class ShaveState(State):
             return super().string_to_action(text)
         a = self.game.named.get(" ".join(text.lower().split()))
         if a is None or a not in self.legal_actions():
-            raise IllegalAction(f"'{text}' is not a legal action now")
+            raise IllegalAction(Msg("'{text}' is not a legal action now", text=text))
         return a
 
     def apply_named(self, text: str) -> Action:

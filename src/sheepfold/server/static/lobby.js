@@ -73,6 +73,8 @@
 
   document.querySelectorAll("#game-choice button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === game)));
     $("game-blurb").textContent = BLURB[game];
+    $("learn-link").href = "/learn/" + game; // the header's lesson and rules: the chosen game's
+    $("rules-link").href = "/rules/" + game;
     // the rulebook once ("the rulebook"): a rule set that plays it is not offered again
     const sets = ((games && games[game].rulesets) || []).filter((r) => !r.rulebook);
     $("ruleset").innerHTML = `<option value="">${t("the rulebook")}</option>` + sets.map((r) => `<option value="${SF.esc(r.name)}">${SF.esc(r.title)}</option>`).join("");

@@ -22,7 +22,7 @@
         return;
       }
       SF.fill($("yours"), ts.map((x) => {
-        const who = x.seats.map((s, i) => (i === x.seat ? t("you") : s.free ? t("a free seat") : s.person ? s.name : t("{name} (bot)", { name: s.name }))).join(", ");
+        const who = x.seats.map((s, i) => (i === x.seat ? t("you") : s.free ? t("a free seat") : s.person ? s.name : t("{name} (bot: {level})", { name: s.name, level: SF.levelTitle(s.bot) }))).join(", ");
         return SF.el("li", { class: x.your_turn ? "your-turn" : "" },
           SF.el("span", { class: "name" }, x.title, x.own_pace ? " · " + t("at your own pace") : null),
           x.your_turn ? SF.el("strong", { class: "turn-badge" }, SF.el("span", { "aria-hidden": "true", text: "● " }), t("Your turn")) : SF.el("span", { class: "muted", text: t("waiting for the others") }),
