@@ -137,20 +137,23 @@ class SharedRateLimiter(RateLimiter):
         self.store = store
 
     def check(self, client: str) -> None:
-        if self.rate.unlimited:
-            return
-        tokens = self.store.peek(self.kind, client, self.rate)
-        if tokens is None:
-            super().check(client)
-        elif tokens < 1:
-            raise self._refused(tokens)
+        self._counted(client, self.store.peek, super().check)
 
     def take(self, client: str) -> None:
+        self._counted(client, self.store.take, super().take)
+
+    def _counted(
+        self,
+        client: str,
+        shared: Callable[[str, str, Rate], float | None],
+        local: Callable[[str], None],
+    ) -> None:
+        """The store's answer for ``client`` (RateLimited with no token), else ``local``'s."""
         if self.rate.unlimited:
             return
-        tokens = self.store.take(self.kind, client, self.rate)
+        tokens = shared(self.kind, client, self.rate)
         if tokens is None:
-            super().take(client)
+            local(client)
         elif tokens < 1:
             raise self._refused(tokens)
 
