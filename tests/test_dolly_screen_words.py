@@ -44,7 +44,7 @@ RULESETS = [
 ]
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"})
 SEATS = ["--seat", "bot:random", "--seat", "bot:random"]
-NAMES = ("bot:random", "bot:random (2)")
+NAMES = ("Random bot", "Random bot (2)")  # as the terminal says them
 
 
 def _ruleset(name: str, tmp_path: Path) -> str:

@@ -23,7 +23,7 @@ runner = CliRunner()
 DOLLY_ENDINGS = {
     "dogs": ({}, "every dog card has been played"),
     "deck": ({"white_per_type": 3, "black_per_type": 1}, "the deck ran out"),
-    "cleanup": ({"types": 3, "max_cleanup_rounds": 1}, "clean-up gave up"),
+    "cleanup": ({"types": 3, "max_cleanup_rounds": 1}, "the sheep cards ran out"),
     "points": ({"end_points": 4}, "points target"),
     "rounds": ({"rounds": 1}, "ended after 1 round"),
 }

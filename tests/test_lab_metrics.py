@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from sheepfold.games import make
+from sheepfold.games.features import game_features
 from sheepfold.lab.compare import cells, compare_tables, verdict
-from sheepfold.lab.features import game_features
 from sheepfold.lab.metrics import (
     evaluate,
     fmt,

@@ -77,6 +77,10 @@ def test_sweep_of_other_values_has_no_integer_locator(values: list[Any]) -> None
         ("500", "it", "500"),
         ("2.5", "en", "2.5"),
         ("12000", "en", "12,000"),
+        ("2.5", "de", "2,5"),
+        ("12000", "de", "12.000"),
+        ("2.5", "fr", "2,5"),
+        ("12000", "fr", "12\u202f000"),  # French thousands: a narrow no-break space
     ],
 )
 def test_a_plot_tick_is_written_the_language_s_way(written: str, lang: str, shown: str) -> None:

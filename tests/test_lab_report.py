@@ -170,6 +170,13 @@ def test_a_plot_names_its_bots_by_their_levels_in_its_language() -> None:
     )
     assert "bot Goloso, A caso, a rotazione tra i posti" in head, head
     assert "greedy" not in head and "random" not in head
+    for lang, table in i18n.catalogs().items():  # every language: its own words for the levels
+        head = report.describe(
+            [("rulebook", arrays(bots=("greedy", "random"), rotate=True))],
+            say=lambda words, lang=lang, table=table: str(translated(words, lang, table)),
+        )
+        levels = [table.get(level, level) for level in ("Greedy", "Random")]
+        assert all(level in head for level in levels), (lang, head)
     d = arrays()
     d = {**d, "bots": np.full((d["G"], 2), "best-response", dtype=object)}  # a lab bot
     head = report.describe([("rulebook", d)])

@@ -48,18 +48,19 @@ def test_pig_pen_plays_to_the_end_by_typed_moves_and_its_record_replays(tmp_path
     assert "greedy would play:" in out  # the generic greedy bot hints, and the game goes on
     assert "Not a move:" in out and "'fly' is not a move now" in flat(out)
     assert "ann plays: roll" in out and "ann plays: pen" in out
-    assert "bot:random (bot) plays:" in out
+    assert "Random bot plays:" in out  # a bot by its level's words
     assert "The game is over" in out and "Game stopped" not in out
     tail = out[out.index("Final result") :]
-    rows = dict(re.findall(r"^\s*(?:WINNER)?\s+\d\s+(ann|bot:random)\s+(\d+)\s*$", tail, re.M))
-    winners = re.findall(r"^\s*WINNER\s+\d\s+(ann|bot:random)\s", tail, flags=re.M)
+    rows = dict(re.findall(r"^\s*(?:WINNER)?\s+\d\s+(ann|Random bot)\s+(\d+)\s*$", tail, re.M))
+    winners = re.findall(r"^\s*WINNER\s+\d\s+(ann|Random bot)\s", tail, flags=re.M)
 
     rep = replay(json.loads(save.read_text()))
     assert rep.error is None and rep.state.is_terminal()
     names = list(rep.names)
-    assert names == ["ann", "bot:random"]
-    assert rows == {n: str(int(v)) for n, v in zip(names, rep.state.scores(), strict=True)}
-    assert winners == [names[s] for s in rep.state.winners()]
+    assert names == ["ann", "bot:random"]  # the record's notation; the screen says words
+    shown_names = ["ann", "Random bot"]
+    assert rows == {n: str(int(v)) for n, v in zip(shown_names, rep.state.scores(), strict=True)}
+    assert winners == [shown_names[s] for s in rep.state.winners()]
 
     runner = CliRunner()
     shown = runner.invoke(app, ["replay", str(save)])

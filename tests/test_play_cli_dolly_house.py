@@ -92,7 +92,7 @@ def test_a_person_stops_early_under_up_to_and_uses_big_cells(tmp_path: Path) -> 
             "--save",
             str(rec),
         ],
-        ["stop", "dog 0", "e6-e7", "d7 e7", "z9-z8", "stop", "quit"],
+        ["stop", "dog 1", "e6-e7", "d7 e7", "z9-z8", "stop", "quit"],
     )
     assert res.exit_code == 0, res.output
     out = res.output
@@ -108,7 +108,7 @@ def test_a_person_stops_early_under_up_to_and_uses_big_cells(tmp_path: Path) -> 
 def test_stop_is_refused_under_exact_swaps() -> None:
     res = invoke(
         ["dolly-crush", "--seat", "ann", "--seat", "bot:random", "--seed", "3"],
-        ["dog 0", "stop", "quit"],
+        ["dog 1", "stop", "quit"],
     )
     assert res.exit_code == 0
     assert "no stopping early" in " ".join(res.output.split())
@@ -144,9 +144,9 @@ def test_the_dolly_parser_reads_any_board() -> None:
     g = make("dolly-crush", rules={"rows": 8, "cols": 8, "swaps": "up-to", "dogs_per_player": 6})
     s = g.new_initial_state(seed=1)
     resolve_chance(s)
-    assert parse_dolly(s, "dog 5") == 5 and parse_dolly(s, "5") == 5
-    with pytest.raises(BadInput, match="0 to 5"):
-        parse_dolly(s, "dog 6")
+    assert parse_dolly(s, "dog 6") == 5 and parse_dolly(s, "6") == 5  # cards 1 to 6
+    with pytest.raises(BadInput, match="1 to 6"):
+        parse_dolly(s, "dog 7")
     with pytest.raises(BadInput, match="dog card first"):
         parse_dolly(s, "stop")
     s.apply(0)

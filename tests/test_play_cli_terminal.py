@@ -33,9 +33,9 @@ def flat(text: str) -> str:
         (["--set", "white_per_type=4", "--set", "black_per_type=0"], "the deck ran out"),
         (
             ["--set", "types=2", "--set", "max_cleanup_rounds=1"],
-            "the refill's clean-up gave up after 1 round of lines.",
+            "because the sheep cards ran out: the last cards in the deck kept making lines.",
         ),
-        (["--set", "end_points=6"], "bot:greedy reached the points target of 6"),
+        (["--set", "end_points=6"], "Greedy bot reached the points target of 6"),
         (["--set", "rounds=1"], "The game ended after 1 round."),
         (["--set", "rounds=2"], "The game ended after 2 rounds."),
     ],
@@ -51,7 +51,7 @@ def test_dolly_end_screen_says_why(extra: list[str], reason: str) -> None:
     "extra, reason",
     [
         ([], "because the last piece of wool left the middle: every sheep was shorn"),
-        (["--set", "target=8"], "bot:random's safe pile reached the target of 8"),
+        (["--set", "target=8"], "Random bot's safe pile reached the target of 8"),
         (["--set", "max_turns=6"], "at the turn limit (6 turns): no result"),
     ],
 )
@@ -115,7 +115,7 @@ def test_dolly_cleanups_are_announced(extra: list[str]) -> None:
     res = invoke([*DOLLY_BOTS, *extra])
     assert res.exit_code == 0, res.output
     out = flat(res.output)
-    notes = re.findall(r"Clean-up \(ruling 6\): the refill made lines at ((?:[a-h]\d ?)+)\.", out)
+    notes = re.findall(r"Clean-up: the refill made lines at ((?:[a-h]\d ?)+)\.", out)
     expected = _cleanups_by_the_engine(2, extra)
     assert len(notes) == expected
     if extra:
@@ -193,7 +193,7 @@ def test_dolly_chosen_breeds_keep_the_rulebook() -> None:
 # -- 5. save, load and undo -------------------------------------------------------------------
 def _dolly_turn(dog: int) -> list[str]:
     """Ann's turn with graded dog card ``dog`` (dog + 1 swaps): a1-a2 back and forth."""
-    return [f"dog {dog}"] + ["a1-a2"] * (dog + 1)
+    return [f"dog {dog + 1}"] + ["a1-a2"] * (dog + 1)  # dog cards typed from 1
 
 
 DOLLY_ANN = ["dolly-crush", "--seat", "ann", "--seat", "bot:greedy", "--seed", "3"]
@@ -215,7 +215,7 @@ def test_dolly_save_during_the_game_then_load_goes_on_the_same(tmp_path, monkeyp
 
     first, second = _dolly_turn(0) + _dolly_turn(1), _dolly_turn(2) + _dolly_turn(3)
     # save in the middle of a turn: the record has whole turns, and the game goes on
-    res = invoke(DOLLY_ANN, [*first, "dog 2", "a1-a2", f"save {part}", "a1-a2", "a1-a2", "quit"])
+    res = invoke(DOLLY_ANN, [*first, "dog 3", "a1-a2", f"save {part}", "a1-a2", "a1-a2", "quit"])
     assert res.exit_code == 0, res.output
     out = flat(res.output)
     assert (
@@ -228,7 +228,7 @@ def test_dolly_save_during_the_game_then_load_goes_on_the_same(tmp_path, monkeyp
     res = invoke(["--load", str(part), "--save", str(rest)], second)
     assert res.exit_code == 0, res.output
     assert f"continued from {part} after 4 moves" in flat(res.output)
-    assert "bot:greedy (bot) plays" in res.output  # the bot seat is a bot again
+    assert "Greedy bot plays" in res.output  # the bot seat is a bot again
     assert "Final result" in res.output
     assert _moves(rest) == _moves(full)
 
@@ -266,7 +266,7 @@ def test_load_takes_everything_from_the_record(tmp_path) -> None:
 
 def test_undo_takes_back_swaps_then_the_dog_card(tmp_path) -> None:
     rec = tmp_path / "u.json"
-    lines = ["undo", "dog 2", "a1-a2", "b1-b2", "undo", "undo", "undo", "dog 0", "c1-c2", "quit"]
+    lines = ["undo", "dog 3", "a1-a2", "b1-b2", "undo", "undo", "undo", "dog 1", "c1-c2", "quit"]
     res = invoke([*DOLLY_ANN, "--save", str(rec)], lines)
     assert res.exit_code == 0, res.output
     out = flat(res.output)
@@ -354,13 +354,13 @@ def test_typed_moves_have_history_and_line_editing_on_a_terminal() -> None:
         [
             b"hint\r",
             b"\x1b[A\r",  # up arrow: the line before ("hint") again
-            b"dog 9\x7f0\r",  # backspace: "dog 0"
+            b"dog 9\x7f1\r",  # backspace: "dog 1"
             b"quit\r",
         ],
     )
     assert out.count("greedy would play") == 2, out[-3000:]
     assert "Not a move" not in out and "^[[A" not in out
-    assert "ann plays: dog 0" in re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out)
+    assert "ann plays: dog 1" in re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out)
 
 
 def test_no_line_editing_on_a_pipe() -> None:
@@ -389,9 +389,9 @@ def test_replay_step_prints_every_position_without_a_terminal(tmp_path) -> None:
     assert "Start (8 moves)" in out and n == 8
     for k in range(1, n + 1):
         assert f"Move {k} of {n}" in out
-    assert "ann: dog 0, swaps a1-a2" in out
+    assert "ann: dog 1 (1 swap), swap a1-a2" in out
     assert "changed cells (underlined): a1 a2" in out
-    assert re.search(r"bot:greedy takes \d+ sheep: \+\d+ points", out)
+    assert re.search(r"Greedy bot takes \d+ sheep: \+\d+ points", out)
     assert "deck: 85 -> " in out
     assert "The game ended because every dog card has been played" in out
     assert out.endswith("8 moves applied.")
@@ -427,7 +427,7 @@ def test_replay_step_at_a_terminal_waits_for_enter_and_quits_on_q(tmp_path) -> N
 
 # -- 8. --screen: the board redrawn with what changed since you last looked ---------------------
 def test_screen_shows_what_changed_since_your_last_look() -> None:
-    res = invoke([*DOLLY_ANN, "--screen"], ["dog 0", "a1-a2", "dog 1", "b1-b2", "b2-b3", "quit"])
+    res = invoke([*DOLLY_ANN, "--screen"], ["dog 1", "a1-a2", "dog 2", "b1-b2", "b2-b3", "quit"])
     assert res.exit_code == 0, res.output
     out = flat(res.output)
     screens = out.split("ann · Dolly Crush · seed 3")
@@ -435,8 +435,8 @@ def test_screen_shows_what_changed_since_your_last_look() -> None:
     assert "Since you last looked:" not in screens[1]  # the first look
     last = screens[-1]
     assert "Since you last looked: changed cells (underlined):" in last
-    assert re.search(r"bot:greedy takes \d+ sheep: \+\d+ points", last)
-    assert "bot:greedy (bot) plays: dog" in last  # the bot's moves meanwhile, in the log
+    assert re.search(r"Greedy bot takes \d+ sheep: \+\d+ points", last)
+    assert "Greedy bot plays: dog" in last  # the bot's moves meanwhile, in the log
     # the bots' turns draw no board of their own
     assert out.count("key: b bell") == len(screens) - 1
 
@@ -444,10 +444,10 @@ def test_screen_shows_what_changed_since_your_last_look() -> None:
 def test_screen_keeps_hidden_scores_hidden() -> None:
     res = invoke(
         [*DOLLY_ANN, "--screen", "--hide-scores"],
-        ["dog 0", "a1-a2", "dog 1", "b1-b2", "b2-b3", "quit"],
+        ["dog 1", "a1-a2", "dog 2", "b1-b2", "b2-b3", "quit"],
     )
     out = flat(res.output)
-    assert re.search(r"bot:greedy takes \d+ sheep", out)
+    assert re.search(r"Greedy bot takes \d+ sheep", out)
     assert "points" not in out.split("Since you last looked")[-1].replace("(1 pt)", "")
 
 

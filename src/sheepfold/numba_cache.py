@@ -61,7 +61,7 @@ KERNEL_MODULES = (
     "sheepfold.games.dolly_crush.kernel.order",
     "sheepfold.bots.dolly_mc",
     "sheepfold.lab.fastsim_shave",
-    "sheepfold.lab.features",
+    "sheepfold.games.features",
     "sheepfold.vector.batch_kernel",
     "sheepfold.vector.shave_kernel",
     "sheepfold.vector.dolly_kernel",

@@ -71,6 +71,8 @@ class LiveServer:
 
     # -- helpers -----------------------------------------------------------------------------
     def create(self, **spec: Any) -> dict[str, Any]:
+        # the seats where the test writes them (a table's default draws who starts: turned)
+        spec.setdefault("first_player", 0)
         r = self.http.post("/api/tables", json=spec)
         assert r.status_code == 201, r.text
         return r.json()

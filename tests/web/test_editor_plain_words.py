@@ -103,7 +103,7 @@ def test_no_option_says_its_unset_meaning_twice(live_server: Any, lang: str) -> 
 
 @pytest.mark.parametrize(
     ("lang", "graded", "wolf"),
-    [("en", "Graded", "Howling wolf"), ("it", "Graduata", "Il lupo ulula")],
+    [("en", "Graded", "Howling Wolf"), ("it", "Graduata", "Il lupo ulula")],
 )
 def test_a_built_in_fills_the_editor_with_its_title_not_its_id(
     live_server: Any, lang: str, graded: str, wolf: str

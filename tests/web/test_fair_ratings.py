@@ -13,7 +13,7 @@ from test_profiles_api import client_from, make_profile, play_to_the_end
 from polling import wait_until
 from sheepfold.server.limits import Rate
 from sheepfold.server.profiles import HEADER
-from sheepfold.server.ratings import MIN_OWN_MOVES, Person, judge
+from sheepfold.server.ratings import MIN_OWN_MOVES, START, Person, judge
 
 ONE_MOVE = {"game": "shave-a-sheep", "rules": {"wool": 1}, "auto_roll": True}  # the farm
 LONGER = {"game": "shave-a-sheep", "rules": {"wool": 12}, "auto_roll": True}
@@ -66,8 +66,10 @@ def test_a_three_person_game_rates_the_two_who_played_it():
 def test_a_person_who_went_away_is_rated_as_last_and_the_one_who_stayed_keeps_the_game():
     # the stand-in won for the leaver: the one who stayed to the end is ahead in the rating
     v = judge([person("a", "10.0.0.1", away=True), person("b", "10.0.0.2", place=2)], never)
-    assert v.ranks["b"] < v.ranks["a"]
-    assert v.notes == {"a": "rated as last: a bot finished the game for you"}
+    assert v.ranks["b"] < v.ranks["a"] and v.left == {"a"}
+    assert v.notes == {
+        "a": "rated as last, and 40 points more for leaving: a bot finished the game for you"
+    }
 
 
 def test_a_game_bots_finished_after_both_people_went_away_is_not_rated():
@@ -227,9 +229,16 @@ def test_stand_ins_moves_are_not_a_persons_a_game_they_finished_for_both_is_not_
     moves_then_away(table, tokens, [MIN_OWN_MOVES, 1000])
     entries = {p["name"]: history(srv, p, 3)[0] for p in (ann, bob)}
     assert all(e["table"] == table and e["rated"] for e in entries.values())
-    assert entries["Ann"]["rating_note"] == "rated as last: a bot finished the game for you"
+    assert entries["Ann"]["rating_note"] == (
+        "rated as last, and 40 points more for leaving: a bot finished the game for you"
+    )
     assert entries["Bob"]["rating_note"] is None
-    assert entries["Bob"]["rating_after"] > 0 > entries["Ann"]["rating_after"]
+    assert entries["Bob"]["rating_after"] > START > entries["Ann"]["rating_after"]
+    # reliability: a game left counts against it (the first: both left; the second: Ann left
+    # after one move of hers), a game played to the end for it
+    mine = {p["name"]: srv.http.get(f"/api/profiles/{p['id']}").json() for p in (ann, bob)}
+    assert mine["Ann"]["reliability"]["words"] == "finished 0 of 3 games (0%)"
+    assert mine["Bob"]["reliability"]["words"] == "finished 2 of 3 games (66%)"
     a.close()
     b.close()
 

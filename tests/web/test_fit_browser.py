@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_i18n_browser import TRANSLATED
 from test_web_browser import new_page
 
 pytestmark = pytest.mark.browser
@@ -76,8 +77,9 @@ def turn_states(page: Any, game: str) -> Iterator[tuple[str, list[str]]]:
         yield "what to do", needed if choices else [s for s in needed if "#controls" not in s]
 
 
-#: the players at the table, and the page's language (Italian's words are the longer)
-SEATINGS = [(2, "en"), (4, "it")]
+#: the players at the table, and the page's language (every other language's words are the
+#: longer: each one at a full table)
+SEATINGS = [(2, "en"), *((4, lang) for lang in TRANSLATED)]
 
 
 @pytest.mark.parametrize(("players", "lang"), SEATINGS)

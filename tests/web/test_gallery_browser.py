@@ -158,6 +158,7 @@ def test_publish_find_read_the_lab_card_try_it_and_vote(browser, make_server, sh
 
     # try it: a person (this page) against a bot
     expect(page.locator(".seat-row .kind").nth(1)).to_have_value("bot")
+    page.select_option("#first", "0")  # the person starts (by default who starts is drawn)
     page.click("#try-btn")
     page.wait_for_url("**/t/*")
     house = page.locator("#house-rules")

@@ -1,9 +1,10 @@
 """Languages (issue 29; server/i18n.py): the catalogs, the choice of a language, the pages
 and the server's words translated where they are sent.
 
-The catalog: every text of the template (``locale/messages.pot``) has an Italian translation
-with the same ``{name}`` parameters, and the template is current: extracting the texts again
-(``make i18n``'s command) finds no text it lacks and none it no longer has.
+The catalogs: every text of the template (``locale/messages.pot``) has a translation in every
+language (Italian, Spanish, ...) with the same ``{name}`` parameters, and the template is
+current: extracting the texts again (``make i18n``'s command) finds no text it lacks and none it
+no longer has.
 """
 
 from __future__ import annotations
@@ -30,17 +31,32 @@ def msgids(path: Path) -> set[str]:
         return {m.id for m in read_po(f) if m.id and isinstance(m.id, str)}
 
 
-def test_every_text_has_an_italian_translation_with_the_same_parameters() -> None:
-    with (LOCALE / "it" / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        italian = {m.id: m for m in read_po(f) if m.id}
+#: every language with a catalog (all but English, the texts themselves)
+TRANSLATED = sorted(po.parent.parent.name for po in LOCALE.glob("*/LC_MESSAGES/messages.po"))
+
+
+def test_the_languages_are_served() -> None:
+    assert {"it", "es"} <= set(TRANSLATED)
+    assert set(i18n.catalogs()) == set(i18n.languages()) == {"en", *TRANSLATED}
+    assert i18n.languages()["es"] == "Español"
+    assert i18n.choose(None, None, "es-ES,es;q=0.9,en;q=0.8") == "es"
+    assert "de" in TRANSLATED and i18n.languages()["de"] == "Deutsch"
+    assert i18n.choose(None, None, "de-AT,de;q=0.9,en;q=0.8") == "de"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_has_a_translation_with_the_same_parameters(lang: str) -> None:
+    with (LOCALE / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = {m.id: m for m in read_po(f) if m.id}
     template = msgids(LOCALE / "messages.pot")
     assert len(template) > 400
-    assert template == set(italian), "the Italian catalog is not the template's (make i18n)"
+    assert template == set(catalog), f"the {lang} catalog is not the template's (make i18n)"
     for msgid in template:
-        m = italian[msgid]
-        assert isinstance(m.string, str) and m.string.strip(), f"no Italian for {msgid!r}"
+        m = catalog[msgid]
+        assert isinstance(m.string, str) and m.string.strip(), f"no {lang} for {msgid!r}"
         assert not m.fuzzy, f"{msgid!r}: a fuzzy translation is not served"
         assert i18n.placeholders(m.string) == i18n.placeholders(msgid), msgid
+    assert i18n.catalogs()[lang]["Start a table"] == catalog["Start a table"].string
     assert i18n.catalogs()["it"]["Start a table"] == "Apri un tavolo"
 
 
@@ -93,7 +109,8 @@ def test_no_text_hides_where_the_extractor_cannot_read_it() -> None:
 def test_the_language_of_a_request() -> None:
     assert i18n.choose(None, None, None) == "en"
     assert i18n.choose(None, None, "it-IT,it;q=0.9,en;q=0.8") == "it"
-    assert i18n.choose(None, None, "de-DE,fr;q=0.9") == "en"  # none served: English
+    assert i18n.choose(None, None, "ja-JP,ko;q=0.9") == "en"  # none served: English
+    assert i18n.choose(None, None, "ja-JP,fr-CA;q=0.9") == "fr"  # the first one served
     assert i18n.choose(None, None, "en;q=0.5, it;q=0.9") == "it"  # by the q-values
     assert i18n.choose(None, None, "it;q=0, en") == "en"  # q=0: not wanted
     assert i18n.choose(None, "it", "en") == "it"  # the cookie before the browser's
@@ -206,8 +223,8 @@ def test_server_messages_in_the_connection_language(
     assert (
         error["message"]
         == {
-            "it": "la carta cane 0 fa esattamente 1 scambi, non 0 (regola 7)",
-            "en": "dog card 0 makes exactly 1 swap(s), not 0 (ruling 7)",
+            "it": "la carta cane 1 fa esattamente 1 scambi, non 0",  # numbered as the page shows it
+            "en": "dog card 1 makes exactly 1 swap(s), not 0",
         }[lang]
     )
     other.send({"type": "act", "action": "dog 0"})  # a spectator: words in the spectator's language

@@ -36,13 +36,17 @@ TEXTS = """() => {
 }"""
 
 
-def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """The catalog's English texts that Italian words differently, each as a pattern of a whole
+#: every language served but English (each one a catalog of its own)
+TRANSLATED = sorted(set(i18n.catalogs()) - {i18n.DEFAULT})
+
+
+def english_patterns(lang: str = "it") -> list[tuple[str, re.Pattern[str]]]:
+    """The catalog's English texts that ``lang`` words differently, each as a pattern of a whole
     text (its parameters: anything); not a template that only joins its parameters ("{some}
     and {last}": any text with an "and" in it), nor one whose own words are under three letters
     ("a {kind}": the Italian "a caso" would be its English)."""
     out = []
-    for msgid, text in i18n.catalogs()["it"].items():
+    for msgid, text in i18n.catalogs()[lang].items():
         if text == msgid:
             continue  # a name, the same in both ("Dolly Crush", "sheepfold")
         parts = re.split(r"\{\w+\}", msgid)
@@ -54,9 +58,9 @@ def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
     return out
 
 
-def english_left(page: Any) -> list[str]:
-    """The page's texts that are still one of the catalog's English texts."""
-    patterns = english_patterns()
+def english_left(page: Any, lang: str = "it") -> list[str]:
+    """The page's texts that are still one of ``lang``'s catalog's English texts."""
+    patterns = english_patterns(lang)
     left = []
     for text in page.evaluate(TEXTS):
         for t in (text, text.strip(" ·:▶★✓✗🔔↶+−")):
@@ -67,16 +71,19 @@ def english_left(page: Any) -> list[str]:
     return left
 
 
-def test_the_scan_finds_english_left(browser: Any, live_server: Any) -> None:
-    """The scan itself: the English lobby is all English texts of ours, the Italian one none."""
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_scan_finds_english_left(browser: Any, live_server: Any, lang: str) -> None:
+    """The scan itself: the English lobby is all English texts of ours, the lobby in every
+    other language none."""
     page = new_page(browser)
     page.goto(live_server.url + "/?lang=en")
     page.wait_for_selector("#seats .seat-row")
-    found = english_left(page)
+    found = english_left(page, lang)
     assert any("Start a table" in f for f in found) and any("Player 1" in f for f in found)
-    page.goto(live_server.url + "/?lang=it")
+    page.goto(live_server.url + f"/?lang={lang}")
     page.wait_for_selector("#seats .seat-row")
-    assert english_left(page) == []
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert english_left(page, lang) == []
 
 
 def test_the_italian_lobby_from_the_link_and_the_switch(

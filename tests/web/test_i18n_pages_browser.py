@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 from test_axe_pages import CARD
 from test_fit_browser import CUT_WORDS
-from test_i18n_browser import english_left
+from test_i18n_browser import TRANSLATED, english_left
 from test_profiles_api import SHORT_SHAVE, join_as, make_profile, play_to_the_end
 from test_web_browser import new_page, sit
 
 from polling import wait_until
+from sheepfold.server.limits import Rate
 
 pytestmark = pytest.mark.browser
 
@@ -75,10 +76,10 @@ def unreadable(page: Any) -> list[str]:
     return [f"{ch!r} U+{ord(ch[0]):04X} in {found[ch]!r}" for ch in bad]
 
 
-def check(page: Any, what: str, problems: dict[str, list[str]], italian: bool = True) -> None:
-    """The page as it is now: no character that would not read and, in Italian, no English
-    text of ours left."""
-    left = (english_left(page) if italian else []) + unreadable(page)
+def check(page: Any, what: str, problems: dict[str, list[str]], lang: str = "it") -> None:
+    """The page as it is now: no character that would not read and, in a language but
+    English, no English text of ours left."""
+    left = (english_left(page, lang) if lang != "en" else []) + unreadable(page)
     if left:
         problems[what] = left
 
@@ -147,7 +148,7 @@ def test_the_other_pages_in_italian(browser: Any, played: dict[str, Any], shots:
     check(page, "my profile", problems)
     title, history = page.inner_text("#title"), page.inner_text("#history")
     says(problems, "my profile", title == "Il tuo profilo", title)
-    says(problems, "my profile", "(bot, " in history and "punteggio 0 → " in history, history)
+    says(problems, "my profile", "(bot, " in history and "punteggio 1000 → " in history, history)
     says(problems, "my profile", "partita a punteggio" in page.inner_text("#ratings"), "ratings")
     page.screenshot(path=str(shots / "i18n-profile-it.png"), full_page=True)
 
@@ -197,6 +198,36 @@ def test_the_other_pages_in_italian(browser: Any, played: dict[str, Any], shots:
         says(problems, f"the {game} rules", cut == [], f"words cut short: {cut}")
     page.screenshot(path=str(shots / "i18n-rules-shave-it.png"), full_page=True)
 
+    assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
+    assert not page.errors
+
+
+def test_the_other_pages_in_every_other_language(browser: Any, played: dict[str, Any]) -> None:
+    """The pages above in every language served but English and Italian (whose words are
+    checked above): no English text of ours left, every character reads, the rules pages'
+    card words fit their cards."""
+    srv, mia, leo = played["srv"], played["mia"], played["leo"]
+    problems: dict[str, list[str]] = {}
+    page = new_page(browser)
+    pages = {
+        "my profile": ("/profile", "#history li.game"),
+        "Leo's profile": (f"/players/{leo['id']}", "#history li.game"),
+        "the leaderboard": ("/leaderboard/shave-a-sheep", "#rows tr"),
+        "your tables": ("/your-tables", "#yours li.your-turn"),
+        "the gallery": ("/gallery?game=shave-a-sheep", ".entry"),
+        "a rule set and its lab card": ("/gallery/shave-a-sheep/short-wool", "#lab .verdict"),
+        "the dolly-crush rules": ("/rules/dolly-crush", "main.rules svg"),
+        "the shave-a-sheep rules": ("/rules/shave-a-sheep", "main.rules svg"),
+    }
+    for lang in (other for other in TRANSLATED if other != "it"):
+        page.goto(srv.url + f"/profile?lang={lang}#secret=" + mia["secret"])
+        for what, (path, ready) in pages.items():
+            page.goto(srv.url + path)
+            page.wait_for_selector(ready)
+            assert page.evaluate("document.documentElement.lang") == lang
+            check(page, f"{what} ({lang})", problems, lang)
+            cut = page.evaluate(CUT_WORDS)
+            says(problems, f"{what} ({lang})", cut == [], f"words cut short: {cut}")
     assert not problems, "\n".join(f"{w}: {p}" for w, ps in problems.items() for p in ps)
     assert not page.errors
 
@@ -266,25 +297,29 @@ def test_the_rules_pages_draw_the_tables_pictures(browser: Any, live_server: Any
 
 def test_no_table_page_shows_a_box(browser: Any, make_server: Any, shots: Any) -> None:
     """The lobby, the lessons and both tables (seated, the chat's reactions and the turn notices'
-    button shown, a reaction said): every character reads, in English and in Italian."""
-    srv = make_server(bot_delay=0.0)
+    button shown, a reaction said): every character reads, in English and in every other
+    language served."""
+    # two tables in every language, from one address: no cap on the tables it opens
+    off = Rate(0, 0)
+    srv = make_server(bot_delay=0.0, create_rate=off, join_rate=off, max_open_tables=0)
     problems: dict[str, list[str]] = {}
     page = new_page(browser)
-    for lang in ("en", "it"):
+    # Italian last: its chat is read below
+    for lang in ("en", *(other for other in TRANSLATED if other != "it"), "it"):
         page.goto(srv.url + f"/?lang={lang}")
         page.wait_for_selector("#seats .seat-row")
-        check(page, f"the lobby ({lang})", problems, lang == "it")
+        check(page, f"the lobby ({lang})", problems, lang)
         for game in ("dolly-crush", "shave-a-sheep"):
             page.goto(srv.url + f"/learn/{game}")
             page.wait_for_selector("#lesson-start")
-            check(page, f"the {game} lesson ({lang})", problems, lang == "it")
+            check(page, f"the {game} lesson ({lang})", problems, lang)
             t = srv.create(game=game, seats=[{"kind": "human"}, {"kind": "human"}])
             sit(page, srv.url + t["invite"], "Ada", 0)
             page.wait_for_selector("#chat-reacts button")
             page.wait_for_selector("#notify:not([hidden])")
             page.click("#chat-reacts button >> nth=0")
             page.wait_for_selector("#chat-lines li")
-            check(page, f"a {game} table ({lang})", problems, lang == "it")
+            check(page, f"a {game} table ({lang})", problems, lang)
     said = " ".join(page.text_content("#chat-lines li").split())
     # the name, the seat and the reaction's words
     says(problems, "the chat", said == "Ada (posto 1): pollice in su", said)

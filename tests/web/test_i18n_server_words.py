@@ -19,7 +19,7 @@ from sheepfold.games.shave_a_sheep.game import ShaveGame
 from sheepfold.games.shave_a_sheep.table import ShaveTable
 from sheepfold.games.shave_a_sheep.terminal import end_reason
 from sheepfold.rulesets import find_ruleset
-from sheepfold.server.i18n import localize
+from sheepfold.server.i18n import catalogs, localize
 from sheepfold.server.limits import Rate
 
 IT = {"Accept-Language": "it"}
@@ -85,15 +85,29 @@ def test_italian_shave_log_lines_for_rolls_every_decision_and_the_end() -> None:
         ends.append(localize(end_reason(s, ["Mia", "Leo", "Ada"]), "it"))
     said = {it for _en, it in seen.values()}
     assert "ha tirato rosa/bianco (tosa o cresci)" in said  # a roll
-    assert "ha tirato grigio/bianco (la corsa al lupo, poi puoi cresci)" in said
-    # the decisions: each printed verb with what it does, a pass, a reroll, the race's pick
-    assert "cresci: sposta un pezzo dal centro sulla tua pecora" in said
-    assert "doppio: sposta fino a due pezzi dal centro sulla tua pecora" in said
-    assert "tosa: tosa la tua pecora nel tuo mucchio al sicuro" in said
-    # a chosen player is marked for the page to name ({player K}: static/table.js)
-    assert "scambio: scambia la tua pecora con la pecora di {player 1}" in said
-    assert "passa: non fare niente" in said and "ritira: tira di nuovo il dado" in said
-    assert any(t.startswith("lupo: la pecora di {player ") and " perde un pezzo" in t for t in said)
+    assert "ha tirato grigio/bianco (la corsa al lupo, poi {player 0} può cresci)" in said
+    # the decisions (issue 51): the player who made it, each printed verb with what it does,
+    # every player by name ({player K}: the page names them, static/table.js), never "tua"
+    assert (
+        "{player 0} gioca «cresci»: sposta un pezzo dal centro sulla pecora di {player 0}" in said
+    )
+    assert (
+        "{player 1} gioca «doppio»: sposta fino a due pezzi dal centro sulla pecora di {player 1}"
+        in said
+    )
+    assert (
+        "{player 2} gioca «tosa»: tosa la pecora di {player 2} nel mucchio al sicuro del suo "
+        "padrone" in said
+    )
+    assert (
+        "{player 0} gioca «scambio»: scambia la pecora di {player 0} con la pecora di {player 1}"
+        in said
+    )
+    assert "{player 0} passa" in said and "{player 1} tira di nuovo il dado" in said
+    assert any(
+        " sceglie la pecora di {player " in t and t.endswith(": perde un pezzo") for t in said
+    )
+    assert not [t for t in said if " tua " in t or " tuo " in t], said
     assert any(t.startswith("Tosatura automatica: la pecora di {player ") for t in said), said
     assert (
         "la partita finisce: la tosatura finale sposta la lana di ogni pecora nel suo mucchio "
@@ -275,7 +289,7 @@ def test_an_italian_lab_card_writes_its_numbers_and_draws_its_plot_in_italian(
     gallery = srv.app.state.gallery
     new, old = (gallery.store.version("shave-a-sheep", s, 1) for s in ("no-costs", "old-plot"))
     spec = json.loads(json.dumps(gallery.lab._spec(new.id)))  # as the card's process reads it
-    assert set(spec["catalogs"]) == {"it"}
+    assert set(spec["catalogs"]) == set(catalogs()) - {"en"}  # every language but English
     monkeypatch.setattr(lab_runner, "resolve_engine", lambda job: "engine")  # no kernel compiled
     # a budget of 1 ns: capped after the second chunk (of 1,500 games); no exact figures
     made = card.card({**spec, "games": 1500, "seconds": 1e-9, "exact_limit": 0}, lambda _: None)

@@ -7,6 +7,7 @@ Screenshots go to tests/web/screenshots/ (git-ignored).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -143,6 +144,10 @@ def test_a_newcomer_finishes_the_shave_a_sheep_lesson_by_clicking_what_the_coach
     rolls = sum(1 for what, _ in clicks if what == "roll")
     assert rolls >= 3 and rolls == sum(1 for _, s in clicks if s == "Your turn. Roll the die.")
     assert any(s.startswith("You rolled ") for _, s in clicks)
+    # the coach names a button by its words, never its icon's (issue 51: "×2Doppio")
+    pressed = [s for _, s in clicks if "Press “" in s]
+    assert any("Press “Double" in s for s in pressed), pressed
+    assert all(re.search(r"Press “[A-Z]", s) for s in pressed), pressed
     text = page.inner_text("#coach")
     assert "everyone sheared one last time" in text  # the final shear is told
     assert "biggest safe pile won" in text

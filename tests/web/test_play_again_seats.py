@@ -48,3 +48,29 @@ def test_a_late_comer_takes_the_seat_from_its_bot(make_server, ws_client):
     assert (seat["name"], seat["free"], seat["stand_in"]) == ("Ben", False, None)
     ben = ws_client(f"{srv.ws_url}/ws/{new}", token)
     assert play_to_the_end({0: ann, 1: ben}, random.Random(5))["finished"]
+
+
+def test_after_a_restart_the_free_seat_still_waits_then_its_bot_plays_and_play_again_leads_there(
+    make_server, ws_client, tmp_path
+):
+    # the grace timer lived in memory only: after a restart the free seat blocked the game,
+    # and "Play again" at the finished table opened a second next table
+    db = str(tmp_path / "again.db")
+    srv = make_server(db, leave_grace=0.2)
+    old_id = srv.create(**SHORT_SHAVE, seats=[{"kind": "human"}] * 2, seed=11)["id"]
+    a, b = srv.join(old_id, "Ann", 0), srv.join(old_id, "Ben", 1)
+    ca = ws_client(f"{srv.ws_url}/ws/{old_id}", a["token"])
+    cb = ws_client(f"{srv.ws_url}/ws/{old_id}", b["token"])
+    play_to_the_end({0: ca, 1: cb}, random.Random(3))
+    ca.close(), cb.close()
+    r = srv.http.post(f"/api/tables/{old_id}/again")
+    assert r.status_code == 201, r.text
+    new = r.json()["id"]
+    ann_token = srv.join(new, "Ann", 0)["token"]
+    srv.stop()
+    srv = make_server(db, leave_grace=0.2)
+    again = srv.http.post(f"/api/tables/{old_id}/again")
+    assert again.json()["id"] == new
+    ann = ws_client(f"{srv.ws_url}/ws/{new}", ann_token)
+    assert play_to_the_end({0: ann}, random.Random(4))["finished"]
+    assert FREE in log_of(srv, new)

@@ -188,7 +188,7 @@ def test_two_profiles_play_and_get_a_history_a_rating_and_a_leaderboard(live_ser
             assert e["result"] == "tied for first"
         else:
             assert e["place"] > 1 and e["result"].endswith("of 3")
-        assert e["rating_before"] == 0.0
+        assert e["rating_before"] == 1000  # where everyone starts (server/ratings.py: shown)
     # ratings: the one ahead of the other rates above; the bot has none
     place = {n: got[n]["place"] for n in got}
     ratings = {

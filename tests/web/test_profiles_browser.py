@@ -12,6 +12,7 @@ import threading
 from typing import Any
 
 import pytest
+from test_axe_pages import check
 from test_web_browser import PHONE, last, new_page
 
 from polling import wait_until
@@ -164,18 +165,39 @@ def test_two_profiles_play_over_days_and_see_history_rating_and_leaderboard(
     entry = mia.inner_text("#history li.game")
     assert "Shave a Sheep" in entry and "Mia" in entry and "Leo" in entry
     assert "Shave a Sheep: 2nd of 2" in entry and "Replay" in entry
-    assert "rating 0 → -" in entry  # Mia lost to Leo: below where everyone starts
+    assert "rating 1000 → 9" in entry  # Mia lost to Leo: below where everyone starts (1000)
     assert "Shave a Sheep" in mia.inner_text("#ratings")
+    assert "new player" in mia.inner_text("#ratings")  # its level in words (issue 51)
+    assert mia.inner_text("#reliability") == "finished 1 of 1 game (100%)"
     mia.screenshot(path=str(shots / "profile-history.png"), full_page=True)
     mia.goto(srv.url + "/leaderboard")  # the first game's: Dolly Crush, nobody rated
     mia.wait_for_selector("#empty:not([hidden])")
     assert mia.inner_text("#title") == "Dolly Crush leaderboard"
     mia.click("#game-tabs >> text=Shave a Sheep")
     mia.wait_for_selector("#rows tr")
-    rows = [r.split("\t") for r in mia.inner_text("#rows").strip().split("\n")]
-    assert [(r[0], r[1], r[3]) for r in rows] == [("1", "Leo", "1"), ("2", "Mia", "1")]
-    assert float(rows[0][2]) > 0 > float(rows[1][2])
+    rows = [tr.locator("td").all_inner_texts() for tr in mia.locator("#rows tr").all()]
+    assert [(r[0], r[1], r[3]) for r in rows] == [
+        ("1", "Leo\nnew player", "1"),  # the player, and their level in words (issue 51)
+        ("2", "Mia\nnew player", "1"),
+    ]
+    assert int(rows[0][2]) > 1000 > int(rows[1][2]) > 0
     mia.screenshot(path=str(shots / "leaderboard.png"), full_page=True)
+    # the ratings' pages (issue 51: levels, reliability), axe clean on a laptop and a phone
+    found: dict[str, list[str]] = {}
+    check(mia, "the leaderboard, laptop", found)
+    leo.goto(srv.url + "/leaderboard/shave-a-sheep")
+    leo.wait_for_selector("#rows tr")
+    check(leo, "the leaderboard, phone", found)
+    fits = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    assert leo.evaluate(fits), "the leaderboard is wider than a phone"
+    leo.screenshot(path=str(shots / "leaderboard-phone.png"), full_page=True)
+    leo.goto(srv.url + "/profile")
+    leo.wait_for_selector("#history li.game")
+    assert "new player" in leo.inner_text("#ratings")
+    assert leo.inner_text("#reliability") == "finished 1 of 1 game (100%)"
+    check(leo, "Leo's profile, phone", found)
+    assert leo.evaluate(fits), "the profile is wider than a phone"
+    assert not found, "\n".join(f"{page}: {p}" for page, ps in found.items() for p in ps)
     mia.click("#rows a >> nth=0")  # Leo's public page
     mia.wait_for_selector("#history li.game")
     assert "Shave a Sheep: won" in mia.inner_text("#history li.game")

@@ -291,7 +291,7 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
     from sheepfold.games.shave_a_sheep.game import ROLL
     from sheepfold.games.shave_a_sheep.table import (
         ShaveTable,
-        _decision_words,
+        _told_words,
         end_notes,
         labels,
         player,
@@ -315,11 +315,12 @@ def test_shave_views_and_words_built_once_are_what_the_engine_says():
             a = state.sample_chance() if p == CHANCE else rng.choice(state.legal_actions())
             fresh = state.clone()
             if p != CHANCE:
-                want = [(p, _decision_words(fresh, a))]  # built anew, never kept
+                want = [(p, _told_words(fresh, a, p))]  # built anew, never kept
                 seats = [player(k) for k in range(players)]
                 want += [(p, line) for line in words.told(fresh, [a], seats)]  # the triggers
             elif fresh.phase == ROLL:
-                face = words.face(fresh.game.program.faces[a], fresh.game.program)
+                program = fresh.game.program
+                face = words.face(program.faces[a], program, player(fresh.turn))
                 want = [(fresh.turn, f"rolled {face}")]
             else:
                 want = []

@@ -215,7 +215,8 @@ def test_shave_fits_a_phone_and_play_again_keeps_settings_and_seats(browser, mak
     new_id = page.url.rsplit("/", 1)[1]
     page.wait_for_function("() => window.SF_LAST && window.SF_LAST.you === 0")  # my seat again
     old, new = srv.manager.get(t["id"]), srv.manager.get(new_id)
-    assert new.config == old.config and new.game.rules == old.game.rules
+    assert new.config == {**old.config, "again_of": old.id}  # and which table it follows
+    assert new.game.rules == old.game.rules
     assert [(s.kind, s.bot, s.name) for s in new.seats] == [
         ("human", None, "Ada"),
         ("bot", "greedy", old.seats[1].name),

@@ -23,7 +23,7 @@ SHAVE = {
     "wool": 40,
     "max_wool": 30,
     "wolf_to": "roller",
-    "die": ["x2", "x2", "gray/pink", "shear-other", "white/green", "x2"],
+    "die": ["x2", "x2", "gray", "shear-other", "white/green", "x2"],  # gray: the wolf, always
     "verbs": {
         "double": {"effects": [{"move": 3, "from": "middle", "to": "my sheep"}]},
         "shear-other": {"choose": "another player", "effects": [{"shear": "target"}]},
@@ -65,10 +65,15 @@ def test_shave_replay_says_the_house_rules_moves(live_server: Any) -> None:
         if len(lines) > 1:  # the end's frame, or a rule fired after the move: told below
             continue
         me, after, text = f["seat"], f["view"], lines[0]
-        verb, _, what = text.partition(" " if text.startswith("rolled ") else ": ")
+        if text.startswith("rolled "):
+            verb, what = "rolled", text.removeprefix("rolled ")
+        else:  # a decision: the player who made it by name (issue 51), then what it did
+            said = re.fullmatch(r"player (\d) plays ([\w-]+): (.*)", text)
+            assert said and int(said[1]) == me, text
+            verb, what = said[2], said[3]
         seen.add(verb)
         if verb == "double":  # the file's double: three pieces, as many as the middle had
-            said = re.search(r"up to (\w+) pieces from the middle onto your sheep", what)
+            said = re.search(rf"up to (\w+) pieces from the middle onto player {me}'s sheep", what)
             assert said, text
             grew = min(NUMBERS[said[1]], before["middle"], 30 - before["sheep"][me])
             assert after["sheep"][me] - before["sheep"][me] == grew, (text, before, after)
@@ -76,7 +81,8 @@ def test_shave_replay_says_the_house_rules_moves(live_server: Any) -> None:
         elif verb == "wolf":  # wool_to roller: the bitten sheep's wool onto the roller's pile
             k = int(
                 re.fullmatch(
-                    r"take all the wool from player (\d)'s sheep onto your safe pile", what
+                    rf"take all the wool from player (\d)'s sheep onto player {me}'s safe pile",
+                    what,
                 )[1]
             )  # type: ignore[index]
             assert after["sheep"][k] == 0, (text, before, after)
@@ -121,10 +127,12 @@ def test_a_wolf_race_is_the_grabbers_frame(make_server: Any) -> None:
     frames = replay(srv, {"from": "howling-wolf", "wool": 12}, "shave-a-sheep")
     races = 0
     for (_, grab, said), (_, pick, picked) in zip(moves(frames), moves(frames)[1:], strict=False):
-        if said == ["won the race"]:
+        if said == [f"player {grab['seat']} grabbed the wolf"]:  # by name (issue 51)
             races += 1
             assert pick["seat"] == grab["seat"] and grab["view"]["phase"] == "howl-target"
-            assert re.fullmatch(r"\w+: player \d's sheep loses .+", picked[0]), picked
+            assert re.fullmatch(
+                rf"player {grab['seat']} picks player \d's sheep: it loses .+", picked[0]
+            ), picked
     assert races, "no race in the game"
 
 

@@ -41,7 +41,7 @@ def test_a_shave_table_says_its_house_rules(srv: Any) -> None:
     assert rules_of(srv, game="shave-a-sheep")["house_rules"] == []
     words = rules_of(srv, game="shave-a-sheep", ruleset="race-to-twelve", rules={"max_turns": 80})
     lines = words["house_rules"]
-    assert words["ruleset"] == "Race to twelve"
+    assert words["ruleset"] == "Race to Twelve"
     assert any("a safe pile holds 12 pieces" in x for x in lines)
     assert any("you may roll again once a turn" in x for x in lines)
     # an option no part of the game describes: its description, never its key
@@ -277,7 +277,7 @@ def test_names_become_words() -> None:
     from sheepfold.server.plain_words import level_title, ruleset_title, value_words
 
     assert ruleset_title("dolly-crush", "dolly-graded") == "Graded"
-    assert ruleset_title("shave-a-sheep", "my-friend-mr-wolf") == "My friend mr wolf"
+    assert ruleset_title("shave-a-sheep", "my-friend-mr-wolf") == "My Friend Mr Wolf"
     assert ruleset_title("shave-a-sheep", "shave") == "Shave"  # never empty
     assert level_title("expert:iterations=2000,time=0.5") == "Expert"
     assert level_title("best-response:policy.npz") == "a bot"

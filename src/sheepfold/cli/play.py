@@ -63,13 +63,13 @@ def play_command(
         "australian-shepherd, bobtail, border-collie; default: in that order)",
     ),
     hide_scores: bool = typer.Option(
-        False, "--hide-scores", help="Dolly Crush: keep running scores hidden (ruling 9)"
+        False, "--hide-scores", help="Dolly Crush: keep running scores hidden until the end"
     ),
     first: str = typer.Option(
         None,
         "--first",
         metavar="NAME|SEAT|random",
-        help="who starts (ruling 4): a player's name, a seat number, or "
+        help="who starts: a player's name, a seat number, or "
         "'random'; it replaces the rules' own first seat (a rule file's [setup] first: the "
         "named player sits there), the order stays clockwise (default: the seat the rules "
         "name, the first --seat unless they say another)",

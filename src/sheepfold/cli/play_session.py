@@ -13,11 +13,12 @@ from typing import Any
 
 from rich.markup import escape
 
-from sheepfold.cli.common import console, prepare_bots, safe_text, warm_bots
+from sheepfold.cli.common import console, prepare_bots, warm_bots
 from sheepfold.cli.play_setup import SeatSpec
 from sheepfold.cli.prompts import QUIT_WORDS, Quit, read_line
 from sheepfold.core.drivers import BadInput, TerminalDriver, terminal_driver
 from sheepfold.core.registry import game_spec
+from sheepfold.core.words import for_players
 
 COMMANDS_HELP = (
     "  help        this text\n  board       draw the table again\n"
@@ -59,8 +60,11 @@ class Session:
     # -- what a driver may ask (core.drivers.TerminalContext) ---------------------------
     @property
     def names(self) -> list[str]:
-        """The names as the terminal shows them (``safe_text``; the record keeps them as given)."""
-        return [safe_text(s.name) for s in self.seats]
+        """The names as the terminal shows them (``safe_text``, a bot by its level's words;
+        the record keeps them as given)."""
+        from sheepfold.cli.render import display_names
+
+        return display_names([s.name for s in self.seats])
 
     def is_person(self, seat: int) -> bool:
         return seat not in self.bots
@@ -154,7 +158,8 @@ class Session:
         if p in self.bots:
             action = self.bots[p].act(st.observe(p))
             note = self.driver.roll_note(st)
-            self.say(f"{self.who(p)} (bot){note} plays: {escape(self.describe(action))}")
+            # its name says it is a bot ("Greedy bot": cli/render.py, bot_words)
+            self.say(f"{self.who(p)}{note} plays: {escape(self.describe(action))}")
         else:
             action = self.ask_move(p)
             st = self.state  # an undo may have put an earlier position back
@@ -211,7 +216,7 @@ class Session:
             return None
         reason = st.illegal_reason(action)
         if reason is not None:
-            self.say(f"[red]Illegal:[/] {escape(reason)}")
+            self.say(f"[red]Illegal:[/] {escape(for_players(reason))}")
             return None
         return int(action)
 

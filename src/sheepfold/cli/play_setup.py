@@ -106,17 +106,17 @@ def choose_seats(game: str, n: int) -> list[SeatSpec]:
     from sheepfold.bots import available_bots
     from sheepfold.core.protocol import SheepfoldError
 
-    bots = ", ".join(f"bot:{b}" for b in sorted(available_bots(game)))
+    bots = ", ".join(sorted(available_bots(game)))
     console.print(
-        f"Who sits where? Type a name for a person at this keyboard, or a bot ({bots}).",
+        f"Who sits where? Type a name for a person at this keyboard, or a bot's level ({bots}).",
         highlight=False,
     )
     specs = []
     for i in range(n):
-        default = "player" if i == 0 else "bot:greedy"
+        default = "player" if i == 0 else "greedy"
         while True:
             try:
-                specs.append(parse_seat(ask(f"seat {i}", default), game))
+                specs.append(parse_seat(ask(f"seat {i + 1}", default), game))
                 break
             except SheepfoldError as e:
                 console.print(f"[red]{escape(str(e))}[/]")

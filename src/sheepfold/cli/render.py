@@ -23,8 +23,21 @@ def seat_names(n: int, names: Sequence[str] | None) -> list[str]:
 
 def display_names(names: Sequence[str]) -> list[str]:
     """The players' names as a terminal may show them (:func:`~sheepfold.cli.common.safe_text`:
-    no control characters or bidi marks; rich markup is still escaped where markup is built)."""
-    return [safe_text(n) for n in names]
+    no control characters or bidi marks; rich markup is still escaped where markup is built),
+    each bot by its level in words (:func:`bot_words`)."""
+    return [safe_text(bot_words(n)) for n in names]
+
+
+def bot_words(name: str) -> str:
+    """A bot seat's name in words: a record names a bot by its spec (``bot:greedy``, a second
+    one ``bot:greedy (2)``; the record keeps it so), a person reads its level ("Greedy bot",
+    "Greedy bot (2)"). Any other name as it is."""
+    from sheepfold.bots.levels import level_words
+
+    if not name.lower().startswith("bot:"):
+        return name
+    spec, paren, rest = name[len("bot:") :].partition(" (")
+    return f"{level_words(spec.strip())} bot{' (' if paren else ''}{rest}"
 
 
 def render_view(

@@ -174,9 +174,9 @@ def _next(k: int, total: int) -> bool:
 
 
 def _name(names: list[str], seat: int) -> str:
-    from sheepfold.cli.common import safe_text
+    from sheepfold.cli.render import display_names
 
-    return safe_text(names[seat]) if 0 <= seat < len(names) else f"seat {seat}"
+    return display_names([names[seat]])[0] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def move_text(move: Any) -> str:

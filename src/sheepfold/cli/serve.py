@@ -80,6 +80,22 @@ def serve_command(
         help="PostgreSQL: the address the other servers on the database reach this one at"
         " (default http://HOST:PORT, 127.0.0.1 for every interface)",
     ),
+    smtp: str = typer.Option(
+        "",
+        help="e-mail notices (your turn, game over) go through this SMTP server:"
+        " smtp://host:port, smtps://host, smtp+starttls://user:password@host:587 (none: no mail)",
+    ),
+    site_url: str = typer.Option(
+        "", help="the address the e-mails' links start with (default http://HOST:PORT)"
+    ),
+    mail_from: str = typer.Option(
+        "Sheepfold <sheepfold@localhost>", help="the sender of the e-mail notices"
+    ),
+    clock_scale: float = typer.Option(
+        1.0,
+        min=0.001,
+        help="turn clocks run this many times faster (a demo: 3600, an hour a second)",
+    ),
 ) -> None:
     """Start the web app: open the printed address, start a table, invite friends or bots.
 
@@ -121,7 +137,12 @@ def serve_command(
         lab_workers=lab_workers,
         lab_games=lab_games,
         lab_seconds=lab_seconds,
+        smtp=_check_smtp(smtp),
+        mail_from=mail_from,
+        clock_scale=clock_scale,
     )
+    if site_url:
+        options["site_url"] = site_url.rstrip("/")
     settings = Settings.unlimited(**options) if no_limits else Settings(**options)
     app = create_app(db, settings)
     config = uvicorn_config(
@@ -144,6 +165,8 @@ def serve_command(
         app.state.bot_warm_up = BotWarmUp(report=compile_report()).start()
         here = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         tell(app, advertise or web_address(here, real))
+        if not site_url:  # the e-mails' links (server/mail.py)
+            app.state.notices.site = web_address(here, real)
 
     _run(GuardedServer(config), url, host, port, listening)
 
@@ -161,6 +184,19 @@ def _check_loop(loop: str) -> str:
                 "or choose --loop asyncio"
             ) from None
     return loop
+
+
+def _check_smtp(url: str) -> str | None:
+    """``--smtp`` checked (before anything starts): its URL, or None for no mail."""
+    from sheepfold.server.mail import Smtp
+
+    if not url:
+        return None
+    try:
+        Smtp.parse(url)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    return url
 
 
 def _check_proxies(proxies: list[str]) -> None:

@@ -398,6 +398,11 @@ class TableDriver(Protocol):
         generic renderer, its ``lines`` (the position in words) and ``score_label``."""
         ...
 
+    def gathered(self, view: View, seat: Seat) -> str | None:
+        """What ``seat`` gathered by the end of the game ``view`` (a finished game's public
+        view) shows, in words, for the end's results table (None: the game has no such words)."""
+        ...
+
 
 def words(key: str) -> str:
     """A view field's name as words (``turn_wool``: ``turn wool``)."""
@@ -464,6 +469,9 @@ class GenericTable:
             if text is not None:
                 lines.append(f"{words(key)}: {text}")
         return {"renderer": self.renderer, "score_label": self.score_label, "lines": lines}
+
+    def gathered(self, view: View, seat: Seat) -> str | None:
+        return None
 
 
 def table_driver(game: str) -> TableDriver:

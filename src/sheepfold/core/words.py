@@ -14,6 +14,7 @@ its value, so that a reader's language writes it its own way ("1.500", "50,2%");
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -144,6 +145,16 @@ def _number(data: dict[str, Any]) -> Number:
         signed=bool(data.get("signed")),
         percent=bool(data.get("percent")),
     )
+
+
+_RULING = re.compile(r" ?\(ruling \d+(?:: ([^)]*))?\)")
+
+
+def for_players(text: str) -> str:
+    """An engine's sentence as a player reads it: its citations of the rulings, which are for
+    the people who check the engine, left out ("not wolf (ruling N)" -> "not wolf"; "spent
+    (ruling N: a dog card is spent)" keeps its words: "(a dog card is spent)")."""
+    return _RULING.sub(lambda m: f" ({m.group(1)})" if m.group(1) else "", text)
 
 
 def text_of(error: BaseException) -> str:

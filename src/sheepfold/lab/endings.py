@@ -7,7 +7,8 @@ limit stopped is ``turn-limit`` whatever the game. The lab stores the reason in 
 
 Some endings are what the rules mean to happen (the middle is empty, every dog card is played);
 others are a sign that a rule set does not work as meant (:data:`UNINTENDED`): the deck running
-out, the clean-up giving up, the turn limit.
+out, the sheep cards running out (the last cards in the deck kept making lines), the
+turn limit.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "target": (Msg("a safe pile reached the target"), Msg("a safe pile now reaches the target")),
     "dogs": (Msg("every dog card was played"), Msg("every dog card now gets played")),
     "deck": (Msg("the deck ran out"), Msg("the deck now runs out")),
-    "cleanup": (Msg("the clean-up gave up"), Msg("the clean-up now gives up")),
+    "cleanup": (  # Dolly Crush ruling 6's words
+        Msg("the sheep cards ran out: the last cards in the deck kept making lines"),
+        Msg("the sheep cards now run out: the last cards in the deck keep making lines"),
+    ),
     "points": (
         Msg("a player reached the points target"),
         Msg("a player now reaches the points target"),

@@ -424,7 +424,7 @@ def run_chunk(job: Job, indices: Sequence[int], interpreted: bool = False) -> Ch
 def chunk_to_table(job: Job, c: Chunk) -> Any:
     import pyarrow as pa
 
-    from sheepfold.lab.features import FEATURE_NAMES, game_features
+    from sheepfold.games.features import FEATURE_NAMES, game_features
 
     n = job.players
     G = len(c.game_index)

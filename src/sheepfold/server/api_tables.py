@@ -28,6 +28,7 @@ from sheepfold.core.words import Msg, text_of
 from sheepfold.server import i18n
 from sheepfold.server.clients import CLIENT, ClientDep, GalleryDep, ManagerDep, ProfilesDep
 from sheepfold.server.cluster import OWNER_HEADER
+from sheepfold.server.friends import FriendsDep, host_of
 from sheepfold.server.gallery import house_of
 from sheepfold.server.profiles import HEADER
 from sheepfold.server.rules_api import ending_refused
@@ -89,9 +90,16 @@ async def list_tables(m: ManagerDep) -> Response:
 
 @router.post("/api/tables", status_code=201)
 async def create_table(
-    req: CreateTable, response: Response, m: ManagerDep, who: ClientDep, g: GalleryDep
+    req: CreateTable,
+    request: Request,
+    response: Response,
+    m: ManagerDep,
+    who: ClientDep,
+    g: GalleryDep,
+    f: FriendsDep,
 ) -> dict[str, Any]:
     client = who.key
+    host = host_of(request, f) if req.who_may_sit == "friends" else None  # needs a profile
     who.take("create")
     m.check_open_tables(client)
     house = None
@@ -107,7 +115,7 @@ async def create_table(
     refusal = await ending_refused(req.game, m.make_game(req.game, len(spec["seats"]), spec).rules)
     if refusal is not None:  # the words of 'sheepfold rules check' and the rules check
         raise HTTPException(422, refusal)
-    table = await m.create_async({**spec, "gallery": house, "creator": client})
+    table = await m.create_async({**spec, "gallery": house, "creator": client, "host": host})
     response.headers[OWNER_HEADER] = table.id  # a balancer sends its requests here
     return {**table.public_info(), "invite": f"/t/{table.id}"}
 

@@ -6,6 +6,7 @@ no build step. The routes live in one router per area, each in its own module:
 
     server/api_site.py      GET /healthz, GET /api/i18n/{lang}, the lobby's and a table's pages
     server/api_tables.py    /api/games, /api/tables... (the tables: create, join, replay...)
+    server/results.py       /api/tables/{id}/results (a finished table's results, moments)
     server/rules_api.py     /api/rules/{game}, POST /api/rules/{game}/check
     server/gallery*.py      /api/gallery/..., POST /api/tables/{id}/vote, the gallery's pages
     server/profiles.py      /api/profiles/..., /api/leaderboard/{game}, their pages
@@ -39,23 +40,28 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.words import text_of
 from sheepfold.server import (
+    api_notices,
     api_play,
     api_site,
     api_tables,
+    friends,
     gallery,
     gallery_publish,
     gallery_votes,
     i18n,
     learn,
     profiles,
+    results,
     rules_api,
 )
 from sheepfold.server.api_site import STATIC
+from sheepfold.server.clock import TurnClock
 from sheepfold.server.cluster import Relay, make_manager
 from sheepfold.server.gallery import MAX_PUBLISH, Gallery
 from sheepfold.server.gallery_lab import LabQueue
 from sheepfold.server.gallery_store import GalleryStore
 from sheepfold.server.limits import RateLimited, RequestGuard, Route
+from sheepfold.server.mail import Notices
 from sheepfold.server.profiles import Profiles
 from sheepfold.server.rules_api import MAX_BODY, MAX_WITH_RULES, TOO_BIG
 from sheepfold.server.solutions import NotReady
@@ -91,11 +97,12 @@ ROUTES = (
     Route("GET", r"/api/rules/[^/]+", limit="read"),
     Route("GET", r"/api/games", limit="read"),
     Route("GET", r"/api/tables", limit="lobby"),
-    Route("GET", r"/api/tables/[^/]+/(replay|record|rules)", limit="read"),
+    Route("GET", r"/api/tables/[^/]+/(replay|record|rules|results)", limit="read"),
     Route("GET", r"/api/gallery/[^/]+", limit="read"),  # the gallery's search (it scans)
     Route("POST", r"/api/gallery/.+", body=MAX_PUBLISH),
     Route("POST", r"/api/profiles", limit="profile"),
     Route("GET", r"/api/(profiles|leaderboard)/.+", limit="read"),
+    Route("GET", r"/api/friends", limit="read"),  # the friends' tables
 )
 
 
@@ -111,7 +118,11 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
         lab = LabQueue(GalleryStore(manager.storage), manager.settings)
         app.state.gallery = Gallery(manager, lab.store, lab)
         app.state.profiles = Profiles(manager)
+        app.state.friends = friends.Friends(app.state.profiles)  # and the seats they save
         app.state.profiles.catch_up()  # results a stopped server did not write
+        app.state.notices = Notices(manager)  # e-mail notices, vacation (server/mail.py)
+        app.state.turn_clock = TurnClock(manager, app.state.notices)  # server/clock.py
+        app.state.turn_clock.start()
         lab.start()
         # Everything loaded so far lives as long as the server: keep it out of the collector's
         # full passes (a full pass over the imported libraries pauses every table for ~50 ms).
@@ -196,6 +207,7 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     app.include_router(api_site.pages)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(api_tables.router)
+    app.include_router(results.router)  # a finished table's results and moments
     app.include_router(rules_api.router)
     app.include_router(gallery_publish.router)
     app.include_router(gallery.router)
@@ -203,6 +215,9 @@ def create_app(db: str = "sheepfold.db", settings: Settings | None = None) -> Fa
     app.include_router(gallery.pages)
     app.include_router(profiles.router)
     app.include_router(profiles.pages)
+    app.include_router(friends.router)
+    app.include_router(api_notices.router)  # e-mail notices: settings, confirm, unsubscribe
+    app.include_router(api_notices.pages)
     app.include_router(learn.router)  # the lessons' API
     app.include_router(learn.pages)  # the lessons and the rules pages
     app.include_router(api_play.router)

@@ -359,7 +359,7 @@ class ClusterStorage(Storage):
 # the limits a cluster counts in its database; a WebSocket's messages and chat lines are
 # counted by the process that holds the connection (a table's WebSocket always reaches its
 # owner), each a round trip too many for every message
-SHARED_LIMITS = ("create", "join", "publish", "check", "read", "lobby", "profile")
+SHARED_LIMITS = ("create", "join", "publish", "check", "read", "lobby", "profile", "invite")
 _REFILL = "least(:burst, b.tokens + greatest(excluded.at - b.at, 0) * :rate)"
 TAKE = text(  # one request's token, in one statement: the bucket refilled, then taken from
     "INSERT INTO sf_buckets AS b (kind, client, tokens, at, granted)"

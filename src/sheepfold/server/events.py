@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.protocol import CHANCE, IllegalAction
 from sheepfold.core.words import Msg, joined
+from sheepfold.server.seating import who_starts_words
 
 if TYPE_CHECKING:
     from sheepfold.server.broadcast import Conn
@@ -96,6 +97,9 @@ class EventLog:
         t = self.table
         history = list(t.state.history)
         self.note(None, Msg("the table is open"))
+        starts = who_starts_words(t)  # drawn at random (server/seating.py)
+        if starts is not None:
+            self.note(None, starts)
         if history:
             self.tell(t.manager.new_state(t.game, t.seed), history)
 

@@ -5,7 +5,7 @@
   <sheepfold.core.registry.GameSpec.differences>`, generated from the rules), then a line for
   each option no part describes (a turn limit...), from the option's description. Cached by the
   rules' content: a table's words are made once, however often they are read.
-* :func:`ruleset_title`: a rule set's name as a title (``greedy-wolf``: "Greedy wolf").
+* :func:`ruleset_title`: a rule set's name as a title (``greedy-wolf``: "Greedy Wolf").
 * :func:`levels`: the bot levels a family is offered, each with a title and a sentence that
   says how it plays (shown, not hidden in a tooltip); bots made for the lab are not offered.
 * :func:`perfect_words`: whether the perfect bot can play a table now, in words.
@@ -53,14 +53,26 @@ def level_title(spec: str | None) -> str:
 
 # -- rule sets --------------------------------------------------------------------------------
 def ruleset_title(game: str, name: str) -> str:
-    """A rule set's name as a title: its words, the game's own name left out (``greedy-wolf``:
-    "Greedy wolf"; ``dolly-graded``: "Graded")."""
+    """A rule set's name as a title: its words, the game's own name left out, each word a
+    capital as a title has it (``greedy-wolf``: "Greedy Wolf"; ``my-friend-mr-wolf``: "My
+    Friend Mr Wolf"; ``dolly-graded``: "Graded"). The page's ``SF.title`` says a name alike."""
     title_words = {w.casefold() for w in game_spec(game).title.split()}
     parts = [w for w in name.replace("_", "-").split("-") if w]
     while len(parts) > 1 and parts[0].casefold() in title_words:
         parts = parts[1:]
-    text = " ".join(parts)
-    return text[:1].upper() + text[1:]
+    return title_case(parts)
+
+
+#: the words a title leaves in small letters, but for its first (static/common.js: the same)
+SMALL_WORDS = frozenset("a an and at by for in of on or the to".split())
+
+
+def title_case(words: list[str]) -> str:
+    """Words as a title ("Race to Twelve"): each a capital first letter, the small words of
+    :data:`SMALL_WORDS` left as they are but for the first."""
+    return " ".join(
+        w if i and w in SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)
+    )
 
 
 def is_rulebook(game: str, rules: Any) -> bool:

@@ -23,10 +23,10 @@ at most ``Settings.profile_rate`` per address, and ``Settings.profiles_per_day``
 HTTP API (JSON)::
 
     POST  /api/profiles                {"name"} -> {"id", "name", "secret", "link"} (201)
-    GET   /api/profiles/me             (the header) this profile: name, ratings
+    GET   /api/profiles/me             (the header) this profile: name, ratings, reliability
     PATCH /api/profiles/me             {"name"} a new name (the games played keep theirs)
     GET   /api/profiles/me/tables      (the header) its unfinished tables; where it is its turn
-    GET   /api/profiles/{id}           a profile's name, ratings and latest games (public)
+    GET   /api/profiles/{id}           a profile's name, ratings, reliability, latest games
     GET   /api/leaderboard/{game}      the game's rated people, best first
 """
 
@@ -51,10 +51,21 @@ from sheepfold.core.words import Msg, chained, from_data, to_data
 from sheepfold.server.api_site import STATIC
 from sheepfold.server.clients import CLIENT, ClientDep, ProfilesDep, key_of
 from sheepfold.server.limits import RateLimited
-from sheepfold.server.ratings import PAIR_WINDOW, Person, Rating, judge, rate
+from sheepfold.server.ratings import (
+    PAIR_WINDOW,
+    PROVISIONAL_GAMES,
+    Person,
+    Rating,
+    judge,
+    level,
+    rate,
+    reliability,
+    shown,
+)
 from sheepfold.server.storage import (
     SeatRow,
     Storage,
+    left_seats_t,
     profile_games_t,
     profiles_t,
     ratings_t,
@@ -196,7 +207,11 @@ def open_table(
             {
                 "name": s.name,
                 "person": s.kind == "human" and s.token_hash is not None,
-                "free": s.kind == "human" and s.token_hash is None,
+                # a free seat may be saved for a friend (server/friends.py: this process's)
+                "free": s.kind == "human"
+                and s.token_hash is None
+                and not getattr(s, "guest", None),
+                "held_for": getattr(s, "held_for", None),
                 "bot": s.bot if s.kind == "bot" else None,  # its level: static/common.js
             }
             for s in seats
@@ -205,6 +220,7 @@ def open_table(
         "own_pace": bool(config.get("own_pace")),
         "created": created,
         "link": f"/t/{table_id}",
+        "clock": None,  # its turn clock, for a table this process serves (server/clock.py)
     }
 
 
@@ -247,6 +263,7 @@ class Profiles:
         self._ids: dict[str, str] = {}  # secret hash -> profile id
         manager.profile_of = self.id_of_secret
         manager.game_ended = self.game_ended
+        manager.seat_left = self.seat_left
 
     # -- who ---------------------------------------------------------------------------------
     def id_of_secret(self, secret: Any) -> str | None:
@@ -331,9 +348,32 @@ class Profiles:
         except Exception:
             log.exception("the result of table %s was not added to its players' profiles", table.id)
 
+    def seat_left(self, table: Table, seat: Seat) -> None:
+        """A person with a profile leaves ``table`` before its end (a bot, or nobody, has their
+        seat from now): once they made a move of their own, the game's end counts them as gone
+        (:meth:`record`: rated as last, and an abandoned game)."""
+        if seat.profile is None or seat.moves < 1:
+            return
+        row = {
+            "table_id": table.id,
+            "profile": seat.profile,
+            "seat": seat.seat,
+            "client": key_of((seat.client, 0) if seat.client else None),
+            "moves": seat.moves,
+        }
+        with self.storage.transaction() as c:
+            c.execute(
+                left_seats_t.delete().where(
+                    left_seats_t.c.table_id == table.id, left_seats_t.c.profile == seat.profile
+                )
+            )
+            c.execute(insert(left_seats_t).values(**row))
+
     def record(self, table: Table) -> None:
         """Write the result of a finished table for each profile at it (once), and the new
-        ratings of the people it rates (server/ratings.py: ``judge``), in one transaction."""
+        ratings of the people it rates (server/ratings.py: ``judge``), in one transaction. A
+        person who left it before its end (:meth:`seat_left`) and did not come back is one of
+        them, as gone (unless someone with a profile took their seat)."""
         places = places_of(table)
         scores = table.state.scores()
         seats = [
@@ -365,6 +405,16 @@ class Profiles:
             ).first()
             if done is not None:
                 return
+            left_here = left_seats_t.c.table_id == table.id
+            gone = c.execute(select(left_seats_t).where(left_here)).all()
+            c.execute(left_seats_t.delete().where(left_here))  # counted now, with the result
+            for g in gone:
+                if g.profile not in people and g.seat not in seat_of.values():
+                    people[g.profile] = Person(g.profile, g.client, g.moves, True, len(places))
+                    seat_of[g.profile] = g.seat
+            # reliability counts the games played with another person (a bot is not kept waiting)
+            others = sum(s.kind == "human" for s in table.seats if s.profile not in people)
+            counted = others + len(people) >= 2
             verdict = judge(list(people.values()), met_lately(c, list(people.values()), now))
             summary = {
                 "title": table.game.info.title,
@@ -385,7 +435,8 @@ class Profiles:
                     q = q.with_for_update()  # two servers ending games of one person at once
                 found = {r.profile: Rating(r.mu, r.sigma, r.games) for r in c.execute(q)}
                 before = {p: found.get(p, Rating()) for p in verdict.ranks}
-                new = rate(list(before.values()), list(verdict.ranks.values()))
+                left = [p in verdict.left for p in before]
+                new = rate(list(before.values()), list(verdict.ranks.values()), left)
                 after = dict(zip(before, new, strict=True))
                 for p, r in after.items():
                     values = {"mu": r.mu, "sigma": r.sigma, "games": r.games, "updated": now}
@@ -407,10 +458,16 @@ class Profiles:
                         "game": table.name,
                         "summary": summary,
                         "place": person.place,
-                        "rating_before": before[p].shown if p in before else None,
-                        "rating_after": after[p].shown if p in after else None,
+                        "rating_before": before[p].careful if p in before else None,
+                        "rating_after": after[p].careful if p in after else None,
                         "finished": now,
                         "client": person.key,
+                        # None: not counted (alone with bots; gone before a move of theirs)
+                        "left_early": (
+                            None
+                            if not counted or (person.away and not person.moves)
+                            else person.away
+                        ),
                     }
                     for p, person in people.items()
                 ],
@@ -448,11 +505,27 @@ class Profiles:
             {
                 "game": r.game,
                 "title": game_spec(r.game).title,
-                "rating": Rating(r.mu, r.sigma, r.games).shown,
+                "rating": shown(rating := Rating(r.mu, r.sigma, r.games)),
+                "level": level(rating),
+                "new": r.games < PROVISIONAL_GAMES,  # "new player": the level says so
                 "games": r.games,
             }
             for r in rows
         ]
+
+    def reliability(self, pid: str) -> dict[str, Any]:
+        """The games the profile finished and left, of those counted (another person at the
+        table: server/ratings.py, ``reliability``), and the same in words (None: none yet)."""
+        g = profile_games_t.c
+        q = (
+            select(g.left_early, func.count())
+            .where(g.profile == pid, g.left_early.is_not(None))
+            .group_by(g.left_early)
+        )
+        with self.storage.engine.connect() as c:
+            counts = {bool(left): n for left, n in c.execute(q)}
+        finished, left = counts.get(False, 0), counts.get(True, 0)
+        return {"finished": finished, "left": left, "words": reliability(finished, left)}
 
     def history(self, pid: str, limit: int = MAX_HISTORY) -> list[dict[str, Any]]:
         """The profile's latest finished games, newest first."""
@@ -485,8 +558,9 @@ class Profiles:
                     "rated": r.rating_after is not None,
                     # why it is not rated, or how (None: rated as it ended, or an older game)
                     "rating_note": from_data(s.get("notes", {}).get(r.profile)),
-                    "rating_before": r.rating_before,
-                    "rating_after": r.rating_after,
+                    # the careful estimates stored, as the numbers people see
+                    "rating_before": None if r.rating_before is None else shown(r.rating_before),
+                    "rating_after": None if r.rating_after is None else shown(r.rating_after),
                     "finished": r.finished,
                     "replay": f"/t/{r.table_id}",
                     "record": f"/api/tables/{r.table_id}/record",
@@ -507,11 +581,19 @@ class Profiles:
             rows = c.execute(q).all()
         out: list[dict[str, Any]] = []
         for r in rows:
-            shown = Rating(r.mu, r.sigma, r.games).shown
-            tied = out and out[-1]["rating"] == shown
+            rating = Rating(r.mu, r.sigma, r.games)
+            number = shown(rating)
+            tied = out and out[-1]["rating"] == number
             place = out[-1]["place"] if tied else len(out) + 1
             out.append(
-                {"place": place, "id": r.profile, "name": r.name, "rating": shown, "games": r.games}
+                {
+                    "place": place,
+                    "id": r.profile,
+                    "name": r.name,
+                    "rating": number,
+                    "level": level(rating),
+                    "games": r.games,
+                }
             )
         return out
 
@@ -533,9 +615,8 @@ class Profiles:
             t = self.manager.get(tid)
             if t is not None:
                 if not t.finished():
-                    out.append(
-                        open_table(t.id, seat, t.game, t.state, t.config, t.seats, t.created)
-                    )
+                    entry = open_table(t.id, seat, t.game, t.state, t.config, t.seats, t.created)
+                    out.append({**entry, "clock": self.manager.clock_info(t)})  # server/clock.py
                 continue
             # another process of a cluster serves it (server/cluster.py): as it is stored
             rows = self.storage.load_all(tid)
@@ -565,8 +646,19 @@ def about(row: dict[str, Any], request: Request, p: Profiles) -> dict[str, Any]:
     rules) in the request's language."""
     from sheepfold.server.i18n import localize
 
-    history = localize(p.history(row["id"]), getattr(request.state, "lang", "en"))
-    return {**row, "ratings": p.ratings(row["id"]), "history": history}
+    lang = getattr(request.state, "lang", "en")
+    pid = row["id"]
+    return {
+        **row,
+        **localize(
+            {
+                "ratings": p.ratings(pid),
+                "reliability": p.reliability(pid),
+                "history": p.history(pid),
+            },
+            lang,
+        ),
+    }
 
 
 @router.post("/api/profiles", status_code=201)
@@ -605,12 +697,14 @@ async def public(pid: str, request: Request, p: ProfilesDep) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard/{game}")
-async def leaderboard(game: str, p: ProfilesDep) -> dict[str, Any]:
+async def leaderboard(game: str, request: Request, p: ProfilesDep) -> dict[str, Any]:
     from sheepfold.core.registry import find_game, game_spec
+    from sheepfold.server.i18n import localize
 
     if len(game) > 64 or find_game(game) is None:
         raise HTTPException(404, Msg("no such game"))
-    return {"game": game, "title": game_spec(game).title, "rows": p.leaderboard(game)}
+    rows = localize(p.leaderboard(game), getattr(request.state, "lang", "en"))
+    return {"game": game, "title": game_spec(game).title, "rows": rows}
 
 
 def _page(name: str) -> Callable[[], Any]:

@@ -43,7 +43,8 @@ def replay_frames(table: Table) -> list[dict[str, Any]]:
             frame = {"event": "move", "seat": actor, "who": who_of(actor), "said": []}
         said = [text for _, text in driver.narrate(probe, who, a, True)]
         if race and not said:  # a race's winner: the log says it as it happens (grabbed
-            said = [Msg("won the race")]  # first, or nobody in time), which is not kept
+            # first, or nobody in time), which is not kept
+            said = [Msg("{name} grabbed the wolf", name=f"{{player {actor}}}")]  # as the log
         frame["said"].extend(said)
     frames.append(shown(frame))
     return frames

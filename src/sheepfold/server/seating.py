@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from sheepfold.core.play import seats_starting_with
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.words import Msg
 from sheepfold.server.broadcast import Conn
@@ -50,6 +52,56 @@ def clash_words(name: str, seat: int, other: str) -> str:
         n=seat + 1,
         other=other,
     )
+
+
+# -- who starts ---------------------------------------------------------------------------------
+#: how a table's first player was chosen (its config's ``first``): drawn at random (the default,
+#: the rulebook's "best bleat" at a table of strangers) or chosen by whoever opened it; absent:
+#: the rules' own first seat (a rule file's ``[setup] first``, or seat 0 at an older table)
+DRAWN: Final = "random"
+CHOSEN: Final = "chosen"
+
+
+def rules_say_who_starts(rules: Any) -> bool:
+    """Whether ``rules`` (a game's rules model) name the seat that starts (a rule file's
+    ``[setup] first``): then that seat starts, not one drawn at random."""
+    return "first" in getattr(getattr(rules, "setup", None), "model_fields_set", ())
+
+
+def turn_seats(spec: dict[str, Any], starter: int, starts: int) -> int:
+    """Turn a new table's ``spec`` (in place: its seats and their breeds) so that the seat
+    ``starter`` sits at ``starts``, the seat the rules let start; everyone keeps their
+    neighbours. How far they turned: seat ``i`` of ``spec`` before is seat ``i - turned``."""
+    seats = spec["seats"]
+    spec["seats"] = seats_starting_with(seats, starter, starts)
+    if spec.get("breeds"):
+        spec["breeds"] = seats_starting_with(spec["breeds"], starter, starts)
+    return (starter - starts) % len(seats)
+
+
+def drawn_starter(seed: int, players: int) -> int:
+    """The seat drawn to start a table of ``players`` dealt from ``seed``: from the table's own
+    seed (a test server's seeded table starts the same way every time), through a hash, so that
+    who starts tells nothing of the deal."""
+    digest = hashlib.sha256(b"sheepfold: who starts %d" % seed).digest()
+    return int.from_bytes(digest[:8], "big") % players
+
+
+def draw_who_starts(spec: dict[str, Any], seed: int, starts: int) -> None:
+    """A new table whose first player is drawn (``spec["first"]`` is :data:`DRAWN`, a "Play
+    again" table's too): its seats turned so that the seat drawn from ``seed`` starts;
+    ``spec["turned"]`` says how far (a "Play again" page finds its seat by it)."""
+    spec["turned"] = turn_seats(spec, drawn_starter(seed, len(spec["seats"])), starts)
+
+
+def who_starts_words(table: Table) -> str | None:
+    """The log's line on who starts a table whose first player was drawn (None: chosen, or the
+    rules' own first seat: nothing to tell), naming whoever sits there (the page's mark)."""
+    from sheepfold.games.shave_a_sheep.table import player
+
+    if table.config.get("first") != DRAWN:
+        return None
+    return Msg("{name} starts (drawn at random)", name=player(table.game.first_seat))
 
 
 def names_problem(names: Sequence[str | None]) -> str | None:
@@ -84,6 +136,10 @@ class Seat:
     client: str | None = None  # the client address that took the seat (the gallery's votes)
     profile: str | None = None  # the profile of the person holding it (server/profiles.py)
     moves: int = 0  # moves its person made themselves (Table.committed; a rated game's)
+    gone: float | None = None  # when its person's last connection closed (server/clock.py)
+    # a free seat saved for an invited friend (server/friends.py): their profile and name
+    guest: str | None = None
+    held_for: str | None = None
 
     @property
     def bot_spec(self) -> str | None:
@@ -108,7 +164,8 @@ class Seat:
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
-            "free": self.kind == "human" and self.token_hash is None,
+            "free": self.kind == "human" and self.token_hash is None and self.guest is None,
+            "held_for": self.held_for,  # the friend invited to this free seat, or None
             "online": self.kind == "bot" or bool(self.conns),
             "stand_in": self.stand_in,  # a bot plays for this person until they come back
             "profile": self.profile,  # the profile page's id (public), or None
@@ -171,6 +228,7 @@ class Seating:
             s = self.seats[conn.seat]
             s.conns.discard(conn)
             if not s.conns and s.kind == "human" and not self.table.finished():
+                s.gone = time.time()  # "away since" once it is long (server/clock.py)
                 self._start_leave_timer(s)
         conn.seat = None
         self.table.broadcast()
@@ -194,6 +252,7 @@ class Seating:
         if seat is not None:
             s = self.seats[seat]
             s.conns.add(conn)
+            s.gone = None
             if s.leave_timer is not None:
                 s.leave_timer.cancel()
                 s.leave_timer = None
@@ -202,10 +261,13 @@ class Seating:
         self.table.broadcast()
 
     def arm_timers(self) -> None:
-        """Start-up: every person's seat waits for them as if they had just disconnected."""
+        """Start-up: every person's seat waits for them as if they had just disconnected, and
+        a "Play again" table's free seats wait for the people of the game before again."""
         for s in self.seats:
             if s.kind == "human" and s.token_hash is not None and not s.conns:
                 self._start_leave_timer(s)
+        if self.table.config.get("again_of"):
+            self.wait_for_people()
 
     def wait_for_people(self) -> None:
         """A "Play again" table: a seat free for a person of the game before waits for them
@@ -270,11 +332,18 @@ class Seating:
         held = self.seat_of_profile(profile)
         if held is not None:
             raise SheepfoldError(f"your profile already plays seat {held + 1} at this table")
+        refusal = t.manager.sit_refusal(t, profile)
+        if refusal is not None:
+            raise SheepfoldError(refusal)
         free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
         if seat is not None:
             free = [s for s in free if s.seat == seat]
             if not free:
                 raise SheepfoldError(f"seat {seat} is not free")
+        free = [s for s in free if s.guest in (None, profile)]  # a saved seat: its friend's
+        if not free and seat is not None:
+            guest = self.seats[seat].held_for
+            raise SheepfoldError(Msg("seat {n} is saved for {name}", n=seat + 1, name=guest))
         if not free:
             raise SheepfoldError("every seat at this table is taken: you can watch")
         s = free[0]
@@ -288,6 +357,7 @@ class Seating:
         t.manager.storage.update_seat(t.id, new.row())
         s.name, s.token_hash, s.client, s.profile = name, new.token_hash, client, profile
         s.moves = 0  # a new person: their own moves from now
+        s.guest = s.held_for = None
         if s.leave_timer is not None:  # a free seat of wait_for_people: taken in time
             s.leave_timer.cancel()
             s.leave_timer = None
@@ -302,6 +372,8 @@ class Seating:
         """A player leaves: a bot takes the seat if the table decided so, else it becomes free."""
         t = self.table
         s = self.seats[seat]
+        if s.profile is not None and not t.finished():
+            t.manager.seat_left(t, s)  # their rating and reliability (server/profiles.py)
         if t.config.get("replace_leavers", True) and not t.finished():
             bot = t.config.get("replacement_bot", "random")
             name = self.free_name(f"{s.name or 'player'} (bot)", seat)

@@ -189,6 +189,9 @@ profile_games_t = Table(  # one row per profiled seat of a finished table: a pro
     Column("rating_after", Float, nullable=True),
     Column("finished", Float, nullable=False),
     Column("client", String(64), nullable=True),  # the seat's client key (one rated game a day)
+    # its person left before the end (a bot finished it for them); None: not counted in their
+    # reliability (no other person at the table, or a game written before it was counted)
+    Column("left_early", Boolean, nullable=True),
 )
 #: a game's end reads the rated games of the last 24 hours (server/profiles.py: met_lately)
 profile_games_finished_ix = Index("ix_sf_profile_games_finished", profile_games_t.c.finished)
@@ -202,6 +205,16 @@ ratings_t = Table(
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),  # rated games
     Column("updated", Float, nullable=False),
+)
+
+left_seats_t = Table(  # a person with a profile who left an unfinished game (a bot has the seat)
+    "sf_left_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("profile", String(32), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("client", String(64), nullable=True),  # their client key
+    Column("moves", Integer, nullable=False),  # their own moves (up to ratings.MIN_OWN_MOVES)
 )
 
 

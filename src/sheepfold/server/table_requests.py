@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.words import Msg, text_of
+from sheepfold.server.seating import CHOSEN, DRAWN, rules_say_who_starts, turn_seats
 from sheepfold.server.texts import Name, rules_text_problems
 
 if TYPE_CHECKING:
@@ -50,6 +51,11 @@ class CreateTable(BaseModel):
     first_player: int | Literal["random"] | None = None
     private: bool = False  # reached by its invite link only, never listed in the lobby
     own_pace: bool = False  # played over days: seats wait for their people, no bot stands in
+    # a turn clock (server/clock.py): hours per move (None: no clock), and what happens past it
+    turn_clock_hours: int | None = Field(default=None, ge=1, le=30 * 24)
+    out_of_time: Literal["bot", "skip"] = "bot"
+    # who may sit: anyone, or the host's friends only (with the host's profile: server/friends.py)
+    who_may_sit: Literal["anyone", "friends"] = "anyone"
     seed: int | None = Field(default=None, ge=0, lt=2**256)
 
     @field_validator("game")
@@ -90,8 +96,6 @@ def whole_rules(options: dict[str, Any]) -> dict[str, Any]:
 
 def resolve_spec(req: CreateTable) -> dict[str, Any]:
     """Check a create request against the rules, bots and rule sets; a plain spec dict."""
-    import random
-
     from sheepfold.rulesets import BASE_KEY, RULEBOOK, TEXTS, default_base, resolve
 
     given = dict(req.rules or {})
@@ -142,20 +146,11 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
             Msg("breeds: {n} given for {seats} seats", n=len(breeds), seats=len(seats))
         )
     first = req.first_player
-    if first == "random":
-        first = random.SystemRandom().randrange(len(seats))
-    if first is not None:
-        if not 0 <= first < len(seats):
-            raise SheepfoldError(Msg("first_player: there is no seat {first}", first=first))
-        from sheepfold.core.play import seats_starting_with
-        from sheepfold.core.protocol import first_seat_of
-
-        # who starts is one setting: the chosen seat sits where the rules let start (seat 0,
-        # or a rule file's [setup] first), replacing it; each seat keeps its breed
-        starts = first_seat_of(model)
-        seats = seats_starting_with(seats, first, starts)
-        breeds = seats_starting_with(breeds, first, starts) if breeds else breeds
-    return {
+    if first is None and not rules_say_who_starts(model):
+        first = DRAWN  # strangers' table: drawn when its seed is known (TableManager._set_up)
+    if isinstance(first, int) and not 0 <= first < len(seats):
+        raise SheepfoldError(Msg("first_player: there is no seat {first}", first=first))
+    spec = {
         "game": req.game,
         "ruleset": req.ruleset,
         "rules": rules,
@@ -164,11 +159,22 @@ def resolve_spec(req: CreateTable) -> dict[str, Any]:
         "show_scores": req.show_scores,
         "replace_leavers": req.replace_leavers and not req.own_pace,
         "own_pace": req.own_pace or None,
+        "turn_clock": req.turn_clock_hours * 3600 if req.turn_clock_hours else None,
+        "out_of_time": req.out_of_time if req.turn_clock_hours else None,
         "replacement_bot": replacement,
         "auto_roll": req.auto_roll,
-        "private": req.private,
+        "private": req.private or req.who_may_sit == "friends",  # never listed in the lobby
+        "friends_only": req.who_may_sit == "friends" or None,
         "seed": req.seed,
+        "first": DRAWN if first == DRAWN else CHOSEN if first is not None else None,
     }
+    if isinstance(first, int):
+        from sheepfold.core.protocol import first_seat_of
+
+        # who starts is one setting: the chosen seat sits where the rules let start (seat 0,
+        # or a rule file's [setup] first), replacing it; each seat keeps its breed
+        turn_seats(spec, first, first_seat_of(model))
+    return spec
 
 
 def seat_link(table_id: str, token: str) -> str:

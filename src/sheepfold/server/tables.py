@@ -43,7 +43,14 @@ from sheepfold.server.limits import Rate, RateLimited, RateLimiter
 from sheepfold.server.persistence import GroupCommit
 from sheepfold.server.ratings import MIN_OWN_MOVES
 from sheepfold.server.replay import replay_frames
-from sheepfold.server.seating import Seat, Seating, names_problem, token_hash
+from sheepfold.server.seating import (
+    DRAWN,
+    Seat,
+    Seating,
+    draw_who_starts,
+    names_problem,
+    token_hash,
+)
 from sheepfold.server.solutions import Solutions
 from sheepfold.server.storage import SeatRow, Storage, TableRow
 
@@ -73,6 +80,13 @@ CONFIG_KEYS = (
     "private",
     "gallery",  # the published rule set it plays: the "house" of its info (server/gallery.py)
     "own_pace",  # played over days: seats wait for their people, no bot stands in
+    "friends_only",  # only the host's friends sit (server/friends.py)
+    "host",  # the profile that opened a table for its friends
+    "turn_clock",  # seconds per move (server/clock.py); None: no clock
+    "out_of_time",  # past the clock: "bot" (plays for them) or "skip" (server/clock.py)
+    "first",  # who starts: drawn at random, or chosen (server/seating.py); None: the rules'
+    "turned",  # how far its seats turned for the draw ("Play again": a page's seat there)
+    "again_of",  # the finished table "Play again" opened this one after (kept over restarts)
 )
 
 
@@ -107,6 +121,7 @@ class Settings:
     check_rate: Rate = field(default=Rate(4.0, 30))  # rule sets checked (the rule editor)
     read_rate: Rate = field(default=Rate(2.0, 30))  # costly reads: replays, records, rules, gallery
     profile_rate: Rate = field(default=Rate(1 / 60, 3))  # profiles made: 3, then one a minute
+    invite_rate: Rate = field(default=Rate(20 / 3600, 20))  # friend requests and invitations
     profiles_per_day: int = 10  # profiles one address may make in 24 hours (0: any)
     lobby_rate: Rate = field(
         default=Rate(1.0, 10)
@@ -134,6 +149,15 @@ class Settings:
     # many processes on one PostgreSQL database (server/cluster.py): every this many seconds
     # each takes its share of the tables nobody holds (their owner died or stopped)
     cluster_sweep: float = 0.5
+    # play over days (server/clock.py, server/mail.py): a clock second is 1 / clock_scale real
+    # seconds; every clock is checked each clock_tick seconds (0: never, tests check by hand)
+    clock_scale: float = 1.0
+    clock_tick: float = 30.0
+    away_after: float = 600.0  # clock seconds a person is disconnected before "away since"
+    smtp: str | None = None  # smtp://host:port, smtps://..., smtp+starttls://user:pass@host:587
+    mail_from: str = "Sheepfold <sheepfold@localhost>"
+    site_url: str = "http://127.0.0.1:8000"  # the address the e-mails' links start with
+    mail_rate: Rate = field(default=Rate(1 / 600, 6))  # e-mails to one address: 6, then 1/10 min
 
     @classmethod
     def unlimited(cls, **kw: Any) -> Settings:
@@ -149,6 +173,7 @@ class Settings:
             read_rate=off,
             lobby_rate=off,
             profile_rate=off,
+            invite_rate=off,
             profiles_per_day=0,
             max_open_tables=0,
             gallery_per_day=0,
@@ -245,6 +270,12 @@ class Table:
                 "created": self.created,
                 "house": self.config.get("gallery"),  # the gallery rule set it plays, or None
                 "own_pace": bool(self.config.get("own_pace", False)),
+                "friends_only": bool(self.config.get("friends_only", False)),
+                "first": {  # who starts, and how it was chosen (server/seating.py)
+                    "seat": self.game.first_seat,
+                    "how": self.config.get("first"),
+                    "turned": self.config.get("turned", 0),
+                },
             }
         return self._fixed_info
 
@@ -259,6 +290,7 @@ class Table:
             "finished": self.applied == self.stored and self.state.is_terminal(),  # committed
             "spectators": spectators,
             "next": self.next_id,
+            "clock": self.manager.clock_info(self),  # server/clock.py: the turn clock, who is away
         }
 
     def seat_of_token(self, token: str | None) -> int | None:
@@ -367,6 +399,8 @@ class Table:
         if self.finished_at is None and self.state.is_terminal():
             self.finished_at = self.manager.clock()
             self.manager.game_ended(self)
+        for hook in self.manager.on_commit:  # server/clock.py: the turn clock, the notices
+            hook(self)
 
     def count_own_moves(self) -> None:
         """The seats whose person moved themselves in the commit count it (stored up to
@@ -446,11 +480,18 @@ class TableManager:
             "read": RateLimiter(st.read_rate, Msg("requests for replays, records and rule sets")),
             "lobby": RateLimiter(st.lobby_rate, Msg("requests for the list of tables")),
             "profile": RateLimiter(st.profile_rate, Msg("profiles made")),
+            "invite": RateLimiter(st.invite_rate, Msg("friend requests and invitations")),
         }
         # players' profiles (server/profiles.py sets these): the profile id of a secret, and
         # what is done when a game ends (its people's history and ratings)
         self.profile_of: Callable[[Any], str | None] = lambda secret: None
         self.game_ended: Callable[[Table], None] = lambda table: None
+        self.seat_left: Callable[[Table, Any], None] = lambda table, seat: None  # before the end
+        # why a profile (None: no profile) may not sit at a table (server/friends.py), or None
+        self.sit_refusal: Callable[[Table, str | None], str | None] = lambda table, profile: None
+        # play over days (server/clock.py sets these): what a commit tells it, the clock's info
+        self.on_commit: list[Callable[[Table], None]] = []
+        self.clock_info: Callable[[Table], dict[str, Any] | None] = lambda table: None
 
     @property
     def commits(self) -> int:
@@ -497,7 +538,10 @@ class TableManager:
         crash too); finished ones are archived (read back when asked for). A damaged table
         is quarantined (logged, kept in ``quarantined``, not served); every other table is
         served. The number of tables served, live or archived."""
+        after: dict[str, str] = {}  # a finished table -> the one "Play again" opened after it
         for row in self.storage.load_all(finished_actions=False):
+            if row.config.get("again_of"):
+                after[row.config["again_of"]] = row.id
             if row.finished and row.damage is None:  # read back when asked for
                 self.archived[row.id] = archived(row.id, row.game, row.config)
                 continue
@@ -507,6 +551,10 @@ class TableManager:
                 self._quarantine(row.id, e)
                 continue
             self.tables[row.id] = self._rebuilt(row, game, state, None)
+        for table_id, next_id in after.items():
+            before = self.tables.get(table_id) or self.archived.get(table_id)
+            if before is not None:
+                before.next_id = next_id
         return len(self.tables) + len(self.archived)
 
     def start(self) -> None:
@@ -678,9 +726,6 @@ class TableManager:
         clash = names_problem([s.get("name") if s["kind"] == "bot" else None for s in seats])
         if clash:
             raise SheepfoldError(clash)
-        config = {k: spec[k] for k in CONFIG_KEYS if spec.get(k) is not None}
-        game = self.make_game(game_name, len(seats), config)
-        perfect = perfect_seats(seats, config.get("replacement_bot", "random"))
         given = spec.get("seed")
         if given is not None and not self.settings.allow_seed:
             raise SheepfoldError(
@@ -688,6 +733,13 @@ class TableManager:
                 "started with --dev-seeds, takes one)"
             )
         seed: int = int(given) if self.settings.allow_seed and given is not None else secret_seed()
+        if spec.get("first") == DRAWN:  # who starts, drawn from the seed (server/seating.py)
+            starts = self.make_game(game_name, len(seats), {"rules": spec.get("rules")}).first_seat
+            draw_who_starts(spec, seed, starts)  # the spec's seats turned (in place)
+            seats = spec["seats"]
+        config = {k: spec[k] for k in CONFIG_KEYS if spec.get(k) is not None}
+        game = self.make_game(game_name, len(seats), config)
+        perfect = perfect_seats(seats, config.get("replacement_bot", "random"))
         return game, config, seed, perfect
 
     @staticmethod
@@ -835,13 +887,14 @@ def perfect_seats(seats: list[dict[str, Any]], replacement_bot: str) -> list[int
 
 def again_spec(old: Table, creator: str | None) -> dict[str, Any]:
     """The spec of the table after ``old`` ("Play again"): its game, rules, settings and
-    seats (people's seats free for them, the same bots)."""
+    seats (people's seats free for them, the same bots; a first player drawn is drawn again,
+    everyone keeping their neighbours: server/seating.py)."""
     seats = [
         {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else None}
         for s in old.seats
     ]
     spec = {k: old.config[k] for k in CONFIG_KEYS if k in old.config}
-    return {**spec, "game": old.name, "seats": seats, "creator": creator}
+    return {**spec, "game": old.name, "seats": seats, "creator": creator, "again_of": old.id}
 
 
 def resolve_now(driver: TableDriver, state: State, config: dict[str, Any]) -> None:

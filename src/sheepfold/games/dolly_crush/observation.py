@@ -148,7 +148,7 @@ class DollyEncoder(Encoder):
         if p == TERMINAL:
             res = s.outcome()
             head += f" | over: winners {list(res.winners)}" + (
-                " (clean-up gave up)" if s.aborted else ""
+                " (the sheep cards ran out)" if s.aborted else ""
             )
         elif p == CHANCE:
             head += f" | chance: draw a card (seat {s.turn}'s turn)"

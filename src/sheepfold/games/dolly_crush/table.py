@@ -67,16 +67,16 @@ class DollyTable(GenericTable):
             if up_to:
                 raise IllegalAction(
                     Msg(
-                        "dog card {dog} makes at most {need} swap(s), not {n} (up-to swaps)",
-                        dog=dog,
+                        "dog card {dog} makes at most {need} swap(s), not {n}",
+                        dog=dog + 1,
                         need=need,
                         n=len(swaps),
                     )
                 )
             raise IllegalAction(
                 Msg(
-                    "dog card {dog} makes exactly {need} swap(s), not {n} (ruling 7)",
-                    dog=dog,
+                    "dog card {dog} makes exactly {need} swap(s), not {n}",
+                    dog=dog + 1,
                     need=need,
                     n=len(swaps),
                 )
@@ -128,6 +128,10 @@ class DollyTable(GenericTable):
         if who == CHANCE:
             if after is None:
                 probe.apply_unchecked(action)
+                after = probe
+            assert isinstance(after, DollyState)
+            if after.aborted:  # the refill's clean-up ended the game (Dolly Crush ruling 6)
+                return [(None, words.RAN_OUT)]
             return []
         notes: list[Note] = [(who, decision_words(probe, action))]
         before, points = len(probe.collected[who]), probe.scores()[who]
@@ -178,6 +182,17 @@ class DollyTable(GenericTable):
 
     def shown(self, view: View) -> dict[str, Any]:
         return {"renderer": self.renderer}
+
+    def gathered(self, view: View, seat: Seat) -> str:
+        """The cards ``seat`` took, alike ones together, by type as the game lists them, white
+        first ("3 white bell cards, a black lamb")."""
+        types = view["types"]
+
+        def order(code: str) -> tuple[int, bool]:
+            kind, _, colour = code.rpartition("-")
+            return (types.index(kind) if kind in types else len(types), colour != "white")
+
+        return words.cards_words(sorted(view["collected"][seat], key=order))
 
 
 def decision_words(state: DollyState, action: int) -> str:

@@ -127,11 +127,12 @@ def seats_table(view: View, names: Sequence[str], hide_scores: bool = False) -> 
         table.add_column(col)
     to_move = view["to_move"]
     for s in range(view["players"]):
-        dogs = " ".join(f"{d}:{view['dog_swaps'][s][d]}" for d in view["dogs_left"][s])
+        # the dog cards numbered from 1, as the table's page shows them
+        dogs = " ".join(f"{d + 1}:{view['dog_swaps'][s][d]}" for d in view["dogs_left"][s])
         pts = "hidden" if hide_scores and not view["finished"] else str(int(view["scores"][s]))
         table.add_row(
             ">" if to_move == s else "",
-            str(s),
+            str(s + 1),
             escape(names[s]),
             BREED_TITLES.get(view["breeds"][s], view["breeds"][s]),
             dogs or "-",
@@ -150,7 +151,7 @@ def status(view: View, names: Sequence[str]) -> Text:
             left = f"up to {left} left ('stop' ends the turn)"
         else:
             left += " left"
-        parts.append(f"{names[s]} plays dog {view['dog']}: {left}")
+        parts.append(f"{names[s]} plays dog {view['dog'] + 1}: {left}")
     return Text(" · ".join(parts))
 
 
@@ -191,8 +192,8 @@ def help_text(game: DollyGame) -> str:
     last = ROW_LETTERS[board.rows - 1]
     lines = [
         "Dolly Crush moves:",
-        f"  dog 2, d2, 2     play dog card 2 (at the start of your turn; cards 0 to "
-        f"{game.num_dogs - 1})",
+        f"  dog 2, d2, 2     play dog card 2 (at the start of your turn; cards 1 to "
+        f"{game.num_dogs})",
         f"  b2-b3, b2 b3     swap two {board.adjacency_words()} cards (rows a-{last}, columns "
         f"1-{board.cols})",
         "  undo             take back your last swap, then the dog card (the turn's last swap "
@@ -225,8 +226,8 @@ def parse_move(state: DollyState, text: str) -> Action:
     if low in _STOP:
         if game.stop is None:
             raise BadInput(
-                f"'{text}': these rules want exactly as many swaps as the dog card shows "
-                "(ruling 7); there is no stopping early"
+                f"'{text}': these rules want exactly as many swaps as the dog card shows; "
+                "there is no stopping early"
             )
         if state.phase == DOG:
             raise BadInput(f"'{text}': choose a dog card first, then swap or stop")
@@ -234,11 +235,20 @@ def parse_move(state: DollyState, text: str) -> Action:
     m = _DOG.match(low)
     if m or (low.isdigit() and state.phase == DOG):
         digits = m.group(1) if m else low
-        if len(digits) > 3 or int(digits) >= game.num_dogs:
+        if len(digits) > 3 or not 1 <= int(digits) <= game.num_dogs:
             raise BadInput(
-                f"there is no dog card {digits}: a player has dog cards 0 to {game.num_dogs - 1}"
+                f"there is no dog card {digits}: a player has dog cards 1 to {game.num_dogs}"
             )
-        return int(digits)
+        dog = int(digits) - 1  # typed as the table shows them, from 1
+        # the engine's reasons name its action ids (from 0): said here as the table numbers them
+        if state.phase != DOG:
+            raise BadInput(
+                f"dog card {state.dog + 1} is in play: make its {state.swaps_left} remaining "
+                "swap(s) first, e.g. b2-b3"
+            )
+        if state.dogs_played[state.turn] >> dog & 1:
+            raise BadInput(f"dog card {digits} has already been played: a dog card is spent")
+        return dog
     if low.isdigit():
         raise BadInput(
             f"'{text}': a dog card is already in play; make its {state.swaps_left} remaining "
@@ -310,7 +320,7 @@ class DollyTerminal(GenericTerminal):
                     if st.flock[c] == EMPTY and flock[c] != EMPTY
                 ]
                 said.append(
-                    f"[bold]Clean-up (ruling 6):[/] the refill made lines at "
+                    f"[bold]Clean-up:[/] the refill made lines at "
                     f"{escape(' '.join(removed))}. These {len(removed)} cards score for "
                     "nobody: they are shuffled back into the deck and the cells are refilled."
                 )
@@ -368,14 +378,25 @@ class DollyTerminal(GenericTerminal):
     def describe(self, state: State, action: Action, names: Sequence[str]) -> str:
         st = _dolly(state)
         if st.phase == DOG:
-            return f"dog {action} ({_swaps(self.dolly.dog_swaps[st.turn][action])})"
+            return f"dog {action + 1} ({_swaps(self.dolly.dog_swaps[st.turn][action])})"
         return st.action_to_string(action)
+
+    def move_words(self, before: State, after: State, names: Sequence[str]) -> str:
+        """A whole turn (a record's move) as a player types it: ``dog 2 (3 swaps), a1-a2,
+        b2-b3`` (the dog cards numbered from 1, as the table shows them)."""
+        probe = _dolly(before).clone()
+        said: list[str] = []
+        for who, a in after.history[len(before.history) :]:
+            if who != CHANCE:
+                said.append(self.describe(probe, a, names))
+            probe.apply_unchecked(a)
+        return ", ".join(said)
 
     def prompt(self, state: State, seat: Seat, who: str, names: Sequence[str]) -> str:
         st = _dolly(state)
         swaps = self.dolly.dog_swaps[seat]
         if st.phase == DOG:
-            dogs = ", ".join(f"dog {d} ({_swaps(swaps[d])})" for d in st.dogs_left(seat))
+            dogs = ", ".join(f"dog {d + 1} ({_swaps(swaps[d])})" for d in st.dogs_left(seat))
             return f"{who}, choose a dog card: {dogs}\n> "
         total = swaps[st.dog]
         k = total - st.swaps_left + 1
@@ -455,16 +476,8 @@ def end_reason(state: DollyState, names: Sequence[str]) -> str:
     a player's words (no ruling's number, no rule's key)."""
     g = state.game
     r = g.rules
-    if state.aborted:
-        n = r.max_cleanup_rounds
-        return (
-            Msg("The game ended because the refill's clean-up gave up after 1 round of lines.")
-            if n == 1
-            else Msg(
-                "The game ended because the refill's clean-up gave up after {n} rounds of lines.",
-                n=n,
-            )
-        )
+    if state.aborted:  # Dolly Crush ruling 6: said in the ruling's words
+        return Msg("The game ended because {why}.", why=words.RAN_OUT)
     if state.turns == 0 and EMPTY in state.flock:
         return Msg("The game ended before it began: the deck could not fill the flock.")
     if not state.deck:

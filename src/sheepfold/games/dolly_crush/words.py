@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheepfold.core.words import Msg, chained
+from sheepfold.core.words import Msg, chained, joined
 from sheepfold.games.dolly_crush.cards import (
     BREED_TITLES,
     CELL,
@@ -378,25 +378,33 @@ def points_words(k: int) -> str:
     return _points(k)
 
 
-def card_words(code: str) -> str:
-    """A card in words from its code (``ram-black``: ``ram (black)``)."""
+def card_words(code: str, n: int = 1) -> str:
+    """A card in words from its code (``ram-black``: ``a black ram``); ``n`` alike cards:
+    ``2 black ram cards``."""
     t, _, colour = code.rpartition("-")
-    if colour == "black":
-        return Msg("{type} (black)", type=_type(t))
-    return Msg("{type} (white)", type=_type(t))
+    black = colour == "black"
+    if n == 1:
+        return (
+            Msg("a black {type}", type=_type(t)) if black else Msg("a white {type}", type=_type(t))
+        )
+    if black:
+        return Msg("{n} black {type} cards", n=n, type=_type(t))
+    return Msg("{n} white {type} cards", n=n, type=_type(t))
 
 
 def cards_words(codes: Sequence[str]) -> str:
-    """Cards in words, alike ones counted together, in their first order (``ram (black),
-    lamb (white) x2``)."""
+    """Cards in words, alike ones counted together, in their first order (``a black ram,
+    a white flower and 2 white lamb cards``)."""
     counts: dict[str, int] = {}
     for code in codes:
         counts[code] = counts.get(code, 0) + 1
-    items = [
-        card_words(c) if n == 1 else Msg("{card} x{n}", card=card_words(c), n=n)
-        for c, n in counts.items()
-    ]
-    return _commas(items) if items else Msg("no card")
+    items = [card_words(c, n) for c, n in counts.items()]
+    return joined(items) if items else Msg("no card")
+
+
+#: Dolly Crush ruling 6's end, in the ruling's words: the clean-up cannot leave a flock without
+#: lines (the terminal's and the table's end reason, the log, the lab's endings)
+RAN_OUT = Msg("the sheep cards ran out: the last cards in the deck kept making lines")
 
 
 def type_points(rules: DollyRules) -> dict[str, tuple[int, int]]:

@@ -4,7 +4,7 @@ rolls the die (or the server does: ``auto_roll``), Howling Wolf's race, the log'
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
@@ -13,19 +13,9 @@ from sheepfold.core.words import Msg, capitalized
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import GRAB, HOWL_TARGET, ROLL, ShaveGame, ShaveState
 
-
-def face_words(state: ShaveState, face: int) -> str:
-    """A rolled face and what it offers, in the program's words."""
-    said = _said(state.game)
-    text = said.get(("face", face))
-    if text is None:
-        text = said[("face", face)] = words.face(state.game.program.faces[face], state.game.program)
-    return text
-
-
 #: each game's log words, made once (they depend on its program alone; the log says one on
-#: every move): a decision by (action, the face of a race's pick or None), a face by
-#: ("face", face)
+#: every move): a decision by (action, the face of a race's pick or None), a roll by
+#: ("rolled", face, roller), a decision told in the log by ("told", decider, action, face)
 _SAID: weakref.WeakKeyDictionary[ShaveGame, dict[tuple[Any, ...], str]] = (
     weakref.WeakKeyDictionary()
 )
@@ -75,6 +65,66 @@ def _decision_words(state: ShaveState, action: int) -> str:
     if verb.words and who is not None:  # the file's own words: whom the verb chose
         return Msg("{verb} {name}: {what}", verb=said, name=who, what=what)
     return Msg("{verb}: {what}", verb=said, what=what)
+
+
+#: the seat words a decision's words name in the log, each by the player it stands for (the
+#: others, which the position decides as the verb plays out, stay in words)
+NAMED_SEATS = ("me", "target", "left", "right", "partner")
+
+
+def named_seats(
+    state: ShaveState, me: int, target: int | None, name: Callable[[int], str]
+) -> dict[str, str]:
+    """The seat words of :data:`NAMED_SEATS` a decision by ``me`` (choosing ``target``) names,
+    each as ``name(seat)`` of the seat the engine gives it (``ShaveState._seats``)."""
+    seats = {w: state._seats(w, me, target) for w in NAMED_SEATS}
+    return {w: name(s[0]) for w, s in seats.items() if len(s) == 1}
+
+
+def told_words(state: ShaveState, action: int) -> str:
+    """A decision for the table's log and replay, for every reader: the player who made it and
+    what it did in the program's words, each player by name, never "you"
+    (``{player 0} plays wolf: take all the wool from {player 1}'s sheep back to the middle``).
+    Kept per game like :func:`decision_words` (the seats are the decider's and the chosen
+    player's, nothing else of the state)."""
+    me = state.current_player()
+    said = _said(state.game)
+    key = ("told", me, action, state.face if state.phase == HOWL_TARGET else None)
+    text = said.get(key)
+    if text is None:
+        text = said[key] = _told_words(state, action, me)
+    return text
+
+
+def _told_words(state: ShaveState, action: int, me: int) -> str:
+    g = state.game
+    verb, k = g.by_id[action]
+    name, said = player(me), words.verb_name(verb.name)
+    if state.phase == HOWL_TARGET:
+        race = g.face_race_verbs[state.face]
+        assert race is not None and race.race is not None and k is not None
+        return Msg(
+            "{name} picks {target}'s sheep: it loses {lost}",
+            name=name,
+            target=player(k),
+            lost=words.amount(race.race.take, comma=False),
+        )
+    if verb.name == "pass":
+        return Msg("{name} passes", name=name)
+    if verb.name == "reroll":
+        return Msg("{name} rolls the die again", name=name)
+    if verb.words:  # the file's own words: whom the verb chose
+        if k is None:
+            return Msg("{name} plays {verb}: {what}", name=name, verb=said, what=verb.words)
+        return Msg(
+            "{name} plays {verb} on {target}: {what}",
+            name=name,
+            verb=said,
+            target=player(k),
+            what=verb.words,
+        )
+    what = words.effects(verb.effects, named_seats(state, me, k, player), g.program.setup.wolves)
+    return Msg("{name} plays {verb}: {what}", name=name, verb=said, what=what)
 
 
 def labels(state: ShaveState) -> dict[str, str]:
@@ -162,18 +212,21 @@ class ShaveTable(GenericTable):
         assert isinstance(probe, ShaveState)
         notes: list[Note] = []
         fired: list[str] = []
-        if who != CHANCE:  # a decision's words, kept per game (decision_words)
-            notes.append((who, decision_words(probe, action)))
+        if who != CHANCE:  # a decision's words, kept per game (told_words)
+            notes.append((who, told_words(probe, action)))
             # what the rules did after it (the auto-shear, a house rule's trigger): the
             # engine's report, in the rules' words
             seats = [player(k) for k in range(probe.game.num_players)]
             fired = words.told(probe, [action], seats)
         elif probe.phase == ROLL:  # a roll (action_to_string: "roll ..."), not a grab
             said = _said(probe.game)
-            text = said.get(("rolled", action))
+            key = ("rolled", action, probe.turn)  # the roller named where the face says "you"
+            text = said.get(key)
             if text is None:
-                text = said[("rolled", action)] = Msg(
-                    "rolled {face}", face=face_words(probe, action)
+                face = probe.game.program.faces[action]
+                text = said[key] = Msg(
+                    "rolled {face}",
+                    face=words.face(face, probe.game.program, player(probe.turn)),
                 )
             notes.append((probe.turn, text))
         over = probe.is_terminal()
@@ -193,3 +246,12 @@ class ShaveTable(GenericTable):
 
     def shown(self, view: View) -> dict[str, Any]:
         return {"renderer": self.renderer}
+
+    def gathered(self, view: View, seat: Seat) -> str:
+        """The wool in ``seat``'s safe pile (and on its sheep, if the game ended without a
+        final shear)."""
+        pile = Msg("{wool} in the safe pile", wool=words.pieces(view["piles"][seat]))
+        left = view["sheep"][seat]
+        if not left:
+            return pile
+        return Msg("{pile}, {wool} left on the sheep", pile=pile, wool=words.pieces(left))

@@ -18,6 +18,7 @@ from sheepfold.core.words import Msg, chained
 from sheepfold.games.shave_a_sheep import game as sg
 from sheepfold.games.shave_a_sheep import words
 from sheepfold.games.shave_a_sheep.game import ShaveGame, ShaveState
+from sheepfold.games.shave_a_sheep.table import named_seats
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -57,7 +58,7 @@ def draw(view: View, names: Sequence[str], game: ShaveGame | None = None) -> Ren
     for s in range(view["players"]):
         table.add_row(
             ">" if to_move == s else "",
-            str(s),
+            str(s + 1),  # seats counted from 1, as the web counts them
             escape(names[s]),
             wool_bar(view["sheep"][s], view["max_wool"]),
             str(view["piles"][s]),
@@ -111,13 +112,19 @@ _VERBS = {
 }
 
 
-def action_text(state: ShaveState, action: Action, names: Sequence[str]) -> str:
+def action_text(state: ShaveState, action: Action, names: Sequence[str], told: bool = False) -> str:
     """A decision in words, with whom it touches: the verb's name and seat (what a player
     types) and what it does in the program's words
-    (``wolf 1 (take all the wool from bob's sheep back to the middle)``)."""
+    (``wolf 1 (take all the wool from bob's sheep back to the middle)``): to the player who
+    decides ("onto your sheep"); ``told``: to everyone, once it is made, each player by name
+    ("onto ann's sheep")."""
     g = state.game
     verb, k = g.by_id[action]
-    who = None if k is None else (names[k] if k < len(names) else f"player {k + 1}")
+
+    def name_of(seat: int) -> str:
+        return names[seat] if seat < len(names) else f"player {seat + 1}"
+
+    who = None if k is None else name_of(k)
     said = words.verb_name(verb.name)
     typed = said if who is None else f"{said} {who}"
     wolves = g.program.setup.wolves
@@ -132,6 +139,9 @@ def action_text(state: ShaveState, action: Action, names: Sequence[str]) -> str:
         return "reroll (roll the die again)"
     if verb.words:
         return f"{typed} ({verb.words})"
+    if told:  # every player of the move by name (issue 51): never "your" for another's move
+        named = named_seats(state, state.current_player(), k, name_of)
+        return f"{typed} ({words.effects(verb.effects, named, wolves)})"
     return f"{typed} ({words.effects(verb.effects, who, wolves)})"
 
 
@@ -179,14 +189,14 @@ def parse_move(state: ShaveState, text: str, names: Sequence[str]) -> Action:
         if not options:
             return base  # let the engine say why this verb is not allowed now
         raise BadInput(
-            f"whose sheep? e.g. '{verb.name} {options[0] - base}' (a seat number or a name)"
+            f"whose sheep? e.g. '{verb.name} {options[0] - base + 1}' (a seat number or a name)"
         )
     target = " ".join(rest)
     if target.isdigit():
-        k = int(target)
-        if k >= sg.MAX_PLAYERS:
-            raise BadInput(f"there is no seat {k} (seats 0..{len(names) - 1})")
-        return base + k
+        k = int(target)  # seats counted from 1, as the web counts them
+        if not 1 <= k <= len(names):
+            raise BadInput(f"there is no seat {k} (seats 1 to {len(names)})")
+        return base + k - 1
     lowered = [n.lower() for n in names]
     if target in lowered:
         return base + lowered.index(target)
@@ -285,7 +295,7 @@ class ShaveTerminal(GenericTerminal):
         return words.told(_shave(before), actions, names)
 
     def describe(self, state: State, action: Action, names: Sequence[str]) -> str:
-        return action_text(_shave(state), action, names)
+        return action_text(_shave(state), action, names, told=True)
 
     def move_words(self, before: State, after: State, names: Sequence[str]) -> str:
         """A whole move (a record's: the rolls, the race, the decisions) in the program's
@@ -299,7 +309,7 @@ class ShaveTerminal(GenericTerminal):
             elif probe.phase == sg.GRAB:
                 said.append(f"{names[a]} grabbed the wolf")
             else:
-                said.append(action_text(probe, a, names))
+                said.append(action_text(probe, a, names, told=True))
             probe.apply_unchecked(a)
         return ", ".join(said)
 

@@ -4,7 +4,9 @@ front end (the terminal, the web table, the gallery) says the rules with these w
 can drift from what the engine plays.
 
 The words speak to the roller (``you``; after a shear, the shorn sheep's owner). The chosen
-player of a verb is "the chosen player" unless a name is given (``target=``).
+player of a verb is "the chosen player" unless a name is given (``target=``); ``target`` may
+also name the players of other seat words (``{"me": ..., "target": ..., "left": ...}``: the
+table's log tells a move by another player in the third person, every player by name).
 
 * :func:`describe` is a program part by part (``(part, sentence)``);
 * :func:`differences` is what changes from one program to another, part by part, in the same
@@ -13,7 +15,7 @@ player of a verb is "the chosen player" unless a name is given (``target=``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sheepfold.core.words import Msg, chained
@@ -212,7 +214,18 @@ _PLACES: dict[tuple[str, str], tuple[str, str, str]] = {
 _SUBJECT, _FROM, _ONTO = 0, 1, 2
 
 
-def _place(p: Place, form: int, target: str | None, wolves: int) -> str:
+#: whom a verb's seat words name: the chosen player's name, or a name for each seat word
+Names = str | Mapping[str, str] | None
+
+
+def _named(whose: str, target: Names) -> str | None:
+    """The name ``target`` gives seat word ``whose`` (None: it is said in words)."""
+    if isinstance(target, Mapping):
+        return target.get(whose)
+    return target if whose == "target" else None
+
+
+def _place(p: Place, form: int, target: Names, wolves: int) -> str:
     """``p`` as a subject (``your sheep``), after "from" or after "onto"."""
     if p.where == "middle":
         return (Msg("the middle"), Msg("from the middle"), Msg("back to the middle"))[form]
@@ -230,29 +243,30 @@ def _place(p: Place, form: int, target: str | None, wolves: int) -> str:
             Msg("from the safe pile {wolf} stands next to", wolf=w),
             Msg("onto the safe pile {wolf} stands next to", wolf=w),
         )[form]
-    if p.whose == "target" and target:
+    name = _named(p.whose, target)
+    if name:
         if sheep:
             return (
-                Msg("{name}'s sheep", name=target),
-                Msg("from {name}'s sheep", name=target),
-                Msg("onto {name}'s sheep", name=target),
+                Msg("{name}'s sheep", name=name),
+                Msg("from {name}'s sheep", name=name),
+                Msg("onto {name}'s sheep", name=name),
             )[form]
         return (
-            Msg("{name}'s safe pile", name=target),
-            Msg("from {name}'s safe pile", name=target),
-            Msg("onto {name}'s safe pile", name=target),
+            Msg("{name}'s safe pile", name=name),
+            Msg("from {name}'s safe pile", name=name),
+            Msg("onto {name}'s safe pile", name=name),
         )[form]
     return _PLACES[(p.whose, "sheep" if sheep else "pile")][form]
 
 
-def _sheep_of(w: Any, target: str | None, wolves: int) -> str:
+def _sheep_of(w: Any, target: Names, wolves: int) -> str:
     """A seat word's player's sheep (the wolf's: the sheep of the player the wolf is next to)."""
     if w == "wolf":
         return Msg("the player {wolf} stands next to's sheep", wolf=_wolf(0, wolves))
     return _place(Place("sheep", w), _SUBJECT, target, wolves)
 
 
-def place(p: Place, target: str | None = None, wolves: int = 1) -> str:
+def place(p: Place, target: Names = None, wolves: int = 1) -> str:
     """``the middle``, ``your sheep``, ``the chosen player's safe pile`` ..."""
     return _place(p, _SUBJECT, target, wolves)
 
@@ -281,17 +295,18 @@ def amount(a: Amount, comma: bool = True) -> str:
     )
 
 
-def _onto(p: Place, target: str | None, wolves: int) -> str:
+def _onto(p: Place, target: Names, wolves: int) -> str:
     return _place(p, _ONTO, target, wolves)
 
 
-def _send(at: str, w: str, target: str | None, wolves: int) -> str:
+def _send(at: str, w: str, target: Names, wolves: int) -> str:
     """``send the wolf to ...``: the wolf ``w`` sent to the player of seat word ``at``."""
+    name = _named(at, target)
+    if name:
+        return Msg("send {wolf} to {name}", wolf=w, name=name)
     if at == "me":
         return Msg("send {wolf} to you", wolf=w)
     if at == "target":
-        if target:
-            return Msg("send {wolf} to {name}", wolf=w, name=target)
         return Msg("send {wolf} to the chosen player", wolf=w)
     if at == "wolf":
         return Msg(
@@ -307,7 +322,7 @@ def _send(at: str, w: str, target: str | None, wolves: int) -> str:
     }[at]()
 
 
-def effect(e: Effect, target: str | None = None, wolves: int = 1) -> str:
+def effect(e: Effect, target: Names = None, wolves: int = 1) -> str:
     """An effect as a clause: ``take a third of the wool, rounded down, from the chosen
     player's sheep onto your sheep``."""
     if isinstance(e, Move):
@@ -318,7 +333,7 @@ def effect(e: Effect, target: str | None = None, wolves: int = 1) -> str:
             onto=_onto(e.to, target, wolves),
         )
     if isinstance(e, Shear):
-        if e.whose == "me":
+        if e.whose == "me" and not _named("me", target):
             text = Msg("shear your sheep onto your safe pile")
         else:
             text = Msg(
@@ -346,7 +361,7 @@ def effect(e: Effect, target: str | None = None, wolves: int = 1) -> str:
     return Msg("{wolf} goes back to the middle", wolf=_wolf(e.piece, wolves))
 
 
-def effects(es: tuple[Effect, ...], target: str | None = None, wolves: int = 1) -> str:
+def effects(es: tuple[Effect, ...], target: Names = None, wolves: int = 1) -> str:
     return chained(
         [effect(e, target, wolves) for e in es],
         lambda a, b: Msg("{a}, then {b}", a=a, b=b),
@@ -354,7 +369,7 @@ def effects(es: tuple[Effect, ...], target: str | None = None, wolves: int = 1) 
     )
 
 
-def condition(c: Condition, target: str | None = None, wolves: int = 1) -> str:
+def condition(c: Condition, target: Names = None, wolves: int = 1) -> str:
     """A condition as a clause: ``the chosen player's safe pile holds at least one piece``."""
     text: str
     if c.kind == "wolf-away":
@@ -377,7 +392,7 @@ def condition(c: Condition, target: str | None = None, wolves: int = 1) -> str:
     return Msg("it is not so that {condition}", condition=text) if c.negate else text
 
 
-def conditions(cs: tuple[Condition, ...], target: str | None = None, wolves: int = 1) -> str:
+def conditions(cs: tuple[Condition, ...], target: Names = None, wolves: int = 1) -> str:
     return _and([condition(c, target, wolves) for c in cs])
 
 
@@ -391,7 +406,7 @@ def race(r: Race, wolves: int = 1) -> str:
     )
 
 
-def verb(v: Verb, target: str | None = None, wolves: int = 1) -> str:
+def verb(v: Verb, target: Names = None, wolves: int = 1) -> str:
     """What a verb does (its rule file's own words, if it has them)."""
     if v.words:
         return v.words
@@ -429,12 +444,20 @@ def condition_unmet(c: Condition, state: Any, me: int, target: int | None) -> st
     return Msg("it needs {condition}", condition=said)
 
 
-def face(f: Face, program: Program) -> str:
-    """A face and what it offers: ``white/pink (grow or shear)``."""
+def face(f: Face, program: Program, roller: str | None = None) -> str:
+    """A face and what it offers: ``white/pink (grow or shear)``; ``roller``: the name of the
+    player who rolled it, where others read it (the race's face: "then Ann may grow")."""
     verbs = {v.name: v for v in program.verbs}
     if any(verbs[n].race is not None for n in f.verbs):
         then = next(verbs[n].race for n in f.verbs if verbs[n].race is not None)
         assert then is not None
+        if roller is not None:
+            return Msg(
+                "{face} (the wolf race, then {name} may {then})",
+                face=face_text(f.text),
+                name=roller,
+                then=_or([verb_name(n) for n in then.then]),
+            )
         return Msg(
             "{face} (the wolf race, then you may {then})",
             face=face_text(f.text),

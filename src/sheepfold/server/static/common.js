@@ -34,6 +34,7 @@ SF.languageSwitch = function () {
     a.lang = code;
     a.hreflang = code;
     a.textContent = name;
+    a.setAttribute("aria-label", name); // a phone shows its code (app.css): its name is still its name
     a.dataset.lang = code;
     if (code === SF.lang) a.setAttribute("aria-current", "true");
     nav.append(a);
@@ -157,11 +158,19 @@ SF.cardHTML = function (code, cls, points) {
   return `<span class="mini ${colour} ${cls || ""}" title="${SF.esc(SF.cardWords(type, colour, points))}">${SF.symbol(type)}<span aria-hidden="true">${SF.cardMark(code, points)}</span></span>`;
 };
 
-/* A name of ours in words, for the rare name the server sent no words for (`my-friend-mr-wolf`:
-   "My friend mr wolf"); a bot's level as its title (`expert:time=2`: "Expert"). */
+/* A name of ours in words, for the rare name the server sent no words for (`max_wool`:
+   "Max wool"); a bot's level as its title (`expert:time=2`: "Expert"). */
 SF.words = function (name) {
   const t = String(name == null ? "" : name).replace(/[-_]+/g, " ").trim();
   return t.charAt(0).toUpperCase() + t.slice(1);
+};
+/* A rule set's (or a variant's) name as a title, as server/plain_words.py's ruleset_title
+   says it, so that the catalog has it (`my-friend-mr-wolf`: "My Friend Mr Wolf"; the small
+   words of a title in small letters but for the first). */
+SF.SMALL_WORDS = new Set("a an and at by for in of on or the to".split(" "));
+SF.title = function (name) {
+  const words = SF.words(name).split(/\s+/);
+  return words.map((w, i) => (i && SF.SMALL_WORDS.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 };
 SF.levelTitle = (spec) => { // the catalog has the levels' titles (server/plain_words.py)
   const title = SF.words(String(spec || "").split(":")[0]);
@@ -281,7 +290,9 @@ SF.seatPicker = function (els, opts) {
       if (br) br.onchange = (e) => { pickBreed(i, e.target.value); render(); };
     });
     dogCards();
-    els.first.innerHTML = seats.map((_, i) => `<option value="${i}">${t("Player {n}", { n: i + 1 })}</option>`).join("") + `<option value="random">${t("pick at random")}</option>`;
+    const first = els.first.value; // kept while the seats change (at random by default: a fair start)
+    els.first.innerHTML = `<option value="random">${t("pick at random")}</option>` + seats.map((_, i) => `<option value="${i}">${t("Player {n}", { n: i + 1 })}</option>`).join("");
+    if (first && +first < seats.length) els.first.value = first;
     els.add.disabled = seats.length >= 4;
     els.remove.disabled = seats.length <= 2;
     if (opts.onRender) opts.onRender();
@@ -340,7 +351,9 @@ SF.openTable = async function (body, say) {
       await new Promise((done) => setTimeout(done, 1000));
     }
   }
-  return SF.api("/api/tables", { method: "POST", body });
+  // a table for your friends is your profile's (profiles.js)
+  const mine = body.who_may_sit === "friends" ? { headers: SF.profileHeaders() } : {};
+  return SF.api("/api/tables", Object.assign({ method: "POST", body }, mine));
 };
 
 /* -- the gallery of house rules (gallery.js, ruleset.js, table.js) --------------------------- */

@@ -25,7 +25,8 @@
       $("board").hidden = !b.rows.length;
       SF.fill($("rows"), b.rows.map((r) => SF.el("tr", {},
         SF.el("td", { text: String(r.place) }),
-        SF.el("td", {}, SF.el("a", { href: `/players/${encodeURIComponent(r.id)}`, text: r.name })),
+        SF.el("td", {}, SF.el("a", { href: `/players/${encodeURIComponent(r.id)}`, text: r.name }),
+          SF.el("div", { class: "muted level", text: r.level })), // its level in words (the server's)
         SF.el("td", { text: String(r.rating) }),
         SF.el("td", { text: String(r.games) }))));
     } catch (e) {

@@ -188,7 +188,8 @@
       const action = plan[0];
       const el = document.querySelector(`#controls .act[data-action="${CSS.escape(action)}"]`);
       const rolled = v.roll ? rolledWords(v.roll) : "";
-      const label = el ? el.textContent.trim() : action;
+      // the button's words, not its icon's (the ×2 icon's text would read "×2Double")
+      const label = el ? Array.from(el.childNodes).filter((n) => n.nodeName.toLowerCase() !== "svg").map((n) => n.textContent).join("").trim() : action;
       return {
         text: (rolled ? t("You rolled {face}.", { face: rolled }) + " " : "") + t("Press “{button}”.", { button: label }),
         why: WHY[action.split(" ")[0]] || t("This is what your coach would play here."),

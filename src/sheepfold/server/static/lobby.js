@@ -141,6 +141,7 @@
     $("replace").disabled = $("own-pace").checked;
     if ($("own-pace").checked) $("replace").checked = false;
   };
+  $("turn-clock").onchange = () => { $("out-of-time-box").hidden = !$("turn-clock").value; };
   if (SF.profileSecret()) $("profile-link").textContent = localStorage.getItem(SF.PROFILE_NAME_KEY) || t("Your profile");
 
   function createBody() {
@@ -151,8 +152,10 @@
       own_pace: $("own-pace").checked,
       auto_roll: $("auto-roll").checked,
       private: $("private").checked,
+      who_may_sit: $("who-may-sit").value,
     }, picker.body());
     if ($("ruleset").value) body.ruleset = $("ruleset").value;
+    if ($("turn-clock").value) Object.assign(body, { turn_clock_hours: +$("turn-clock").value, out_of_time: $("out-of-time").value });
     const rules = specs[game] ? editor.overrides() : {};
     if (Object.keys(rules).length) body.rules = rules;
     return body;
@@ -202,7 +205,7 @@
 
   function rulesetTitle(g, name) {
     const r = games && games[g] && games[g].rulesets.find((x) => x.name === name);
-    return r ? (r.rulebook ? t("the rulebook") : r.title) : SF.words(name);
+    return r ? (r.rulebook ? t("the rulebook") : r.title) : SF.title(name);
   }
 
   async function loadTables() {

@@ -22,6 +22,8 @@
     $("ratings-box").hidden = $("history-box").hidden = false;
     SF.fill($("ratings"), p.ratings.length ? SF.ratingRows(p.ratings)
       : SF.el("li", { class: "muted", text: t("No rating yet: a game counts once two people with a profile play it to the end.") }));
+    // the games finished of those played with another person (the server's words)
+    $("reliability").textContent = p.reliability.words || "";
     SF.fill($("history"), p.history.length ? p.history.map(SF.historyItem)
       : SF.el("li", { class: "muted", text: t("No finished game yet.") }));
     if (!mine) return;

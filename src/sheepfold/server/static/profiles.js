@@ -61,7 +61,9 @@ SF.historyItem = function (e) {
       SF.el("a", { class: "btn secondary", href: e.replay, text: t("Replay") }), " ",
       SF.el("a", { class: "btn secondary", href: e.record, download: `${e.table}.json`, text: t("Record file") })));
 };
+/* a profile's rating in each game: the number (from 1000), its level in words (the server's) */
 SF.ratingRows = (ratings) => ratings.map((r) => SF.el("li", {},
   SF.el("span", { class: "name" }, SF.el("a", { href: `/leaderboard/${encodeURIComponent(r.game)}`, text: r.title })),
   SF.el("span", { text: t("rating {rating}", { rating: r.rating }) }),
+  SF.el("span", { class: "level", text: r.level }),
   SF.el("span", { class: "muted", text: r.games === 1 ? t("1 rated game") : t("{n} rated games", { n: r.games }) })));

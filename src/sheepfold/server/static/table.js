@@ -188,7 +188,7 @@
       const turn = !view.finished && (view.to_move === i || (view.to_move === "chance" && r.rollerMoves && view.turn === i && view.phase === "roll"));
       const cls = ["player", turn ? "turn" : "", live && i === me() ? "me" : ""].join(" ");
       const body = r.seat(view, i, shown);
-      const tag = s.kind === "bot" ? `<span class="tag">${t("bot: {level}", { level: SF.esc(SF.levelTitle(s.bot)) })}</span>` : s.free ? `<span class="tag">${t("free seat")}</span>` : s.online ? "" : s.stand_in ? `<span class="tag">${t("away: a bot plays for them")}</span>` : `<span class="tag">${t("away")}</span>`;
+      const tag = s.kind === "bot" ? `<span class="tag">${t("bot: {level}", { level: SF.esc(SF.levelTitle(s.bot)) })}</span>` : s.held_for ? `<span class="tag">${t("saved for {name}", { name: SF.esc(s.held_for) })}</span>` : s.free ? `<span class="tag">${t("free seat")}</span>` : s.online ? "" : s.stand_in ? `<span class="tag">${t("away: a bot plays for them")}</span>` : `<span class="tag">${t("away")}</span>`;
       const winner = view.finished && view.winners.indexOf(i) >= 0 ? (view.winners.length > 1 ? " ★ " + t("tie") : " ★ " + t("winner")) : "";
       return `<div class="${cls}" data-seat="${i}"><span class="pname">${SF.esc(s.name || t("Seat {n}", { n: i + 1 }))}${winner}</span>${tag}
         ${live && i === me() ? `<span class="tag">${t("you")}</span>` : ""}${turn ? `<span class="turnmark">▶ ${t("turn")}</span>` : ""}${body}</div>`;
@@ -370,7 +370,7 @@
     const die = view.roll ? `<span class="die" id="die">${SF.art.die(view.roll)}${SF.faceHTML(view.roll)}</span>` : `<span class="muted">${t("The die:")} ${view.die.map((f) => SF.esc(f.split("/").map((c) => SF.COLOUR_WORDS[c] || c).join("/"))).join(" · ")}</span>`;
     $("board").innerHTML = `<div class="middle">${t("Wool in the middle:")} <b id="middle">${view.middle}</b></div>
       <div class="row centered">${die}</div>
-      ${view.variants.length ? `<div class="muted centered">${t("Variants:")} ${view.variants.map((v) => SF.esc(SF.words(v))).join(", ")}</div>` : ""}`;
+      ${view.variants.length ? `<div class="muted centered">${t("Variants:")} ${view.variants.map((v) => SF.esc(t(SF.title(v)))).join(", ")}</div>` : ""}`;
   }
 
   function renderShaveControls(view, race) {
@@ -478,6 +478,8 @@
     if (view.phase === "howl-target") return ["", t("{name} grabbed the wolf first!", { name: SF.playerName(table, view.grabber) })];
     if (live && who === me()) return ["mine", t("Your turn!")];
     if (r.rolls && view.phase === "roll") return ["", t("{name} rolls the die…", { name: SF.playerName(table, who) })];
+    const away = table.clock && table.clock.away[who]; // past their clock, or gone long (server/clock.py)
+    if (away) return ["", t("{name} is away since {time}", { name: SF.playerName(table, who), time: SF.awaySince(away) })];
     return ["", t("{name} is playing…", { name: SF.playerName(table, who) })];
   }
 
@@ -674,7 +676,8 @@
     $("again").disabled = true;
     try {
       const t = await SF.api(`/api/tables/${encodeURIComponent(tableId)}/again`, { method: "POST" });
-      if (me() !== null && t.seats[me()] && t.seats[me()].free) await sitAt(t.id, me(), name(me()));
+      const mine = me() !== null ? SF.seatAtNext(me(), t) : null; // who starts drawn again: turned
+      if (mine !== null && t.seats[mine] && t.seats[mine].free) await sitAt(t.id, mine, name(me()));
       location.href = t.invite;
     } catch (e) { showError(e.message); $("again").disabled = false; }
   }
@@ -737,6 +740,8 @@
     const [cls, text] = bannerText(view, table, live, r);
     $("banner").className = "banner " + cls;
     $("banner").textContent = replay ? `${t("Replay")} — ${text}` : text;
+    clockAt = [live && !view.finished ? table.clock : null, table, performance.now()];
+    renderClock();
     $("ended").textContent = !replay && view.finished && msg.ended ? msg.ended : ""; // why it ended
     $("ended").hidden = !$("ended").textContent;
     renderPlayers(view, table, live, r, shown);
@@ -746,9 +751,23 @@
     chat.update(table, me());
     renderReplayBox();
     renderEnd(table);
+    SF.results.render(table, me()); // the results and the moments (static/results.js)
+    $("starts").textContent = table.finished ? "" : SF.whoStarts(table);
+    $("starts").hidden = !$("starts").textContent;
     renderVote(table);
     if (live) requestPreview();
   }
+
+  /* the turn clock's line ("Ann: 2 days 3 hours left to move"), counted down between states */
+  let clockAt = [null, null, 0];
+  function renderClock() {
+    const [clock, table, at] = clockAt;
+    const seat = clock ? clock.seat : undefined;
+    const text = seat === undefined ? "" : SF.clockLeft(clock, seat === me() ? null : SF.playerName(table, seat), at);
+    $("clock-line").textContent = text;
+    $("clock-line").hidden = !text;
+  }
+  setInterval(renderClock, 20000);
 
   $("copy").onclick = async () => {
     try { await navigator.clipboard.writeText($("invite").value); $("copy").textContent = t("Copied!"); } catch (e) { $("invite").select(); }

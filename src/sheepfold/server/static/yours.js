@@ -22,11 +22,12 @@
         return;
       }
       SF.fill($("yours"), ts.map((x) => {
-        const who = x.seats.map((s, i) => (i === x.seat ? t("you") : s.free ? t("a free seat") : s.person ? s.name : t("{name} (bot: {level})", { name: s.name, level: SF.levelTitle(s.bot) }))).join(", ");
+        const who = x.seats.map((s, i) => (i === x.seat ? t("you") : s.held_for ? t("a seat saved for {name}", { name: s.held_for }) : s.free ? t("a free seat") : s.person ? s.name : t("{name} (bot: {level})", { name: s.name, level: SF.levelTitle(s.bot) }))).join(", ");
         return SF.el("li", { class: x.your_turn ? "your-turn" : "" },
           SF.el("span", { class: "name" }, x.title, x.own_pace ? " · " + t("at your own pace") : null),
           x.your_turn ? SF.el("strong", { class: "turn-badge" }, SF.el("span", { "aria-hidden": "true", text: "● " }), t("Your turn")) : SF.el("span", { class: "muted", text: t("waiting for the others") }),
           SF.el("span", { class: "muted", text: `${who} — ${x.rules}` }),
+          x.clock && x.clock.seat !== undefined ? SF.el("span", { class: "clock-line", text: SF.clockLeft(x.clock, x.clock.seat === x.seat ? null : x.seats[x.clock.seat].name) }) : null,
           SF.el("a", { class: "btn" + (x.your_turn ? "" : " secondary"), href: x.link, text: x.your_turn ? t("Play") : t("Open") }));
       }));
     } catch (e) {

@@ -1,4 +1,5 @@
-"""Per-game quantities computed from each turn's standings (the scores after every turn).
+"""Per-game quantities computed from each turn's standings (the scores after every turn): the
+lab's features of a game (lab/runner.py) and the moments of a finished table (server/results.py).
 
 A game's standings are a ``(length, players)`` array; a batch is stored flat, with ``offsets``
 (``offsets[g]:offsets[g+1]`` are game ``g``'s turns). The leader after a turn is the seat with
@@ -18,7 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import sheepfold.lab  # noqa: F401  (sets NUMBA_CACHE_DIR)
+from sheepfold.numba_cache import ensure_numba_cache_dir
+
+ensure_numba_cache_dir()  # before numba is imported
 
 try:
     from numba import njit as _njit
