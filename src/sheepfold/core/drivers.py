@@ -350,6 +350,12 @@ class ChanceStep:
 NOW = ChanceStep("now")
 
 
+def player(k: int) -> str:
+    """Seat ``k``'s player in a table's words: a mark the page writes as the player's name
+    (static/table.js: ``named``), so that a line made once per game names whoever sits there."""
+    return f"{{player {k}}}"
+
+
 class TableDriver(Protocol):
     """A game at a web table: its chance steps, messages, log, views and page renderer."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sheepfold.core.deadline import check
+from sheepfold.core.drivers import player
 from sheepfold.core.protocol import CHANCE
 from sheepfold.core.words import Msg
 
@@ -42,9 +43,9 @@ def replay_frames(table: Table) -> list[dict[str, Any]]:
             frames.append(shown(frame))
             frame = {"event": "move", "seat": actor, "who": who_of(actor), "said": []}
         said = [text for _, text in driver.narrate(probe, who, a, True)]
-        if race and not said:  # a race's winner: the log says it as it happens (grabbed
+        if race and not said and actor is not None:  # a race's winner: the log says it (grabbed
             # first, or nobody in time), which is not kept
-            said = [Msg("{name} grabbed the wolf", name=f"{{player {actor}}}")]  # as the log
+            said = [Msg("{name} grabbed the wolf", name=player(actor))]  # as the log
         frame["said"].extend(said)
     frames.append(shown(frame))
     return frames

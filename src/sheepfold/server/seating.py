@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from sheepfold.core.drivers import player
 from sheepfold.core.play import seats_starting_with
 from sheepfold.core.protocol import SheepfoldError
 from sheepfold.core.words import Msg
@@ -97,8 +98,6 @@ def draw_who_starts(spec: dict[str, Any], seed: int, starts: int) -> None:
 def who_starts_words(table: Table) -> str | None:
     """The log's line on who starts a table whose first player was drawn (None: chosen, or the
     rules' own first seat: nothing to tell), naming whoever sits there (the page's mark)."""
-    from sheepfold.games.shave_a_sheep.table import player
-
     if table.config.get("first") != DRAWN:
         return None
     return Msg("{name} starts (drawn at random)", name=player(table.game.first_seat))

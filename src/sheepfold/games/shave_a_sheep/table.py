@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note
+from sheepfold.core.drivers import NOW, ChanceStep, GenericTable, Note, player
 from sheepfold.core.protocol import CHANCE, Seat, State, View
 from sheepfold.core.words import Msg, capitalized
 from sheepfold.games.shave_a_sheep import words
@@ -40,12 +40,6 @@ def decision_words(state: ShaveState, action: int) -> str:
     if text is None:
         text = said[key] = _decision_words(state, action)
     return text
-
-
-def player(k: int) -> str:
-    """Seat ``k``'s player in the table's words: a mark the page writes as the player's name
-    (static/table.js: ``named``), so that a line made once per game names whoever sits there."""
-    return f"{{player {k}}}"
 
 
 def _decision_words(state: ShaveState, action: int) -> str:
